@@ -1,0 +1,150 @@
+import "server-only";
+import { z } from "zod";
+
+/**
+ * The one module that reads the environment. Everything else asks `getEnv()`.
+ * Error messages name the variable and the rule it broke, never its value,
+ * because several of these variables are secrets.
+ */
+
+const PUBLISHABLE_KEY = /^pk_(test|live)_([A-Za-z0-9][A-Za-z0-9_-]*)$/;
+
+const required = (what: string) =>
+  z.string({ error: "is missing" }).trim().min(1, { error: `is empty (${what})` });
+
+const httpUrl = z
+  .string({ error: "is missing" })
+  .trim()
+  .min(1, { error: "is empty" })
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+    error: "must be an absolute http(s) URL",
+  })
+  .transform((value) => value.replace(/\/+$/, ""));
+
+const schema = z
+  .object({
+    PAY_PUBLISHABLE_KEY: required("expected pk_test_… or pk_live_…").regex(PUBLISHABLE_KEY, {
+      error: "must be pk_test_ or pk_live_ followed by the application id",
+    }),
+    PAY_CLIENT_ID: required("the partner's client id"),
+    PAY_CLIENT_SECRET: required("the partner's client secret"),
+    // Not trimmed: a stray space is part of the HMAC key, and we warn about it instead of guessing.
+    PAY_WEBHOOK_SECRET: z.string({ error: "is missing" }).min(1, { error: "is empty" }),
+    PAY_API_BASE_URL: httpUrl,
+    PAY_SDK_URL: httpUrl.refine((value) => new URL(value).pathname.includes("/sdks/v1/"), {
+      error: "must be the SDK script address under /sdks/v1/",
+    }),
+    PAY_LANG: z
+      .string()
+      .trim()
+      .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, { error: "must be a language code such as pt or en" })
+      .default("pt"),
+    DATABASE_URL: z
+      .string({ error: "is missing" })
+      .trim()
+      .regex(/^postgres(ql)?:\/\/\S+$/, { error: "must be a postgres:// or postgresql:// URL" }),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+    APP_URL: httpUrl.default("http://localhost:3000"),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.PAY_PUBLISHABLE_KEY.startsWith("pk_live_")) return;
+    for (const key of ["PAY_API_BASE_URL", "PAY_SDK_URL"] as const) {
+      if (!env[key].startsWith("https://")) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: "must use https:// with a pk_live_ key (production requires HTTPS)",
+        });
+      }
+    }
+  });
+
+export type PayMode = "sandbox" | "production";
+
+export interface Env {
+  pay: {
+    publishableKey: string;
+    /** The publishable key without its pk_test_/pk_live_ prefix (contract 2.1). */
+    applicationUUID: string;
+    mode: PayMode;
+    clientId: string;
+    clientSecret: string;
+    webhookSecret: string;
+    apiBaseUrl: string;
+    sdkUrl: string;
+    lang: string;
+  };
+  databaseUrl: string;
+  databasePoolMax: number;
+  appUrl: string;
+  /** Human-readable notes about a configuration that works but looks wrong. */
+  warnings: string[];
+}
+
+export class EnvError extends Error {
+  constructor(readonly problems: { variable: string; message: string }[]) {
+    super(
+      "Invalid configuration:\n" +
+        problems.map((p) => `  - ${p.variable} ${p.message}`).join("\n") +
+        "\nSee .env.example for every variable and what it holds.",
+    );
+    this.name = "EnvError";
+  }
+}
+
+type Source = Record<string, string | undefined>;
+
+/** Pure: validates `source` (usually process.env). Throws EnvError naming every bad variable. */
+export function parseEnv(source: Source): Env {
+  // Empty strings mean "unset" for variables that have defaults (as written by .env.example).
+  const input = Object.fromEntries(
+    Object.keys(schema.shape).map((key) => [key, source[key] === "" && key in DEFAULTED ? undefined : source[key]]),
+  );
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((issue) => ({
+        variable: String(issue.path[0] ?? "environment"),
+        message: issue.message,
+      })),
+    );
+  }
+  const e = result.data;
+  const [, prefix, applicationUUID] = PUBLISHABLE_KEY.exec(e.PAY_PUBLISHABLE_KEY)!;
+  const warnings: string[] = [];
+  if (e.PAY_WEBHOOK_SECRET !== e.PAY_WEBHOOK_SECRET.trim()) {
+    warnings.push(
+      "PAY_WEBHOOK_SECRET starts or ends with whitespace; it is used as is, so signatures will only verify if the service's secret has the same whitespace.",
+    );
+  }
+  return {
+    pay: {
+      publishableKey: e.PAY_PUBLISHABLE_KEY,
+      applicationUUID: applicationUUID!,
+      mode: prefix === "live" ? "production" : "sandbox",
+      clientId: e.PAY_CLIENT_ID,
+      clientSecret: e.PAY_CLIENT_SECRET,
+      webhookSecret: e.PAY_WEBHOOK_SECRET,
+      apiBaseUrl: e.PAY_API_BASE_URL,
+      sdkUrl: e.PAY_SDK_URL,
+      lang: e.PAY_LANG,
+    },
+    databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    appUrl: e.APP_URL,
+    warnings,
+  };
+}
+
+const DEFAULTED = { PAY_LANG: 1, DATABASE_POOL_MAX: 1, APP_URL: 1 } as const;
+
+let cached: Env | undefined;
+
+/** The validated environment of this process, parsed once. */
+export function getEnv(): Env {
+  if (!cached) {
+    cached = parseEnv(process.env);
+    for (const warning of cached.warnings) console.warn(`[env] ${warning}`);
+  }
+  return cached;
+}
