@@ -4,6 +4,7 @@ import { inject } from "vitest";
 // database and sandbox before any test module imports them.
 const credentials = inject("payCredentials");
 const sandboxUrl = inject("sandboxUrl");
+process.env.TEST_SERVER_DATABASE_URL ??= process.env.DATABASE_URL ?? "";
 Object.assign(process.env, {
   DATABASE_URL: inject("databaseUrl"),
   DATABASE_POOL_MAX: "4",

@@ -13,7 +13,8 @@ export interface TestDatabase {
 }
 
 export async function createTestDatabase(label = "test"): Promise<TestDatabase> {
-  const serverUrl = process.env.DATABASE_URL;
+  // tests/setup/env.ts points DATABASE_URL at the suite's database and keeps the server's here.
+  const serverUrl = process.env.TEST_SERVER_DATABASE_URL ?? process.env.DATABASE_URL;
   if (!serverUrl) {
     const embedded = await startEmbeddedPostgres({});
     return { url: embedded.url, drop: () => embedded.stop() };
