@@ -21,8 +21,15 @@ const httpUrl = z
   })
   .transform((value) => value.replace(/\/+$/, ""));
 
-const schema = z
-  .object({
+const databaseShape = {
+  DATABASE_URL: z
+    .string({ error: "is missing" })
+    .trim()
+    .regex(/^postgres(ql)?:\/\/\S+$/, { error: "must be a postgres:// or postgresql:// URL" }),
+  DATABASE_POOL_MAX: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(100).default(10),
+};
+
+const shape = {
     PAY_PUBLISHABLE_KEY: required("expected pk_test_… or pk_live_…").regex(PUBLISHABLE_KEY, {
       error: "must be pk_test_ or pk_live_ followed by the application id",
     }),
@@ -39,14 +46,11 @@ const schema = z
       .trim()
       .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, { error: "must be a language code such as pt or en" })
       .default("pt"),
-    DATABASE_URL: z
-      .string({ error: "is missing" })
-      .trim()
-      .regex(/^postgres(ql)?:\/\/\S+$/, { error: "must be a postgres:// or postgresql:// URL" }),
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-    APP_URL: httpUrl.default("http://localhost:3000"),
-  })
-  .superRefine((env, ctx) => {
+    ...databaseShape,
+  APP_URL: httpUrl.default("http://localhost:3000"),
+};
+
+const schema = z.object(shape).superRefine((env, ctx) => {
     if (!env.PAY_PUBLISHABLE_KEY.startsWith("pk_live_")) return;
     for (const key of ["PAY_API_BASE_URL", "PAY_SDK_URL"] as const) {
       if (!env[key].startsWith("https://")) {
@@ -94,11 +98,12 @@ export class EnvError extends Error {
 
 type Source = Record<string, string | undefined>;
 
-/** Pure: validates `source` (usually process.env). Throws EnvError naming every bad variable. */
-export function parseEnv(source: Source): Env {
-  // Empty strings mean "unset" for variables that have defaults (as written by .env.example).
+const DEFAULTED = new Set(["PAY_LANG", "DATABASE_POOL_MAX", "APP_URL"]);
+
+function validate<T extends z.ZodType>(schema: T, keys: string[], source: Source): z.output<T> {
+  // An empty value means "unset" for variables that have defaults (.env.example leaves them empty).
   const input = Object.fromEntries(
-    Object.keys(schema.shape).map((key) => [key, source[key] === "" && key in DEFAULTED ? undefined : source[key]]),
+    keys.map((key) => [key, source[key] === "" && DEFAULTED.has(key) ? undefined : source[key]]),
   );
   const result = schema.safeParse(input);
   if (!result.success) {
@@ -109,7 +114,12 @@ export function parseEnv(source: Source): Env {
       })),
     );
   }
-  const e = result.data;
+  return result.data;
+}
+
+/** Pure: validates `source` (usually process.env). Throws EnvError naming every bad variable. */
+export function parseEnv(source: Source): Env {
+  const e = validate(schema, Object.keys(shape), source);
   const [, prefix, applicationUUID] = PUBLISHABLE_KEY.exec(e.PAY_PUBLISHABLE_KEY)!;
   const warnings: string[] = [];
   if (e.PAY_WEBHOOK_SECRET !== e.PAY_WEBHOOK_SECRET.trim()) {
@@ -136,8 +146,6 @@ export function parseEnv(source: Source): Env {
   };
 }
 
-const DEFAULTED = { PAY_LANG: 1, DATABASE_POOL_MAX: 1, APP_URL: 1 } as const;
-
 let cached: Env | undefined;
 
 /** The validated environment of this process, parsed once. */
@@ -147,4 +155,12 @@ export function getEnv(): Env {
     for (const warning of cached.warnings) console.warn(`[env] ${warning}`);
   }
   return cached;
+}
+
+const databaseSchema = z.object(databaseShape);
+
+/** Only the database settings: for migrations, seeding and the Prisma client, which need no PAY_ keys. */
+export function getDatabaseEnv(source: Source = process.env): { databaseUrl: string; databasePoolMax: number } {
+  const e = validate(databaseSchema, Object.keys(databaseShape), source);
+  return { databaseUrl: e.DATABASE_URL, databasePoolMax: e.DATABASE_POOL_MAX };
 }

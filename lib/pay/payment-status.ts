@@ -1,0 +1,59 @@
+/**
+ * Reads the answer of `paymentByExternalTransaction`, whose fields the contract does not
+ * show (2.6). We accept every plausible placement and keep only what we rely on;
+ * docs/contract-decisions.md lists the forms and tests/unit/payment-status.test.ts pins them.
+ */
+export const PAYMENT_STATUSES = ["PEN", "CON", "CAN"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export type PaymentLookup =
+  | { found: false }
+  | {
+      found: true;
+      /** null when the answer carried no recognisable status: callers must change nothing. */
+      status: PaymentStatus | null;
+      referenceNumber?: string;
+      paymentReference?: string;
+      entityNumber?: string;
+    };
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The objects that may carry the order: `data`, the first element of a `data` array, or the body itself. */
+function candidates(body: Json): Json[] {
+  const { data } = body;
+  const nested = isObject(data) ? [data] : Array.isArray(data) && isObject(data[0]) ? [data[0]] : [];
+  return [...nested, body];
+}
+
+function firstString(objects: Json[], read: (o: Json) => unknown): string | undefined {
+  for (const object of objects) {
+    const value = read(object);
+    if (typeof value === "string" && value.trim() !== "") return value.trim();
+    if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  }
+  return undefined;
+}
+
+export function parsePaymentStatus(value: unknown): PaymentStatus | null {
+  if (typeof value !== "string") return null;
+  const code = value.trim().toUpperCase();
+  return (PAYMENT_STATUSES as readonly string[]).includes(code) ? (code as PaymentStatus) : null;
+}
+
+export function readPaymentLookup(body: unknown): PaymentLookup {
+  if (!isObject(body)) return { found: false };
+  if (body.data === null || (Array.isArray(body.data) && body.data.length === 0)) return { found: false };
+  const objects = candidates(body);
+  const entity = (o: Json) => (isObject(o.entity) ? o.entity.number : o.entity);
+  return {
+    found: true,
+    status: parsePaymentStatus(firstString(objects, (o) => o.paymentStatus ?? o.status)),
+    referenceNumber: firstString(objects, (o) => o.referenceNumber),
+    paymentReference: firstString(objects, (o) => o.paymentReference),
+    entityNumber: firstString(objects, (o) => o.entityNumber ?? entity(o)),
+  };
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, getDatabaseEnv, parseEnv } from "@/lib/env";
+
+const valid = {
+  PAY_PUBLISHABLE_KEY: "pk_test_3f2b8c1e-5d4a-4f6b-9c2d-1a2b3c4d5e6f",
+  PAY_CLIENT_ID: "client-123",
+  PAY_CLIENT_SECRET: "super-secret-client-value",
+  PAY_WEBHOOK_SECRET: "super-secret-webhook-value",
+  PAY_API_BASE_URL: "http://127.0.0.1:4010/",
+  PAY_SDK_URL: "http://127.0.0.1:4010/sdks/v1/pay.js",
+  DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/shop",
+};
+
+function problemsOf(source: Record<string, string | undefined>) {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return { problems: (error as EnvError).problems, message: (error as EnvError).message };
+  }
+  throw new Error("expected parseEnv to throw");
+}
+
+describe("parseEnv", () => {
+  it("derives the mode and applicationUUID from the publishable key", () => {
+    const env = parseEnv(valid);
+    expect(env.pay.mode).toBe("sandbox");
+    expect(env.pay.applicationUUID).toBe("3f2b8c1e-5d4a-4f6b-9c2d-1a2b3c4d5e6f");
+    expect(env.pay.apiBaseUrl).toBe("http://127.0.0.1:4010");
+    expect(env.pay.lang).toBe("pt");
+    expect(env.appUrl).toBe("http://localhost:3000");
+    expect(env.databasePoolMax).toBe(10);
+
+    const live = parseEnv({
+      ...valid,
+      PAY_PUBLISHABLE_KEY: "pk_live_abc",
+      PAY_API_BASE_URL: "https://api.example.test",
+      PAY_SDK_URL: "https://cdn.example.test/sdks/v1/pay.js",
+    });
+    expect(live.pay.mode).toBe("production");
+    expect(live.pay.applicationUUID).toBe("abc");
+  });
+
+  it("treats empty optional variables as unset, like .env.example leaves them", () => {
+    const env = parseEnv({ ...valid, PAY_LANG: "", APP_URL: "", DATABASE_POOL_MAX: "" });
+    expect(env.pay.lang).toBe("pt");
+    expect(env.appUrl).toBe("http://localhost:3000");
+  });
+
+  it.each(Object.keys(valid))("names %s when it is missing", (variable) => {
+    const { problems } = problemsOf({ ...valid, [variable]: undefined });
+    expect(problems.map((p) => p.variable)).toEqual([variable]);
+  });
+
+  it("names every bad variable at once", () => {
+    const { problems } = problemsOf({ ...valid, PAY_CLIENT_ID: "", PAY_LANG: "portuguese!", DATABASE_URL: "mysql://x" });
+    expect(problems.map((p) => p.variable).sort()).toEqual(["DATABASE_URL", "PAY_CLIENT_ID", "PAY_LANG"]);
+  });
+
+  it.each([
+    ["sk_test_abc", "a secret key"],
+    ["pk_test_", "an empty application id"],
+    ["pk_prod_abc", "an unknown prefix"],
+    ["pk_test_abc def", "whitespace"],
+  ])("refuses the publishable key %s (%s)", (key) => {
+    expect(problemsOf({ ...valid, PAY_PUBLISHABLE_KEY: key }).problems[0]?.variable).toBe("PAY_PUBLISHABLE_KEY");
+  });
+
+  it("refuses an SDK address outside sdks/v1/ and non-http URLs", () => {
+    expect(problemsOf({ ...valid, PAY_SDK_URL: "http://127.0.0.1:4010/pay.js" }).problems[0]?.variable).toBe("PAY_SDK_URL");
+    expect(problemsOf({ ...valid, PAY_API_BASE_URL: "ftp://x" }).problems[0]?.variable).toBe("PAY_API_BASE_URL");
+    expect(problemsOf({ ...valid, APP_URL: "localhost:3000" }).problems[0]?.variable).toBe("APP_URL");
+  });
+
+  it("refuses a pk_live_ key with a non-https API or SDK address, naming each", () => {
+    const { problems, message } = problemsOf({ ...valid, PAY_PUBLISHABLE_KEY: "pk_live_abc" });
+    expect(problems.map((p) => p.variable).sort()).toEqual(["PAY_API_BASE_URL", "PAY_SDK_URL"]);
+    expect(message).toMatch(/https/);
+  });
+
+  it("never puts a value in the error message", () => {
+    const secrets = {
+      ...valid,
+      PAY_PUBLISHABLE_KEY: "pk_live_do-not-print-me",
+      PAY_CLIENT_SECRET: "",
+      PAY_WEBHOOK_SECRET: undefined,
+      DATABASE_URL: "postgres://user:hunter2-password@db/x y",
+    };
+    const { message } = problemsOf(secrets);
+    for (const value of ["do-not-print-me", "hunter2-password", valid.PAY_CLIENT_ID]) {
+      expect(message).not.toContain(value);
+    }
+    expect(message).toContain("PAY_CLIENT_SECRET");
+    expect(message).toContain("PAY_WEBHOOK_SECRET");
+  });
+
+  it("keeps a webhook secret's whitespace and warns about it", () => {
+    const env = parseEnv({ ...valid, PAY_WEBHOOK_SECRET: " padded-secret\n" });
+    expect(env.pay.webhookSecret).toBe(" padded-secret\n");
+    expect(env.warnings.join()).toMatch(/PAY_WEBHOOK_SECRET.*whitespace/);
+    expect(env.warnings.join()).not.toContain("padded-secret");
+    expect(parseEnv(valid).warnings).toEqual([]);
+  });
+});
+
+describe("getDatabaseEnv", () => {
+  it("needs only the database variables", () => {
+    expect(getDatabaseEnv({ DATABASE_URL: valid.DATABASE_URL, DATABASE_POOL_MAX: "3" })).toEqual({
+      databaseUrl: valid.DATABASE_URL,
+      databasePoolMax: 3,
+    });
+    expect(() => getDatabaseEnv({})).toThrow(/DATABASE_URL is missing/);
+    expect(() => getDatabaseEnv({ DATABASE_URL: valid.DATABASE_URL, DATABASE_POOL_MAX: "many" })).toThrow(/DATABASE_POOL_MAX/);
+  });
+});
