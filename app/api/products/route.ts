@@ -1,0 +1,17 @@
+import { listProducts } from "@/lib/catalog";
+import { jsonError } from "@/lib/http";
+import { consoleLogger } from "@/lib/log";
+
+export const dynamic = "force-dynamic";
+
+export async function GET(): Promise<Response> {
+  try {
+    const products = await listProducts();
+    return Response.json(
+      products.map(({ id, slug, name, priceAoa, image, stock }) => ({ id, slug, name, priceAoa, image, stock })),
+    );
+  } catch (error) {
+    consoleLogger("error", "catalog.list_failed", { error: error instanceof Error ? error.name : "unknown" });
+    return jsonError(503, "catalog_unavailable", "The catalogue is temporarily unavailable. Please try again.");
+  }
+}

@@ -1,0 +1,29 @@
+import Image from "next/image";
+import type { CatalogProduct } from "@/lib/catalog";
+import { formatAoa } from "@/lib/money";
+
+export function ProductCard({ product }: { product: CatalogProduct }) {
+  return (
+    <article className="flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
+      <Image
+        src={product.image}
+        alt={product.name}
+        width={480}
+        height={360}
+        className="aspect-[4/3] w-full bg-stone-100 object-cover"
+      />
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <h2 className="font-medium leading-snug">{product.name}</h2>
+        <p className="line-clamp-2 text-sm text-stone-600">{product.description}</p>
+        <div className="mt-auto flex items-baseline justify-between pt-2">
+          <span className="text-lg font-semibold" data-testid="price">
+            {formatAoa(product.priceAoa)}
+          </span>
+          <span className="text-xs text-stone-500">
+            {product.stock > 0 ? `${product.stock} em stock` : "Esgotado"}
+          </span>
+        </div>
+      </div>
+    </article>
+  );
+}

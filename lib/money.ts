@@ -1,0 +1,11 @@
+const kwanza = new Intl.NumberFormat("pt-AO", {
+  style: "currency",
+  currency: "AOA",
+  maximumFractionDigits: 0,
+  minimumFractionDigits: 0,
+});
+
+/** Integer AOA for people, e.g. 12 500 Kz in pt-AO. */
+export function formatAoa(amount: number): string {
+  return kwanza.format(amount);
+}

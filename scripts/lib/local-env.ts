@@ -1,0 +1,50 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { parseEnv } from "node:util";
+
+/**
+ * The environment `npm run dev` starts with: the process's own variables over .env.local
+ * over .env (Next.js's order). On a fresh clone it writes random local test credentials
+ * to .env.local, which the app and the local sandbox share and git ignores.
+ */
+export const LOCAL_SANDBOX_URL = "http://127.0.0.1:4010";
+
+const readEnvFile = (path: string): Record<string, string> =>
+  existsSync(path) ? parseEnv(readFileSync(path, "utf8")) : {};
+
+function localDefaults(apiBaseUrl: string): Record<string, string> {
+  return {
+    PAY_PUBLISHABLE_KEY: `pk_test_${randomUUID()}`,
+    PAY_CLIENT_ID: `local_${randomBytes(8).toString("hex")}`,
+    PAY_CLIENT_SECRET: randomBytes(24).toString("base64url"),
+    PAY_WEBHOOK_SECRET: randomBytes(32).toString("hex"),
+    PAY_API_BASE_URL: apiBaseUrl,
+    PAY_SDK_URL: `${apiBaseUrl}/sdks/v1/pay.js`,
+  };
+}
+
+export function isLocalSandbox(apiBaseUrl: string): boolean {
+  const { hostname } = new URL(apiBaseUrl);
+  return hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]";
+}
+
+export function prepareLocalEnv(options: { root: string; processEnv: NodeJS.ProcessEnv; log: (line: string) => void }): Record<string, string> {
+  const localFile = `${options.root}/.env.local`;
+  const merged: Record<string, string> = {
+    ...readEnvFile(`${options.root}/.env`),
+    ...readEnvFile(localFile),
+    ...(Object.fromEntries(Object.entries(options.processEnv).filter(([, v]) => v !== undefined)) as Record<string, string>),
+  };
+  const apiBaseUrl = merged.PAY_API_BASE_URL || LOCAL_SANDBOX_URL;
+  const defaults = localDefaults(apiBaseUrl.replace(/\/+$/, ""));
+  const missing = Object.keys(defaults).filter((key) => !merged[key]);
+  if (missing.length === 0) return merged;
+  if (!isLocalSandbox(apiBaseUrl)) {
+    throw new Error(`PAY_API_BASE_URL points at a remote service, so these must be set too: ${missing.join(", ")}`);
+  }
+  const lines = missing.map((key) => `${key}=${defaults[key]}`);
+  const header = existsSync(localFile) ? "" : "# Written by `npm run dev`: local test credentials shared by the app and the local sandbox. Never commit.\n";
+  writeFileSync(localFile, `${header}${existsSync(localFile) ? "\n" : ""}${lines.join("\n")}\n`, { flag: "a" });
+  options.log(`wrote local test credentials to .env.local (${missing.join(", ")})`);
+  return { ...merged, ...Object.fromEntries(missing.map((key) => [key, defaults[key]!])) };
+}
