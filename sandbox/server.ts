@@ -1,0 +1,197 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { SandboxClock } from "./clock";
+import { applicationUUIDOf, type SandboxContext, type SandboxCredentials } from "./context";
+import { FaultQueue } from "./faults";
+import { errorReply, headerValue, MAX_BODY_BYTES, readBody, SandboxError, type Reply, type SandboxRequest } from "./http";
+import { loadSnapshot, SnapshotWriter } from "./persistence";
+import { RequestLog } from "./request-log";
+import { createRouter, type RouteMatch } from "./router";
+import { serviceApiRoutes } from "./routes/api";
+import { CONTROL_PREFIX, controlRoutes } from "./routes/control";
+import { SandboxStore } from "./store";
+
+/**
+ * A local stand-in for the service: its API, plus a control API for tests (see README.md).
+ * One plain node:http server; routes modules answer, this file owns the sockets: the request
+ * log, injected faults and held requests all happen here, the same way for every route.
+ */
+
+export type { SandboxCredentials } from "./context";
+
+export interface SandboxOptions {
+  /** 0 picks a free port. Default 4010. */
+  port?: number;
+  /** Default 127.0.0.1: the control API has no authentication. */
+  host?: string;
+  credentials: SandboxCredentials;
+  /** Upper bound of the lifetime of issued tokens, in seconds. Default 3600. */
+  tokenLifetimeSeconds?: number;
+  /** JSON file the store is loaded from on start and saved to on every change. */
+  dataFile?: string;
+  /** Base clock in ms (default Date.now); the control API can move the sandbox's clock ahead of it. */
+  now?: () => number;
+  /** Human log lines (default console.log). They never carry secrets, tokens, headers or bodies. */
+  log?: (line: string) => void;
+}
+
+export interface RunningSandbox {
+  /** e.g. http://127.0.0.1:4010, without a trailing slash. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** How long close() lets requests in progress finish before it cuts their connections. */
+const CLOSE_GRACE_MS = 1000;
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const log = options.log ?? console.log;
+  const initialSettings = { tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600 };
+  if (!Number.isSafeInteger(initialSettings.tokenLifetimeSeconds) || initialSettings.tokenLifetimeSeconds < 1) {
+    throw new RangeError("tokenLifetimeSeconds must be a positive whole number of seconds");
+  }
+  const clock = new SandboxClock(options.now ?? Date.now);
+  const store = new SandboxStore(clock, options.dataFile ? loadSnapshot(options.dataFile) : undefined);
+  const ctx: SandboxContext = {
+    credentials: options.credentials,
+    applicationUUID: applicationUUIDOf(options.credentials.publishableKey),
+    settings: { ...initialSettings },
+    initialSettings,
+    clock,
+    store,
+    requestLog: new RequestLog(),
+    faults: new FaultQueue(),
+    log,
+  };
+
+  const writer = options.dataFile
+    ? new SnapshotWriter(options.dataFile, () => store.snapshot(), (error) =>
+        log(`could not save the state to ${options.dataFile}: ${error instanceof Error ? error.message : String(error)}`),
+      )
+    : undefined;
+  if (writer) store.subscribe(() => writer.schedule());
+
+  // Browser routes (SDK script and hosted popup, sandbox/routes/browser.ts) join this table later.
+  const match = createRouter([serviceApiRoutes(ctx), controlRoutes(ctx)]);
+  /** Requests held open by a "timeout" fault, cut when the sandbox closes. */
+  const held = new Set<ServerResponse>();
+
+  const server = createServer((request, response) => {
+    serve(ctx, match, held, request, response).catch((error: unknown) => {
+      // A client that hangs up mid-request is not the sandbox's failure; anything else is.
+      if (!request.destroyed) log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+      response.destroy();
+    });
+  });
+  const host = options.host ?? "127.0.0.1";
+  const port = await listen(server, options.port ?? 4010, host);
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  log(`listening on ${url}`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const response of held) response.destroy();
+      server.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      await closed;
+      clearTimeout(cut);
+      await writer?.flush();
+      log("stopped");
+    })());
+
+  return { url, port, close };
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+async function serve(
+  ctx: SandboxContext,
+  match: (method: string, path: string) => RouteMatch,
+  held: Set<ServerResponse>,
+  incoming: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const url = new URL(incoming.url ?? "/", "http://sandbox.invalid");
+  const { text, tooLarge } = await readBody(incoming, MAX_BODY_BYTES);
+  const request: SandboxRequest = {
+    method: incoming.method ?? "GET",
+    path: url.pathname,
+    query: url.searchParams,
+    headers: incoming.headers,
+    body: text,
+    params: {},
+  };
+  const route = match(request.method, request.path);
+  // A path no route knows is still a client's call to the service, unless it is under the control prefix.
+  const serviceApi = route.kind === "none" ? !isControlPath(request.path) : route.serviceApi;
+  if (!serviceApi) return send(response, tooLarge ? payloadTooLarge() : await dispatch(ctx, route, request));
+
+  const entry = ctx.requestLog.record({
+    at: ctx.clock.iso(),
+    method: request.method,
+    path: request.path,
+    query: Object.fromEntries(request.query),
+    headers: Object.fromEntries(Object.keys(incoming.headers).map((name) => [name, headerValue(incoming.headers, name) ?? ""])),
+    body: text,
+  });
+  const fault = ctx.faults.take(request.path);
+  if (fault) entry.fault = fault.kind;
+  if (fault?.kind === "timeout") {
+    ctx.log(`${request.method} ${request.path} held open (injected timeout)`);
+    held.add(response);
+    response.once("close", () => held.delete(response));
+    return;
+  }
+  if (fault?.kind === "reset") {
+    ctx.log(`${request.method} ${request.path} connection reset (injected)`);
+    incoming.socket.destroy();
+    return;
+  }
+
+  const reply = fault?.reply ?? (tooLarge ? payloadTooLarge() : await dispatch(ctx, route, request));
+  entry.status = reply.status;
+  if (reply.errorCode) entry.error = reply.errorCode;
+  ctx.log(`${request.method} ${request.path} ${reply.status}${reply.errorCode ? ` ${reply.errorCode}` : ""}${fault ? " (injected)" : ""}`);
+  send(response, reply);
+}
+
+async function dispatch(ctx: SandboxContext, route: RouteMatch, request: SandboxRequest): Promise<Reply> {
+  if (route.kind === "none") return errorReply(404, "not_found", `no endpoint ${request.method} ${request.path}`);
+  if (route.kind === "wrong_method") {
+    const allowed = route.allowed.join(", ");
+    return errorReply(405, "method_not_allowed", `${request.path} accepts ${allowed}`, { Allow: allowed });
+  }
+  try {
+    return await route.route.handle({ ...request, params: route.params });
+  } catch (error) {
+    if (error instanceof SandboxError) return error.toReply();
+    ctx.log(`internal error on ${request.method} ${request.path}: ${error instanceof Error ? error.message : String(error)}`);
+    return errorReply(500, "internal_error", "the sandbox failed on this request; see its log");
+  }
+}
+
+const payloadTooLarge = () => errorReply(413, "payload_too_large", `the body exceeds ${MAX_BODY_BYTES} bytes`);
+
+const isControlPath = (path: string) => path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
+
+function send(response: ServerResponse, reply: Reply): void {
+  const payload = JSON.stringify(reply.body);
+  response.writeHead(reply.status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(payload),
+    "Cache-Control": "no-store",
+    ...reply.headers,
+  });
+  response.end(payload);
+}

@@ -1,0 +1,167 @@
+import { createHash, randomBytes, randomInt } from "node:crypto";
+import type { SandboxClock } from "./clock";
+
+/**
+ * The sandbox's state: payment orders and issued access tokens. In memory, with change
+ * notifications that persistence (and, later, webhook delivery) subscribe to.
+ */
+
+export const PAYMENT_STATUSES = ["PEN", "CON", "CAN"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** The fields of a createPaymentOrder request (contract 2.2), as the client sent them. */
+export interface OrderFields {
+  externalTransactionId: string;
+  clientId: string;
+  applicationUUID: string;
+  name: string;
+  image?: string;
+  amount: number;
+  quantity: number;
+  additionalInfo?: string;
+}
+
+export interface Order extends OrderFields {
+  referenceNumber: string;
+  status: PaymentStatus;
+  createdAt: string;
+  updatedAt: string;
+  /** Set when the shopper chooses the bank-reference method (FPSOLPGEXT) in the hosted popup. */
+  paymentReference?: string;
+  entityNumber?: string;
+}
+
+export type StoreChange =
+  | { kind: "order_created"; order: Order }
+  | { kind: "order_status_changed"; order: Order; from: PaymentStatus }
+  | { kind: "tokens_changed" }
+  | { kind: "reset" };
+
+/** What persistence writes and reads back. Tokens are kept only as digests. */
+export interface StoreSnapshot {
+  orders: Order[];
+  tokens: { digest: string; expiresAt: number }[];
+}
+
+export type TokenCheck = "valid" | "expired" | "unknown";
+
+/** Contract 3: PEN may become CON or CAN; CON and CAN are final. */
+const ALLOWED_TRANSITIONS: Record<PaymentStatus, readonly PaymentStatus[]> = {
+  PEN: ["CON", "CAN"],
+  CON: [],
+  CAN: [],
+};
+
+export class InvalidTransitionError extends Error {
+  constructor(
+    readonly from: PaymentStatus,
+    readonly to: PaymentStatus,
+  ) {
+    super(from === "PEN" ? `an order cannot go from PEN to ${to}` : `the order is already ${from}, a final state`);
+    this.name = "InvalidTransitionError";
+  }
+}
+
+/** The order state machine: the order in its new state, or InvalidTransitionError. */
+export function transition(order: Order, to: PaymentStatus, at: string): Order {
+  if (!ALLOWED_TRANSITIONS[order.status].includes(to)) throw new InvalidTransitionError(order.status, to);
+  return { ...order, status: to, updatedAt: at };
+}
+
+const digestOf = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export class SandboxStore {
+  private readonly orders = new Map<string, Order>();
+  /** Token digest → expiry (ms on the sandbox clock). Revoking clears the map. */
+  private readonly tokens = new Map<string, number>();
+  private readonly listeners: ((change: StoreChange) => void)[] = [];
+
+  constructor(
+    private readonly clock: SandboxClock,
+    snapshot?: StoreSnapshot,
+  ) {
+    for (const order of snapshot?.orders ?? []) this.orders.set(order.externalTransactionId, order);
+    for (const token of snapshot?.tokens ?? []) this.tokens.set(token.digest, token.expiresAt);
+  }
+
+  subscribe(listener: (change: StoreChange) => void): void {
+    this.listeners.push(listener);
+  }
+
+  issueToken(lifetimeSeconds: number): string {
+    this.dropExpiredTokens();
+    const token = randomBytes(32).toString("base64url");
+    this.tokens.set(digestOf(token), this.clock.now() + lifetimeSeconds * 1000);
+    this.emit({ kind: "tokens_changed" });
+    return token;
+  }
+
+  checkToken(token: string): TokenCheck {
+    const expiresAt = this.tokens.get(digestOf(token));
+    if (expiresAt === undefined) return "unknown";
+    return this.clock.now() < expiresAt ? "valid" : "expired";
+  }
+
+  /** Invalidates every issued token; returns how many there were. */
+  revokeTokens(): number {
+    const count = this.tokens.size;
+    this.tokens.clear();
+    this.emit({ kind: "tokens_changed" });
+    return count;
+  }
+
+  findOrder(externalTransactionId: string): Order | undefined {
+    return this.orders.get(externalTransactionId);
+  }
+
+  listOrders(): Order[] {
+    return [...this.orders.values()];
+  }
+
+  createOrder(fields: OrderFields): Order {
+    const at = this.clock.iso();
+    const order: Order = { ...fields, referenceNumber: this.newReferenceNumber(), status: "PEN", createdAt: at, updatedAt: at };
+    this.orders.set(order.externalTransactionId, order);
+    this.emit({ kind: "order_created", order });
+    return order;
+  }
+
+  /** Moves a known order through the state machine; throws InvalidTransitionError from a final state. */
+  changeStatus(order: Order, to: PaymentStatus): Order {
+    const changed = transition(order, to, this.clock.iso());
+    this.orders.set(changed.externalTransactionId, changed);
+    this.emit({ kind: "order_status_changed", order: changed, from: order.status });
+    return changed;
+  }
+
+  reset(): void {
+    this.orders.clear();
+    this.tokens.clear();
+    this.emit({ kind: "reset" });
+  }
+
+  snapshot(): StoreSnapshot {
+    return {
+      orders: this.listOrders(),
+      tokens: [...this.tokens].map(([digest, expiresAt]) => ({ digest, expiresAt })),
+    };
+  }
+
+  /** Nine random digits (the first non-zero), unique among the orders. */
+  private newReferenceNumber(): string {
+    const taken = new Set(this.listOrders().map((order) => order.referenceNumber));
+    let reference: string;
+    do reference = String(randomInt(100_000_000, 1_000_000_000));
+    while (taken.has(reference));
+    return reference;
+  }
+
+  private dropExpiredTokens(): void {
+    const now = this.clock.now();
+    for (const [digest, expiresAt] of this.tokens) if (expiresAt <= now) this.tokens.delete(digest);
+  }
+
+  private emit(change: StoreChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}
