@@ -58,7 +58,8 @@ async function main() {
   const next = spawn("npx", ["--no-install", "next", "dev", ...process.argv.slice(2)], {
     cwd: root,
     stdio: "inherit",
-    env: { ...env, NEXT_TELEMETRY_DISABLED: "1" },
+    // next dev sets NODE_ENV itself.
+    env: { ...env, NEXT_TELEMETRY_DISABLED: "1" } as unknown as NodeJS.ProcessEnv,
   });
   cleanups.unshift(
     () =>

@@ -9,8 +9,11 @@ import { parseEnv } from "node:util";
  */
 export const LOCAL_SANDBOX_URL = "http://127.0.0.1:4010";
 
+const definedOnly = (source: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(source).filter((entry): entry is [string, string] => entry[1] !== undefined));
+
 const readEnvFile = (path: string): Record<string, string> =>
-  existsSync(path) ? parseEnv(readFileSync(path, "utf8")) : {};
+  existsSync(path) ? definedOnly(parseEnv(readFileSync(path, "utf8"))) : {};
 
 function localDefaults(apiBaseUrl: string): Record<string, string> {
   return {
@@ -33,7 +36,7 @@ export function prepareLocalEnv(options: { root: string; processEnv: NodeJS.Proc
   const merged: Record<string, string> = {
     ...readEnvFile(`${options.root}/.env`),
     ...readEnvFile(localFile),
-    ...(Object.fromEntries(Object.entries(options.processEnv).filter(([, v]) => v !== undefined)) as Record<string, string>),
+    ...definedOnly(options.processEnv),
   };
   const apiBaseUrl = merged.PAY_API_BASE_URL || LOCAL_SANDBOX_URL;
   const defaults = localDefaults(apiBaseUrl.replace(/\/+$/, ""));
