@@ -1,0 +1,33 @@
+import "server-only";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { getDatabaseEnv } from "../env";
+import { PrismaClient } from "../generated/prisma/client";
+
+/**
+ * The app's one Prisma client, talking to PostgreSQL through `pg` (Prisma 7's driver adapter).
+ * Created on first use rather than on import, so modules that import it can load (and be
+ * type-checked or built) without DATABASE_URL; a bad DATABASE_URL fails at the first query
+ * with lib/env.ts's message naming the variable.
+ */
+
+function createClient() {
+  const { databaseUrl, databasePoolMax } = getDatabaseEnv();
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: databaseUrl, max: databasePoolMax }),
+    log: process.env.NODE_ENV === "development" ? ["query", "warn", "error"] : ["warn", "error"],
+  });
+}
+
+type ShopPrismaClient = ReturnType<typeof createClient>;
+
+// `next dev` re-evaluates modules on every edit; keeping the client on globalThis stops each
+// reload from opening another connection pool until the database refuses connections.
+const hotReloadCache = globalThis as typeof globalThis & { shopPrismaClient?: ShopPrismaClient };
+
+let client: ShopPrismaClient | undefined;
+
+export function db(): ShopPrismaClient {
+  client ??= hotReloadCache.shopPrismaClient ?? createClient();
+  if (process.env.NODE_ENV !== "production") hotReloadCache.shopPrismaClient = client;
+  return client;
+}

@@ -1,0 +1,232 @@
+import { createHash, randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+
+/**
+ * Applies prisma/migrations/<name>/migration.sql the way `prisma migrate deploy` would, for
+ * machines where Prisma's native schema engine cannot be downloaded (docs/database.md).
+ * It records each migration in `_prisma_migrations` exactly as Prisma does, so the real
+ * `prisma migrate deploy` later sees the same history and has nothing to do.
+ *
+ * Framework-free on purpose: `npm run dev`, `npm run db:migrate` and the test suite's global
+ * setup all call it, and none of them should need the app's environment to be complete.
+ */
+
+const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
+
+/**
+ * The session advisory lock key Prisma Migrate itself takes, so this migrator and a
+ * `prisma migrate deploy` running at the same moment also wait for each other.
+ */
+const PRISMA_MIGRATE_LOCK_KEY = 72707369;
+
+/** Prisma's own DDL for its history table (schema engine, PostgreSQL flavour). */
+const CREATE_MIGRATIONS_TABLE = `
+CREATE TABLE IF NOT EXISTS _prisma_migrations (
+    id                      VARCHAR(36) PRIMARY KEY NOT NULL,
+    checksum                VARCHAR(64) NOT NULL,
+    finished_at             TIMESTAMPTZ,
+    migration_name          VARCHAR(255) NOT NULL,
+    logs                    TEXT,
+    rolled_back_at          TIMESTAMPTZ,
+    started_at              TIMESTAMPTZ NOT NULL DEFAULT now(),
+    applied_steps_count     INTEGER NOT NULL DEFAULT 0
+)`;
+
+/** As in Prisma, a migration counts as applied when it finished and `migrate resolve` did not mark it rolled back. */
+const APPLIED_ROW_CONDITION = "finished_at IS NOT NULL AND rolled_back_at IS NULL";
+const isAppliedRow = (row: MigrationRow) => row.finished_at !== null && row.rolled_back_at === null;
+
+export interface ApplyMigrationsOptions {
+  connectionString: string;
+  /** Defaults to this repository's prisma/migrations. */
+  migrationsDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface ApplyMigrationsResult {
+  /** Migrations this call applied, in order. */
+  applied: string[];
+  /** Migrations that were already recorded as applied (possibly by a concurrent migrator). */
+  alreadyApplied: string[];
+}
+
+/** A problem that stops migrating; its message says what to do about it. */
+export class MigrationError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "MigrationError";
+  }
+}
+
+interface LocalMigration {
+  /** The directory name, e.g. 20261121000000_init; also `_prisma_migrations.migration_name`. */
+  name: string;
+  sql: string;
+  /** sha256 (hex) of the migration.sql bytes, as Prisma computes it. */
+  checksum: string;
+}
+
+interface MigrationRow {
+  migration_name: string;
+  checksum: string;
+  started_at: Date;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+}
+
+export async function applyMigrations(options: ApplyMigrationsOptions): Promise<ApplyMigrationsResult> {
+  const log = options.log ?? (() => {});
+  const migrations = await readLocalMigrations(options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
+
+  const client = new pg.Client({ connectionString: options.connectionString });
+  await client.connect();
+  try {
+    await acquireMigrateLock(client, log);
+    try {
+      await client.query(CREATE_MIGRATIONS_TABLE);
+      const rows = (
+        await client.query<MigrationRow>(
+          "SELECT migration_name, checksum, started_at, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY started_at",
+        )
+      ).rows;
+      refuseFailedMigrations(rows);
+
+      const pending: LocalMigration[] = [];
+      const alreadyApplied: string[] = [];
+      for (const migration of migrations) {
+        const row = rows.find((r) => r.migration_name === migration.name && isAppliedRow(r));
+        if (!row) {
+          pending.push(migration);
+          continue;
+        }
+        if (!matchesRecordedChecksum(migration.sql, row.checksum)) {
+          throw new MigrationError(
+            `Migration ${migration.name} was modified after it was applied: its migration.sql now has checksum ` +
+              `${migration.checksum}, the database recorded ${row.checksum}. An applied migration must never change; ` +
+              "restore the file and put the change in a new migration.",
+          );
+        }
+        alreadyApplied.push(migration.name);
+      }
+
+      const applied: string[] = [];
+      for (const migration of pending) {
+        if (await applyInTransaction(client, migration, log)) applied.push(migration.name);
+        else alreadyApplied.push(migration.name);
+      }
+      return { applied, alreadyApplied };
+    } finally {
+      // Ending the session releases the lock on a real server anyway, so a failure here must
+      // not hide the error that brought us here. (On PGlite the lock is re-entrant; see below.)
+      await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_MIGRATE_LOCK_KEY]).catch(() => undefined);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+async function readLocalMigrations(migrationsDir: string): Promise<LocalMigration[]> {
+  const entries = await readdir(migrationsDir, { withFileTypes: true }).catch((error: unknown) => {
+    throw new MigrationError(`Cannot read the migrations directory ${migrationsDir}`, { cause: error });
+  });
+  // Prisma orders migrations by directory name, which starts with a UTC timestamp.
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const file = path.join(migrationsDir, name, "migration.sql");
+      const bytes = await readFile(file).catch((error: unknown) => {
+        throw new MigrationError(`Migration ${name} has no readable migration.sql (${file})`, { cause: error });
+      });
+      return { name, sql: bytes.toString("utf8"), checksum: sha256(bytes) };
+    }),
+  );
+}
+
+async function acquireMigrateLock(client: pg.Client, log: (line: string) => void): Promise<void> {
+  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
+    PRISMA_MIGRATE_LOCK_KEY,
+  ]);
+  if (rows[0]?.locked) return;
+  log("another migrator is running; waiting for it to finish");
+  await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
+}
+
+/** Prisma's P3009: after a failed migration nobody knows the schema's state, so stop. */
+function refuseFailedMigrations(rows: MigrationRow[]): void {
+  const failed = rows.filter((row) => !row.finished_at && !row.rolled_back_at);
+  if (failed.length === 0) return;
+  const list = failed.map((row) => `  - ${row.migration_name} (started ${row.started_at.toISOString()})`).join("\n");
+  throw new MigrationError(
+    "Found failed migrations in the database, so no new migrations were applied (Prisma's P3009):\n" +
+      `${list}\n` +
+      "Check what they changed and repair the database, then mark each one with " +
+      "`npx prisma migrate resolve --rolled-back <name>` (or `--applied <name>`) where Prisma's engine is available, " +
+      "or set rolled_back_at = now() on its _prisma_migrations row.",
+  );
+}
+
+/**
+ * Runs one migration and records it in a single transaction, so a failure leaves neither a
+ * half-applied schema nor a history row behind. Returns false when another migrator got there first.
+ */
+async function applyInTransaction(client: pg.Client, migration: LocalMigration, log: (line: string) => void): Promise<boolean> {
+  await client.query("BEGIN");
+  try {
+    // Under the advisory lock this finds nothing on a real server. PGlite's socket server runs
+    // every connection on one shared session, where the lock is re-entrant and only its
+    // one-transaction-at-a-time queue keeps two migrators apart, so look again inside the transaction.
+    const recorded = await client.query(`SELECT 1 FROM _prisma_migrations WHERE migration_name = $1 AND ${APPLIED_ROW_CONDITION}`, [
+      migration.name,
+    ]);
+    if (recorded.rowCount) {
+      await client.query("ROLLBACK");
+      return false;
+    }
+    log(`applying ${migration.name}`);
+    // Without parameters pg uses the simple query protocol, which accepts a whole multi-statement file.
+    await client.query(migration.sql).catch((error: unknown) => {
+      throw new MigrationError(`Migration ${migration.name} failed and was rolled back: ${describeSqlError(error, migration.sql)}`, {
+        cause: error,
+      });
+    });
+    // now() is the transaction's start and clock_timestamp() the present: the same two instants Prisma records.
+    await client.query(
+      `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
+       VALUES ($1, $2, $3, now(), clock_timestamp(), 1)`,
+      [randomUUID(), migration.checksum, migration.name],
+    );
+    await client.query("COMMIT");
+    return true;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Like Prisma, accept a file whose line endings git converted after it was applied
+ * (for example a Windows checkout with core.autocrlf), but nothing else.
+ */
+function matchesRecordedChecksum(sql: string, recordedChecksum: string): boolean {
+  const variants = [sql, sql.replaceAll("\r\n", "\n"), sql.replaceAll("\n", "\r\n")];
+  return variants.some((variant) => sha256(variant) === recordedChecksum);
+}
+
+function sha256(content: string | Buffer): string {
+  return createHash("sha256").update(content).digest("hex");
+}
+
+/** The server's message, plus the line of migration.sql it points at when it points at one. */
+function describeSqlError(error: unknown, sql: string): string {
+  if (!(error instanceof Error)) return String(error);
+  const position = error instanceof pg.DatabaseError ? Number(error.position) : Number.NaN;
+  if (!Number.isInteger(position) || position < 1) return error.message;
+  const line = sql.slice(0, position - 1).split("\n").length;
+  return `${error.message} (migration.sql line ${line})`;
+}

@@ -1,0 +1,62 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { applyMigrations } from "@/lib/db/migrate";
+import { DEMO_PRODUCTS, seedCatalog } from "@/lib/db/seed";
+import { createTestDatabase, type TestDatabase } from "../support/database";
+
+// The demo catalogue on a database of its own, so other tests' stock changes cannot interfere.
+
+const PUBLIC_DIR = fileURLToPath(new URL("../../public", import.meta.url));
+
+let database: TestDatabase;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  database = await createTestDatabase("seed");
+  await applyMigrations({ connectionString: database.url });
+  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+});
+afterAll(async () => {
+  await pool.end();
+  await database.drop();
+});
+
+const productRows = async () =>
+  (
+    await pool.query<{ slug: string; name: string; image_path: string; price_aoa: number; stock: number; updated_at: Date }>(
+      "SELECT slug, name, image_path, price_aoa, stock, updated_at FROM products ORDER BY slug",
+    )
+  ).rows;
+
+it("inserts the catalogue, then leaves the same rows on a second run", async () => {
+  expect(await seedCatalog(database.url)).toEqual({ products: DEMO_PRODUCTS.length, inserted: DEMO_PRODUCTS.length, updated: 0 });
+  const first = await productRows();
+  expect(first).toHaveLength(DEMO_PRODUCTS.length);
+
+  expect(await seedCatalog(pool)).toEqual({ products: DEMO_PRODUCTS.length, inserted: 0, updated: 0 });
+  expect(await productRows()).toEqual(first);
+});
+
+it("restores catalogue fields but never touches live stock", async () => {
+  const [sold, edited] = DEMO_PRODUCTS;
+  await pool.query("UPDATE products SET stock = 2 WHERE slug = $1", [sold!.slug]);
+  await pool.query("UPDATE products SET price_aoa = 1, name = 'renamed' WHERE slug = $1", [edited!.slug]);
+
+  expect(await seedCatalog(pool)).toEqual({ products: DEMO_PRODUCTS.length, inserted: 0, updated: 1 });
+  const rows = new Map((await productRows()).map((row) => [row.slug, row]));
+  expect(rows.get(sold!.slug)?.stock).toBe(2);
+  expect(rows.get(edited!.slug)).toMatchObject({ price_aoa: edited!.priceAoa, name: edited!.name, stock: edited!.initialStock });
+});
+
+it("gives every product a local image, a positive integer price and a plausible stock", () => {
+  expect(new Set(DEMO_PRODUCTS.map((product) => product.slug)).size).toBe(DEMO_PRODUCTS.length);
+  for (const product of DEMO_PRODUCTS) {
+    expect(product.imagePath).toBe(`/products/${product.slug}.svg`);
+    expect(existsSync(`${PUBLIC_DIR}${product.imagePath}`), product.imagePath).toBe(true);
+    expect(Number.isInteger(product.priceAoa) && product.priceAoa > 0, `${product.slug} price`).toBe(true);
+    expect(product.initialStock).toBeGreaterThanOrEqual(5);
+    expect(product.initialStock).toBeLessThanOrEqual(40);
+  }
+});
