@@ -114,6 +114,9 @@ CREATE UNIQUE INDEX "products_slug_key" ON "products"("slug");
 CREATE UNIQUE INDEX "cart_items_cart_id_product_id_key" ON "cart_items"("cart_id", "product_id");
 
 -- CreateIndex
+CREATE INDEX "cart_items_product_id_idx" ON "cart_items"("product_id");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "orders_external_transaction_id_key" ON "orders"("external_transaction_id");
 
 -- CreateIndex
@@ -123,13 +126,22 @@ CREATE INDEX "orders_status_updated_at_idx" ON "orders"("status", "updated_at");
 CREATE INDEX "orders_reference_number_idx" ON "orders"("reference_number");
 
 -- CreateIndex
+CREATE INDEX "orders_cart_id_idx" ON "orders"("cart_id");
+
+-- CreateIndex
 CREATE INDEX "order_lines_order_id_idx" ON "order_lines"("order_id");
+
+-- CreateIndex
+CREATE INDEX "order_lines_product_id_idx" ON "order_lines"("product_id");
 
 -- CreateIndex
 CREATE INDEX "webhook_events_external_transaction_id_idx" ON "webhook_events"("external_transaction_id");
 
 -- CreateIndex
 CREATE INDEX "webhook_events_received_at_idx" ON "webhook_events"("received_at");
+
+-- CreateIndex
+CREATE INDEX "webhook_events_order_id_idx" ON "webhook_events"("order_id");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "jobs_dedupe_key_key" ON "jobs"("dedupe_key");
