@@ -55,7 +55,9 @@ async function main() {
     log(`using the service at ${apiBaseUrl}`);
   }
 
-  const next = spawn("npx", ["--no-install", "next", "dev", ...process.argv.slice(2)], {
+  // Next's own entry point as our direct child (not through npx), so stopping it stops it.
+  const nextBin = fileURLToPath(import.meta.resolve("next/dist/bin/next"));
+  const next = spawn(process.execPath, [nextBin, "dev", ...process.argv.slice(2)], {
     cwd: root,
     stdio: "inherit",
     // next dev sets NODE_ENV itself.
