@@ -50,18 +50,15 @@ const shape = {
   APP_URL: httpUrl.default("http://localhost:3000"),
 };
 
-const schema = z.object(shape).superRefine((env, ctx) => {
-    if (!env.PAY_PUBLISHABLE_KEY.startsWith("pk_live_")) return;
-    for (const key of ["PAY_API_BASE_URL", "PAY_SDK_URL"] as const) {
-      if (!env[key].startsWith("https://")) {
-        ctx.addIssue({
-          code: "custom",
-          path: [key],
-          message: "must use https:// with a pk_live_ key (production requires HTTPS)",
-        });
-      }
-    }
-  });
+const schema = z.object(shape);
+
+/** Production requires HTTPS (contract 5.3). Checked on the raw values so it is reported with every other problem. */
+function liveKeyProblems(source: Source): Problem[] {
+  if (!source.PAY_PUBLISHABLE_KEY?.trim().startsWith("pk_live_")) return [];
+  return (["PAY_API_BASE_URL", "PAY_SDK_URL"] as const)
+    .filter((key) => source[key] && !source[key].trim().startsWith("https://"))
+    .map((variable) => ({ variable, message: "must use https:// with a pk_live_ key (production requires HTTPS)" }));
+}
 
 export type PayMode = "sandbox" | "production";
 
@@ -85,8 +82,10 @@ export interface Env {
   warnings: string[];
 }
 
+type Problem = { variable: string; message: string };
+
 export class EnvError extends Error {
-  constructor(readonly problems: { variable: string; message: string }[]) {
+  constructor(readonly problems: Problem[]) {
     super(
       "Invalid configuration:\n" +
         problems.map((p) => `  - ${p.variable} ${p.message}`).join("\n") +
@@ -100,26 +99,31 @@ type Source = Record<string, string | undefined>;
 
 const DEFAULTED = new Set(["PAY_LANG", "DATABASE_POOL_MAX", "APP_URL"]);
 
-function validate<T extends z.ZodType>(schema: T, keys: string[], source: Source): z.output<T> {
+function validate<T extends z.ZodType>(
+  schema: T,
+  keys: string[],
+  source: Source,
+  extraProblems: Problem[] = [],
+): z.output<T> {
   // An empty value means "unset" for variables that have defaults (.env.example leaves them empty).
   const input = Object.fromEntries(
     keys.map((key) => [key, source[key] === "" && DEFAULTED.has(key) ? undefined : source[key]]),
   );
   const result = schema.safeParse(input);
-  if (!result.success) {
-    throw new EnvError(
-      result.error.issues.map((issue) => ({
-        variable: String(issue.path[0] ?? "environment"),
-        message: issue.message,
-      })),
-    );
-  }
+  const problems = [
+    ...(result.error?.issues ?? []).map((issue) => ({
+      variable: String(issue.path[0] ?? "environment"),
+      message: issue.message,
+    })),
+    ...extraProblems,
+  ];
+  if (problems.length > 0 || !result.success) throw new EnvError(problems);
   return result.data;
 }
 
 /** Pure: validates `source` (usually process.env). Throws EnvError naming every bad variable. */
 export function parseEnv(source: Source): Env {
-  const e = validate(schema, Object.keys(shape), source);
+  const e = validate(schema, Object.keys(shape), source, liveKeyProblems(source));
   const [, prefix, applicationUUID] = PUBLISHABLE_KEY.exec(e.PAY_PUBLISHABLE_KEY)!;
   const warnings: string[] = [];
   if (e.PAY_WEBHOOK_SECRET !== e.PAY_WEBHOOK_SECRET.trim()) {

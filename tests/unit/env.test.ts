@@ -78,6 +78,11 @@ describe("parseEnv", () => {
     expect(message).toMatch(/https/);
   });
 
+  it("reports the https rule together with every other problem", () => {
+    const { problems } = problemsOf({ ...valid, PAY_PUBLISHABLE_KEY: "pk_live_abc", PAY_WEBHOOK_SECRET: undefined });
+    expect(problems.map((p) => p.variable).sort()).toEqual(["PAY_API_BASE_URL", "PAY_SDK_URL", "PAY_WEBHOOK_SECRET"]);
+  });
+
   it("never puts a value in the error message", () => {
     const secrets = {
       ...valid,
