@@ -1,18 +1,6 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import type { SandboxCredentials } from "../../sandbox/server";
 
-export interface PayCredentials {
-  publishableKey: string;
-  clientId: string;
-  clientSecret: string;
-  webhookSecret: string;
-}
+export type PayCredentials = SandboxCredentials;
 
 /** Fresh random test credentials, shaped like the service's (contract 2.1). */
-export function testCredentials(): PayCredentials {
-  return {
-    publishableKey: `pk_test_${randomUUID()}`,
-    clientId: `client_${randomBytes(8).toString("hex")}`,
-    clientSecret: randomBytes(24).toString("base64url"),
-    webhookSecret: randomBytes(32).toString("hex"),
-  };
-}
+export { randomCredentials as testCredentials } from "../../sandbox/testing";

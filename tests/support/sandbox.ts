@@ -1,17 +1,6 @@
 import { startSandbox } from "../../sandbox/server";
+import type { LoggedRequest } from "../../sandbox/request-log";
 import { testCredentials, type PayCredentials } from "./credentials";
-
-export interface LoggedRequest {
-  seq: number;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: string;
-  status: number;
-  error?: string;
-  fault?: string;
-}
 
 /** Talks to a sandbox's control API (`/__sandbox/*`), as a test or a person would. */
 export function sandboxControl(url: string) {
