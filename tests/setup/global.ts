@@ -13,7 +13,7 @@ export default async function setup(project: TestProject) {
   await applyMigrations({ connectionString: database.url });
 
   const credentials = testCredentials();
-  const sandbox = await startSandbox({ port: 0, credentials });
+  const sandbox = await startSandbox({ port: 0, credentials, log: () => {} });
 
   project.provide("databaseUrl", database.url);
   project.provide("sandboxUrl", sandbox.url);
