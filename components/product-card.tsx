@@ -4,7 +4,7 @@ import { formatAoa } from "@/lib/money";
 
 export function ProductCard({ product }: { product: CatalogProduct }) {
   return (
-    <article className="flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
+    <article data-testid="product-card" className="flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
       <Image
         src={product.image}
         alt={product.name}

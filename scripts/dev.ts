@@ -14,18 +14,20 @@ import { seedCatalog } from "../lib/db/seed";
 import { startSandbox } from "../sandbox/server";
 import { startEmbeddedPostgres } from "./lib/embedded-postgres";
 import { isLocalSandbox, prepareLocalEnv } from "./lib/local-env";
+import { NEXT_BIN } from "./lib/next-production";
+import { manageProcessLifetime, runUntilStopped } from "./lib/process-lifetime";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const log = (line: string) => console.log(`[dev] ${line}`);
-const cleanups: (() => Promise<void>)[] = [];
+const lifetime = manageProcessLifetime({ name: "dev", exitCodeOnSignal: 0 });
 
-async function main() {
+async function main(): Promise<void> {
   const env = prepareLocalEnv({ root, processEnv: process.env, log });
 
   if (!env.DATABASE_URL) {
     mkdirSync(`${root}/.data`, { recursive: true });
     const embedded = await startEmbeddedPostgres({ dataDir: `${root}/.data/pglite` });
-    cleanups.push(() => embedded.stop());
+    lifetime.onStop(() => embedded.stop());
     env.DATABASE_URL = embedded.url;
     env.DATABASE_POOL_MAX ||= "4";
     log(`embedded PostgreSQL (PGlite) at ${embedded.url.replace(/\/\/[^@]*@/, "//")} — data in .data/pglite`);
@@ -49,45 +51,24 @@ async function main() {
       dataFile: `${root}/.sandbox/state.json`,
       log: (line) => console.log(`[sandbox] ${line}`),
     });
-    cleanups.push(() => sandbox.close());
+    lifetime.onStop(() => sandbox.close());
     log(`local sandbox of the service at ${sandbox.url}`);
   } else {
     log(`using the service at ${apiBaseUrl}`);
   }
 
-  // Next's own entry point as our direct child (not through npx), so stopping it stops it.
-  const nextBin = fileURLToPath(import.meta.resolve("next/dist/bin/next"));
-  const next = spawn(process.execPath, [nextBin, "dev", ...process.argv.slice(2)], {
+  const next = spawn(process.execPath, [NEXT_BIN, "dev", ...process.argv.slice(2)], {
     cwd: root,
     stdio: "inherit",
     // next dev sets NODE_ENV itself.
     env: { ...env, NEXT_TELEMETRY_DISABLED: "1" } as unknown as NodeJS.ProcessEnv,
   });
-  cleanups.unshift(
-    () =>
-      new Promise<void>((resolve) => {
-        if (next.exitCode !== null) return resolve();
-        next.once("exit", () => resolve());
-        next.kill("SIGTERM");
-      }),
-  );
-  next.once("exit", (code) => void shutdown(code ?? 0));
+  const exited = new Promise<number>((resolve) => next.once("exit", (code) => resolve(code ?? 0)));
+  lifetime.onStop(async () => {
+    if (next.exitCode === null) next.kill("SIGTERM");
+    await exited;
+  });
+  void exited.then((code) => lifetime.stop(code));
 }
 
-let stopping = false;
-async function shutdown(code: number) {
-  if (stopping) return;
-  stopping = true;
-  for (const cleanup of cleanups) {
-    await cleanup().catch((error: unknown) => console.error("[dev] while stopping:", error));
-  }
-  process.exit(code);
-}
-
-process.once("SIGINT", () => void shutdown(0));
-process.once("SIGTERM", () => void shutdown(0));
-
-main().catch(async (error: unknown) => {
-  console.error(`[dev] ${error instanceof Error ? error.message : String(error)}`);
-  await shutdown(1);
-});
+runUntilStopped(lifetime, "dev", main);

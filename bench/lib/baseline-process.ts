@@ -1,0 +1,41 @@
+/**
+ * The baseline server's process (started by baseline-server.ts): a bare node:http server and
+ * a pg pool, answering each scenario's request with the scenario's own handler. It runs apart
+ * from the load generator so the two do not share an event loop, as the app does not either.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { selectScenarios } from "../scenarios/index";
+import type { BaselineHandler } from "./scenario";
+
+const { BASELINE_DATABASE_URL, BASELINE_POOL_MAX, BENCH_SCENARIOS } = process.env;
+const send = process.send?.bind(process);
+if (!BASELINE_DATABASE_URL || !send) throw new Error("baseline-process.ts is started by bench/lib/baseline-server.ts, not on its own");
+
+const database = new pg.Pool({ connectionString: BASELINE_DATABASE_URL, max: Number(BASELINE_POOL_MAX) || 10 });
+const handlers = new Map<string, BaselineHandler>(
+  selectScenarios(BENCH_SCENARIOS).map((scenario) => [`${scenario.request.method} ${scenario.request.path}`, scenario.baselineHandler(database)]),
+);
+
+const server = createServer((request, response) => {
+  const handler = handlers.get(`${request.method} ${request.url}`);
+  if (!handler) {
+    response.writeHead(404).end();
+    return;
+  }
+  handler(request, response).catch((error: unknown) => {
+    console.error(`[baseline] ${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`);
+    if (!response.headersSent) response.writeHead(500);
+    response.end();
+  });
+});
+
+server.listen(0, "127.0.0.1", () => send({ port: (server.address() as AddressInfo).port }));
+
+// The parent going away (normally or not) ends this process: it must never outlive a run.
+process.on("disconnect", () => {
+  server.close();
+  server.closeAllConnections();
+  void database.end().finally(() => process.exit(0));
+});

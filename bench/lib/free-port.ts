@@ -1,0 +1,18 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A port that was free a moment ago on 127.0.0.1, for servers that must be told their port
+ * up front (`next start`). Another process could take it in between; on a bench machine
+ * that is rare enough, and `next start` then fails loudly rather than measuring the wrong thing.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,15 @@
+import type { Scenario } from "../lib/scenario";
+import { productsScenario } from "./products";
+
+/** Every scenario, in the order they run. Webhook and create-order scenarios join here. */
+export const SCENARIOS: readonly Scenario[] = [productsScenario];
+
+/** The scenarios named in BENCH_SCENARIOS (comma-separated), or all of them. */
+export function selectScenarios(names: string | undefined): Scenario[] {
+  if (!names?.trim()) return [...SCENARIOS];
+  return names.split(",").map((name) => {
+    const scenario = SCENARIOS.find((candidate) => candidate.name === name.trim());
+    if (!scenario) throw new Error(`BENCH_SCENARIOS: no scenario "${name.trim()}" (there are: ${SCENARIOS.map((s) => s.name).join(", ")})`);
+    return scenario;
+  });
+}

@@ -1,0 +1,47 @@
+import { isDeepStrictEqual } from "node:util";
+import type { Scenario } from "../lib/scenario";
+
+/**
+ * GET /api/products: the catalogue as JSON. The app goes through Next's router, the route
+ * handler, Prisma (driver adapter over pg) and Response.json; the baseline sends the same
+ * SELECT through pg and writes the same JSON by hand.
+ */
+
+interface ProductRow {
+  id: string;
+  slug: string;
+  name: string;
+  price_aoa: number;
+  image_path: string;
+  stock: number;
+}
+
+const LIST_PRODUCTS = "SELECT id, slug, name, price_aoa, image_path, stock FROM products ORDER BY name";
+
+export const productsScenario: Scenario = {
+  name: "products",
+  summary: "GET /api/products: every product (13 rows) as JSON",
+  request: { method: "GET", path: "/api/products" },
+
+  baselineHandler: (database) => async (_request, response) => {
+    const { rows } = await database.query<ProductRow>(LIST_PRODUCTS);
+    const body = JSON.stringify(
+      rows.map((row) => ({ id: row.id, slug: row.slug, name: row.name, priceAoa: row.price_aoa, image: row.image_path, stock: row.stock })),
+    );
+    response.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+    response.end(body);
+  },
+
+  checkAnswers({ app, baseline }) {
+    for (const [target, answer] of Object.entries({ app, baseline })) {
+      if (answer.status !== 200 || !answer.contentType?.startsWith("application/json")) {
+        throw new Error(`${target} answered ${answer.status} ${answer.contentType ?? "(no content type)"}: ${answer.body.slice(0, 200)}`);
+      }
+    }
+    const appProducts: unknown = JSON.parse(app.body);
+    if (!Array.isArray(appProducts) || appProducts.length === 0) throw new Error("the app listed no products");
+    if (!isDeepStrictEqual(appProducts, JSON.parse(baseline.body))) {
+      throw new Error("the app and the baseline list different products; the comparison would be meaningless");
+    }
+  },
+};

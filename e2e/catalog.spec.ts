@@ -1,0 +1,86 @@
+import { DEMO_PRODUCTS } from "../lib/db/seed";
+import { expect, loadAllImages, test } from "./support/fixtures";
+
+/** The catalogue page and GET /api/products, against the freshly seeded demo catalogue. */
+
+// Computed here rather than copied, so the test follows the platform's pt-AO data
+// (the separators are non-breaking spaces: "12 500 Kz" is "12\u00a0500\u00a0Kz").
+const kwanza = new Intl.NumberFormat("pt-AO", { style: "currency", currency: "AOA", maximumFractionDigits: 0 });
+
+const SCREENSHOT_VIEWPORTS = [
+  { name: "phone", size: { width: 390, height: 844 } },
+  { name: "desktop", size: { width: 1280, height: 800 } },
+] as const;
+
+test("the catalogue lists every seeded product with its price in kwanza", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: "Produtos" })).toBeVisible();
+  const cards = page.getByTestId("product-card");
+  await expect(cards).toHaveCount(DEMO_PRODUCTS.length);
+
+  for (const product of DEMO_PRODUCTS) {
+    const card = cards.filter({ has: page.getByRole("heading", { name: product.name, exact: true }) });
+    await expect(card, product.name).toHaveCount(1);
+    // Exact text, separators included: toHaveText would fold the non-breaking spaces away.
+    expect(await card.getByTestId("price").textContent(), product.name).toBe(kwanza.format(product.priceAoa));
+  }
+});
+
+test("every product image loads from the shop itself", async ({ page, baseURL }) => {
+  await page.goto("/");
+  const images = page.getByRole("main").getByRole("img");
+  await expect(images).toHaveCount(DEMO_PRODUCTS.length);
+  await loadAllImages(page);
+
+  const sources = await images.evaluateAll((elements) => elements.map((element) => (element as HTMLImageElement).currentSrc));
+  const expected = DEMO_PRODUCTS.map((product) => new URL(product.imagePath, baseURL).href);
+  expect(sources.sort()).toEqual(expected.sort());
+});
+
+test("GET /api/products returns every seeded product", async ({ request }) => {
+  const response = await request.get("/api/products");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("application/json");
+  const products = (await response.json()) as Record<string, unknown>[];
+
+  expect(products).toHaveLength(DEMO_PRODUCTS.length);
+  for (const seeded of DEMO_PRODUCTS) {
+    const listed = products.find((product) => product.slug === seeded.slug);
+    expect(listed, seeded.slug).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+      slug: seeded.slug,
+      name: seeded.name,
+      priceAoa: seeded.priceAoa,
+      image: seeded.imagePath,
+      // Orders placed by other e2e tests may have taken some; never more than the seed put in.
+      stock: expect.any(Number),
+    });
+    expect(listed?.stock, seeded.slug).toBeGreaterThanOrEqual(0);
+    expect(listed?.stock, seeded.slug).toBeLessThanOrEqual(seeded.initialStock);
+  }
+});
+
+test("browsing the catalogue never calls the service", async ({ page, sandbox }) => {
+  const before = await sandbox.requests();
+  await page.goto("/");
+  await expect(page.getByTestId("product-card")).toHaveCount(DEMO_PRODUCTS.length);
+  // Every e2e test shares this sandbox and none pays yet, so any new entry came from showing the
+  // catalogue. Tests that pay will need this one to run apart from them (or to filter the log).
+  expect(await sandbox.requests()).toEqual(before);
+});
+
+for (const viewport of SCREENSHOT_VIEWPORTS) {
+  test(`full-page screenshot at ${viewport.name} width (${viewport.size.width}px)`, async ({ page }, testInfo) => {
+    await page.setViewportSize(viewport.size);
+    await page.goto("/");
+    await expect(page.getByTestId("product-card")).toHaveCount(DEMO_PRODUCTS.length);
+    await loadAllImages(page);
+
+    // Nothing may be wider than the screen: a phone would scroll sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.size.width);
+
+    const path = testInfo.outputPath(`catalog-${viewport.name}.png`);
+    await page.screenshot({ path, fullPage: true });
+    await testInfo.attach(`catalog-${viewport.name}`, { path, contentType: "image/png" });
+  });
+}

@@ -1,0 +1,53 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { sandboxControl } from "../../tests/support/sandbox";
+import { readE2eServerEnvironment } from "./server-environment";
+
+/**
+ * Playwright's `test` with what every e2e test of the shop gets:
+ * - `requestedUrls`, automatic: every request any page of the test makes, checked after the
+ *   test to have stayed on this machine, because the shop must work offline (the service is
+ *   the local sandbox, images and scripts are served by the shop itself);
+ * - `sandbox`: the control API of the local sandbox the e2e server started.
+ */
+export const test = base.extend<{ requestedUrls: string[]; sandbox: ReturnType<typeof sandboxControl> }>({
+  requestedUrls: [
+    async ({ context }, use) => {
+      const urls: string[] = [];
+      context.on("request", (request) => urls.push(request.url()));
+      await use(urls);
+      expect(urls.filter((url) => !staysOnThisMachine(url)), "requests that left this machine").toEqual([]);
+    },
+    { auto: true },
+  ],
+  // Playwright reads the fixtures a fixture needs from its first parameter, so it must be a pattern.
+  sandbox: async ({}, use) => {
+    await use(sandboxControl(readE2eServerEnvironment().sandboxUrl));
+  },
+});
+
+export { expect };
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/** Schemes that name content the page already has, not a place to fetch it from. */
+const IN_PAGE_SCHEMES = new Set(["data:", "blob:", "about:"]);
+
+function staysOnThisMachine(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return IN_PAGE_SCHEMES.has(protocol) || LOOPBACK_HOSTS.has(hostname);
+}
+
+/**
+ * Scrolls every image into view (next/image loads lazily) and waits until each has decoded
+ * with a size, so assertions and screenshots see the images, not their placeholders.
+ */
+export async function loadAllImages(page: Page): Promise<void> {
+  for (const image of await page.getByRole("main").getByRole("img").all()) {
+    await image.scrollIntoViewIfNeeded();
+    await expect
+      .poll(() => image.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0), {
+        message: `image ${await image.getAttribute("src")} loads`,
+      })
+      .toBe(true);
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+}

@@ -1,0 +1,23 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * What scripts/e2e-server.ts tells the tests about the shop it started. Playwright starts
+ * the server in its own process and the tests run in workers, so the server writes this file
+ * once everything is up; it lives under test-results/, which Playwright empties before it
+ * starts the server, so a stale copy from an earlier run is never read.
+ */
+export interface E2eServerEnvironment {
+  /** The local sandbox of the service; its control API is under /__sandbox/. */
+  sandboxUrl: string;
+  /** The shop's address, the same as Playwright's baseURL. */
+  appUrl: string;
+}
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+export const E2E_ENVIRONMENT_FILE = path.join(root, "test-results", "e2e-server.json");
+
+export function readE2eServerEnvironment(): E2eServerEnvironment {
+  return JSON.parse(readFileSync(E2E_ENVIRONMENT_FILE, "utf8")) as E2eServerEnvironment;
+}

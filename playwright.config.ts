@@ -1,0 +1,62 @@
+import { existsSync } from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * Browser tests against the production build of an isolated shop (scripts/e2e-server.ts):
+ * its own fresh database, random credentials and local sandbox, so a run never touches the
+ * developer's data and needs no network.
+ */
+
+// Fixed so baseURL is stable; change it with E2E_PORT when 3100 is taken.
+const port = Number(process.env.E2E_PORT || 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+
+// The distribution's Chromium when there is one (CI installs it with apt), so no browser
+// download is needed; otherwise Playwright's own (`npx playwright install chromium`).
+const SYSTEM_CHROMIUM = "/usr/bin/chromium";
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  workers: process.env.CI ? 1 : 2,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: {
+    baseURL,
+    headless: true,
+    locale: "pt-AO",
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined,
+      args: [
+        // Nothing but the shop under test: no update checks, sync, field trials or QUIC probes.
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+        // CI runs as root, where Chromium refuses to start with its sandbox.
+        "--no-sandbox",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: "node_modules/.bin/tsx --conditions=react-server scripts/e2e-server.ts",
+    url: baseURL,
+    env: { E2E_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+    // A server already on the port could be anything (another branch, `npm start`): refuse it.
+    reuseExistingServer: false,
+    // Migrations, seed and `next build` come first.
+    timeout: 240_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    // The default is SIGKILL, which would leave the scratch database behind on PostgreSQL.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+  },
+});
