@@ -30,7 +30,8 @@ function setting(name: string, fallback: number, min: number, max: number): numb
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}`);
   return value;
 }
 
@@ -47,10 +48,21 @@ runUntilStopped(lifetime, "bench", async () => {
   ];
 
   const port = await freePort();
-  const shop = await prepareIsolatedShop({ label: "bench", appUrl: `http://127.0.0.1:${port}`, serverDatabaseUrl: process.env.DATABASE_URL, log });
+  const shop = await prepareIsolatedShop({
+    label: "bench",
+    appUrl: `http://127.0.0.1:${port}`,
+    serverDatabaseUrl: process.env.DATABASE_URL,
+    log,
+  });
   lifetime.onStop(() => shop.close());
 
-  await prepareProductionBuild({ root, appEnv: shop.appEnv, skipVariable: "BENCH_SKIP_BUILD", output: "on-failure", log });
+  await prepareProductionBuild({
+    root,
+    appEnv: shop.appEnv,
+    skipVariable: "BENCH_SKIP_BUILD",
+    output: "on-failure",
+    log,
+  });
   if (lifetime.stopping) return;
 
   const next = startNextServer({ root, appEnv: shop.appEnv, port, output: "quiet" });
@@ -58,7 +70,11 @@ runUntilStopped(lifetime, "bench", async () => {
   await waitUntilAnswering(`${next.url}/`, { exited: next.exited, timeoutMs: 60_000 });
 
   const poolMax = Number(shop.appEnv.DATABASE_POOL_MAX);
-  const baseline = await startBaselineServer({ databaseUrl: shop.databaseUrl, poolMax, scenarioNames: scenarios.map((s) => s.name) });
+  const baseline = await startBaselineServer({
+    databaseUrl: shop.databaseUrl,
+    poolMax,
+    scenarioNames: scenarios.map((s) => s.name),
+  });
   lifetime.onStop(() => baseline.stop());
   const targets = { baseline: baseline.url, app: next.url } as const;
 
@@ -68,7 +84,9 @@ runUntilStopped(lifetime, "bench", async () => {
       `database: ${shop.databaseDescription}, ${poolMax} connections per server`,
       ...(process.env.DATABASE_URL
         ? []
-        : ["  (PGlite runs inside this process, next to the load generator: compare ratios, not absolute figures, with PostgreSQL runs)"]),
+        : [
+            "  (PGlite runs inside this process, next to the load generator: compare ratios, not absolute figures, with PostgreSQL runs)",
+          ]),
       `machine: ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? "unknown"}), Node ${process.version}; loopback only`,
       `each target: ${warmupSeconds} s warm-up at ${connections} connections, then ${modes.map((m) => `${durationSeconds} s at ${m.name}`).join(", then ")}`,
       "",
@@ -81,10 +99,15 @@ runUntilStopped(lifetime, "bench", async () => {
 
   for (const scenario of scenarios) {
     log(`${scenario.name}: ${scenario.summary}`);
-    scenario.checkAnswers({ app: await fetchAnswer(targets.app, scenario.request), baseline: await fetchAnswer(targets.baseline, scenario.request) });
+    scenario.checkAnswers({
+      app: await fetchAnswer(targets.app, scenario.request),
+      baseline: await fetchAnswer(targets.baseline, scenario.request),
+    });
     for (const [target, url] of Object.entries(targets)) {
       // Fills connection pools and JIT caches (and Next's lazily loaded route) before anything counts.
-      countFailures(await runLoad(url, scenario.request, { kind: "throughput", connections, durationSeconds: warmupSeconds }));
+      countFailures(
+        await runLoad(url, scenario.request, { kind: "throughput", connections, durationSeconds: warmupSeconds }),
+      );
     }
     for (const mode of modes) {
       for (const target of ["baseline", "app"] as const) {
@@ -98,14 +121,19 @@ runUntilStopped(lifetime, "bench", async () => {
 
   console.log(`\n${formatTable(measurements)}\n`);
   if (failedRequests > 0) {
-    console.error(`[bench] ${failedRequests} requests failed (connection errors, timeouts or non-2xx answers): the figures are not valid`);
+    console.error(
+      `[bench] ${failedRequests} requests failed (connection errors, timeouts or non-2xx answers): the figures are not valid`,
+    );
     return 1;
   }
   return 0;
 });
 
 async function fetchAnswer(baseUrl: string, request: BenchRequest): Promise<Answer> {
-  const response = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+  const response = await fetch(`${baseUrl}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
   return { status: response.status, contentType: response.headers.get("content-type"), body: await response.text() };
 }
-

@@ -4,7 +4,10 @@ import { formatAoa } from "@/lib/money";
 
 export function ProductCard({ product }: { product: CatalogProduct }) {
   return (
-    <article data-testid="product-card" className="flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
+    <article
+      data-testid="product-card"
+      className="flex flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm"
+    >
       <Image
         src={product.image}
         alt={product.name}
@@ -19,9 +22,7 @@ export function ProductCard({ product }: { product: CatalogProduct }) {
           <span className="text-lg font-semibold" data-testid="price">
             {formatAoa(product.priceAoa)}
           </span>
-          <span className="text-xs text-stone-500">
-            {product.stock > 0 ? `${product.stock} em stock` : "Esgotado"}
-          </span>
+          <span className="text-xs text-stone-500">{product.stock > 0 ? `${product.stock} em stock` : "Esgotado"}</span>
         </div>
       </div>
     </article>

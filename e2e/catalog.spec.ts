@@ -32,7 +32,9 @@ test("every product image loads from the shop itself", async ({ page, baseURL })
   await expect(images).toHaveCount(DEMO_PRODUCTS.length);
   await loadAllImages(page);
 
-  const sources = await images.evaluateAll((elements) => elements.map((element) => (element as HTMLImageElement).currentSrc));
+  const sources = await images.evaluateAll((elements) =>
+    elements.map((element) => (element as HTMLImageElement).currentSrc),
+  );
   const expected = DEMO_PRODUCTS.map((product) => new URL(product.imagePath, baseURL).href);
   expect(sources.sort()).toEqual(expected.sort());
 });

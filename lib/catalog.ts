@@ -23,7 +23,10 @@ const catalogFields = {
   stock: true,
 } as const;
 
-function toCatalogProduct({ imagePath, ...product }: { imagePath: string } & Omit<CatalogProduct, "image">): CatalogProduct {
+function toCatalogProduct({
+  imagePath,
+  ...product
+}: { imagePath: string } & Omit<CatalogProduct, "image">): CatalogProduct {
   return { ...product, image: imagePath };
 }
 

@@ -10,7 +10,10 @@ import { z } from "zod";
 const PUBLISHABLE_KEY = /^pk_(test|live)_([A-Za-z0-9][A-Za-z0-9_-]*)$/;
 
 const required = (what: string) =>
-  z.string({ error: "is missing" }).trim().min(1, { error: `is empty (${what})` });
+  z
+    .string({ error: "is missing" })
+    .trim()
+    .min(1, { error: `is empty (${what})` });
 
 const httpUrl = z
   .string({ error: "is missing" })
@@ -30,23 +33,23 @@ const databaseShape = {
 };
 
 const shape = {
-    PAY_PUBLISHABLE_KEY: required("expected pk_test_… or pk_live_…").regex(PUBLISHABLE_KEY, {
-      error: "must be pk_test_ or pk_live_ followed by the application id",
-    }),
-    PAY_CLIENT_ID: required("the partner's client id"),
-    PAY_CLIENT_SECRET: required("the partner's client secret"),
-    // Not trimmed: a stray space is part of the HMAC key, and we warn about it instead of guessing.
-    PAY_WEBHOOK_SECRET: z.string({ error: "is missing" }).min(1, { error: "is empty" }),
-    PAY_API_BASE_URL: httpUrl,
-    PAY_SDK_URL: httpUrl.refine((value) => new URL(value).pathname.includes("/sdks/v1/"), {
-      error: "must be the SDK script address under /sdks/v1/",
-    }),
-    PAY_LANG: z
-      .string()
-      .trim()
-      .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, { error: "must be a language code such as pt or en" })
-      .default("pt"),
-    ...databaseShape,
+  PAY_PUBLISHABLE_KEY: required("expected pk_test_… or pk_live_…").regex(PUBLISHABLE_KEY, {
+    error: "must be pk_test_ or pk_live_ followed by the application id",
+  }),
+  PAY_CLIENT_ID: required("the partner's client id"),
+  PAY_CLIENT_SECRET: required("the partner's client secret"),
+  // Not trimmed: a stray space is part of the HMAC key, and we warn about it instead of guessing.
+  PAY_WEBHOOK_SECRET: z.string({ error: "is missing" }).min(1, { error: "is empty" }),
+  PAY_API_BASE_URL: httpUrl,
+  PAY_SDK_URL: httpUrl.refine((value) => new URL(value).pathname.includes("/sdks/v1/"), {
+    error: "must be the SDK script address under /sdks/v1/",
+  }),
+  PAY_LANG: z
+    .string()
+    .trim()
+    .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, { error: "must be a language code such as pt or en" })
+    .default("pt"),
+  ...databaseShape,
   APP_URL: httpUrl.default("http://localhost:3000"),
 };
 

@@ -21,7 +21,11 @@ describe("POST /token", () => {
   it("issues an opaque bearer token for the client-credentials grant", async () => {
     const answer = await sandbox.requestToken();
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ access_token: expect.stringMatching(/^\S{20,}$/), token_type: "Bearer", expires_in: 3600 });
+    expect(answer.body).toEqual({
+      access_token: expect.stringMatching(/^\S{20,}$/),
+      token_type: "Bearer",
+      expires_in: 3600,
+    });
     expect(answer.headers.get("cache-control")).toBe("no-store");
   });
 
@@ -64,7 +68,9 @@ describe("POST /token", () => {
   });
 
   it("accepts a charset parameter on the form content type", async () => {
-    const answer = await sandbox.requestToken(undefined, { "Content-Type": "application/x-www-form-urlencoded; charset=utf-8" });
+    const answer = await sandbox.requestToken(undefined, {
+      "Content-Type": "application/x-www-form-urlencoded; charset=utf-8",
+    });
     expect(answer.status).toBe(200);
   });
 
@@ -77,11 +83,14 @@ describe("POST /token", () => {
     },
   );
 
-  it.each(["", "0", "-5", "1.5", "abc", "3600s"])("answers 400 invalid_request to validity_period %j", async (validityPeriod) => {
-    const answer = await sandbox.requestToken({ grant_type: "client_credentials", validity_period: validityPeriod });
-    expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: "invalid_request", message: expect.stringContaining("validity_period") });
-  });
+  it.each(["", "0", "-5", "1.5", "abc", "3600s"])(
+    "answers 400 invalid_request to validity_period %j",
+    async (validityPeriod) => {
+      const answer = await sandbox.requestToken({ grant_type: "client_credentials", validity_period: validityPeriod });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ error: "invalid_request", message: expect.stringContaining("validity_period") });
+    },
+  );
 
   it("answers 400 when validity_period is missing", async () => {
     const answer = await sandbox.requestToken({ grant_type: "client_credentials" });
@@ -101,7 +110,8 @@ describe("bearer token on partner endpoints", () => {
   });
 
   it("expires a token when the sandbox clock passes its lifetime", async () => {
-    const shortLived = (await sandbox.requestToken({ grant_type: "client_credentials", validity_period: "60" })).body.access_token;
+    const shortLived = (await sandbox.requestToken({ grant_type: "client_credentials", validity_period: "60" })).body
+      .access_token;
     await sandbox.control("POST", "/clock", { advanceSeconds: 59 });
     expect((await sandbox.createOrder(shortLived, sandbox.orderBody())).status).toBe(200);
     await sandbox.control("POST", "/clock", { advanceSeconds: 1 });
@@ -123,7 +133,12 @@ describe("POST /paypartner/createPaymentOrder", () => {
     const answer = await sandbox.createOrder(token, body);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
-      data: { referenceNumber: expect.stringMatching(/^\d{9}$/), externalTransactionId: body.externalTransactionId, amount: 6500, status: "PEN" },
+      data: {
+        referenceNumber: expect.stringMatching(/^\d{9}$/),
+        externalTransactionId: body.externalTransactionId,
+        amount: 6500,
+        status: "PEN",
+      },
     });
     const stored = (await sandbox.control("GET", `/orders/${body.externalTransactionId}`)).body.order;
     expect(stored).toMatchObject({ ...body, status: "PEN", referenceNumber: answer.body.data.referenceNumber });
@@ -149,11 +164,14 @@ describe("POST /paypartner/createPaymentOrder", () => {
     expect((await sandbox.createOrder(token, sandbox.orderBody(), { "Accept-Language": language })).status).toBe(200);
   });
 
-  it.each(["text/plain", "application/x-www-form-urlencoded"])("answers 415 to Content-Type %s", async (contentType) => {
-    const answer = await sandbox.createOrder(token, sandbox.orderBody(), { "Content-Type": contentType });
-    expect(answer.status).toBe(415);
-    expect(answer.body.error).toBe("unsupported_media_type");
-  });
+  it.each(["text/plain", "application/x-www-form-urlencoded"])(
+    "answers 415 to Content-Type %s",
+    async (contentType) => {
+      const answer = await sandbox.createOrder(token, sandbox.orderBody(), { "Content-Type": contentType });
+      expect(answer.status).toBe(415);
+      expect(answer.body.error).toBe("unsupported_media_type");
+    },
+  );
 
   it("answers 400 invalid_json to a body that is not JSON", async () => {
     const answer = await sandbox.createOrder(token, "{not json");
@@ -214,7 +232,10 @@ describe("POST /paypartner/createPaymentOrder", () => {
     ["the whole publishable key", (uuid: string) => `pk_test_${uuid}`],
     ["another application", () => "another-app"],
   ])("answers 400 application_mismatch to %s as applicationUUID", async (_, wrong) => {
-    const answer = await sandbox.createOrder(token, sandbox.orderBody({ applicationUUID: wrong(sandbox.applicationUUID) }));
+    const answer = await sandbox.createOrder(
+      token,
+      sandbox.orderBody({ applicationUUID: wrong(sandbox.applicationUUID) }),
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe("application_mismatch");
     expect(await orders()).toEqual([]);
@@ -246,7 +267,9 @@ describe("POST /paypartner/createPaymentOrder", () => {
   });
 
   it("gives distinct orders distinct reference numbers", async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => sandbox.createOrder(token, sandbox.orderBody())));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => sandbox.createOrder(token, sandbox.orderBody())),
+    );
     expect(new Set(answers.map((answer) => answer.body.data.referenceNumber)).size).toBe(20);
   });
 });
@@ -255,7 +278,10 @@ describe("GET /paypartner/paymentByExternalTransaction", () => {
   it("reports the order's status, reference and amount", async () => {
     const body = sandbox.orderBody();
     const created = await sandbox.createOrder(token, body);
-    const query = { externalTransactionId: body.externalTransactionId as string, applicationUUID: sandbox.applicationUUID };
+    const query = {
+      externalTransactionId: body.externalTransactionId as string,
+      applicationUUID: sandbox.applicationUUID,
+    };
     const pending = await sandbox.paymentStatus(token, query);
     expect(pending.status).toBe(200);
     expect(pending.body).toEqual({
@@ -272,18 +298,27 @@ describe("GET /paypartner/paymentByExternalTransaction", () => {
   });
 
   it("answers 404 not_found for an order it does not know", async () => {
-    const answer = await sandbox.paymentStatus(token, { externalTransactionId: "order_unknown", applicationUUID: sandbox.applicationUUID });
+    const answer = await sandbox.paymentStatus(token, {
+      externalTransactionId: "order_unknown",
+      applicationUUID: sandbox.applicationUUID,
+    });
     expect(answer.status).toBe(404);
     expect(answer.body.error).toBe("not_found");
   });
 
-  it.each(["externalTransactionId", "applicationUUID"])("answers 400 naming the missing query parameter %s", async (name) => {
-    const query: Record<string, string> = { externalTransactionId: "order_1", applicationUUID: sandbox.applicationUUID };
-    delete query[name];
-    const answer = await sandbox.paymentStatus(token, query);
-    expect(answer.status).toBe(400);
-    expect(answer.body.message).toContain(name);
-  });
+  it.each(["externalTransactionId", "applicationUUID"])(
+    "answers 400 naming the missing query parameter %s",
+    async (name) => {
+      const query: Record<string, string> = {
+        externalTransactionId: "order_1",
+        applicationUUID: sandbox.applicationUUID,
+      };
+      delete query[name];
+      const answer = await sandbox.paymentStatus(token, query);
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toContain(name);
+    },
+  );
 
   it("answers 400 application_mismatch to another applicationUUID", async () => {
     const answer = await sandbox.paymentStatus(token, { externalTransactionId: "order_1", applicationUUID: "other" });

@@ -32,7 +32,13 @@ describe("readServeConfig", () => {
   });
 
   it("names every missing or bad variable and never prints a value", () => {
-    const env = { ...validEnv, PAY_CLIENT_ID: "", PAY_PUBLISHABLE_KEY: "sk_secretvalue", SANDBOX_PORT: "99999", PAY_CLIENT_SECRET: undefined };
+    const env = {
+      ...validEnv,
+      PAY_CLIENT_ID: "",
+      PAY_PUBLISHABLE_KEY: "sk_secretvalue",
+      SANDBOX_PORT: "99999",
+      PAY_CLIENT_SECRET: undefined,
+    };
     const message = (() => {
       try {
         readServeConfig(env, "/repo");
@@ -41,7 +47,8 @@ describe("readServeConfig", () => {
         return (error as Error).message;
       }
     })();
-    for (const name of ["PAY_CLIENT_ID", "PAY_CLIENT_SECRET", "PAY_PUBLISHABLE_KEY", "SANDBOX_PORT"]) expect(message).toContain(name);
+    for (const name of ["PAY_CLIENT_ID", "PAY_CLIENT_SECRET", "PAY_PUBLISHABLE_KEY", "SANDBOX_PORT"])
+      expect(message).toContain(name);
     expect(message).not.toContain("PAY_WEBHOOK_SECRET");
     for (const value of ["sk_secretvalue", "99999", credentials.webhookSecret]) expect(message).not.toContain(value);
   });

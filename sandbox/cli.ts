@@ -48,7 +48,12 @@ const serveEnvSchema = z.object({
   PAY_WEBHOOK_SECRET: required,
   SANDBOX_PORT: z.preprocess(
     unsetIfEmpty,
-    z.coerce.number({ error: "must be a port number" }).int({ error: "must be a port number" }).min(0).max(65535).default(4010),
+    z.coerce
+      .number({ error: "must be a port number" })
+      .int({ error: "must be a port number" })
+      .min(0)
+      .max(65535)
+      .default(4010),
   ),
   SANDBOX_DATA_FILE: z.preprocess(unsetIfEmpty, z.string().default(".sandbox/state.json")),
 });
@@ -85,12 +90,14 @@ export function readServeConfig(env: Record<string, string | undefined>, root = 
 async function serve(): Promise<void> {
   loadEnvFiles(repoRoot);
   const config = readServeConfig(process.env);
-  const sandbox = await startSandbox({ ...config, log: (line) => console.log(`[sandbox] ${line}`) }).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
-      throw new ConfigError(`Port ${config.port} is in use; stop what uses it or set SANDBOX_PORT.`);
-    }
-    throw error;
-  });
+  const sandbox = await startSandbox({ ...config, log: (line) => console.log(`[sandbox] ${line}`) }).catch(
+    (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+        throw new ConfigError(`Port ${config.port} is in use; stop what uses it or set SANDBOX_PORT.`);
+      }
+      throw error;
+    },
+  );
   console.log(`[sandbox] state in ${config.dataFile}; control API at ${sandbox.url}/__sandbox/ (Ctrl-C stops)`);
   await new Promise<void>((stop) => {
     process.once("SIGINT", stop);

@@ -36,6 +36,7 @@ export interface SandboxContext {
 
 export function applicationUUIDOf(publishableKey: string): string {
   const applicationUUID = /^pk_(?:test|live)_(.+)$/.exec(publishableKey)?.[1];
-  if (!applicationUUID) throw new Error("The sandbox's publishable key must be pk_test_ or pk_live_ followed by the application id");
+  if (!applicationUUID)
+    throw new Error("The sandbox's publishable key must be pk_test_ or pk_live_ followed by the application id");
   return applicationUUID;
 }

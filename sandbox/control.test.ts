@@ -48,7 +48,9 @@ describe("request log", () => {
       error: "not_found",
       body: "",
     });
-    expect([tokenCall, create, lookup].map((entry) => entry?.seq)).toEqual([1, 2, 3].map((n) => tokenCall!.seq + n - 1));
+    expect([tokenCall, create, lookup].map((entry) => entry?.seq)).toEqual(
+      [1, 2, 3].map((n) => tokenCall!.seq + n - 1),
+    );
   });
 
   it("records the error code of a refused call", async () => {
@@ -219,7 +221,9 @@ describe("orders", () => {
     const confirm = await sandbox.control("POST", `/orders/${confirmed.externalTransactionId}/confirm`);
     expect(confirm.body.order.status).toBe("CON");
     expect(confirm.body.order.updatedAt > confirm.body.order.createdAt).toBe(true);
-    expect((await sandbox.control("POST", `/orders/${cancelled.externalTransactionId}/cancel`)).body.order.status).toBe("CAN");
+    expect((await sandbox.control("POST", `/orders/${cancelled.externalTransactionId}/cancel`)).body.order.status).toBe(
+      "CAN",
+    );
 
     for (const [id, action] of [
       [confirmed.externalTransactionId, "cancel"],

@@ -31,10 +31,7 @@ const STATUS_ERRORS = {
 } as const;
 
 /** How the server carries out a fault: answer with an error, hold the request open, or drop the connection. */
-export type FaultAction =
-  | { kind: keyof typeof STATUS_ERRORS; reply: Reply }
-  | { kind: "timeout" }
-  | { kind: "reset" };
+export type FaultAction = { kind: keyof typeof STATUS_ERRORS; reply: Reply } | { kind: "timeout" } | { kind: "reset" };
 
 export class FaultQueue {
   private pending: Fault[] = [];
@@ -64,6 +61,7 @@ export class FaultQueue {
 function actionOf(fault: Fault): FaultAction {
   if (fault.kind === "timeout" || fault.kind === "reset") return { kind: fault.kind };
   const { status, code } = STATUS_ERRORS[fault.kind];
-  const headers = fault.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(fault.retryAfterSeconds) };
+  const headers =
+    fault.retryAfterSeconds === undefined ? undefined : { "Retry-After": String(fault.retryAfterSeconds) };
   return { kind: fault.kind, reply: errorReply(status, code, `injected fault (${fault.kind})`, headers) };
 }

@@ -46,7 +46,11 @@ export class SandboxError extends Error {
   }
 }
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
+export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+  status,
+  body,
+  headers,
+});
 
 export function errorReply(status: number, code: string, message: string, headers?: Record<string, string>): Reply {
   return { status, body: { error: code, message }, headers, errorCode: code };
@@ -60,7 +64,9 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
     size += chunk.length;
     if (size <= limit) chunks.push(chunk);
   }
-  return size > limit ? { text: "", tooLarge: true } : { text: Buffer.concat(chunks).toString("utf8"), tooLarge: false };
+  return size > limit
+    ? { text: "", tooLarge: true }
+    : { text: Buffer.concat(chunks).toString("utf8"), tooLarge: false };
 }
 
 /** One header as a single string; repeated headers are joined the way HTTP folds them. */

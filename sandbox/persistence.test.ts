@@ -25,10 +25,16 @@ describe("dataFile", () => {
 
     const second = await startTestSandbox({ credentials, dataFile });
     try {
-      const query = { externalTransactionId: body.externalTransactionId as string, applicationUUID: second.applicationUUID };
+      const query = {
+        externalTransactionId: body.externalTransactionId as string,
+        applicationUUID: second.applicationUUID,
+      };
       const status = await second.paymentStatus(token, query);
       expect(status.status).toBe(200);
-      expect(status.body.data).toMatchObject({ referenceNumber: created.body.data.referenceNumber, paymentStatus: "CON" });
+      expect(status.body.data).toMatchObject({
+        referenceNumber: created.body.data.referenceNumber,
+        paymentStatus: "CON",
+      });
       // Idempotency holds across the restart too.
       expect((await second.createOrder(token, body)).body.data.referenceNumber).toBe(created.body.data.referenceNumber);
     } finally {
@@ -43,7 +49,9 @@ describe("dataFile", () => {
     await sandbox.close();
     const saved = await readFile(dataFile, "utf8");
     expect(saved).not.toContain(token);
-    expect(JSON.parse(saved).tokens).toEqual([{ digest: expect.stringMatching(/^[0-9a-f]{64}$/), expiresAt: expect.any(Number) }]);
+    expect(JSON.parse(saved).tokens).toEqual([
+      { digest: expect.stringMatching(/^[0-9a-f]{64}$/), expiresAt: expect.any(Number) },
+    ]);
   });
 
   it("saves a reset, so a restart after it starts empty", async () => {

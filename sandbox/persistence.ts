@@ -45,7 +45,9 @@ export function loadSnapshot(file: string): StoreSnapshot | undefined {
     throw new Error(`The sandbox state file ${file} is not valid JSON; delete it to start with an empty sandbox.`);
   }
   if (!parsed.success) {
-    throw new Error(`The sandbox state file ${file} has an unexpected shape; delete it to start with an empty sandbox.`);
+    throw new Error(
+      `The sandbox state file ${file} has an unexpected shape; delete it to start with an empty sandbox.`,
+    );
   }
   const { orders, tokens } = parsed.data;
   return { orders, tokens };

@@ -3,7 +3,15 @@ import type { AddressInfo } from "node:net";
 import { SandboxClock } from "./clock";
 import { applicationUUIDOf, type SandboxContext, type SandboxCredentials } from "./context";
 import { FaultQueue } from "./faults";
-import { errorReply, headerValue, MAX_BODY_BYTES, readBody, SandboxError, type Reply, type SandboxRequest } from "./http";
+import {
+  errorReply,
+  headerValue,
+  MAX_BODY_BYTES,
+  readBody,
+  SandboxError,
+  type Reply,
+  type SandboxRequest,
+} from "./http";
 import { loadSnapshot, SnapshotWriter } from "./persistence";
 import { RequestLog } from "./request-log";
 import { createRouter, type RouteMatch } from "./router";
@@ -66,8 +74,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   };
 
   const writer = options.dataFile
-    ? new SnapshotWriter(options.dataFile, () => store.snapshot(), (error) =>
-        log(`could not save the state to ${options.dataFile}: ${error instanceof Error ? error.message : String(error)}`),
+    ? new SnapshotWriter(
+        options.dataFile,
+        () => store.snapshot(),
+        (error) =>
+          log(
+            `could not save the state to ${options.dataFile}: ${error instanceof Error ? error.message : String(error)}`,
+          ),
       )
     : undefined;
   if (writer) store.subscribe(() => writer.schedule());
@@ -142,7 +155,9 @@ async function serve(
     method: request.method,
     path: request.path,
     query: Object.fromEntries(request.query),
-    headers: Object.fromEntries(Object.keys(incoming.headers).map((name) => [name, headerValue(incoming.headers, name) ?? ""])),
+    headers: Object.fromEntries(
+      Object.keys(incoming.headers).map((name) => [name, headerValue(incoming.headers, name) ?? ""]),
+    ),
     body: text,
   });
   const fault = ctx.faults.take(request.path);
@@ -162,7 +177,9 @@ async function serve(
   const reply = fault?.reply ?? (tooLarge ? payloadTooLarge() : await dispatch(ctx, route, request));
   entry.status = reply.status;
   if (reply.errorCode) entry.error = reply.errorCode;
-  ctx.log(`${request.method} ${request.path} ${reply.status}${reply.errorCode ? ` ${reply.errorCode}` : ""}${fault ? " (injected)" : ""}`);
+  ctx.log(
+    `${request.method} ${request.path} ${reply.status}${reply.errorCode ? ` ${reply.errorCode}` : ""}${fault ? " (injected)" : ""}`,
+  );
   send(response, reply);
 }
 
@@ -176,7 +193,9 @@ async function dispatch(ctx: SandboxContext, route: RouteMatch, request: Sandbox
     return await route.route.handle({ ...request, params: route.params });
   } catch (error) {
     if (error instanceof SandboxError) return error.toReply();
-    ctx.log(`internal error on ${request.method} ${request.path}: ${error instanceof Error ? error.message : String(error)}`);
+    ctx.log(
+      `internal error on ${request.method} ${request.path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return errorReply(500, "internal_error", "the sandbox failed on this request; see its log");
   }
 }

@@ -22,7 +22,10 @@ describe("transition", () => {
     ["PEN", "CON"],
     ["PEN", "CAN"],
   ])("moves %s to %s and stamps updatedAt", (from, to) => {
-    expect(transition(order(from), to, "2026-01-02T00:00:00.000Z")).toMatchObject({ status: to, updatedAt: "2026-01-02T00:00:00.000Z" });
+    expect(transition(order(from), to, "2026-01-02T00:00:00.000Z")).toMatchObject({
+      status: to,
+      updatedAt: "2026-01-02T00:00:00.000Z",
+    });
   });
 
   it.each<[PaymentStatus, PaymentStatus]>([
@@ -53,7 +56,14 @@ describe("SandboxStore", () => {
     expect(store.checkToken(token)).toBe("expired");
     expect(store.checkToken("other")).toBe("unknown");
 
-    const created = store.createOrder({ externalTransactionId: "order_1", clientId: "c", applicationUUID: "a", name: "n", amount: 1, quantity: 1 });
+    const created = store.createOrder({
+      externalTransactionId: "order_1",
+      clientId: "c",
+      applicationUUID: "a",
+      name: "n",
+      amount: 1,
+      quantity: 1,
+    });
     store.changeStatus(created, "CAN");
     expect(store.findOrder("order_1")?.status).toBe("CAN");
     expect(changes).toEqual(["tokens_changed", "order_created", "order_status_changed"]);

@@ -120,7 +120,13 @@ export class SandboxStore {
 
   createOrder(fields: OrderFields): Order {
     const at = this.clock.iso();
-    const order: Order = { ...fields, referenceNumber: this.newReferenceNumber(), status: "PEN", createdAt: at, updatedAt: at };
+    const order: Order = {
+      ...fields,
+      referenceNumber: this.newReferenceNumber(),
+      status: "PEN",
+      createdAt: at,
+      updatedAt: at,
+    };
     this.orders.set(order.externalTransactionId, order);
     this.emit({ kind: "order_created", order });
     return order;

@@ -27,15 +27,24 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}) {
 
   /** A plain fetch; a header set to undefined is left out, so tests can drop one of the defaults. */
   async function call(method: string, path: string, init: { headers?: Headers; body?: string } = {}) {
-    const headers = Object.entries(init.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    const headers = Object.entries(init.headers ?? {}).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    );
     const response = await fetch(`${url}${path}`, { method, headers, body: init.body });
     const text = await response.text();
     // `any`: each test asserts the shape it expects.
-    return { status: response.status, headers: response.headers, body: text === "" ? undefined : (JSON.parse(text) as any) };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text === "" ? undefined : (JSON.parse(text) as any),
+    };
   }
 
   /** POST /token; `form` and `headers` replace the correct defaults. */
-  const requestToken = (form: Record<string, string> = { grant_type: "client_credentials", validity_period: "3600" }, headers: Headers = {}) =>
+  const requestToken = (
+    form: Record<string, string> = { grant_type: "client_credentials", validity_period: "3600" },
+    headers: Headers = {},
+  ) =>
     call("POST", "/token", {
       headers: { Authorization: basic, "Content-Type": "application/x-www-form-urlencoded", ...headers },
       body: new URLSearchParams(form).toString(),

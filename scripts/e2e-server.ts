@@ -21,7 +21,8 @@ const lifetime = manageProcessLifetime({ name: "e2e-server", exitCodeOnSignal: 0
 
 runUntilStopped(lifetime, "e2e-server", async () => {
   const port = Number(process.env.E2E_PORT);
-  if (!Number.isInteger(port) || port < 1) throw new Error("E2E_PORT must be set to the port to serve on (playwright.config.ts sets it)");
+  if (!Number.isInteger(port) || port < 1)
+    throw new Error("E2E_PORT must be set to the port to serve on (playwright.config.ts sets it)");
   const appUrl = `http://127.0.0.1:${port}`;
 
   const shop = await prepareIsolatedShop({ label: "e2e", appUrl, serverDatabaseUrl: process.env.DATABASE_URL, log });

@@ -9,7 +9,9 @@ try {
   const { databaseUrl } = getDatabaseEnv();
   const { applied, alreadyApplied } = await applyMigrations({ connectionString: databaseUrl, log });
   const earlier = `${alreadyApplied.length} applied earlier`;
-  log(applied.length === 0 ? `database schema is up to date (${earlier})` : `applied ${applied.join(", ")} (${earlier})`);
+  log(
+    applied.length === 0 ? `database schema is up to date (${earlier})` : `applied ${applied.join(", ")} (${earlier})`,
+  );
 } catch (error) {
   console.error(`[migrate] ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

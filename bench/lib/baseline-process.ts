@@ -11,11 +11,15 @@ import type { BaselineHandler } from "./scenario";
 
 const { BASELINE_DATABASE_URL, BASELINE_POOL_MAX, BENCH_SCENARIOS } = process.env;
 const send = process.send?.bind(process);
-if (!BASELINE_DATABASE_URL || !send) throw new Error("baseline-process.ts is started by bench/lib/baseline-server.ts, not on its own");
+if (!BASELINE_DATABASE_URL || !send)
+  throw new Error("baseline-process.ts is started by bench/lib/baseline-server.ts, not on its own");
 
 const database = new pg.Pool({ connectionString: BASELINE_DATABASE_URL, max: Number(BASELINE_POOL_MAX) || 10 });
 const handlers = new Map<string, BaselineHandler>(
-  selectScenarios(BENCH_SCENARIOS).map((scenario) => [`${scenario.request.method} ${scenario.request.path}`, scenario.baselineHandler(database)]),
+  selectScenarios(BENCH_SCENARIOS).map((scenario) => [
+    `${scenario.request.method} ${scenario.request.path}`,
+    scenario.baselineHandler(database),
+  ]),
 );
 
 const server = createServer((request, response) => {
@@ -25,7 +29,9 @@ const server = createServer((request, response) => {
     return;
   }
   handler(request, response).catch((error: unknown) => {
-    console.error(`[baseline] ${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `[baseline] ${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`,
+    );
     if (!response.headersSent) response.writeHead(500);
     response.end();
   });

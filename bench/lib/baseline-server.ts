@@ -12,7 +12,11 @@ const BASELINE_PROCESS = fileURLToPath(new URL("./baseline-process.ts", import.m
  * Starts the baseline server (baseline-process.ts) in a child process, with as many database
  * connections as the app's pool, so both sides have the same database capacity.
  */
-export function startBaselineServer(options: { databaseUrl: string; poolMax: number; scenarioNames: string[] }): Promise<RunningBaseline> {
+export function startBaselineServer(options: {
+  databaseUrl: string;
+  poolMax: number;
+  scenarioNames: string[];
+}): Promise<RunningBaseline> {
   // fork() passes on this process's execArgv: tsx's loader, so the child runs TypeScript too.
   const child = fork(BASELINE_PROCESS, [], {
     env: {

@@ -7,7 +7,18 @@ export interface Measurement {
   result: LoadResult;
 }
 
-const HEADINGS = ["scenario", "mode", "target", "req/s", "p50 ms", "p99 ms", "errors/non-2xx", "req/s ×base", "p50 ×base", "p99 ×base"];
+const HEADINGS = [
+  "scenario",
+  "mode",
+  "target",
+  "req/s",
+  "p50 ms",
+  "p99 ms",
+  "errors/non-2xx",
+  "req/s ×base",
+  "p50 ×base",
+  "p99 ×base",
+];
 
 /**
  * A plain-text table, one row per measurement. The ratio columns divide each row's figure by
@@ -16,7 +27,8 @@ const HEADINGS = ["scenario", "mode", "target", "req/s", "p50 ms", "p99 ms", "er
 export function formatTable(measurements: Measurement[]): string {
   const rows = measurements.map((measurement) => {
     const baseline = measurements.find(
-      (other) => other.target === "baseline" && other.scenario === measurement.scenario && other.mode === measurement.mode,
+      (other) =>
+        other.target === "baseline" && other.scenario === measurement.scenario && other.mode === measurement.mode,
     )?.result;
     const { result } = measurement;
     const ratio = (value: number, base: number | undefined) => (base ? `${(value / base).toFixed(2)}×` : "—");
@@ -33,9 +45,13 @@ export function formatTable(measurements: Measurement[]): string {
       ratio(result.p99Ms, baseline?.p99Ms),
     ];
   });
-  const widths = HEADINGS.map((heading, column) => Math.max(heading.length, ...rows.map((row) => row[column]?.length ?? 0)));
+  const widths = HEADINGS.map((heading, column) =>
+    Math.max(heading.length, ...rows.map((row) => row[column]?.length ?? 0)),
+  );
   // Text columns read left-aligned, figures right-aligned.
   const line = (cells: string[]) =>
-    cells.map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ");
+    cells
+      .map((cell, column) => (column < 3 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join("  ");
   return [line(HEADINGS), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
 }

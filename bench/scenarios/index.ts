@@ -9,7 +9,10 @@ export function selectScenarios(names: string | undefined): Scenario[] {
   if (!names?.trim()) return [...SCENARIOS];
   return names.split(",").map((name) => {
     const scenario = SCENARIOS.find((candidate) => candidate.name === name.trim());
-    if (!scenario) throw new Error(`BENCH_SCENARIOS: no scenario "${name.trim()}" (there are: ${SCENARIOS.map((s) => s.name).join(", ")})`);
+    if (!scenario)
+      throw new Error(
+        `BENCH_SCENARIOS: no scenario "${name.trim()}" (there are: ${SCENARIOS.map((s) => s.name).join(", ")})`,
+      );
     return scenario;
   });
 }

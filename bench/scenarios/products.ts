@@ -26,7 +26,14 @@ export const productsScenario: Scenario = {
   baselineHandler: (database) => async (_request, response) => {
     const { rows } = await database.query<ProductRow>(LIST_PRODUCTS);
     const body = JSON.stringify(
-      rows.map((row) => ({ id: row.id, slug: row.slug, name: row.name, priceAoa: row.price_aoa, image: row.image_path, stock: row.stock })),
+      rows.map((row) => ({
+        id: row.id,
+        slug: row.slug,
+        name: row.name,
+        priceAoa: row.price_aoa,
+        image: row.image_path,
+        stock: row.stock,
+      })),
     );
     response.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
     response.end(body);
@@ -35,7 +42,9 @@ export const productsScenario: Scenario = {
   checkAnswers({ app, baseline }) {
     for (const [target, answer] of Object.entries({ app, baseline })) {
       if (answer.status !== 200 || !answer.contentType?.startsWith("application/json")) {
-        throw new Error(`${target} answered ${answer.status} ${answer.contentType ?? "(no content type)"}: ${answer.body.slice(0, 200)}`);
+        throw new Error(
+          `${target} answered ${answer.status} ${answer.contentType ?? "(no content type)"}: ${answer.body.slice(0, 200)}`,
+        );
       }
     }
     const appProducts: unknown = JSON.parse(app.body);

@@ -15,7 +15,10 @@ export const test = base.extend<{ requestedUrls: string[]; sandbox: ReturnType<t
       const urls: string[] = [];
       context.on("request", (request) => urls.push(request.url()));
       await use(urls);
-      expect(urls.filter((url) => !staysOnThisMachine(url)), "requests that left this machine").toEqual([]);
+      expect(
+        urls.filter((url) => !staysOnThisMachine(url)),
+        "requests that left this machine",
+      ).toEqual([]);
     },
     { auto: true },
   ],

@@ -175,15 +175,20 @@ function refuseFailedMigrations(rows: MigrationRow[]): void {
  * Runs one migration and records it in a single transaction, so a failure leaves neither a
  * half-applied schema nor a history row behind. Returns false when another migrator got there first.
  */
-async function applyInTransaction(client: pg.Client, migration: LocalMigration, log: (line: string) => void): Promise<boolean> {
+async function applyInTransaction(
+  client: pg.Client,
+  migration: LocalMigration,
+  log: (line: string) => void,
+): Promise<boolean> {
   await client.query("BEGIN");
   try {
     // Under the advisory lock this finds nothing on a real server. PGlite's socket server runs
     // every connection on one shared session, where the lock is re-entrant and only its
     // one-transaction-at-a-time queue keeps two migrators apart, so look again inside the transaction.
-    const recorded = await client.query(`SELECT 1 FROM _prisma_migrations WHERE migration_name = $1 AND ${APPLIED_ROW_CONDITION}`, [
-      migration.name,
-    ]);
+    const recorded = await client.query(
+      `SELECT 1 FROM _prisma_migrations WHERE migration_name = $1 AND ${APPLIED_ROW_CONDITION}`,
+      [migration.name],
+    );
     if (recorded.rowCount) {
       await client.query("ROLLBACK");
       return false;
@@ -191,9 +196,12 @@ async function applyInTransaction(client: pg.Client, migration: LocalMigration, 
     log(`applying ${migration.name}`);
     // Without parameters pg uses the simple query protocol, which accepts a whole multi-statement file.
     await client.query(migration.sql).catch((error: unknown) => {
-      throw new MigrationError(`Migration ${migration.name} failed and was rolled back: ${describeSqlError(error, migration.sql)}`, {
-        cause: error,
-      });
+      throw new MigrationError(
+        `Migration ${migration.name} failed and was rolled back: ${describeSqlError(error, migration.sql)}`,
+        {
+          cause: error,
+        },
+      );
     });
     // now() is the transaction's start and clock_timestamp() the present: the same two instants Prisma records.
     await client.query(

@@ -18,7 +18,13 @@ export interface DemoProduct {
   initialStock: number;
 }
 
-const product = (slug: string, name: string, description: string, priceAoa: number, initialStock: number): DemoProduct => ({
+const product = (
+  slug: string,
+  name: string,
+  description: string,
+  priceAoa: number,
+  initialStock: number,
+): DemoProduct => ({
   slug,
   name,
   description,

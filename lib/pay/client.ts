@@ -3,13 +3,7 @@ import { z } from "zod";
 import { consoleLogger, type Logger } from "../log";
 import { PayServiceError } from "./errors";
 import { readPaymentLookup, type PaymentLookup } from "./payment-status";
-import {
-  backoffDelayMs,
-  defaultRetryPolicy,
-  isRetryableStatus,
-  parseRetryAfterMs,
-  type RetryPolicy,
-} from "./retry";
+import { backoffDelayMs, defaultRetryPolicy, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from "./retry";
 import { TokenCache } from "./token-cache";
 
 /**
@@ -107,11 +101,15 @@ export function createPayClient(config: PayClientConfig, deps: PayClientDeps = {
         if (!isRetryableStatus(response.status)) return { status: response.status, body: parseJson(text), requestId };
         const retryAfterMs = parseRetryAfterMs(response.headers.get("retry-after"), now());
         if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
-          throw new PayServiceError("unavailable", `${operation}: the service asks to retry later (HTTP ${response.status})`, {
-            operation,
-            requestId,
-            status: response.status,
-          });
+          throw new PayServiceError(
+            "unavailable",
+            `${operation}: the service asks to retry later (HTTP ${response.status})`,
+            {
+              operation,
+              requestId,
+              status: response.status,
+            },
+          );
         }
         failure = { status: response.status, reason: `HTTP ${response.status}` };
         delayMs = retryAfterMs ?? backoffDelayMs(policy, attempt - 1, random);
@@ -151,7 +149,11 @@ export function createPayClient(config: PayClientConfig, deps: PayClientDeps = {
         }).toString(),
       });
       if (answer.status === 401 || answer.status === 403) {
-        throw rejected("token", answer, "the service refused our credentials: check PAY_CLIENT_ID and PAY_CLIENT_SECRET");
+        throw rejected(
+          "token",
+          answer,
+          "the service refused our credentials: check PAY_CLIENT_ID and PAY_CLIENT_SECRET",
+        );
       }
       const parsed = expectOk("token", answer, tokenResponse);
       return { accessToken: parsed.access_token, expiresInSeconds: parsed.expires_in };

@@ -16,8 +16,16 @@ export function serviceApiRoutes(ctx: SandboxContext): RouteGroup {
     serviceApi: true,
     routes: [
       { method: "POST", pattern: "/token", handle: (request) => issueToken(ctx, request) },
-      { method: "POST", pattern: "/paypartner/createPaymentOrder", handle: (request) => createPaymentOrder(ctx, request) },
-      { method: "GET", pattern: "/paypartner/paymentByExternalTransaction", handle: (request) => paymentByExternalTransaction(ctx, request) },
+      {
+        method: "POST",
+        pattern: "/paypartner/createPaymentOrder",
+        handle: (request) => createPaymentOrder(ctx, request),
+      },
+      {
+        method: "GET",
+        pattern: "/paypartner/paymentByExternalTransaction",
+        handle: (request) => paymentByExternalTransaction(ctx, request),
+      },
     ],
   };
 }
@@ -33,11 +41,19 @@ function issueToken(ctx: SandboxContext, request: SandboxRequest): Reply {
   }
   const validityPeriod = form.get("validity_period") ?? "";
   if (!/^[1-9]\d{0,8}$/.test(validityPeriod)) {
-    throw new SandboxError(400, "invalid_request", "validity_period must be a positive whole number of seconds, such as 3600");
+    throw new SandboxError(
+      400,
+      "invalid_request",
+      "validity_period must be a positive whole number of seconds, such as 3600",
+    );
   }
   const expiresIn = Math.min(Number(validityPeriod), ctx.settings.tokenLifetimeSeconds);
   const accessToken = ctx.store.issueToken(expiresIn);
-  return json(200, { access_token: accessToken, token_type: "Bearer", expires_in: expiresIn }, { "Cache-Control": "no-store" });
+  return json(
+    200,
+    { access_token: accessToken, token_type: "Bearer", expires_in: expiresIn },
+    { "Cache-Control": "no-store" },
+  );
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -153,7 +169,11 @@ function parseCreateOrderBody(body: unknown): z.infer<typeof createOrderBody> {
   if (parsed.success) return parsed.data;
   const unknown = parsed.error.issues.flatMap((issue) => (issue.code === "unrecognized_keys" ? issue.keys : []));
   if (unknown.length > 0) {
-    throw new SandboxError(400, "unknown_field", `unknown field ${unknown.map((key) => JSON.stringify(key)).join(", ")}`);
+    throw new SandboxError(
+      400,
+      "unknown_field",
+      `unknown field ${unknown.map((key) => JSON.stringify(key)).join(", ")}`,
+    );
   }
   throw new SandboxError(400, "invalid_field", parsed.error.issues.map((issue) => issue.message).join("; "));
 }
@@ -165,7 +185,8 @@ function paymentByExternalTransaction(ctx: SandboxContext, request: SandboxReque
   const externalTransactionId = requiredQuery(request, "externalTransactionId");
   requireApplication(ctx, requiredQuery(request, "applicationUUID"));
   const order = ctx.store.findOrder(externalTransactionId);
-  if (!order) throw new SandboxError(404, "not_found", `no payment order with externalTransactionId ${externalTransactionId}`);
+  if (!order)
+    throw new SandboxError(404, "not_found", `no payment order with externalTransactionId ${externalTransactionId}`);
   return json(200, { data: paymentStatusOf(order) });
 }
 

@@ -70,7 +70,11 @@ export function controlRoutes(ctx: SandboxContext): RouteGroup {
 }
 
 const settingsSchema = z.strictObject({
-  tokenLifetimeSeconds: z.int().min(1).max(365 * 24 * 3600).optional(),
+  tokenLifetimeSeconds: z
+    .int()
+    .min(1)
+    .max(365 * 24 * 3600)
+    .optional(),
 });
 
 const clockSchema = z.strictObject({
@@ -100,7 +104,8 @@ function clockReply(ctx: SandboxContext): Reply {
 function knownOrder(ctx: SandboxContext, request: SandboxRequest): Order {
   const externalTransactionId = request.params.externalTransactionId ?? "";
   const order = ctx.store.findOrder(externalTransactionId);
-  if (!order) throw new SandboxError(404, "not_found", `no payment order with externalTransactionId ${externalTransactionId}`);
+  if (!order)
+    throw new SandboxError(404, "not_found", `no payment order with externalTransactionId ${externalTransactionId}`);
   return order;
 }
 

@@ -42,7 +42,8 @@ export async function prepareIsolatedShop(options: IsolatedShopOptions): Promise
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      for (const step of [...undo].reverse()) await step().catch((error: unknown) => log(`while cleaning up: ${describe(error)}`));
+      for (const step of [...undo].reverse())
+        await step().catch((error: unknown) => log(`while cleaning up: ${describe(error)}`));
     })());
 
   try {

@@ -31,7 +31,11 @@ export function isLocalSandbox(apiBaseUrl: string): boolean {
   return hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]";
 }
 
-export function prepareLocalEnv(options: { root: string; processEnv: NodeJS.ProcessEnv; log: (line: string) => void }): Record<string, string> {
+export function prepareLocalEnv(options: {
+  root: string;
+  processEnv: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+}): Record<string, string> {
   const localFile = `${options.root}/.env.local`;
   const merged: Record<string, string> = {
     ...readEnvFile(`${options.root}/.env`),
@@ -46,7 +50,9 @@ export function prepareLocalEnv(options: { root: string; processEnv: NodeJS.Proc
     throw new Error(`PAY_API_BASE_URL points at a remote service, so these must be set too: ${missing.join(", ")}`);
   }
   const lines = missing.map((key) => `${key}=${defaults[key]}`);
-  const header = existsSync(localFile) ? "" : "# Written by `npm run dev`: local test credentials shared by the app and the local sandbox. Never commit.\n";
+  const header = existsSync(localFile)
+    ? ""
+    : "# Written by `npm run dev`: local test credentials shared by the app and the local sandbox. Never commit.\n";
   writeFileSync(localFile, `${header}${existsSync(localFile) ? "\n" : ""}${lines.join("\n")}\n`, { flag: "a" });
   options.log(`wrote local test credentials to .env.local (${missing.join(", ")})`);
   return { ...merged, ...Object.fromEntries(missing.map((key) => [key, defaults[key]!])) };

@@ -104,7 +104,10 @@ export function startNextServer(options: {
  * Resolves once `url` answers with any HTTP status; rejects when `exited` settles first
  * (the server died) or after `timeoutMs`.
  */
-export async function waitUntilAnswering(url: string, options: { exited: Promise<unknown>; timeoutMs: number }): Promise<void> {
+export async function waitUntilAnswering(
+  url: string,
+  options: { exited: Promise<unknown>; timeoutMs: number },
+): Promise<void> {
   let serverExited = false;
   void options.exited.then(() => (serverExited = true));
   const deadline = Date.now() + options.timeoutMs;

@@ -28,7 +28,10 @@ export async function createScratchDatabase(options: { label: string; serverUrl?
   return {
     url: url.toString(),
     description: `PostgreSQL at ${url.host}, database ${name}`,
-    drop: () => withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }
 

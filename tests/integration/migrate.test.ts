@@ -113,7 +113,10 @@ describe("applyMigrations on a fresh database", () => {
 describe("applyMigrations run concurrently", () => {
   it("applies each migration exactly once", async () => {
     const url = await freshDatabase();
-    const results = await Promise.all([applyMigrations({ connectionString: url }), applyMigrations({ connectionString: url })]);
+    const results = await Promise.all([
+      applyMigrations({ connectionString: url }),
+      applyMigrations({ connectionString: url }),
+    ]);
 
     expect(results.flatMap((result) => result.applied).sort()).toEqual(migrationNames);
     for (const result of results) {
@@ -140,7 +143,11 @@ describe("applyMigrations refuses to guess", () => {
   it("rolls back a migration that fails and records nothing", async () => {
     const url = await freshDatabase();
     const dir = await scratchMigrationsDir();
-    await addMigration(dir, "29990101000000_broken", 'CREATE TABLE "half_done" (id INTEGER);\nCREATE TABLE "typo" (id INTEGR);\n');
+    await addMigration(
+      dir,
+      "29990101000000_broken",
+      'CREATE TABLE "half_done" (id INTEGER);\nCREATE TABLE "typo" (id INTEGR);\n',
+    );
 
     await expect(applyMigrations({ connectionString: url, migrationsDir: dir })).rejects.toThrow(
       /Migration 29990101000000_broken failed and was rolled back: type "integr" does not exist \(migration\.sql line 2\)/,
@@ -164,11 +171,14 @@ describe("applyMigrations refuses to guess", () => {
     await expect(applyMigrations({ connectionString: url, migrationsDir: dir })).rejects.toThrow(
       /failed migrations[\s\S]*P3009[\s\S]*29990101000000_interrupted/,
     );
-    const noteColumn = "SELECT count(*)::int AS count FROM information_schema.columns WHERE table_name = 'products' AND column_name = 'note'";
+    const noteColumn =
+      "SELECT count(*)::int AS count FROM information_schema.columns WHERE table_name = 'products' AND column_name = 'note'";
     expect(await query(url, noteColumn)).toEqual([{ count: 0 }]);
 
     // `prisma migrate resolve --rolled-back` sets rolled_back_at; then migrating resumes.
-    await query(url, "UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = $1", ["29990101000000_interrupted"]);
+    await query(url, "UPDATE _prisma_migrations SET rolled_back_at = now() WHERE migration_name = $1", [
+      "29990101000000_interrupted",
+    ]);
     const result = await applyMigrations({ connectionString: url, migrationsDir: dir });
     expect(result.applied).toEqual(["29990102000000_add_product_note"]);
     expect(await query(url, noteColumn)).toEqual([{ count: 1 }]);

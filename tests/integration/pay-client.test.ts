@@ -58,7 +58,9 @@ describe("token request (contract 4.1, 5.1)", () => {
   it("sends Basic credentials and the client-credentials form", async () => {
     await client().createPaymentOrder(order());
     const [token] = await sandbox.control.requests("/token");
-    const expectedBasic = Buffer.from(`${sandbox.credentials.clientId}:${sandbox.credentials.clientSecret}`).toString("base64");
+    const expectedBasic = Buffer.from(`${sandbox.credentials.clientId}:${sandbox.credentials.clientSecret}`).toString(
+      "base64",
+    );
     expect(token?.method).toBe("POST");
     expect(token?.headers.authorization).toBe(`Basic ${expectedBasic}`);
     expect(token?.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/);
@@ -80,7 +82,9 @@ describe("token request (contract 4.1, 5.1)", () => {
     clock += 1000;
     await pay.createPaymentOrder(order());
     expect(await sandbox.control.requests("/token")).toHaveLength(2);
-    const bearers = new Set((await sandbox.control.requests("/paypartner/createPaymentOrder")).map((r) => r.headers.authorization));
+    const bearers = new Set(
+      (await sandbox.control.requests("/paypartner/createPaymentOrder")).map((r) => r.headers.authorization),
+    );
     expect(bearers.size).toBe(2);
   });
 
@@ -103,7 +107,9 @@ describe("token request (contract 4.1, 5.1)", () => {
   });
 
   it("fails as rejected, without the secret in the message, when the credentials are wrong", async () => {
-    const error = await client({}, { clientSecret: "wrong-secret-value" }).createPaymentOrder(order()).catch((e: unknown) => e);
+    const error = await client({}, { clientSecret: "wrong-secret-value" })
+      .createPaymentOrder(order())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayServiceError);
     expect((error as PayServiceError).kind).toBe("rejected");
     expect((error as PayServiceError).httpStatus).toBe(502);
@@ -164,7 +170,12 @@ describe("createPaymentOrder (contract 2.2, 4.1)", () => {
   });
 
   it("honours Retry-After on 429", async () => {
-    await sandbox.control.failNext({ count: 1, kind: "429", retryAfterSeconds: 2, path: "/paypartner/createPaymentOrder" });
+    await sandbox.control.failNext({
+      count: 1,
+      kind: "429",
+      retryAfterSeconds: 2,
+      path: "/paypartner/createPaymentOrder",
+    });
     const waits: number[] = [];
     await client({ sleep: async (ms) => void waits.push(ms) }).createPaymentOrder(order());
     expect(waits).toEqual([2000]);
@@ -172,7 +183,9 @@ describe("createPaymentOrder (contract 2.2, 4.1)", () => {
 
   it("gives up after the last attempt with an unavailable error (503)", async () => {
     await sandbox.control.failNext({ count: 10, kind: "500", path: "/paypartner/createPaymentOrder" });
-    const error = await client().createPaymentOrder(order()).catch((e: unknown) => e);
+    const error = await client()
+      .createPaymentOrder(order())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PayServiceError);
     expect((error as PayServiceError).kind).toBe("unavailable");
     expect((error as PayServiceError).httpStatus).toBe(503);
@@ -180,8 +193,15 @@ describe("createPaymentOrder (contract 2.2, 4.1)", () => {
   });
 
   it("does not wait for a Retry-After longer than 10 s", async () => {
-    await sandbox.control.failNext({ count: 1, kind: "429", retryAfterSeconds: 60, path: "/paypartner/createPaymentOrder" });
-    const error = await client().createPaymentOrder(order()).catch((e: unknown) => e);
+    await sandbox.control.failNext({
+      count: 1,
+      kind: "429",
+      retryAfterSeconds: 60,
+      path: "/paypartner/createPaymentOrder",
+    });
+    const error = await client()
+      .createPaymentOrder(order())
+      .catch((e: unknown) => e);
     expect((error as PayServiceError).kind).toBe("unavailable");
     expect(await sandbox.control.requests("/paypartner/createPaymentOrder")).toHaveLength(1);
   });
@@ -208,12 +228,21 @@ describe("paymentByExternalTransaction (contract 4.1, fallback)", () => {
     const pay = client();
     const input = order();
     await pay.createPaymentOrder(input);
-    expect(await pay.paymentByExternalTransaction(input.externalTransactionId)).toMatchObject({ found: true, status: "PEN" });
+    expect(await pay.paymentByExternalTransaction(input.externalTransactionId)).toMatchObject({
+      found: true,
+      status: "PEN",
+    });
     await sandbox.control.confirm(input.externalTransactionId);
-    expect(await pay.paymentByExternalTransaction(input.externalTransactionId)).toMatchObject({ found: true, status: "CON" });
+    expect(await pay.paymentByExternalTransaction(input.externalTransactionId)).toMatchObject({
+      found: true,
+      status: "CON",
+    });
 
     const [lookup] = await sandbox.control.requests("/paypartner/paymentByExternalTransaction");
-    expect(lookup?.query).toEqual({ externalTransactionId: input.externalTransactionId, applicationUUID: applicationUUID() });
+    expect(lookup?.query).toEqual({
+      externalTransactionId: input.externalTransactionId,
+      applicationUUID: applicationUUID(),
+    });
     expect(lookup?.headers.authorization).toMatch(/^Bearer /);
     expect(lookup?.headers["accept-language"]).toBe("pt");
   });

@@ -18,11 +18,19 @@ describe("payClient()", () => {
       additionalInfo: "1 artigo",
     });
     expect(referenceNumber).toMatch(/\S/);
-    expect(await payClient().paymentByExternalTransaction(externalTransactionId)).toMatchObject({ found: true, status: "PEN" });
+    expect(await payClient().paymentByExternalTransaction(externalTransactionId)).toMatchObject({
+      found: true,
+      status: "PEN",
+    });
 
     const requests = await sandboxControl(inject("sandboxUrl")).requests();
-    const mine = requests.filter((r) => r.body.includes(externalTransactionId) || r.query.externalTransactionId === externalTransactionId);
-    expect(mine.map((r) => r.path)).toEqual(["/paypartner/createPaymentOrder", "/paypartner/paymentByExternalTransaction"]);
+    const mine = requests.filter(
+      (r) => r.body.includes(externalTransactionId) || r.query.externalTransactionId === externalTransactionId,
+    );
+    expect(mine.map((r) => r.path)).toEqual([
+      "/paypartner/createPaymentOrder",
+      "/paypartner/paymentByExternalTransaction",
+    ]);
     const applicationUUID = inject("payCredentials").publishableKey.replace(/^pk_test_/, "");
     expect(JSON.parse(mine[0]!.body)).toMatchObject({ applicationUUID, amount: 4_500, quantity: 1 });
     expect(new Set(mine.map((r) => r.headers.authorization)).size).toBe(1);

@@ -25,7 +25,8 @@ it("schema.prisma and the migrations describe the same database", () => {
 
 /** Edits the schema text, failing loudly if the edit no longer applies (so no case tests nothing). */
 function edit(from: string, to: string): string {
-  if (!schemaText.includes(from)) throw new Error(`schema.prisma no longer contains ${JSON.stringify(from)}; update this test`);
+  if (!schemaText.includes(from))
+    throw new Error(`schema.prisma no longer contains ${JSON.stringify(from)}; update this test`);
   return schemaText.replace(from, to);
 }
 
@@ -33,12 +34,12 @@ describe("the comparison detects drift", () => {
   it.each([
     {
       change: "an extra field",
-      schema: () => edit('slug        String      @unique', 'slug        String      @unique\n  sku         String?'),
+      schema: () => edit("slug        String      @unique", "slug        String      @unique\n  sku         String?"),
       reported: 'missing from the migrations: column "products"."sku" (text NULL)',
     },
     {
       change: "a changed nullability",
-      schema: () => edit('customerName          String?', 'customerName          String '),
+      schema: () => edit("customerName          String?", "customerName          String "),
       reported: 'column "orders"."customer_name": schema.prisma says text NOT NULL, the migrations made text NULL',
     },
     {
@@ -48,7 +49,11 @@ describe("the comparison detects drift", () => {
     },
     {
       change: "a changed onDelete",
-      schema: () => edit("references: [id], onDelete: Cascade)\n  product   Product", "references: [id], onDelete: Restrict)\n  product   Product"),
+      schema: () =>
+        edit(
+          "references: [id], onDelete: Cascade)\n  product   Product",
+          "references: [id], onDelete: Restrict)\n  product   Product",
+        ),
       reported:
         'foreign key "cart_items_cart_id_fkey": schema.prisma says "cart_items" (cart_id) → "carts" (id) ON DELETE RESTRICT ON UPDATE CASCADE, ' +
         'the migrations made "cart_items" (cart_id) → "carts" (id) ON DELETE CASCADE ON UPDATE CASCADE',

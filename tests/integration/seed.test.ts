@@ -25,13 +25,22 @@ afterAll(async () => {
 
 const productRows = async () =>
   (
-    await pool.query<{ slug: string; name: string; image_path: string; price_aoa: number; stock: number; updated_at: Date }>(
-      "SELECT slug, name, image_path, price_aoa, stock, updated_at FROM products ORDER BY slug",
-    )
+    await pool.query<{
+      slug: string;
+      name: string;
+      image_path: string;
+      price_aoa: number;
+      stock: number;
+      updated_at: Date;
+    }>("SELECT slug, name, image_path, price_aoa, stock, updated_at FROM products ORDER BY slug")
   ).rows;
 
 it("inserts the catalogue, then leaves the same rows on a second run", async () => {
-  expect(await seedCatalog(database.url)).toEqual({ products: DEMO_PRODUCTS.length, inserted: DEMO_PRODUCTS.length, updated: 0 });
+  expect(await seedCatalog(database.url)).toEqual({
+    products: DEMO_PRODUCTS.length,
+    inserted: DEMO_PRODUCTS.length,
+    updated: 0,
+  });
   const first = await productRows();
   expect(first).toHaveLength(DEMO_PRODUCTS.length);
 
@@ -47,7 +56,11 @@ it("restores catalogue fields but never touches live stock", async () => {
   expect(await seedCatalog(pool)).toEqual({ products: DEMO_PRODUCTS.length, inserted: 0, updated: 1 });
   const rows = new Map((await productRows()).map((row) => [row.slug, row]));
   expect(rows.get(sold!.slug)?.stock).toBe(2);
-  expect(rows.get(edited!.slug)).toMatchObject({ price_aoa: edited!.priceAoa, name: edited!.name, stock: edited!.initialStock });
+  expect(rows.get(edited!.slug)).toMatchObject({
+    price_aoa: edited!.priceAoa,
+    name: edited!.name,
+    stock: edited!.initialStock,
+  });
 });
 
 it("gives every product a local image, a positive integer price and a plausible stock", () => {

@@ -10,7 +10,8 @@ export function sandboxControl(url: string) {
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (!response.ok) throw new Error(`sandbox control ${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+    if (!response.ok)
+      throw new Error(`sandbox control ${method} ${path}: HTTP ${response.status} ${await response.text()}`);
     return response.json() as Promise<Record<string, unknown>>;
   }
   return {
@@ -19,12 +20,17 @@ export function sandboxControl(url: string) {
       return (await call("GET", `/requests${query}`)).requests as LoggedRequest[];
     },
     clearRequests: () => call("DELETE", "/requests"),
-    failNext: (fault: { count: number; kind: "500" | "503" | "429" | "timeout" | "reset"; retryAfterSeconds?: number; path?: string }) =>
-      call("POST", "/faults", fault),
+    failNext: (fault: {
+      count: number;
+      kind: "500" | "503" | "429" | "timeout" | "reset";
+      retryAfterSeconds?: number;
+      path?: string;
+    }) => call("POST", "/faults", fault),
     settings: (settings: { tokenLifetimeSeconds?: number }) => call("POST", "/settings", settings),
     revokeTokens: () => call("POST", "/tokens/revoke"),
     advanceClock: (seconds: number) => call("POST", "/clock", { advanceSeconds: seconds }),
-    confirm: (externalTransactionId: string) => call("POST", `/orders/${encodeURIComponent(externalTransactionId)}/confirm`),
+    confirm: (externalTransactionId: string) =>
+      call("POST", `/orders/${encodeURIComponent(externalTransactionId)}/confirm`),
     reset: () => call("POST", "/reset"),
   };
 }

@@ -145,7 +145,14 @@ export function expectedSchemaFacts(schemaText: string): SchemaFacts {
       const onUpdate = field.relationOnUpdate ?? "Cascade";
       facts.set(
         foreignKeyKey(prismaConstraintName(table, columns, "fkey")),
-        describeForeignKey(table, columns, tableOf(target), referencedColumns, REFERENTIAL_ACTIONS[onDelete], REFERENTIAL_ACTIONS[onUpdate]),
+        describeForeignKey(
+          table,
+          columns,
+          tableOf(target),
+          referencedColumns,
+          REFERENTIAL_ACTIONS[onDelete],
+          REFERENTIAL_ACTIONS[onUpdate],
+        ),
       );
     }
   }
@@ -160,7 +167,10 @@ export function expectedSchemaFacts(schemaText: string): SchemaFacts {
         facts.set(primaryKeyKey(index.dbName ?? `${table}_pkey`), describeIndex(table, columns));
         break;
       case "unique":
-        facts.set(uniqueIndexKey(index.dbName ?? prismaConstraintName(table, columns, "key")), describeIndex(table, columns));
+        facts.set(
+          uniqueIndexKey(index.dbName ?? prismaConstraintName(table, columns, "key")),
+          describeIndex(table, columns),
+        );
         break;
       case "normal":
         facts.set(indexKey(index.dbName ?? prismaConstraintName(table, columns, "idx")), describeIndex(table, columns));
@@ -189,7 +199,8 @@ export function describeSchemaDrift(fromPrisma: SchemaFacts, fromDatabase: Schem
   for (const [key, expected] of fromPrisma) {
     const actual = fromDatabase.get(key);
     if (actual === undefined) differences.push(`missing from the migrations: ${key} (${expected})`);
-    else if (actual !== expected) differences.push(`${key}: schema.prisma says ${expected}, the migrations made ${actual}`);
+    else if (actual !== expected)
+      differences.push(`${key}: schema.prisma says ${expected}, the migrations made ${actual}`);
   }
   for (const [key, actual] of fromDatabase) {
     if (!fromPrisma.has(key)) differences.push(`not in schema.prisma: ${key} (${actual})`);
@@ -209,7 +220,13 @@ async function readSchemaFacts(client: pg.Client): Promise<SchemaFacts> {
     GROUP BY t.typname`);
   for (const row of enums.rows) facts.set(enumKey(row.name), row.labels.join(", "));
 
-  const columns = await client.query<{ table: string; column: string; type: string; nullable: boolean; default: string | null }>(
+  const columns = await client.query<{
+    table: string;
+    column: string;
+    type: string;
+    nullable: boolean;
+    default: string | null;
+  }>(
     `
     SELECT c.relname::text AS table, a.attname::text AS column, format_type(a.atttypid, a.atttypmod) AS type,
            NOT a.attnotnull AS nullable, pg_get_expr(d.adbin, d.adrelid) AS default
@@ -226,7 +243,13 @@ async function readSchemaFacts(client: pg.Client): Promise<SchemaFacts> {
     facts.set(columnKey(row.table, row.column), describeColumn(row.type, row.nullable, row.default));
   }
 
-  const indexes = await client.query<{ table: string; name: string; primary: boolean; unique: boolean; columns: string[] }>(
+  const indexes = await client.query<{
+    table: string;
+    name: string;
+    primary: boolean;
+    unique: boolean;
+    columns: string[];
+  }>(
     `
     SELECT t.relname::text AS table, i.relname::text AS name, x.indisprimary AS primary, x.indisunique AS unique,
            array(SELECT a.attname::text
@@ -293,7 +316,9 @@ function sqlTypeOf(model: DmmfModel, field: DmmfField, enumNames: Map<string, st
     type = SCALAR_SQL_TYPES[field.type];
   }
   if (type === undefined) {
-    throw new Error(`schema-drift does not know the SQL type of ${model.name}.${field.name}; teach it in tests/support/schema-drift.ts`);
+    throw new Error(
+      `schema-drift does not know the SQL type of ${model.name}.${field.name}; teach it in tests/support/schema-drift.ts`,
+    );
   }
   return field.isList ? `${type}[]` : type;
 }

@@ -53,7 +53,12 @@ describe("parseEnv", () => {
   });
 
   it("names every bad variable at once", () => {
-    const { problems } = problemsOf({ ...valid, PAY_CLIENT_ID: "", PAY_LANG: "portuguese!", DATABASE_URL: "mysql://x" });
+    const { problems } = problemsOf({
+      ...valid,
+      PAY_CLIENT_ID: "",
+      PAY_LANG: "portuguese!",
+      DATABASE_URL: "mysql://x",
+    });
     expect(problems.map((p) => p.variable).sort()).toEqual(["DATABASE_URL", "PAY_CLIENT_ID", "PAY_LANG"]);
   });
 
@@ -67,7 +72,9 @@ describe("parseEnv", () => {
   });
 
   it("refuses an SDK address outside sdks/v1/ and non-http URLs", () => {
-    expect(problemsOf({ ...valid, PAY_SDK_URL: "http://127.0.0.1:4010/pay.js" }).problems[0]?.variable).toBe("PAY_SDK_URL");
+    expect(problemsOf({ ...valid, PAY_SDK_URL: "http://127.0.0.1:4010/pay.js" }).problems[0]?.variable).toBe(
+      "PAY_SDK_URL",
+    );
     expect(problemsOf({ ...valid, PAY_API_BASE_URL: "ftp://x" }).problems[0]?.variable).toBe("PAY_API_BASE_URL");
     expect(problemsOf({ ...valid, APP_URL: "localhost:3000" }).problems[0]?.variable).toBe("APP_URL");
   });
@@ -115,6 +122,8 @@ describe("getDatabaseEnv", () => {
       databasePoolMax: 3,
     });
     expect(() => getDatabaseEnv({})).toThrow(/DATABASE_URL is missing/);
-    expect(() => getDatabaseEnv({ DATABASE_URL: valid.DATABASE_URL, DATABASE_POOL_MAX: "many" })).toThrow(/DATABASE_POOL_MAX/);
+    expect(() => getDatabaseEnv({ DATABASE_URL: valid.DATABASE_URL, DATABASE_POOL_MAX: "many" })).toThrow(
+      /DATABASE_POOL_MAX/,
+    );
   });
 });

@@ -19,9 +19,19 @@ describe("readPaymentLookup (contract 2.6: fields not shown)", () => {
 
   it("reads reference fields as strings, entity as a number or an object", () => {
     expect(
-      readPaymentLookup({ data: { paymentStatus: "PEN", referenceNumber: 123, paymentReference: "999 111", entity: { number: 10116 } } }),
-    ).toEqual({ found: true, status: "PEN", referenceNumber: "123", paymentReference: "999 111", entityNumber: "10116" });
-    expect(readPaymentLookup({ data: { status: "PEN", entityNumber: "00123" } })).toMatchObject({ entityNumber: "00123" });
+      readPaymentLookup({
+        data: { paymentStatus: "PEN", referenceNumber: 123, paymentReference: "999 111", entity: { number: 10116 } },
+      }),
+    ).toEqual({
+      found: true,
+      status: "PEN",
+      referenceNumber: "123",
+      paymentReference: "999 111",
+      entityNumber: "10116",
+    });
+    expect(readPaymentLookup({ data: { status: "PEN", entityNumber: "00123" } })).toMatchObject({
+      entityNumber: "00123",
+    });
   });
 
   it.each([
