@@ -1,4 +1,5 @@
-import pg from "pg";
+import type pg from "pg";
+import { withPgClient } from "./pg-client";
 
 /**
  * The demo catalogue of an Angolan shop. Framework-free so `npm run dev`, `npm run db:seed`
@@ -156,13 +157,7 @@ RETURNING (xmax = 0) AS inserted`;
 /** Inserts or updates the demo catalogue. Safe to run any number of times. */
 export async function seedCatalog(target: SeedTarget): Promise<SeedResult> {
   if (typeof target !== "string") return upsertDemoProducts(target);
-  const client = new pg.Client({ connectionString: target });
-  await client.connect();
-  try {
-    return await upsertDemoProducts(client);
-  } finally {
-    await client.end();
-  }
+  return withPgClient(target, upsertDemoProducts);
 }
 
 async function upsertDemoProducts(queryable: pg.Client | pg.Pool | pg.PoolClient): Promise<SeedResult> {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
+import { withPgClient } from "../../lib/db/pg-client";
 import { startEmbeddedPostgres } from "./embedded-postgres";
 
 /**
@@ -22,25 +22,15 @@ export async function createScratchDatabase(options: { label: string; serverUrl?
     return { url: embedded.url, description: "embedded PostgreSQL (PGlite, in memory)", drop: () => embedded.stop() };
   }
   const name = `shop_${options.label}_${process.pid}_${randomBytes(4).toString("hex")}`.toLowerCase();
-  await withClient(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
+  await withPgClient(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     description: `PostgreSQL at ${url.host}, database ${name}`,
     drop: () =>
-      withClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
+      withPgClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(
         () => undefined,
       ),
   };
-}
-
-async function withClient<T>(connectionString: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
 }

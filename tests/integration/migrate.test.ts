@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
+import { withPgClient } from "@/lib/db/pg-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations } from "@/lib/db/migrate";
 import { createTestDatabase, type TestDatabase } from "../support/database";
@@ -36,13 +37,7 @@ async function addMigration(dir: string, name: string, sql: string): Promise<voi
 }
 
 async function query<R extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(sql, params)).rows;
-  } finally {
-    await client.end();
-  }
+  return withPgClient(url, async (client) => (await client.query<R>(sql, params)).rows);
 }
 
 const migrationRows = (url: string) =>

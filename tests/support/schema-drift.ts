@@ -1,5 +1,6 @@
 import { get_dmmf } from "@prisma/prisma-schema-wasm";
 import pg from "pg";
+import { withPgClient } from "../../lib/db/pg-client";
 
 /**
  * Detects drift between prisma/schema.prisma and the hand-written SQL migrations, without
@@ -184,13 +185,7 @@ export function expectedSchemaFacts(schemaText: string): SchemaFacts {
 
 /** What the database at `connectionString` holds in its current schema, as facts. */
 export async function actualSchemaFacts(connectionString: string): Promise<SchemaFacts> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    return await readSchemaFacts(client);
-  } finally {
-    await client.end();
-  }
+  return withPgClient(connectionString, readSchemaFacts);
 }
 
 /** Every difference, one readable line each; empty when the two agree. */
