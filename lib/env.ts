@@ -171,3 +171,9 @@ export function getDatabaseEnv(source: Source = process.env): { databaseUrl: str
   const e = validate(databaseSchema, Object.keys(databaseShape), source);
   return { databaseUrl: e.DATABASE_URL, databasePoolMax: e.DATABASE_POOL_MAX };
 }
+
+/** NODE_ENV, set by Next.js (and by Vitest to "test"): decides dev-only behaviour such as query logs. */
+export function nodeEnv(): "development" | "production" | "test" {
+  const value = process.env.NODE_ENV;
+  return value === "production" || value === "test" ? value : "development";
+}

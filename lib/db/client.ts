@@ -1,6 +1,6 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { getDatabaseEnv } from "../env";
+import { getDatabaseEnv, nodeEnv } from "../env";
 import { PrismaClient } from "../generated/prisma/client";
 
 /**
@@ -14,7 +14,7 @@ function createClient() {
   const { databaseUrl, databasePoolMax } = getDatabaseEnv();
   return new PrismaClient({
     adapter: new PrismaPg({ connectionString: databaseUrl, max: databasePoolMax }),
-    log: process.env.NODE_ENV === "development" ? ["query", "warn", "error"] : ["warn", "error"],
+    log: nodeEnv() === "development" ? ["query", "warn", "error"] : ["warn", "error"],
   });
 }
 
@@ -28,6 +28,6 @@ let client: ShopPrismaClient | undefined;
 
 export function db(): ShopPrismaClient {
   client ??= hotReloadCache.shopPrismaClient ?? createClient();
-  if (process.env.NODE_ENV !== "production") hotReloadCache.shopPrismaClient = client;
+  if (nodeEnv() !== "production") hotReloadCache.shopPrismaClient = client;
   return client;
 }
