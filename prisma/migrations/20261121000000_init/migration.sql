@@ -188,3 +188,6 @@ ALTER TABLE "orders" ADD CONSTRAINT "orders_amount_aoa_check" CHECK ("amount_aoa
 -- AddCheckConstraint: every order line sells at least one unit at a positive price.
 ALTER TABLE "order_lines" ADD CONSTRAINT "order_lines_quantity_check" CHECK ("quantity" > 0);
 ALTER TABLE "order_lines" ADD CONSTRAINT "order_lines_unit_price_aoa_check" CHECK ("unit_price_aoa" > 0);
+
+-- AddCheckConstraint: our id at the service is `order_` + a lower-case UUID v4 (contract 2.2's recommended form).
+ALTER TABLE "orders" ADD CONSTRAINT "orders_external_transaction_id_check" CHECK ("external_transaction_id" ~ '^order_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$');
