@@ -1,16 +1,16 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
+import { NEXT_BIN } from "../scripts/lib/next-production";
 
 // A bad configuration stops the production server at start-up (instrumentation.ts), naming
 // the variables and printing no value. Uses the build the e2e server just made.
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const nextBin = fileURLToPath(import.meta.resolve("next/dist/bin/next"));
 
 function startWith(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [nextBin, "start", "--hostname", "127.0.0.1", "--port", "0"], {
+    const child = spawn(process.execPath, [NEXT_BIN, "start", "--hostname", "127.0.0.1", "--port", "0"], {
       cwd: root,
       // Variables given here win over any .env.local a developer has, so each case is deterministic.
       // Next's types demand NODE_ENV; `next start` sets it itself.

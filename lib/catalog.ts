@@ -34,8 +34,3 @@ export async function listProducts(): Promise<CatalogProduct[]> {
   const rows = await db().product.findMany({ select: catalogFields, orderBy: [{ name: "asc" }] });
   return rows.map(toCatalogProduct);
 }
-
-export async function findProductBySlug(slug: string): Promise<CatalogProduct | null> {
-  const row = await db().product.findUnique({ where: { slug }, select: catalogFields });
-  return row && toCatalogProduct(row);
-}

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadEnvFiles, readServeConfig } from "./cli";
-import { randomCredentials } from "./testing";
+import { randomCredentials } from "./credentials";
 
 // `npm run sandbox`: configuration from the environment and a clean start and stop.
 

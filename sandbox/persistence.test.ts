@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { randomCredentials, startTestSandbox } from "./testing";
+import { randomCredentials } from "./credentials";
+import { startTestSandbox } from "./testing";
 
 // The dataFile option: the store survives a restart of the sandbox.
 

@@ -1,19 +1,11 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
+import { randomCredentials } from "./credentials";
 import type { LoggedRequest } from "./request-log";
-import { startSandbox, type SandboxCredentials, type SandboxOptions } from "./server";
+import { startSandbox, type SandboxOptions } from "./server";
 
 /** Helpers for the sandbox's own tests: a sandbox on a free port and plain-fetch clients of both APIs. */
 
 type Headers = Record<string, string | undefined>;
-
-export function randomCredentials(): SandboxCredentials {
-  return {
-    publishableKey: `pk_test_${randomUUID()}`,
-    clientId: `client_${randomBytes(6).toString("hex")}`,
-    clientSecret: randomBytes(24).toString("base64url"),
-    webhookSecret: randomBytes(32).toString("hex"),
-  };
-}
 
 export type TestSandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 

@@ -1,7 +1,7 @@
 import { applyMigrations } from "../../lib/db/migrate";
 import { seedCatalog } from "../../lib/db/seed";
 import { startSandbox, type SandboxCredentials } from "../../sandbox/server";
-import { randomCredentials } from "../../sandbox/testing";
+import { payEnvFor, randomCredentials } from "../../sandbox/credentials";
 import { createScratchDatabase } from "./scratch-database";
 
 /**
@@ -62,12 +62,7 @@ export async function prepareIsolatedShop(options: IsolatedShopOptions): Promise
       DATABASE_URL: database.url,
       // PGlite runs every connection on one single-threaded session; a small pool is plenty.
       DATABASE_POOL_MAX: String(options.databasePoolMax ?? (options.serverDatabaseUrl ? 10 : 4)),
-      PAY_PUBLISHABLE_KEY: credentials.publishableKey,
-      PAY_CLIENT_ID: credentials.clientId,
-      PAY_CLIENT_SECRET: credentials.clientSecret,
-      PAY_WEBHOOK_SECRET: credentials.webhookSecret,
-      PAY_API_BASE_URL: sandbox.url,
-      PAY_SDK_URL: `${sandbox.url}/sdks/v1/pay.js`,
+      ...payEnvFor(credentials, sandbox.url),
       PAY_LANG: "pt",
       APP_URL: options.appUrl,
       NEXT_TELEMETRY_DISABLED: "1",

@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseEnv } from "node:util";
+import { payEnvFor, randomCredentials } from "../../sandbox/credentials";
 
 /**
  * The environment `npm run dev` starts with: the process's own variables over .env.local
@@ -14,17 +14,6 @@ const definedOnly = (source: Record<string, string | undefined>): Record<string,
 
 const readEnvFile = (path: string): Record<string, string> =>
   existsSync(path) ? definedOnly(parseEnv(readFileSync(path, "utf8"))) : {};
-
-function localDefaults(apiBaseUrl: string): Record<string, string> {
-  return {
-    PAY_PUBLISHABLE_KEY: `pk_test_${randomUUID()}`,
-    PAY_CLIENT_ID: `local_${randomBytes(8).toString("hex")}`,
-    PAY_CLIENT_SECRET: randomBytes(24).toString("base64url"),
-    PAY_WEBHOOK_SECRET: randomBytes(32).toString("hex"),
-    PAY_API_BASE_URL: apiBaseUrl,
-    PAY_SDK_URL: `${apiBaseUrl}/sdks/v1/pay.js`,
-  };
-}
 
 export function isLocalSandbox(apiBaseUrl: string): boolean {
   const { hostname } = new URL(apiBaseUrl);
@@ -43,7 +32,7 @@ export function prepareLocalEnv(options: {
     ...definedOnly(options.processEnv),
   };
   const apiBaseUrl = merged.PAY_API_BASE_URL || LOCAL_SANDBOX_URL;
-  const defaults = localDefaults(apiBaseUrl.replace(/\/+$/, ""));
+  const defaults = payEnvFor(randomCredentials(), apiBaseUrl.replace(/\/+$/, ""));
   const missing = Object.keys(defaults).filter((key) => !merged[key]);
   if (missing.length === 0) return merged;
   if (!isLocalSandbox(apiBaseUrl)) {

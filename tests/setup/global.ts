@@ -1,34 +1,32 @@
 import type { TestProject } from "vitest/node";
-import { applyMigrations } from "../../lib/db/migrate";
-import { startSandbox } from "../../sandbox/server";
-import { createTestDatabase } from "../support/database";
-import { testCredentials, type PayCredentials } from "../support/credentials";
+import type { SandboxCredentials } from "../../sandbox/server";
+import { prepareIsolatedShop } from "../../scripts/lib/isolated-shop";
 
 /**
- * Once per `npm test`: a migrated database and a running local sandbox of the service,
- * both on fresh ports, handed to every test file through `inject()`.
+ * Once per `npm test`: the same isolated shop the e2e server and the benchmarks start from (a
+ * migrated and seeded scratch database, random credentials, a local sandbox on a free port),
+ * handed to every test file through `inject()`.
  */
 export default async function setup(project: TestProject) {
-  const database = await createTestDatabase("suite");
-  await applyMigrations({ connectionString: database.url });
+  // With DATABASE_URL unset the scratch database is embedded PGlite, as in the README.
+  const serverDatabaseUrl = process.env.DATABASE_URL || undefined;
+  const shop = await prepareIsolatedShop({ label: "suite", appUrl: "http://localhost:3000", serverDatabaseUrl });
 
-  const credentials = testCredentials();
-  const sandbox = await startSandbox({ port: 0, credentials, log: () => {} });
+  project.provide("appEnv", shop.appEnv);
+  project.provide("serverDatabaseUrl", serverDatabaseUrl ?? "");
+  project.provide("sandboxUrl", shop.sandboxUrl);
+  project.provide("payCredentials", shop.credentials);
 
-  project.provide("databaseUrl", database.url);
-  project.provide("sandboxUrl", sandbox.url);
-  project.provide("payCredentials", credentials);
-
-  return async () => {
-    await sandbox.close();
-    await database.drop();
-  };
+  return () => shop.close();
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
-    databaseUrl: string;
+    /** DATABASE_URL, PAY_… and APP_URL for the app under test. */
+    appEnv: Record<string, string>;
+    /** Where per-file scratch databases are created; "" for embedded PGlite. */
+    serverDatabaseUrl: string;
     sandboxUrl: string;
-    payCredentials: PayCredentials;
+    payCredentials: SandboxCredentials;
   }
 }

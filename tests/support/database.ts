@@ -9,7 +9,7 @@ export type TestDatabase = ScratchDatabase;
 
 export function createTestDatabase(label = "test"): Promise<TestDatabase> {
   // tests/setup/env.ts points DATABASE_URL at the suite's database and keeps the server's here
-  // ("" when there is none, which means embedded PGlite, hence ?? and not ||).
-  const serverUrl = process.env.TEST_SERVER_DATABASE_URL ?? process.env.DATABASE_URL;
+  // ("" when there is none, which means embedded PGlite).
+  const serverUrl = process.env.TEST_SERVER_DATABASE_URL || undefined;
   return createScratchDatabase({ label, serverUrl });
 }

@@ -1,6 +1,5 @@
-import { startSandbox } from "../../sandbox/server";
 import type { LoggedRequest } from "../../sandbox/request-log";
-import { testCredentials, type PayCredentials } from "./credentials";
+import { startTestSandbox as startSandboxForTests } from "../../sandbox/testing";
 
 /** Talks to a sandbox's control API (`/__sandbox/*`), as a test or a person would. */
 export function sandboxControl(url: string) {
@@ -36,13 +35,7 @@ export function sandboxControl(url: string) {
 }
 
 /** A sandbox of one's own, for tests that count requests and must not see other files' traffic. */
-export async function startTestSandbox(): Promise<{
-  url: string;
-  credentials: PayCredentials;
-  control: ReturnType<typeof sandboxControl>;
-  close: () => Promise<void>;
-}> {
-  const credentials = testCredentials();
-  const sandbox = await startSandbox({ port: 0, credentials, log: () => {} });
-  return { url: sandbox.url, credentials, control: sandboxControl(sandbox.url), close: () => sandbox.close() };
+export async function startTestSandbox() {
+  const { url, credentials, close } = await startSandboxForTests();
+  return { url, credentials, close, control: sandboxControl(url) };
 }
