@@ -49,8 +49,23 @@ const shape = {
     .trim()
     .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, { error: "must be a language code such as pt or en" })
     .default("pt"),
+  /** How long a PEN order may go without news before the status endpoint asks the service (contract 4.2 C). */
+  PAY_STATUS_STALE_SECONDS: z.coerce.number({ error: "must be a whole number of seconds" }).int().min(1).default(30),
   ...databaseShape,
   APP_URL: httpUrl.default("http://localhost:3000"),
+  // Mail: SMTP when SMTP_URL is set, otherwise the outbox (the emails table) only.
+  SMTP_URL: z
+    .string()
+    .trim()
+    .refine((value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol), {
+      error: "must be an smtp:// or smtps:// URL",
+    })
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3).default("Loja Kwanza <loja@localhost>"),
+  /** The shop's orders mailbox: it receives the confirmation of every paid order. */
+  MAIL_TO: z.string().trim().min(3).default("encomendas@localhost"),
+  /** Protects /api/cron/*; Vercel Cron sends it as `Authorization: Bearer …`. Unset: the cron routes refuse. */
+  CRON_SECRET: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
 };
 
 const schema = z.object(shape);
@@ -77,7 +92,15 @@ export interface Env {
     apiBaseUrl: string;
     sdkUrl: string;
     lang: string;
+    statusStaleSeconds: number;
   };
+  mail: {
+    /** Unset: mail goes to the outbox only (development and tests). */
+    smtpUrl?: string;
+    from: string;
+    to: string;
+  };
+  cronSecret?: string;
   databaseUrl: string;
   databasePoolMax: number;
   appUrl: string;
@@ -100,7 +123,16 @@ export class EnvError extends Error {
 
 type Source = Record<string, string | undefined>;
 
-const DEFAULTED = new Set(["PAY_LANG", "DATABASE_POOL_MAX", "APP_URL"]);
+const DEFAULTED = new Set([
+  "PAY_LANG",
+  "PAY_STATUS_STALE_SECONDS",
+  "DATABASE_POOL_MAX",
+  "APP_URL",
+  "SMTP_URL",
+  "MAIL_FROM",
+  "MAIL_TO",
+  "CRON_SECRET",
+]);
 
 function validate<T extends z.ZodType>(
   schema: T,
@@ -145,7 +177,10 @@ export function parseEnv(source: Source): Env {
       apiBaseUrl: e.PAY_API_BASE_URL,
       sdkUrl: e.PAY_SDK_URL,
       lang: e.PAY_LANG,
+      statusStaleSeconds: e.PAY_STATUS_STALE_SECONDS,
     },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, to: e.MAIL_TO },
+    cronSecret: e.CRON_SECRET,
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
     appUrl: e.APP_URL,

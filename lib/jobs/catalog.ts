@@ -1,0 +1,35 @@
+import type { PaymentStatus } from "../pay/payment-status";
+
+/**
+ * The side effects of an order's final transition (contract 3, "Typical merchant action"),
+ * enqueued as jobs by the same statement that makes the transition (lib/orders/state-machine.ts).
+ * Each job's dedupe key is `<type>:<externalTransactionId>`, so it is enqueued once per order.
+ * Payload of every job: `{ orderId, externalTransactionId }`.
+ */
+export const JOB_TYPES = {
+  /** CON: mail the shop's orders mailbox that the order is paid and what to ship. */
+  confirmationMail: "confirmation-mail",
+  /** CON: empty the cart the order came from and mark it checked out. */
+  clearCart: "clear-cart",
+  /** CON: issue the invoice (and so record the order for fulfilment). */
+  recordInvoice: "record-invoice",
+  /** CAN: put the reserved units back in stock. */
+  releaseStock: "release-stock",
+  /** CAN: unlock the cart so the shopper can change it and pay again. */
+  reopenCart: "reopen-cart",
+} as const;
+
+export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];
+
+export interface OrderJobPayload {
+  orderId: string;
+  externalTransactionId: string;
+}
+
+export function jobsForTransition(to: Exclude<PaymentStatus, "PEN">): JobType[] {
+  return to === "CON"
+    ? [JOB_TYPES.confirmationMail, JOB_TYPES.clearCart, JOB_TYPES.recordInvoice]
+    : [JOB_TYPES.releaseStock, JOB_TYPES.reopenCart];
+}
+
+export const dedupeKeyOf = (type: JobType, externalTransactionId: string) => `${type}:${externalTransactionId}`;
