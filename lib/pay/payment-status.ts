@@ -1,6 +1,7 @@
 /**
- * Reads the answer of `paymentByExternalTransaction`, whose fields the contract does not
- * show (2.6). We accept every plausible placement and keep only what we rely on;
+ * Reads what the service says about an order: the answer of `paymentByExternalTransaction`,
+ * whose fields the contract does not show (2.6), and the webhook body, which fixes only
+ * `data.paymentStatus` (2.5). We accept every plausible placement and keep only what we rely on;
  * docs/contract-decisions.md lists the forms and tests/unit/payment-status.test.ts pins them.
  */
 export const PAYMENT_STATUSES = ["PEN", "CON", "CAN"] as const;
@@ -12,6 +13,7 @@ export type PaymentLookup =
       found: true;
       /** null when the answer carried no recognisable status: callers must change nothing. */
       status: PaymentStatus | null;
+      externalTransactionId?: string;
       referenceNumber?: string;
       paymentReference?: string;
       entityNumber?: string;
@@ -52,6 +54,7 @@ export function readPaymentLookup(body: unknown): PaymentLookup {
   return {
     found: true,
     status: parsePaymentStatus(firstString(objects, (o) => o.paymentStatus ?? o.status)),
+    externalTransactionId: firstString(objects, (o) => o.externalTransactionId),
     referenceNumber: firstString(objects, (o) => o.referenceNumber),
     paymentReference: firstString(objects, (o) => o.paymentReference),
     entityNumber: firstString(objects, (o) => o.entityNumber ?? entity(o)),
