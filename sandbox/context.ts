@@ -1,7 +1,10 @@
 import type { SandboxClock } from "./clock";
 import type { FaultQueue } from "./faults";
+import type { OrderDriver } from "./orders";
 import type { RequestLog } from "./request-log";
+import type { SandboxSettings } from "./settings";
 import type { SandboxStore } from "./store";
+import type { WebhookDispatcher } from "./webhooks";
 
 /** What every routes module works with: one per running sandbox, built by startSandbox. */
 
@@ -12,11 +15,7 @@ export interface SandboxCredentials {
   webhookSecret: string;
 }
 
-/** Settings the control API may change while the sandbox runs. */
-export interface SandboxSettings {
-  /** Upper bound of the lifetime of issued tokens, in seconds. */
-  tokenLifetimeSeconds: number;
-}
+export type { SandboxSettings } from "./settings";
 
 export interface SandboxContext {
   credentials: SandboxCredentials;
@@ -30,6 +29,10 @@ export interface SandboxContext {
   store: SandboxStore;
   requestLog: RequestLog;
   faults: FaultQueue;
+  /** Webhook notifications and their delivery log. */
+  webhooks: WebhookDispatcher;
+  /** Approve, pending, confirm, cancel, expire; magic amounts and reference expiry. */
+  orders: OrderDriver;
   /** Human log lines: never secrets, tokens, Authorization headers or bodies. */
   log: (line: string) => void;
 }

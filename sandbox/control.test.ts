@@ -178,10 +178,53 @@ describe("faults", () => {
 describe("settings, tokens and clock", () => {
   it("changes and reports the token lifetime", async () => {
     const answer = await sandbox.control("POST", "/settings", { tokenLifetimeSeconds: 30 });
-    expect(answer.body).toEqual({ settings: { tokenLifetimeSeconds: 30 } });
+    expect(answer.body.settings).toMatchObject({ tokenLifetimeSeconds: 30 });
     expect((await sandbox.control("GET", "/settings")).body.settings.tokenLifetimeSeconds).toBe(30);
     expect((await sandbox.requestToken()).body.expires_in).toBe(30);
     expect((await sandbox.control("POST", "/settings", { tokenLifetimeSeconds: 0 })).status).toBe(400);
+  });
+
+  it("reports the webhook settings, changes them strictly, and a reset restores them", async () => {
+    expect((await sandbox.control("GET", "/settings")).body.settings).toEqual({
+      tokenLifetimeSeconds: 3600,
+      webhookUrl: null,
+      signatureEncoding: "hex",
+      signaturePrefix: false,
+      webhookTimeoutMs: 5000,
+      webhookRetryBaseMs: 1000,
+      webhookMaxAttempts: 6,
+    });
+    const changes = {
+      webhookUrl: "http://127.0.0.1:9/api/pay/webhook",
+      signatureEncoding: "base64",
+      signaturePrefix: true,
+      webhookTimeoutMs: 100,
+      webhookRetryBaseMs: 10,
+      webhookMaxAttempts: 2,
+    };
+    expect((await sandbox.control("POST", "/settings", changes)).body.settings).toMatchObject(changes);
+    expect((await sandbox.control("POST", "/settings", { webhookUrl: null })).body.settings.webhookUrl).toBeNull();
+    for (const bad of [
+      { webhookUrl: "ftp://example.com/hook" },
+      { webhookUrl: "not a url" },
+      { signatureEncoding: "HEX" },
+      { signaturePrefix: "yes" },
+      { webhookTimeoutMs: 0 },
+      { webhookRetryBaseMs: 1.5 },
+      { webhookMaxAttempts: 21 },
+      { webhookSecret: "x" },
+    ]) {
+      const answer = await sandbox.control("POST", "/settings", bad);
+      expect(answer.status, JSON.stringify(bad)).toBe(400);
+      expect(answer.body.error).toBe("invalid_request");
+    }
+    await sandbox.control("POST", "/settings", changes);
+    await sandbox.control("POST", "/reset");
+    expect((await sandbox.control("GET", "/settings")).body.settings).toMatchObject({
+      webhookUrl: null,
+      signatureEncoding: "hex",
+      webhookMaxAttempts: 6,
+    });
   });
 
   it("revokes every issued token and says how many", async () => {

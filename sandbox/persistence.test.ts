@@ -43,6 +43,32 @@ describe("dataFile", () => {
     }
   });
 
+  it("keeps the payment method, reference, entity, expiry and cancel reason; not the deliveries", async () => {
+    const dataFile = join(directory, "state.json");
+    const credentials = randomCredentials();
+    const first = await startTestSandbox({ credentials, dataFile });
+    const token = await first.accessToken();
+    const pendingBody = first.orderBody();
+    const expiredBody = first.orderBody();
+    await first.createOrder(token, pendingBody);
+    await first.createOrder(token, expiredBody);
+    const pending = (await first.control("POST", `/orders/${pendingBody.externalTransactionId}/pending`)).body.order;
+    await first.control("POST", `/orders/${expiredBody.externalTransactionId}/expire`);
+    expect(await first.deliveries()).toHaveLength(2);
+    await first.close();
+
+    const second = await startTestSandbox({ credentials, dataFile });
+    try {
+      const orders = (await second.control("GET", "/orders")).body.orders;
+      expect(orders[0]).toEqual(pending);
+      expect(orders[0]).toMatchObject({ paymentMethod: "FPSOLPGEXT", referenceExpiresAt: expect.any(String) });
+      expect(orders[1]).toMatchObject({ status: "CAN", cancelReason: "expired" });
+      expect(await second.deliveries()).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+
   it("stores tokens only as digests", async () => {
     const dataFile = join(directory, "state.json");
     const sandbox = await startTestSandbox({ dataFile });

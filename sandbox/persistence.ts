@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { PAYMENT_STATUSES, type StoreSnapshot } from "./store";
+import { CANCEL_REASONS, PAYMENT_METHODS, PAYMENT_STATUSES, type StoreSnapshot } from "./store";
 
 /**
  * Keeps the store in a JSON file across restarts of the sandbox. Writes are debounced (a
@@ -29,8 +29,11 @@ const snapshotSchema = z.object({
       status: z.enum(PAYMENT_STATUSES),
       createdAt: z.string(),
       updatedAt: z.string(),
+      paymentMethod: z.enum(PAYMENT_METHODS).optional(),
       paymentReference: optionalString,
       entityNumber: optionalString,
+      referenceExpiresAt: optionalString,
+      cancelReason: z.enum(CANCEL_REASONS).optional(),
     }),
   ),
   tokens: z.array(z.object({ digest: z.string(), expiresAt: z.number() })),

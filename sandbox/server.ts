@@ -12,12 +12,15 @@ import {
   type Reply,
   type SandboxRequest,
 } from "./http";
+import { OrderDriver } from "./orders";
 import { loadSnapshot, SnapshotWriter } from "./persistence";
 import { RequestLog } from "./request-log";
 import { createRouter, type RouteMatch } from "./router";
 import { serviceApiRoutes } from "./routes/api";
 import { CONTROL_PREFIX, controlRoutes } from "./routes/control";
+import { resolveSettings, type SandboxSettings } from "./settings";
 import { SandboxStore } from "./store";
+import { WebhookDispatcher } from "./webhooks";
 
 /**
  * A local stand-in for the service: its API, plus a control API for tests (see README.md).
@@ -35,6 +38,18 @@ export interface SandboxOptions {
   credentials: SandboxCredentials;
   /** Upper bound of the lifetime of issued tokens, in seconds. Default 3600. */
   tokenLifetimeSeconds?: number;
+  /** Where webhook notifications go, e.g. http://localhost:3000/api/pay/webhook. Default null: recorded as dropped. */
+  webhookUrl?: string | null;
+  /** x-pay-content-token as "hex" (default, lower-case) or "base64". */
+  signatureEncoding?: SandboxSettings["signatureEncoding"];
+  /** Precede the digest with `sha256=`. Default false. */
+  signaturePrefix?: boolean;
+  /** A reply later than this is a failed attempt. Default 5000. */
+  webhookTimeoutMs?: number;
+  /** Wait before the second attempt, doubling after. Default 1000. */
+  webhookRetryBaseMs?: number;
+  /** Attempts per delivery. Default 6. */
+  webhookMaxAttempts?: number;
   /** JSON file the store is loaded from on start and saved to on every change. */
   dataFile?: string;
   /** Base clock in ms (default Date.now); the control API can move the sandbox's clock ahead of it. */
@@ -55,21 +70,37 @@ const CLOSE_GRACE_MS = 1000;
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const log = options.log ?? console.log;
-  const initialSettings = { tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 3600 };
-  if (!Number.isSafeInteger(initialSettings.tokenLifetimeSeconds) || initialSettings.tokenLifetimeSeconds < 1) {
-    throw new RangeError("tokenLifetimeSeconds must be a positive whole number of seconds");
-  }
+  const initialSettings = resolveSettings({
+    tokenLifetimeSeconds: options.tokenLifetimeSeconds,
+    webhookUrl: options.webhookUrl,
+    signatureEncoding: options.signatureEncoding,
+    signaturePrefix: options.signaturePrefix,
+    webhookTimeoutMs: options.webhookTimeoutMs,
+    webhookRetryBaseMs: options.webhookRetryBaseMs,
+    webhookMaxAttempts: options.webhookMaxAttempts,
+  });
+  const settings = { ...initialSettings };
+  const applicationUUID = applicationUUIDOf(options.credentials.publishableKey);
   const clock = new SandboxClock(options.now ?? Date.now);
   const store = new SandboxStore(clock, options.dataFile ? loadSnapshot(options.dataFile) : undefined);
+  const webhooks = new WebhookDispatcher({
+    store,
+    clock,
+    settings,
+    webhookSecret: options.credentials.webhookSecret,
+    log,
+  });
   const ctx: SandboxContext = {
     credentials: options.credentials,
-    applicationUUID: applicationUUIDOf(options.credentials.publishableKey),
-    settings: { ...initialSettings },
+    applicationUUID,
+    settings,
     initialSettings,
     clock,
     store,
     requestLog: new RequestLog(),
     faults: new FaultQueue(),
+    webhooks,
+    orders: new OrderDriver(store, clock, webhooks, log),
     log,
   };
 
@@ -98,13 +129,21 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     });
   });
   const host = options.host ?? "127.0.0.1";
-  const port = await listen(server, options.port ?? 4010, host);
+  const port = await listen(server, options.port ?? 4010, host).catch((error: unknown) => {
+    ctx.orders.close();
+    ctx.webhooks.close();
+    throw error;
+  });
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   log(`listening on ${url}`);
+  log(webhookTarget(settings.webhookUrl));
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      // First what could hold the server open: timers, deliveries in flight, long polls.
+      ctx.orders.close();
+      ctx.webhooks.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const response of held) response.destroy();
       server.closeIdleConnections();
@@ -116,6 +155,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     })());
 
   return { url, port, close };
+}
+
+/** A log line naming where webhooks go; origin and path only, in case the query carries a token. */
+export function webhookTarget(webhookUrl: string | null): string {
+  if (webhookUrl === null) return "no webhook URL: notifications are recorded as dropped";
+  const { origin, pathname } = new URL(webhookUrl);
+  return `webhooks go to ${origin}${pathname}`;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

@@ -3,11 +3,18 @@ import type { SandboxClock } from "./clock";
 
 /**
  * The sandbox's state: payment orders and issued access tokens. In memory, with change
- * notifications that persistence (and, later, webhook delivery) subscribe to.
+ * notifications that persistence, webhook delivery and the order driver subscribe to.
  */
 
 export const PAYMENT_STATUSES = ["PEN", "CON", "CAN"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Contract 1: mobile-wallet express, bank payment reference, the service's direct method. */
+export const PAYMENT_METHODS = ["FPMCXEXPRSS", "FPSOLPGEXT", "FPSOLPG"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const CANCEL_REASONS = ["cancelled", "expired"] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 /** The fields of a createPaymentOrder request (contract 2.2), as the client sent them. */
 export interface OrderFields {
@@ -26,14 +33,29 @@ export interface Order extends OrderFields {
   status: PaymentStatus;
   createdAt: string;
   updatedAt: string;
-  /** Set when the shopper chooses the bank-reference method (FPSOLPGEXT) in the hosted popup. */
+  /** How the shopper paid or is paying; set by the control API (or, later, the hosted popup). */
+  paymentMethod?: PaymentMethod;
+  /** Set when the shopper chooses the bank-reference method (FPSOLPGEXT). */
   paymentReference?: string;
   entityNumber?: string;
+  /** When the payment reference stops being payable, on the sandbox clock (ISO 8601). */
+  referenceExpiresAt?: string;
+  /** Why a CAN order was cancelled. */
+  cancelReason?: CancelReason;
 }
+
+/** What a status change may record besides the status. */
+export type StatusDetails = Partial<Pick<Order, "paymentMethod" | "cancelReason">>;
+
+/** A payment reference handed to a PEN order (bank-reference method). */
+export type PaymentReferenceDetails = Required<
+  Pick<Order, "paymentMethod" | "paymentReference" | "entityNumber" | "referenceExpiresAt">
+>;
 
 export type StoreChange =
   | { kind: "order_created"; order: Order }
   | { kind: "order_status_changed"; order: Order; from: PaymentStatus }
+  | { kind: "payment_reference_set"; order: Order }
   | { kind: "tokens_changed" }
   | { kind: "reset" };
 
@@ -133,10 +155,22 @@ export class SandboxStore {
   }
 
   /** Moves a known order through the state machine; throws InvalidTransitionError from a final state. */
-  changeStatus(order: Order, to: PaymentStatus): Order {
-    const changed = transition(order, to, this.clock.iso());
+  changeStatus(order: Order, to: PaymentStatus, details: StatusDetails = {}): Order {
+    const changed = { ...transition(order, to, this.clock.iso()), ...details };
     this.orders.set(changed.externalTransactionId, changed);
     this.emit({ kind: "order_status_changed", order: changed, from: order.status });
+    return changed;
+  }
+
+  /**
+   * Gives a PEN order a payment reference; it stays PEN until the reference is paid (CON) or
+   * expires (CAN). A final order cannot get one: InvalidTransitionError, as for PEN → PEN.
+   */
+  setPaymentReference(order: Order, details: PaymentReferenceDetails): Order {
+    if (order.status !== "PEN") throw new InvalidTransitionError(order.status, "PEN");
+    const changed: Order = { ...order, ...details, updatedAt: this.clock.iso() };
+    this.orders.set(changed.externalTransactionId, changed);
+    this.emit({ kind: "payment_reference_set", order: changed });
     return changed;
   }
 

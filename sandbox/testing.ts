@@ -1,18 +1,44 @@
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Delivery, DeliveryFilter } from "./delivery-log";
 import { randomCredentials } from "./credentials";
 import type { LoggedRequest } from "./request-log";
 import { startSandbox, type SandboxOptions } from "./server";
+import type { SandboxSettings } from "./settings";
 
-/** Helpers for the sandbox's own tests: a sandbox on a free port and plain-fetch clients of both APIs. */
+/**
+ * Helpers for the sandbox's own tests (and the app's): a sandbox on a free port, plain-fetch
+ * clients of both APIs, and a real HTTP receiver of webhooks that checks their signatures.
+ */
 
 type Headers = Record<string, string | undefined>;
 
 export type TestSandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
-export async function startTestSandbox(options: Partial<SandboxOptions> = {}) {
+export interface TestSandboxOptions extends Partial<SandboxOptions> {
+  /** Initial settings (webhookUrl, signatureEncoding, webhookRetryBaseMs...); a reset restores them. */
+  settings?: Partial<SandboxSettings>;
+}
+
+/** The query of GET /__sandbox/deliveries/wait. */
+export interface DeliveryWait extends DeliveryFilter {
+  state?: "delivered" | "failed" | "dropped" | "settled";
+  count?: number;
+  timeoutMs?: number;
+}
+
+export async function startTestSandbox(options: TestSandboxOptions = {}) {
+  const { settings, ...rest } = options;
   const credentials = options.credentials ?? randomCredentials();
   const logLines: string[] = [];
-  const sandbox = await startSandbox({ port: 0, log: (line) => logLines.push(line), ...options, credentials });
+  const sandbox = await startSandbox({
+    port: 0,
+    log: (line) => logLines.push(line),
+    ...settings,
+    ...rest,
+    credentials,
+  });
   const { url } = sandbox;
   const applicationUUID = credentials.publishableKey.replace(/^pk_test_/, "");
   const basic = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString("base64")}`;
@@ -89,6 +115,29 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}) {
     return (await control("GET", `/requests${path ? `?path=${encodeURIComponent(path)}` : ""}`)).body.requests;
   }
 
+  const searchOf = (query: object) =>
+    new URLSearchParams(
+      Object.entries(query).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])),
+    ).toString();
+
+  async function deliveries(filter: DeliveryFilter = {}): Promise<Delivery[]> {
+    return (await control("GET", `/deliveries?${searchOf(filter)}`)).body.deliveries;
+  }
+
+  /**
+   * Waits on the sandbox's long poll (never a sleep) for `count` (default 1) deliveries matching
+   * the filter to reach `state` (default settled); throws with where they are on timeout.
+   */
+  async function waitForDeliveries(wait: DeliveryWait): Promise<Delivery[]> {
+    const answer = await control("GET", `/deliveries/wait?${searchOf({ timeoutMs: 10_000, ...wait })}`);
+    if (answer.status !== 200) {
+      throw new Error(
+        `waiting for deliveries ${JSON.stringify(wait)}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`,
+      );
+    }
+    return answer.body.deliveries;
+  }
+
   return {
     url,
     port: sandbox.port,
@@ -104,5 +153,118 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}) {
     paymentStatus,
     control,
     requests,
+    deliveries,
+    waitForDeliveries,
   };
+}
+
+// A webhook receiver ------------------------------------------------------------------------
+
+export interface ReceivedWebhook {
+  /** The raw body, exactly as it arrived. */
+  body: string;
+  headers: IncomingHttpHeaders;
+  /** Whether x-pay-content-token is the HMAC-SHA256 of the raw body with the receiver's secret. */
+  signatureValid: boolean;
+  /** The parsed body (`any`: each test asserts the shape it expects). */
+  json: any;
+  /** performance.now() when the request arrived, and when the receiver answered it. */
+  arrivedAt: number;
+  answeredAt?: number;
+  /** The sender gave up (timeout, reset, close) before the answer. */
+  aborted: boolean;
+}
+
+/** What the receiver answers: a status, optionally after a delay, or never ("hang"). */
+export type ReceiverAnswer = number | { status: number; delayMs?: number } | "hang";
+
+export interface ReceiverOptions {
+  secret: string;
+  encoding?: "hex" | "base64";
+  prefix?: boolean;
+  /** Called for each request with a valid signature (default: 200); an invalid one gets 401. */
+  respond?: (webhook: ReceivedWebhook, index: number) => ReceiverAnswer;
+}
+
+export type WebhookReceiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+/**
+ * A real node:http server on a free port that verifies each notification the way contract
+ * 4.2 B asks (HMAC-SHA256 of the raw body, constant-time comparison) and records it. Its
+ * verification is written here on its own, not borrowed from the sandbox, so a bug in the
+ * sandbox's signing cannot hide behind the same bug.
+ */
+export async function startWebhookReceiver(initial: ReceiverOptions) {
+  const options = { encoding: "hex" as const, prefix: false, ...initial };
+  const received: ReceivedWebhook[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  function verify(body: string, header: string | string[] | undefined): boolean {
+    if (typeof header !== "string") return false;
+    const digest = createHmac("sha256", options.secret).update(Buffer.from(body, "utf8")).digest(options.encoding);
+    const expected = Buffer.from(options.prefix ? `sha256=${digest}` : digest);
+    const given = Buffer.from(header);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
+    const body = Buffer.concat(chunks).toString("utf8");
+    const webhook: ReceivedWebhook = {
+      body,
+      headers: request.headers,
+      signatureValid: verify(body, request.headers["x-pay-content-token"]),
+      json: safeJson(body),
+      arrivedAt: performance.now(),
+      aborted: false,
+    };
+    const index = received.push(webhook) - 1;
+    response.once("close", () => {
+      if (!response.writableFinished) webhook.aborted = true;
+    });
+    const answer: ReceiverAnswer = webhook.signatureValid ? (options.respond?.(webhook, index) ?? 200) : 401;
+    if (answer === "hang") return;
+    const { status, delayMs = 0 } = typeof answer === "number" ? { status: answer } : answer;
+    const reply = () => {
+      if (response.destroyed) return;
+      webhook.answeredAt = performance.now();
+      response.writeHead(status, { "Content-Type": "application/json" });
+      response.end(JSON.stringify(status === 200 ? { received: true } : { error: `answered ${status}` }));
+    };
+    if (delayMs === 0) return reply();
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      reply();
+    }, delayMs);
+    timers.add(timer);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/api/pay/webhook`,
+    received,
+    /** Changes what later requests get, or how signatures are checked. */
+    configure(changes: Partial<ReceiverOptions>) {
+      Object.assign(options, changes);
+    },
+    clear() {
+      received.length = 0;
+    },
+    close(): Promise<void> {
+      for (const timer of timers) clearTimeout(timer);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      return closed;
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

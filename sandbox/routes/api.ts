@@ -196,14 +196,16 @@ function requiredQuery(request: SandboxRequest, name: string): string {
   return value;
 }
 
+/** The same order fields, in the same places, as the webhook's `data` (webhooks.ts). */
 function paymentStatusOf(order: Order) {
   return {
     externalTransactionId: order.externalTransactionId,
     referenceNumber: order.referenceNumber,
     paymentStatus: order.status,
     amount: order.amount,
+    paymentMethod: order.paymentMethod,
     paymentReference: order.paymentReference,
-    entityNumber: order.entityNumber,
+    entity: order.entityNumber === undefined ? undefined : { number: order.entityNumber },
     updatedAt: order.updatedAt,
   };
 }

@@ -1,14 +1,18 @@
 import { z } from "zod";
 import type { SandboxContext } from "../context";
+import { DELIVERY_KINDS, DELIVERY_STATES, type Delivery, type DeliveryFilter } from "../delivery-log";
 import { faultSchema } from "../faults";
-import { json, parseJson, SandboxError, type Reply, type SandboxRequest } from "../http";
+import { errorReply, json, parseJson, SandboxError, type Reply, type SandboxRequest } from "../http";
+import type { DriveResult } from "../orders";
 import type { Route, RouteGroup } from "../router";
-import { InvalidTransitionError, type Order, type PaymentStatus } from "../store";
+import { settingsChangeSchema } from "../settings";
+import { InvalidTransitionError, PAYMENT_STATUSES, type Order } from "../store";
+import { DELIVERY_SHAPES, type ShapeOptions } from "../webhooks";
 
 /**
  * The sandbox's own API for tests and people: request log, injected faults, settings, token
- * revocation, the clock, and the orders. No authentication: the sandbox listens on
- * 127.0.0.1 and holds test data only.
+ * revocation, the clock, the orders and what happens to them, and the webhook deliveries.
+ * No authentication: the sandbox listens on 127.0.0.1 and holds test data only.
  */
 
 export const CONTROL_PREFIX = "/__sandbox";
@@ -44,7 +48,7 @@ export function controlRoutes(ctx: SandboxContext): RouteGroup {
 
       route("GET", "/settings", () => json(200, { settings: ctx.settings })),
       route("POST", "/settings", (request) => {
-        Object.assign(ctx.settings, body(request, settingsSchema));
+        Object.assign(ctx.settings, body(request, settingsChangeSchema));
         return json(200, { settings: ctx.settings });
       }),
 
@@ -53,13 +57,63 @@ export function controlRoutes(ctx: SandboxContext): RouteGroup {
       route("GET", "/clock", () => clockReply(ctx)),
       route("POST", "/clock", (request) => {
         ctx.clock.advance(body(request, clockSchema).advanceSeconds);
+        // References that expired in the jump are cancelled (and notified) before the answer.
+        ctx.orders.expireDue();
         return clockReply(ctx);
       }),
 
       route("GET", "/orders", () => json(200, { orders: ctx.store.listOrders() })),
       route("GET", "/orders/:externalTransactionId", (request) => json(200, { order: knownOrder(ctx, request) })),
-      route("POST", "/orders/:externalTransactionId/confirm", (request) => changeStatus(ctx, request, "CON")),
-      route("POST", "/orders/:externalTransactionId/cancel", (request) => changeStatus(ctx, request, "CAN")),
+      route("POST", "/orders/:externalTransactionId/approve", (request) => {
+        const shape = body(request, shapeSchema);
+        return drive(() => ctx.orders.approve(knownOrder(ctx, request), shape));
+      }),
+      route("POST", "/orders/:externalTransactionId/pending", (request) => {
+        const { paymentReference, entityNumber, lifeSpanMinutes, ...shape } = body(request, pendingSchema);
+        const reference = { paymentReference, entityNumber, lifeSpanMinutes };
+        return drive(() => ctx.orders.pending(knownOrder(ctx, request), reference, shape));
+      }),
+      route("POST", "/orders/:externalTransactionId/confirm", (request) => {
+        const shape = body(request, shapeSchema);
+        return drive(() => ctx.orders.confirm(knownOrder(ctx, request), shape));
+      }),
+      route("POST", "/orders/:externalTransactionId/cancel", (request) => {
+        const shape = body(request, shapeSchema);
+        return drive(() => ctx.orders.cancel(knownOrder(ctx, request), shape));
+      }),
+      route("POST", "/orders/:externalTransactionId/expire", (request) => {
+        const shape = body(request, shapeSchema);
+        return drive(() => ctx.orders.expire(knownOrder(ctx, request), shape));
+      }),
+      route("POST", "/orders/:externalTransactionId/deliver", (request) => {
+        const { paymentStatus, ...shape } = body(request, deliverSchema);
+        const order = knownOrder(ctx, request);
+        return json(200, { order, deliveries: ctx.webhooks.deliverStatus(order, paymentStatus, shape) });
+      }),
+      route("POST", "/orders/:externalTransactionId/redeliver", (request) => {
+        body(request, emptySchema);
+        const order = knownOrder(ctx, request);
+        const latest = ctx.webhooks.deliveries.latestOf(order.externalTransactionId);
+        if (!latest) {
+          throw new SandboxError(404, "not_found", `no notification of ${order.externalTransactionId} to redeliver`);
+        }
+        return json(200, { order, deliveries: [ctx.webhooks.redeliver(latest)] });
+      }),
+
+      route("GET", "/deliveries", (request) =>
+        json(200, { deliveries: ctx.webhooks.deliveries.list(deliveryFilter(request)) }),
+      ),
+      route("DELETE", "/deliveries", () => {
+        ctx.webhooks.deliveries.clear();
+        return ok();
+      }),
+      // Before /deliveries/:id, which would otherwise take "wait" for an id.
+      route("GET", "/deliveries/wait", (request) => waitForDeliveries(ctx, request)),
+      route("GET", "/deliveries/:id", (request) => json(200, { delivery: knownDelivery(ctx, request) })),
+      route("POST", "/deliveries/:id/redeliver", (request) => {
+        body(request, emptySchema);
+        return json(200, { delivery: ctx.webhooks.redeliver(knownDelivery(ctx, request)) });
+      }),
 
       route("POST", "/reset", () => {
         resetSandbox(ctx);
@@ -68,14 +122,6 @@ export function controlRoutes(ctx: SandboxContext): RouteGroup {
     ],
   };
 }
-
-const settingsSchema = z.strictObject({
-  tokenLifetimeSeconds: z
-    .int()
-    .min(1)
-    .max(365 * 24 * 3600)
-    .optional(),
-});
 
 const clockSchema = z.strictObject({
   advanceSeconds: z.number().nonnegative().finite(),
@@ -109,18 +155,109 @@ function knownOrder(ctx: SandboxContext, request: SandboxRequest): Order {
   return order;
 }
 
-function changeStatus(ctx: SandboxContext, request: SandboxRequest, to: PaymentStatus): Reply {
-  const order = knownOrder(ctx, request);
+/** `{ order, deliveries }` of a change of an order; 409 from a final state. */
+function drive(change: () => DriveResult): Reply {
   try {
-    return json(200, { order: ctx.store.changeStatus(order, to) });
+    return json(200, change());
   } catch (error) {
     if (error instanceof InvalidTransitionError) throw new SandboxError(409, "invalid_transition", error.message);
     throw error;
   }
 }
 
-/** Back to how the sandbox started: no orders, tokens, logged requests or faults; clock and settings restored. */
+function knownDelivery(ctx: SandboxContext, request: SandboxRequest): Delivery {
+  const id = request.params.id ?? "";
+  const delivery = ctx.webhooks.deliveries.get(id);
+  if (!delivery) throw new SandboxError(404, "not_found", `no delivery ${id}`);
+  return delivery;
+}
+
+/** How the notification a control call causes is delivered; `delaySeconds` belongs to `late` only. */
+const shapeFields = {
+  delivery: z.enum(DELIVERY_SHAPES).default("normal"),
+  delaySeconds: z.number().positive().max(3600).optional(),
+};
+const lateOnly = (shape: ShapeOptions) => shape.delaySeconds === undefined || shape.delivery === "late";
+const lateOnlyError = { error: "delaySeconds applies to delivery late only", path: ["delaySeconds"] };
+
+const shapeSchema = z.strictObject(shapeFields).refine(lateOnly, lateOnlyError);
+
+const pendingSchema = z
+  .strictObject({
+    ...shapeFields,
+    paymentReference: z
+      .string()
+      .regex(/^\S{1,64}$/, { error: "must be 1 to 64 characters without spaces" })
+      .optional(),
+    entityNumber: z
+      .string()
+      .regex(/^\S{1,32}$/, { error: "must be 1 to 32 characters without spaces" })
+      .optional(),
+    /** Minutes on the sandbox clock (the contract's unit of referencePaymentLifeSpan is not shown). */
+    lifeSpanMinutes: z
+      .number()
+      .positive()
+      .max(366 * 24 * 60)
+      .optional(),
+  })
+  .refine(lateOnly, lateOnlyError);
+
+const deliverSchema = z
+  .strictObject({ ...shapeFields, paymentStatus: z.enum(PAYMENT_STATUSES) })
+  .refine(lateOnly, lateOnlyError);
+
+const emptySchema = z.strictObject({});
+
+const deliveryQuery = z.strictObject({
+  id: z.string().min(1).optional(),
+  externalTransactionId: z.string().min(1).optional(),
+  kind: z.enum(DELIVERY_KINDS).optional(),
+  state: z.enum([...DELIVERY_STATES, "settled"]).optional(),
+});
+
+const waitQuery = deliveryQuery.extend({
+  state: z.enum(["delivered", "failed", "dropped", "settled"]).default("settled"),
+  count: z.coerce.number().int().min(1).max(1000).default(1),
+  timeoutMs: z.coerce.number().int().min(0).max(120_000).default(10_000),
+});
+
+/** The query of a deliveries call, validated: unknown parameters are refused, like unknown fields. */
+function query<T>(request: SandboxRequest, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(Object.fromEntries(request.query));
+  if (parsed.success) return parsed.data;
+  const reasons = parsed.error.issues.map((issue) => `${issue.path.join(".") || "query"}: ${issue.message}`);
+  throw new SandboxError(400, "invalid_request", reasons.join("; "));
+}
+
+function deliveryFilter(request: SandboxRequest): DeliveryFilter {
+  return query(request, deliveryQuery);
+}
+
+/**
+ * Long poll: answers as soon as `count` deliveries matching the filter reach `state`, so a
+ * test waits exactly as long as the delivery takes and never sleeps. 408 on timeout, with the
+ * deliveries matching all but the state, to show where they are stuck.
+ */
+async function waitForDeliveries(ctx: SandboxContext, request: SandboxRequest): Promise<Reply> {
+  const { count, timeoutMs, ...filter } = query(request, waitQuery);
+  const outcome = await ctx.webhooks.deliveries.waitFor(filter, count, timeoutMs);
+  if (outcome.kind === "reached") return json(200, { deliveries: outcome.deliveries });
+  if (outcome.kind === "closed") {
+    // The sandbox is stopping: answer now and let the connection go.
+    return errorReply(503, "closing", "the sandbox is stopping", { Connection: "close" });
+  }
+  const reply = errorReply(
+    408,
+    "timeout",
+    `fewer than ${count} matching deliveries were ${filter.state} after ${timeoutMs} ms`,
+  );
+  return { ...reply, body: { ...(reply.body as object), deliveries: outcome.deliveries } };
+}
+
+/** Back to how the sandbox started: no orders, tokens, logged requests, faults or deliveries; clock and settings restored. */
 function resetSandbox(ctx: SandboxContext): void {
+  ctx.orders.reset();
+  ctx.webhooks.reset();
   ctx.store.reset();
   ctx.requestLog.clear();
   ctx.faults.clear();
