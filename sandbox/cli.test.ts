@@ -3,11 +3,13 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadEnvFiles, readServeConfig } from "./cli";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadEnvFiles, readServeConfig, readWebhookSecret, sandboxUrl } from "./cli";
 import { randomCredentials } from "./credentials";
+import { startTestSandbox, startWebhookReceiver, type TestSandbox, type WebhookReceiver } from "./testing";
 
-// `npm run sandbox`: configuration from the environment and a clean start and stop.
+// `npm run sandbox`: configuration from the environment, a clean start and stop, and the
+// commands that drive a running sandbox.
 
 const credentials = randomCredentials();
 const validEnv = {
@@ -18,12 +20,28 @@ const validEnv = {
 };
 
 describe("readServeConfig", () => {
-  it("reads the credentials, with port 4010 and .sandbox/state.json under the root by default", () => {
+  it("reads the credentials, with port 4010, .sandbox/state.json and the app's webhook route by default", () => {
     expect(readServeConfig({ ...validEnv, SANDBOX_PORT: "" }, "/repo")).toEqual({
       credentials,
       port: 4010,
       dataFile: "/repo/.sandbox/state.json",
+      webhookUrl: "http://localhost:3000/api/pay/webhook",
     });
+  });
+
+  it("sends webhooks to SANDBOX_WEBHOOK_URL, or to the webhook route under APP_URL", () => {
+    const under = readServeConfig({ ...validEnv, APP_URL: "https://shop.example/", SANDBOX_WEBHOOK_URL: "" }, "/repo");
+    expect(under.webhookUrl).toBe("https://shop.example/api/pay/webhook");
+    const explicit = {
+      ...validEnv,
+      APP_URL: "https://shop.example",
+      SANDBOX_WEBHOOK_URL: "http://127.0.0.1:9999/hook",
+    };
+    expect(readServeConfig(explicit, "/repo").webhookUrl).toBe("http://127.0.0.1:9999/hook");
+    expect(() => readServeConfig({ ...validEnv, SANDBOX_WEBHOOK_URL: "ftp://x" }, "/repo")).toThrow(
+      /SANDBOX_WEBHOOK_URL must be an http\(s\) URL/,
+    );
+    expect(() => readServeConfig({ ...validEnv, APP_URL: "localhost:3000" }, "/repo")).toThrow(/APP_URL/);
   });
 
   it("takes SANDBOX_PORT and SANDBOX_DATA_FILE", () => {
@@ -78,11 +96,122 @@ describe("loadEnvFiles", () => {
   });
 });
 
+describe("the running sandbox's address and the webhook secret", () => {
+  it("is SANDBOX_URL, or 127.0.0.1 on SANDBOX_PORT, 4010 by default", () => {
+    expect(sandboxUrl({ SANDBOX_URL: "http://10.0.0.2:5000/", SANDBOX_PORT: "1" })).toBe("http://10.0.0.2:5000");
+    expect(sandboxUrl({ SANDBOX_PORT: "4999" })).toBe("http://127.0.0.1:4999");
+    expect(sandboxUrl({ SANDBOX_PORT: "" })).toBe("http://127.0.0.1:4010");
+  });
+
+  it("reads PAY_WEBHOOK_SECRET as written, or says where to set it", () => {
+    expect(readWebhookSecret({ PAY_WEBHOOK_SECRET: " spaced secret " })).toBe(" spaced secret ");
+    expect(() => readWebhookSecret({ PAY_WEBHOOK_SECRET: "" })).toThrow(
+      /PAY_WEBHOOK_SECRET is not set in \.env\.local/,
+    );
+  });
+});
+
+const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
+const cliPath = fileURLToPath(new URL("./cli.ts", import.meta.url));
+
+/** Runs `npm run sandbox -- <args>` to its end. */
+function runCli(args: string[], env: Record<string, string>) {
+  const child = spawn(tsx, [cliPath, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once("close", (code) => resolve({ code, stdout, stderr })),
+  );
+}
+
+describe("commands for a running sandbox", () => {
+  let sandbox: TestSandbox;
+  let receiver: WebhookReceiver;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver({ secret: credentials.webhookSecret });
+    sandbox = await startTestSandbox({ credentials, webhookUrl: receiver.url });
+    env = { SANDBOX_URL: sandbox.url };
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await receiver.close();
+  });
+
+  it("trigger approve latest: approves the newest order and prints it with its delivered notification", async () => {
+    const token = await sandbox.accessToken();
+    const older = sandbox.orderBody();
+    const newest = sandbox.orderBody({ amount: 7200 });
+    await sandbox.createOrder(token, older);
+    await sandbox.control("POST", "/clock", { advanceSeconds: 1 });
+    await sandbox.createOrder(token, newest);
+
+    const run = await runCli(["trigger", "approve", "latest"], env);
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`order ${newest.externalTransactionId}: CON by FPMCXEXPRSS, 7200 AOA`);
+    expect(run.stdout).toMatch(/notification dlv_\w+ CON \(normal\) to http:\S+: delivered, HTTP 200 after 1 attempt/);
+    expect((await sandbox.control("GET", `/orders/${older.externalTransactionId}`)).body.order.status).toBe("PEN");
+    expect(receiver.received.at(-1)!.json.data.externalTransactionId).toBe(newest.externalTransactionId);
+  });
+
+  it("trigger pending and redeliver by id; a refused change exits 1 with the sandbox's reason", async () => {
+    const body = sandbox.orderBody();
+    await sandbox.createOrder(await sandbox.accessToken(), body);
+    const id = body.externalTransactionId as string;
+
+    const pending = await runCli(["trigger", "pending", id], env);
+    expect(pending.code).toBe(0);
+    expect(pending.stdout).toMatch(/: PEN by FPSOLPGEXT/);
+    expect(pending.stdout).toMatch(/payment reference \d{9}, entity \d{5}, expires \d{4}-/);
+
+    const redeliver = await runCli(["trigger", "redeliver", id], env);
+    expect(redeliver.code).toBe(0);
+    expect(redeliver.stdout).toMatch(/PEN \(redelivery\) .*delivered/);
+
+    await sandbox.control("POST", `/orders/${id}/cancel`);
+    const refused = await runCli(["trigger", "confirm", id], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("the order is already CAN, a final state (invalid_transition)");
+  });
+
+  it("forward-to: points the running sandbox's notifications at a URL", async () => {
+    const other = await startWebhookReceiver({ secret: credentials.webhookSecret });
+    try {
+      const run = await runCli(["forward-to", other.url], env);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(`now sends notifications to ${other.url}`);
+      expect((await sandbox.control("GET", "/settings")).body.settings.webhookUrl).toBe(other.url);
+      expect((await runCli(["forward-to", "not-a-url"], env)).code).toBe(1);
+    } finally {
+      await sandbox.control("POST", "/settings", { webhookUrl: receiver.url });
+      await other.close();
+    }
+  });
+
+  it("print-secret: prints PAY_WEBHOOK_SECRET alone", async () => {
+    const run = await runCli(["print-secret"], { PAY_WEBHOOK_SECRET: credentials.webhookSecret });
+    expect(run).toMatchObject({ code: 0, stdout: `${credentials.webhookSecret}\n` });
+  });
+
+  it("says so when no sandbox is running, and shows the usage for a wrong command", async () => {
+    const closed = await startTestSandbox();
+    await closed.close();
+    const run = await runCli(["trigger", "approve", "latest"], { SANDBOX_URL: closed.url });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`No sandbox answers at ${closed.url}`);
+    const usage = await runCli(["trigger", "approve"], env);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/Usage: npm run sandbox[\s\S]*forward-to <url>/);
+  });
+});
+
 describe("serve", () => {
   it("starts on SANDBOX_PORT, answers, and stops cleanly on SIGTERM", async () => {
     const directory = await mkdtemp(join(tmpdir(), "pay-sandbox-cli-"));
-    const tsx = fileURLToPath(new URL("../node_modules/.bin/tsx", import.meta.url));
-    const child = spawn(tsx, [fileURLToPath(new URL("./cli.ts", import.meta.url))], {
+    const child = spawn(tsx, [cliPath], {
       env: { ...process.env, ...validEnv, SANDBOX_PORT: "0", SANDBOX_DATA_FILE: join(directory, "state.json") },
       stdio: ["ignore", "pipe", "pipe"],
     });
