@@ -49,6 +49,7 @@ async function main(): Promise<void> {
         webhookSecret: env.PAY_WEBHOOK_SECRET!,
       },
       dataFile: `${root}/.sandbox/state.json`,
+      webhookUrl: `${(env.APP_URL || "http://localhost:3000").replace(/\/+$/, "")}/api/pay/webhook`,
       log: (line) => console.log(`[sandbox] ${line}`),
     });
     lifetime.onStop(() => sandbox.close());

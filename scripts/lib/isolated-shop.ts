@@ -55,7 +55,12 @@ export async function prepareIsolatedShop(options: IsolatedShopOptions): Promise
     log(`catalogue seeded (${seeded.products} products)`);
 
     const credentials = randomCredentials();
-    const sandbox = await startSandbox({ port: 0, credentials, log: (line) => log(`[sandbox] ${line}`) });
+    const sandbox = await startSandbox({
+      port: 0,
+      credentials,
+      webhookUrl: `${options.appUrl.replace(/\/+$/, "")}/api/pay/webhook`,
+      log: (line) => log(`[sandbox] ${line}`),
+    });
     undo.push(() => sandbox.close());
 
     const appEnv: Record<string, string> = {
