@@ -409,15 +409,15 @@ describe("driving orders", () => {
   it("pending keeps a given reference and entity; confirm then pays it by that method", async () => {
     const id = await newOrder();
     const pending = await act(id, "pending", {
-      paymentReference: "123 456 789".replaceAll(" ", ""),
+      paymentReference: "123 456 789",
       entityNumber: "00123",
     });
-    expect(pending.body.order).toMatchObject({ paymentReference: "123456789", entityNumber: "00123" });
+    expect(pending.body.order).toMatchObject({ paymentReference: "123 456 789", entityNumber: "00123" });
     const confirmed = await act(id, "confirm");
     expect(confirmed.body.order).toMatchObject({
       status: "CON",
       paymentMethod: "FPSOLPGEXT",
-      paymentReference: "123456789",
+      paymentReference: "123 456 789",
     });
   });
 
@@ -472,6 +472,7 @@ describe("driving orders", () => {
     ["confirm", { extra: true }],
     ["pending", { lifeSpanMinutes: 0 }],
     ["pending", { paymentReference: "" }],
+    ["pending", { entityNumber: "   " }],
     ["pending", { entityNumber: 5 }],
     ["deliver", {}],
     ["deliver", { paymentStatus: "PAID" }],

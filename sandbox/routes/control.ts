@@ -182,17 +182,18 @@ const lateOnlyError = { error: "delaySeconds applies to delivery late only", pat
 
 const shapeSchema = z.strictObject(shapeFields).refine(lateOnly, lateOnlyError);
 
+const nonBlank = (field: string, max: number) =>
+  z
+    .string()
+    .regex(/\S/, { error: `${field} must not be blank` })
+    .max(max, { error: `${field} must be at most ${max} characters` });
+
 const pendingSchema = z
   .strictObject({
     ...shapeFields,
-    paymentReference: z
-      .string()
-      .regex(/^\S{1,64}$/, { error: "must be 1 to 64 characters without spaces" })
-      .optional(),
-    entityNumber: z
-      .string()
-      .regex(/^\S{1,32}$/, { error: "must be 1 to 32 characters without spaces" })
-      .optional(),
+    // Kept as given, spaces included: a reference may be shown grouped ("555 444 333").
+    paymentReference: nonBlank("paymentReference", 64).optional(),
+    entityNumber: nonBlank("entityNumber", 32).optional(),
     /** Minutes on the sandbox clock (the contract's unit of referencePaymentLifeSpan is not shown). */
     lifeSpanMinutes: z
       .number()
