@@ -1,10 +1,12 @@
 import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { SequencedQueryQueue } from "./pglite-query-queue";
 
 /**
  * PostgreSQL for machines without one: PGlite (Postgres compiled to WASM) behind its
  * socket server, so the app, Prisma and `pg` connect over the ordinary wire protocol.
- * The socket server multiplexes connections and keeps a transaction on its own connection.
+ * The socket server multiplexes connections onto PGlite's one session; our own queue
+ * (pglite-query-queue.ts) keeps each connection's query and transaction together.
  */
 export interface EmbeddedPostgres {
   url: string;
@@ -24,6 +26,8 @@ export async function startEmbeddedPostgres(options: {
     port: options.port ?? 0,
     maxConnections: options.maxConnections ?? 16,
   });
+  // Installed before the first connection: every connection handler is given this queue.
+  (server as unknown as { queryQueue: SequencedQueryQueue }).queryQueue = new SequencedQueryQueue(db);
   await server.start();
   const address = server.getServerConn();
   const port = Number(address.split(":").pop());

@@ -1,10 +1,26 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { applyMigrations } from "@/lib/db/migrate";
 import { DEMO_PRODUCTS, seedCatalog } from "@/lib/db/seed";
+import { createTestDatabase, type TestDatabase } from "../support/database";
 
-// GET /api/products, called as Next calls it, against the suite's real database.
+// GET /api/products, called as Next calls it, against a real database of this file's own:
+// other files add products of their own to the suite's database, and this file asserts the
+// whole catalogue.
+
+let database: TestDatabase;
+const hotReloadCache = globalThis as { shopPrismaClient?: { $disconnect(): Promise<void> } };
 
 beforeAll(async () => {
-  await seedCatalog(process.env.DATABASE_URL!);
+  database = await createTestDatabase("products");
+  await applyMigrations({ connectionString: database.url });
+  await seedCatalog(database.url);
+  process.env.DATABASE_URL = database.url;
+  hotReloadCache.shopPrismaClient = undefined;
+});
+
+afterAll(async () => {
+  await hotReloadCache.shopPrismaClient?.$disconnect();
+  await database.drop();
 });
 
 afterEach(() => {
