@@ -1,0 +1,174 @@
+import "server-only";
+import { z } from "zod";
+import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import { orderConfirmationMail } from "../mail/order-confirmation";
+import type { Mailer } from "../mail/types";
+import { JOB_TYPES, type JobType } from "./catalog";
+import { PermanentJobError, type ClaimedJob } from "./queue";
+
+/**
+ * What each job does (lib/jobs/catalog.ts lists them). Every handler is idempotent: a job can
+ * run again after a crash between its work and being marked DONE, or after a timeout while its
+ * first run was still going, and the second run changes nothing. Each one:
+ *
+ * - re-reads the order and does nothing unless it is still in the status that enqueued the job
+ *   (CON jobs need CON, CAN jobs need CAN) — defensive, since final states never change;
+ * - guards its writes with a condition that only the first run satisfies (an `emails` row with
+ *   the job's key, the invoice's unique order id, `stock_released_at IS NULL`, the cart's status),
+ *   checked in the same transaction as the writes.
+ */
+
+/**
+ * A Prisma client of the shop's schema: `db()`, or one a test made for a scratch database.
+ * (Without `$on`, whose type depends on the client's log settings.)
+ */
+export type Database = Omit<PrismaClient, "$on">;
+
+export interface JobContext {
+  db: Database;
+  /** The mailer and the shop's orders mailbox (MAIL_TO), resolved on first use. */
+  mail(): { mailer: Mailer; to: string };
+  /** Aborted when the job times out. The job will run again, so stopping early is always safe. */
+  signal: AbortSignal;
+}
+
+/** Nothing, or why there was nothing to do (logged with the job's outcome). */
+export type JobResult = void | { skipped: string };
+
+export type JobHandler = (job: ClaimedJob, context: JobContext) => Promise<JobResult>;
+
+const orderPayload = z.object({ orderId: z.uuid(), externalTransactionId: z.string().min(1) });
+
+function orderIdOf(job: ClaimedJob): string {
+  const parsed = orderPayload.safeParse(job.payload);
+  // Retrying cannot fix a payload: park the job so someone looks at it.
+  if (!parsed.success) throw new PermanentJobError(`payload is not { orderId, externalTransactionId }`);
+  return parsed.data.orderId;
+}
+
+const skipped = (reason: string): JobResult => ({ skipped: reason });
+
+/** Orders are never deleted: a job whose order is missing is an anomaly, retried and then parked for a person. */
+const orderNotFound = (orderId: string) => new Error(`order ${orderId} not found`);
+
+/** CON: mail the shop's orders mailbox what was paid and what to ship. */
+async function sendConfirmationMail(job: ClaimedJob, { db, mail }: JobContext): Promise<JobResult> {
+  const orderId = orderIdOf(job);
+  const order = await db.order.findUnique({
+    where: { id: orderId },
+    include: { lines: { orderBy: [{ productName: "asc" }, { id: "asc" }] } },
+  });
+  if (!order) throw orderNotFound(orderId);
+  if (order.status !== "CON") return skipped(`order is ${order.status}, not CON`);
+  // Sent by an earlier run that crashed (or timed out) before the job was marked DONE.
+  if (await db.email.findFirst({ where: { jobKey: job.dedupeKey }, select: { id: true } }))
+    return skipped("already mailed");
+  const { mailer, to } = mail();
+  await mailer.send({ to, jobKey: job.dedupeKey, ...orderConfirmationMail(order) });
+}
+
+/** CON: issue the invoice, once: unique order id, and no sequence number spent on a re-run. */
+async function recordInvoice(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
+  const orderId = orderIdOf(job);
+  const order = await db.order.findUnique({ where: { id: orderId }, select: { status: true } });
+  if (!order) throw orderNotFound(orderId);
+  if (order.status !== "CON") return skipped(`order is ${order.status}, not CON`);
+  // NOT EXISTS keeps a re-run from drawing (and wasting) an invoice number; ON CONFLICT covers
+  // the race the queue already prevents.
+  const issued = await db.$executeRaw(Prisma.sql`
+INSERT INTO invoices (order_id, amount_aoa)
+SELECT o.id, o.amount_aoa FROM orders o
+WHERE o.id = ${orderId}::uuid AND o.status = 'CON'
+  AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id)
+ON CONFLICT (order_id) DO NOTHING`);
+  if (issued === 0) return skipped("invoice already issued");
+}
+
+type Transaction = Prisma.TransactionClient;
+
+/** Locks the order's cart row for this transaction; undefined when the order has none. */
+async function lockCartOf(tx: Transaction, cartId: string | null) {
+  if (!cartId) return undefined;
+  const [cart] = await tx.$queryRaw<{ id: string; status: string }[]>(
+    Prisma.sql`SELECT id, status::text AS status FROM carts WHERE id = ${cartId}::uuid FOR UPDATE`,
+  );
+  return cart;
+}
+
+/**
+ * A cart is locked by one checkout at a time (lib/checkout/create-order.ts locks it OPEN →
+ * LOCKED), so the order that holds a LOCKED cart is the newest order made from it.
+ */
+async function newestOrderOf(tx: Transaction, cartId: string): Promise<string | undefined> {
+  const newest = await tx.order.findFirst({
+    where: { cartId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { id: true },
+  });
+  return newest?.id;
+}
+
+/** CON: empty the cart the order was paid from and mark it checked out. */
+async function clearCart(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
+  const orderId = orderIdOf(job);
+  return db.$transaction(async (tx) => {
+    const order = await tx.order.findUnique({ where: { id: orderId }, select: { status: true, cartId: true } });
+    if (!order) throw orderNotFound(orderId);
+    if (order.status !== "CON") return skipped(`order is ${order.status}, not CON`);
+    const cart = await lockCartOf(tx, order.cartId);
+    if (!cart) return skipped("the order has no cart");
+    if (cart.status !== "LOCKED") return skipped(`cart is ${cart.status}`);
+    if ((await newestOrderOf(tx, cart.id)) !== orderId) return skipped("a later order holds the cart");
+    await tx.cartItem.deleteMany({ where: { cartId: cart.id } });
+    await tx.cart.update({ where: { id: cart.id }, data: { status: "CHECKED_OUT" } });
+  });
+}
+
+/** CAN: put the order's units back on the shelf, exactly once. */
+async function releaseStock(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
+  const orderId = orderIdOf(job);
+  return db.$transaction(async (tx) => {
+    // The marker and the stock change commit together: of any number of runs, concurrent or
+    // not, one sets stock_released_at and the rest find it set (a concurrent one waits on the
+    // row lock, then re-checks the condition) and change nothing.
+    const marked = await tx.$executeRaw(Prisma.sql`
+UPDATE orders SET stock_released_at = now()
+WHERE id = ${orderId}::uuid AND status = 'CAN' AND stock_released_at IS NULL`);
+    if (marked === 0) {
+      const order = await tx.order.findUnique({ where: { id: orderId }, select: { status: true } });
+      if (!order) throw orderNotFound(orderId);
+      return skipped(order.status === "CAN" ? "stock already released" : `order is ${order.status}, not CAN`);
+    }
+    const lines = await tx.orderLine.findMany({ where: { orderId }, select: { productId: true, quantity: true } });
+    const byProduct = new Map<string, number>();
+    for (const line of lines) byProduct.set(line.productId, (byProduct.get(line.productId) ?? 0) + line.quantity);
+    // Product order fixed, as create-order reserves, so the two never deadlock.
+    for (const [productId, quantity] of [...byProduct].sort(([a], [b]) => a.localeCompare(b)))
+      await tx.product.update({ where: { id: productId }, data: { stock: { increment: quantity } } });
+  });
+}
+
+/** CAN: unlock the cart (items kept) so the shopper can change it and pay again. */
+async function reopenCart(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
+  const orderId = orderIdOf(job);
+  return db.$transaction(async (tx) => {
+    const order = await tx.order.findUnique({ where: { id: orderId }, select: { status: true, cartId: true } });
+    if (!order) throw orderNotFound(orderId);
+    if (order.status !== "CAN") return skipped(`order is ${order.status}, not CAN`);
+    const cart = await lockCartOf(tx, order.cartId);
+    if (!cart) return skipped("the order has no cart");
+    if (cart.status !== "LOCKED") return skipped(`cart is ${cart.status}`);
+    const otherPending = await tx.order.count({ where: { cartId: cart.id, status: "PEN", id: { not: orderId } } });
+    if (otherPending > 0 || (await newestOrderOf(tx, cart.id)) !== orderId)
+      return skipped("another order holds the cart");
+    await tx.cart.update({ where: { id: cart.id }, data: { status: "OPEN" } });
+  });
+}
+
+export const jobHandlers: Record<JobType, JobHandler> = {
+  [JOB_TYPES.confirmationMail]: sendConfirmationMail,
+  [JOB_TYPES.clearCart]: clearCart,
+  [JOB_TYPES.recordInvoice]: recordInvoice,
+  [JOB_TYPES.releaseStock]: releaseStock,
+  [JOB_TYPES.reopenCart]: reopenCart,
+};

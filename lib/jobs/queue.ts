@@ -1,0 +1,194 @@
+import "server-only";
+import { Prisma } from "../generated/prisma/client";
+
+/**
+ * The jobs table as a queue (docs/jobs.md). Jobs are inserted by the statement that changes an
+ * order (lib/orders/state-machine.ts); this module only moves them along:
+ *
+ *   QUEUED ──claim──▶ RUNNING ──success──▶ DONE
+ *     ▲                  │
+ *     └──failure, backoff┤
+ *                        └──failure after max_attempts──▶ PARKED (kept, never deleted)
+ *
+ * Claiming is one statement (`FOR UPDATE SKIP LOCKED`), so any number of runners — the webhook's
+ * `after()`, `npm run worker`, the cron route, in any number of processes — never run the same
+ * job at once. A runner that dies leaves its job RUNNING; once the lease has expired the job is
+ * claimed again (or parked, if that was its last attempt). Every claim increments `attempts`,
+ * and that number is the claim's token: finishing a job only counts while the job is still
+ * RUNNING with the same attempt, so a runner that outlived its lease cannot overwrite the
+ * outcome of the runner that took the job over.
+ */
+
+type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
+
+export interface ClaimedJob {
+  id: string;
+  type: string;
+  dedupeKey: string;
+  payload: unknown;
+  /** This attempt's number, 1 for the first run; also the claim's token. */
+  attempt: number;
+  maxAttempts: number;
+  /** The previous runner's lease expired (it crashed or hung), so this run took the job over. */
+  reclaimed: boolean;
+}
+
+/** A RUNNING job whose runner has not finished it after this long is presumed lost. */
+export const DEFAULT_LEASE_MS = 5 * 60_000;
+
+const LEASE_LOST_MESSAGE = "the runner of the previous attempt stopped before finishing it (lease expired)";
+
+export interface ClaimOptions {
+  /** At most this many jobs. */
+  limit: number;
+  leaseMs?: number;
+  /** Only these jobs (still only if QUEUED and due, or RUNNING with an expired lease). */
+  ids?: readonly string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Claims up to `limit` due jobs, oldest `run_at` first: QUEUED jobs whose `run_at` has come, and
+ * RUNNING jobs whose lease expired and that have attempts left. They become RUNNING, locked
+ * now, with `attempts + 1`. Rows another runner is claiming at this moment are skipped, not
+ * waited for.
+ */
+export async function claimJobs(client: SqlRunner, options: ClaimOptions): Promise<ClaimedJob[]> {
+  const ids = options.ids ? options.ids.filter((id) => UUID.test(id)) : null;
+  if (options.limit < 1 || ids?.length === 0) return [];
+  const leaseMs = Math.round(options.leaseMs ?? DEFAULT_LEASE_MS);
+  const rows = await client.$queryRaw<
+    {
+      id: string;
+      type: string;
+      dedupeKey: string;
+      payload: unknown;
+      attempt: number;
+      maxAttempts: number;
+      reclaimed: boolean;
+    }[]
+  >(Prisma.sql`
+WITH due AS MATERIALIZED (
+  SELECT id, status = 'RUNNING' AS reclaimed FROM jobs
+  WHERE (
+      (status = 'QUEUED' AND run_at <= now())
+      OR (status = 'RUNNING' AND locked_at < now() - ${leaseMs}::int * interval '1 millisecond'
+          AND attempts < max_attempts)
+    )
+    AND (${ids}::uuid[] IS NULL OR id = ANY(${ids}::uuid[]))
+  ORDER BY run_at, id
+  LIMIT ${options.limit}::int
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE jobs j SET
+  status = 'RUNNING',
+  locked_at = now(),
+  attempts = j.attempts + 1,
+  last_error = CASE WHEN due.reclaimed THEN ${LEASE_LOST_MESSAGE} ELSE j.last_error END,
+  updated_at = now()
+FROM due
+WHERE j.id = due.id
+RETURNING j.id, j.type, j.dedupe_key AS "dedupeKey", j.payload, j.attempts AS attempt,
+          j.max_attempts AS "maxAttempts", due.reclaimed`);
+  return rows;
+}
+
+export interface ParkedJob {
+  id: string;
+  type: string;
+  attempts: number;
+}
+
+/**
+ * Parks RUNNING jobs whose lease expired on their last attempt: their runner died (or hung)
+ * every time, and claiming them again would exceed max_attempts.
+ */
+export async function parkAbandonedJobs(client: SqlRunner, leaseMs = DEFAULT_LEASE_MS): Promise<ParkedJob[]> {
+  return client.$queryRaw<ParkedJob[]>(Prisma.sql`
+UPDATE jobs SET status = 'PARKED', locked_at = NULL, last_error = ${LEASE_LOST_MESSAGE}, updated_at = now()
+WHERE status = 'RUNNING' AND locked_at < now() - ${Math.round(leaseMs)}::int * interval '1 millisecond'
+  AND attempts >= max_attempts
+RETURNING id, type, attempts`);
+}
+
+/** Marks the job DONE; false when this runner no longer holds it (its lease expired and another took over). */
+export async function completeJob(client: SqlRunner, job: Pick<ClaimedJob, "id" | "attempt">): Promise<boolean> {
+  const rows = await client.$queryRaw<{ id: string }[]>(Prisma.sql`
+UPDATE jobs SET status = 'DONE', locked_at = NULL, updated_at = now()
+WHERE id = ${job.id}::uuid AND status = 'RUNNING' AND attempts = ${job.attempt}::int
+RETURNING id`);
+  return rows.length === 1;
+}
+
+export interface RetryPolicy {
+  /** Delay after the first failed attempt; doubles with each further one. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = { baseDelayMs: 10_000, maxDelayMs: 60 * 60_000 };
+
+/**
+ * The wait before attempt `attempt + 1`: base · 2^(attempt−1), capped, then jittered into
+ * [half, all] of that ("equal jitter"), so jobs that failed together (the mail server was down)
+ * do not all come back in the same second, yet none comes back immediately.
+ */
+export function retryDelayMs(attempt: number, random: () => number = Math.random, policy = defaultRetryPolicy): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** A failure that retrying cannot fix (e.g. a malformed payload): the job is parked at once. */
+export class PermanentJobError extends Error {
+  override name = "PermanentJobError";
+}
+
+export interface FailOptions {
+  random?: () => number;
+  policy?: RetryPolicy;
+}
+
+/**
+ * Records a failed attempt: back to QUEUED with `run_at` pushed out by {@link retryDelayMs}, or
+ * PARKED when that was the last attempt (or the error is permanent). `last_error` keeps the
+ * error's message only ({@link describeJobError}). Undefined when this runner no longer holds the job.
+ */
+export async function failJob(
+  client: SqlRunner,
+  job: Pick<ClaimedJob, "id" | "attempt" | "maxAttempts">,
+  error: unknown,
+  options: FailOptions = {},
+): Promise<{ status: "QUEUED" | "PARKED"; runAt: Date } | undefined> {
+  const park = error instanceof PermanentJobError || job.attempt >= job.maxAttempts;
+  const delayMs = park ? 0 : retryDelayMs(job.attempt, options.random, options.policy);
+  const rows = await client.$queryRaw<{ status: "QUEUED" | "PARKED"; runAt: Date }[]>(Prisma.sql`
+UPDATE jobs SET
+  status = CASE WHEN ${park} OR attempts >= max_attempts THEN 'PARKED' ELSE 'QUEUED' END::"JobStatus",
+  run_at = CASE WHEN ${park} OR attempts >= max_attempts THEN run_at
+                ELSE now() + ${delayMs}::int * interval '1 millisecond' END,
+  locked_at = NULL,
+  last_error = ${describeJobError(error)},
+  updated_at = now()
+WHERE id = ${job.id}::uuid AND status = 'RUNNING' AND attempts = ${job.attempt}::int
+RETURNING status::text AS status, run_at AS "runAt"`);
+  return rows[0];
+}
+
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * What a job's `last_error` and log lines may say about a failure: the message only (no stack,
+ * no cause, no request), on one line, with credentials in URLs and Authorization values masked,
+ * and truncated.
+ */
+export function describeJobError(error: unknown): string {
+  const message =
+    error instanceof Error ? error.message || error.name : typeof error === "string" ? error : "a non-Error was thrown";
+  const cleaned = message
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, "$1***@")
+    .replace(/\b(bearer|basic)\s+[\w.~+/=-]+/gi, "$1 ***")
+    .replace(/\s+/g, " ")
+    .trim();
+  return cleaned.length > MAX_ERROR_LENGTH ? `${cleaned.slice(0, MAX_ERROR_LENGTH - 1)}…` : cleaned || "unknown error";
+}

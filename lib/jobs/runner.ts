@@ -1,0 +1,217 @@
+import "server-only";
+import { db } from "../db/client";
+import { getEnv } from "../env";
+import { consoleLogger, type Logger } from "../log";
+import { createMailer, mailer as sharedMailer, type Mailer } from "../mail";
+import { jobHandlers, type Database, type JobContext, type JobHandler, type JobResult } from "./handlers";
+import {
+  claimJobs,
+  completeJob,
+  DEFAULT_LEASE_MS,
+  describeJobError,
+  failJob,
+  parkAbandonedJobs,
+  type ClaimedJob,
+  type RetryPolicy,
+} from "./queue";
+
+/**
+ * Runs jobs from the queue (lib/jobs/queue.ts) with their handlers (lib/jobs/handlers.ts). Three
+ * callers, one function (docs/jobs.md): `after()` in the routes that change orders (through
+ * {@link drainJobsInBackground}), `npm run worker`, and the cron route.
+ */
+
+export interface RunSummary {
+  done: number;
+  /** Failed and queued again with a backoff. */
+  retried: number;
+  /** Failed for the last time (or permanently), or found abandoned on its last attempt. */
+  parked: number;
+}
+
+export interface RunOptions {
+  /** Run at most this many jobs; default 100. */
+  limit?: number;
+  /** Claim no job after this instant (ms since the epoch); a job already running still finishes or times out. */
+  deadline?: number;
+  /** Only these jobs, e.g. the ones an order's transition just enqueued. */
+  ids?: readonly string[];
+  /** Jobs run at the same time; default 4. */
+  concurrency?: number;
+  /** Per job; a handler still running after this fails with "timed out" and is retried later. Default 30 s. */
+  timeoutMs?: number;
+  /** How long a RUNNING job may go unfinished before it is presumed abandoned and taken over. Default 5 min. */
+  leaseMs?: number;
+  /** Stop claiming when aborted (the worker's shutdown); jobs already running finish. */
+  signal?: AbortSignal;
+  // Dependencies, defaulting to the app's own.
+  db?: Database;
+  handlers?: Readonly<Record<string, JobHandler>>;
+  mailer?: Mailer;
+  /** The shop's orders mailbox; default MAIL_TO. */
+  mailTo?: string;
+  log?: Logger;
+  retryPolicy?: RetryPolicy;
+  random?: () => number;
+}
+
+export const DEFAULT_JOB_TIMEOUT_MS = 30_000;
+
+type Outcome = "done" | "retried" | "parked" | "lease_lost";
+
+/** Runs due jobs (or the given ones) until none is left, `limit` is reached or the deadline passes. */
+export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> {
+  const client = options.db ?? db();
+  const log = options.log ?? consoleLogger;
+  const limit = options.limit ?? 100;
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
+  const handlers: Readonly<Record<string, JobHandler | undefined>> = options.handlers ?? jobHandlers;
+  const summary: RunSummary = { done: 0, retried: 0, parked: 0 };
+
+  let mail: { mailer: Mailer; to: string } | undefined;
+  const resolveMail = () =>
+    (mail ??= {
+      mailer:
+        options.mailer ?? (options.db ? createMailer({ db: client, settings: getEnv().mail, log }) : sharedMailer()),
+      to: options.mailTo ?? getEnv().mail.to,
+    });
+
+  for (const job of await parkAbandonedJobs(client, leaseMs)) {
+    summary.parked++;
+    log("error", "job.finished", { id: job.id, type: job.type, outcome: "parked", attempts: job.attempts });
+  }
+
+  let claimed = 0;
+  const mayClaim = () =>
+    claimed < limit && !options.signal?.aborted && (options.deadline === undefined || Date.now() < options.deadline);
+
+  // Each lane claims one job at a time, so a slow or hanging job holds up one lane, not a batch.
+  const lane = async () => {
+    while (mayClaim()) {
+      claimed++;
+      const [job] = await claimJobs(client, { limit: 1, leaseMs, ids: options.ids });
+      if (!job) {
+        claimed--;
+        return;
+      }
+      const outcome = await runOne(job, {
+        client,
+        handler: handlers[job.type],
+        context: { db: client, mail: resolveMail },
+        timeoutMs,
+        log,
+        fail: { policy: options.retryPolicy, random: options.random },
+      });
+      if (outcome !== "lease_lost") summary[outcome]++;
+    }
+  };
+  const lanes = Math.max(1, Math.min(options.concurrency ?? 4, limit));
+  const results = await Promise.allSettled(Array.from({ length: lanes }, lane));
+  const failure = results.find((result) => result.status === "rejected");
+  if (failure) throw failure.reason;
+  return summary;
+}
+
+interface RunOneDeps {
+  client: Database;
+  handler: JobHandler | undefined;
+  context: Omit<JobContext, "signal">;
+  timeoutMs: number;
+  log: Logger;
+  fail: Parameters<typeof failJob>[3];
+}
+
+async function runOne(job: ClaimedJob, deps: RunOneDeps): Promise<Outcome> {
+  const started = performance.now();
+  const fields = { id: job.id, type: job.type, attempts: job.attempt, maxAttempts: job.maxAttempts };
+  const ms = () => Math.round(performance.now() - started);
+  let result: JobResult;
+  try {
+    const { handler } = deps;
+    if (!handler) throw new Error(`no handler for job type "${job.type}"`);
+    result = await withTimeout(deps.timeoutMs, (signal) => handler(job, { ...deps.context, signal }));
+  } catch (error) {
+    const failed = await failJob(deps.client, job, error, deps.fail);
+    const outcome = failed ? (failed.status === "PARKED" ? "parked" : "retried") : "lease_lost";
+    deps.log(outcome === "retried" ? "warn" : "error", "job.finished", {
+      ...fields,
+      outcome,
+      ms: ms(),
+      error: describeJobError(error),
+      retryAt: failed?.status === "QUEUED" ? failed.runAt.toISOString() : undefined,
+    });
+    return outcome;
+  }
+  const completed = await completeJob(deps.client, job);
+  deps.log(completed ? "info" : "warn", "job.finished", {
+    ...fields,
+    outcome: completed ? "done" : "lease_lost",
+    ms: ms(),
+    skipped: result?.skipped,
+  });
+  return completed ? "done" : "lease_lost";
+}
+
+export class JobTimeoutError extends Error {
+  override name = "JobTimeoutError";
+}
+
+/**
+ * Rejects after `ms` and aborts the signal the task was given. A task cannot be killed, so one
+ * that ignores the signal keeps running in the background; its result is ignored, and the
+ * handlers' idempotency makes a late finish harmless.
+ */
+async function withTimeout<T>(ms: number, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new JobTimeoutError(`timed out after ${ms} ms`);
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  const running = task(controller.signal);
+  running.catch(() => {}); // a late failure after the timeout is not an unhandled rejection
+  try {
+    return await Promise.race([running, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How long one background drain may keep claiming jobs. */
+const DRAIN_BUDGET_MS = 25_000;
+
+let draining: Promise<void> | undefined;
+let drainAgain = false;
+
+/**
+ * Runs due jobs without the caller waiting for or handling the result, e.g. `after(() =>
+ * drainJobsInBackground())` once a webhook has been answered. Single-flight per process: a call
+ * while a drain is running does not start a second one, it asks the running one to go round
+ * once more (so jobs enqueued meanwhile are not missed). Never rejects; failures are logged, and
+ * whatever is left is picked up by the worker or the cron route.
+ */
+export function drainJobsInBackground(options: Omit<RunOptions, "deadline" | "ids"> = {}): Promise<void> {
+  if (draining) {
+    drainAgain = true;
+    return draining;
+  }
+  const log = options.log ?? consoleLogger;
+  draining = (async () => {
+    try {
+      do {
+        drainAgain = false;
+        await runDueJobs({ ...options, deadline: Date.now() + DRAIN_BUDGET_MS });
+      } while (drainAgain);
+    } catch (error) {
+      log("error", "jobs.drain_failed", { error: describeJobError(error) });
+    } finally {
+      draining = undefined;
+      drainAgain = false;
+    }
+  })();
+  return draining;
+}
