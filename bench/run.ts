@@ -1,29 +1,39 @@
 /**
  * `npm run bench`: each scenario (bench/scenarios/) against the app's production build
  * (`next start`) and against a bare node:http + pg baseline doing the same work, both on
- * the same scratch database, measured in this run. See bench/README.md.
+ * the same scratch database, measured in this run, and every run checked in the database
+ * afterwards. See bench/README.md.
  *
  * Settings (environment): DATABASE_URL (a PostgreSQL server to create the scratch database
  * on; embedded PGlite when unset), BENCH_SCENARIOS (comma-separated names; all by default),
  * BENCH_DURATION_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (10),
  * BENCH_RATE (200 requests/s for the fixed-rate run), BENCH_SKIP_BUILD=1 (reuse .next/).
  */
+import { randomBytes } from "node:crypto";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import { prepareIsolatedShop } from "../scripts/lib/isolated-shop";
 import { prepareProductionBuild, startNextServer, waitUntilAnswering } from "../scripts/lib/next-production";
 import { manageProcessLifetime, runUntilStopped } from "../scripts/lib/process-lifetime";
 import { startBaselineServer } from "./lib/baseline-server";
 import { freePort } from "./lib/free-port";
 import { runLoad, type LoadMode, type LoadResult } from "./lib/load";
-import { formatTable, type Measurement } from "./lib/report";
-import type { Answer, BenchRequest } from "./lib/scenario";
+import { formatChecks, formatTable, type Check, type Measurement } from "./lib/report";
+import type { Answer, PreparedRun, Scenario, ShopSettings, Target } from "./lib/scenario";
 import { selectScenarios } from "./scenarios/index";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const log = (line: string) => console.log(`[bench] ${line}`);
 // Ctrl-C still drops the scratch database and stops the servers, and reports an interrupted run.
 const lifetime = manageProcessLifetime({ name: "bench", exitCodeOnSignal: 130 });
+
+/**
+ * Requests per second the warm-up prepares data for (scenarios that use one row per request):
+ * above any target's capacity here, so the warm-up runs its full time; the measured runs are
+ * then sized from the rate each target reached in it.
+ */
+const WARMUP_RATE_CEILING = 8000;
 
 /** A whole number from the environment within [min, max], or `fallback` when unset. */
 function setting(name: string, fallback: number, min: number, max: number): number {
@@ -34,6 +44,9 @@ function setting(name: string, fallback: number, min: number, max: number): numb
     throw new Error(`${name} must be a whole number from ${min} to ${max}`);
   return value;
 }
+
+// The sandbox logs every request; at a few thousand a second only its failures are worth a line.
+const SANDBOX_SUCCESS = /^\[sandbox\] [A-Z]+ \S+ 2\d\d$/;
 
 runUntilStopped(lifetime, "bench", async () => {
   const scenarios = selectScenarios(process.env.BENCH_SCENARIOS);
@@ -52,9 +65,26 @@ runUntilStopped(lifetime, "bench", async () => {
     label: "bench",
     appUrl: `http://127.0.0.1:${port}`,
     serverDatabaseUrl: process.env.DATABASE_URL,
-    log,
+    log: (line) => SANDBOX_SUCCESS.test(line) || log(line),
   });
   lifetime.onStop(() => shop.close());
+  // Lets the bench run, through /api/cron/jobs, jobs the app's after() leaves behind (bench/README.md).
+  shop.appEnv.CRON_SECRET = randomBytes(24).toString("hex");
+  const settings: ShopSettings = {
+    webhookSecret: shop.credentials.webhookSecret,
+    pay: {
+      apiBaseUrl: shop.sandboxUrl,
+      clientId: shop.credentials.clientId,
+      clientSecret: shop.credentials.clientSecret,
+      applicationUUID: shop.credentials.publishableKey.replace(/^pk_(test|live)_/, ""),
+      lang: shop.appEnv.PAY_LANG ?? "pt",
+    },
+    appUrl: `http://127.0.0.1:${port}`,
+    cronSecret: shop.appEnv.CRON_SECRET,
+  };
+  // The bench's own connections, to prepare each run's rows and check them afterwards.
+  const database = new pg.Pool({ connectionString: shop.databaseUrl, max: 2 });
+  lifetime.onStop(() => database.end());
 
   await prepareProductionBuild({
     root,
@@ -74,9 +104,10 @@ runUntilStopped(lifetime, "bench", async () => {
     databaseUrl: shop.databaseUrl,
     poolMax,
     scenarioNames: scenarios.map((s) => s.name),
+    shop: settings,
   });
   lifetime.onStop(() => baseline.stop());
-  const targets = { baseline: baseline.url, app: next.url } as const;
+  const targets: Record<Target, string> = { baseline: baseline.url, app: next.url };
 
   console.log(
     [
@@ -94,46 +125,106 @@ runUntilStopped(lifetime, "bench", async () => {
   );
 
   const measurements: Measurement[] = [];
+  const checks: Check[] = [];
   let failedRequests = 0;
   const countFailures = (result: LoadResult) => (failedRequests += result.errors + result.non2xx);
 
+  /** Prepares one run; after it, `finish` checks what it did and prints the checks. */
+  const prepare = async (scenario: Scenario, target: Target, phase: string, maxRequests: number) => {
+    const run = await scenario.prepare({
+      target,
+      phase,
+      tag: `${scenario.name}/${target}/${phase}`,
+      maxRequests,
+      database,
+      shop: settings,
+    });
+    const finish = async (result?: LoadResult) => {
+      const verification = await run.verify?.();
+      const problems = [...(verification?.problems ?? [])];
+      if (result?.ranOut && phase !== "warm-up")
+        problems.push(`its ${run.capacity} prepared requests ran out after ${result.durationSeconds} s`);
+      if (!verification && problems.length === 0) return;
+      log(`${scenario.name}: ${target} at ${phase}: ${problems.length === 0 ? "checked" : "FAILED"}`);
+      for (const line of [...(verification?.lines ?? []), ...problems.map((problem) => `PROBLEM: ${problem}`)])
+        console.log(`    ${line}`);
+      checks.push({ scenario: scenario.name, target, phase, summary: verification?.summary ?? "", problems });
+    };
+    return { run, finish };
+  };
+
   for (const scenario of scenarios) {
     log(`${scenario.name}: ${scenario.summary}`);
-    scenario.checkAnswers({
-      app: await fetchAnswer(targets.app, scenario.request),
-      baseline: await fetchAnswer(targets.baseline, scenario.request),
-    });
-    for (const [target, url] of Object.entries(targets)) {
-      // Fills connection pools and JIT caches (and Next's lazily loaded route) before anything counts.
-      countFailures(
-        await runLoad(url, scenario.request, { kind: "throughput", connections, durationSeconds: warmupSeconds }),
-      );
+    const scenarioTargets: Target[] = scenario.baseline ? ["baseline", "app"] : ["app"];
+    if (!scenario.baseline) log(`${scenario.name}: no baseline, the app only`);
+
+    const answers: Partial<Record<Target, Answer>> = {};
+    for (const target of scenarioTargets) {
+      const { run, finish } = await prepare(scenario, target, "answer check", 1);
+      answers[target] = await fetchAnswer(targets[target], run);
+      await finish();
     }
+    scenario.checkAnswers({ app: answers.app!, baseline: answers.baseline });
+
+    // Fills connection pools and JIT caches (and Next's lazily loaded route) before anything counts.
+    const warmupRate: Partial<Record<Target, number>> = {};
+    for (const target of scenarioTargets) {
+      const { run, finish } = await prepare(scenario, target, "warm-up", warmupSeconds * WARMUP_RATE_CEILING);
+      const result = await runLoad(targets[target], run, {
+        kind: "throughput",
+        connections,
+        durationSeconds: warmupSeconds,
+      });
+      countFailures(result);
+      warmupRate[target] = result.requestsPerSecond;
+      await finish(result);
+    }
+
     for (const mode of modes) {
-      for (const target of ["baseline", "app"] as const) {
+      for (const target of scenarioTargets) {
+        // Enough rows for twice the warm-up's pace (it is usually slower than a warm target).
+        const maxRequests =
+          mode.load.kind === "throughput"
+            ? Math.ceil((warmupRate[target] ?? 0) * durationSeconds * 2.5) + 2000
+            : mode.load.rate * (durationSeconds + 2) + connections;
+        const { run, finish } = await prepare(scenario, target, mode.name, maxRequests);
         log(`${scenario.name}: ${target} at ${mode.name}`);
-        const result = await runLoad(targets[target], scenario.request, mode.load);
+        const result = await runLoad(targets[target], run, mode.load);
         countFailures(result);
         measurements.push({ scenario: scenario.name, mode: mode.name, target, result });
+        await finish(result);
       }
     }
   }
 
   console.log(`\n${formatTable(measurements)}\n`);
-  if (failedRequests > 0) {
-    console.error(
-      `[bench] ${failedRequests} requests failed (connection errors, timeouts or non-2xx answers): the figures are not valid`,
-    );
+  if (checks.length > 0) console.log(`${formatChecks(checks)}\n`);
+  const failedChecks = checks.filter((check) => check.problems.length > 0).length;
+  if (failedRequests > 0 || failedChecks > 0) {
+    if (failedRequests > 0)
+      console.error(
+        `[bench] ${failedRequests} requests failed (connection errors, timeouts or non-2xx answers): the figures are not valid`,
+      );
+    if (failedChecks > 0)
+      console.error(`[bench] ${failedChecks} runs failed their checks in the database (see PROBLEM lines above)`);
     return 1;
   }
   return 0;
 });
 
-async function fetchAnswer(baseUrl: string, request: BenchRequest): Promise<Answer> {
+/** Sends the run's first request with fetch, for the answer check. */
+async function fetchAnswer(baseUrl: string, run: PreparedRun): Promise<Answer> {
+  const request = run.next();
   const response = await fetch(`${baseUrl}${request.path}`, {
     method: request.method,
     headers: request.headers,
     body: request.body,
   });
-  return { status: response.status, contentType: response.headers.get("content-type"), body: await response.text() };
+  const answer = {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    body: await response.text(),
+  };
+  run.answered?.(request, answer);
+  return answer;
 }

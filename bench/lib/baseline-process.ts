@@ -1,26 +1,27 @@
 /**
  * The baseline server's process (started by baseline-server.ts): a bare node:http server and
- * a pg pool, answering each scenario's request with the scenario's own handler. It runs apart
- * from the load generator so the two do not share an event loop, as the app does not either.
+ * a pg pool, answering each scenario's route with the scenario's own baseline handler. It runs
+ * apart from the load generator so the two do not share an event loop, as the app does not either.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { selectScenarios } from "../scenarios/index";
-import type { BaselineHandler } from "./scenario";
+import type { BaselineHandler, ShopSettings } from "./scenario";
 
-const { BASELINE_DATABASE_URL, BASELINE_POOL_MAX, BENCH_SCENARIOS } = process.env;
+const { BASELINE_DATABASE_URL, BASELINE_POOL_MAX, BASELINE_SHOP, BENCH_SCENARIOS } = process.env;
 const send = process.send?.bind(process);
-if (!BASELINE_DATABASE_URL || !send)
+if (!BASELINE_DATABASE_URL || !BASELINE_SHOP || !send)
   throw new Error("baseline-process.ts is started by bench/lib/baseline-server.ts, not on its own");
 
 const database = new pg.Pool({ connectionString: BASELINE_DATABASE_URL, max: Number(BASELINE_POOL_MAX) || 10 });
-const handlers = new Map<string, BaselineHandler>(
-  selectScenarios(BENCH_SCENARIOS).map((scenario) => [
-    `${scenario.request.method} ${scenario.request.path}`,
-    scenario.baselineHandler(database),
-  ]),
-);
+const shop = JSON.parse(BASELINE_SHOP) as ShopSettings;
+const handlers = new Map<string, BaselineHandler>();
+for (const { baseline } of selectScenarios(BENCH_SCENARIOS)) {
+  const route = baseline && `${baseline.method} ${baseline.path}`;
+  // Scenarios on the same route share one handler (bench/lib/scenario.ts).
+  if (route && !handlers.has(route)) handlers.set(route, baseline.handler({ database, shop }));
+}
 
 const server = createServer((request, response) => {
   const handler = handlers.get(`${request.method} ${request.url}`);

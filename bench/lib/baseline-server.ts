@@ -1,5 +1,6 @@
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import type { ShopSettings } from "./scenario";
 
 export interface RunningBaseline {
   url: string;
@@ -16,6 +17,7 @@ export function startBaselineServer(options: {
   databaseUrl: string;
   poolMax: number;
   scenarioNames: string[];
+  shop: ShopSettings;
 }): Promise<RunningBaseline> {
   // fork() passes on this process's execArgv: tsx's loader, so the child runs TypeScript too.
   const child = fork(BASELINE_PROCESS, [], {
@@ -23,6 +25,8 @@ export function startBaselineServer(options: {
       ...process.env,
       BASELINE_DATABASE_URL: options.databaseUrl,
       BASELINE_POOL_MAX: String(options.poolMax),
+      // The webhook secret and the sandbox's credentials, as the app has them in its environment.
+      BASELINE_SHOP: JSON.stringify(options.shop),
       BENCH_SCENARIOS: options.scenarioNames.join(","),
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],

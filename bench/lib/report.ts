@@ -55,3 +55,28 @@ export function formatTable(measurements: Measurement[]): string {
       .join("  ");
   return [line(HEADINGS), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
 }
+
+export interface Check {
+  scenario: string;
+  target: "baseline" | "app";
+  phase: string;
+  summary: string;
+  problems: string[];
+}
+
+/** One row per checked run: what the database shows after it, and whether that is right. */
+export function formatChecks(checks: Check[]): string {
+  const headings = ["scenario", "target", "run", "checked in the database", "result"];
+  const rows = checks.map((check) => [
+    check.scenario,
+    check.target,
+    check.phase,
+    check.summary,
+    check.problems.length === 0 ? "ok" : `FAILED (${check.problems.length})`,
+  ]);
+  const widths = headings.map((heading, column) =>
+    Math.max(heading.length, ...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ");
+  return [line(headings), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
+}

@@ -2,26 +2,101 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type pg from "pg";
 
 /**
- * One thing to benchmark: a request the app answers, and the same work done by a bare
+ * One thing to benchmark: requests the app answers, and the same work done by a bare
  * node:http server (the baseline) in the same run, so the figures are ratios against what
  * this machine and this database can do at all, not absolute numbers from somewhere else.
  * Add a scenario by writing one of these under bench/scenarios/ and listing it in
  * bench/scenarios/index.ts.
+ *
+ * Every load run (the answer check, the warm-up, each measured mode) against each target is
+ * prepared on its own: `prepare` gives it its own rows in the database (fresh pending orders
+ * for the app and others for the baseline, so both do real transitions) and returns where its
+ * requests come from and how to check, afterwards, what they did to the database.
  */
 export interface Scenario {
   /** Short and unique: the table's first column, and how BENCH_SCENARIOS selects it. */
   name: string;
   /** What one request does, for the output. */
   summary: string;
-  /** The request both servers are sent, relative to their base address. */
-  request: BenchRequest;
-  /** The baseline's handler for `request`, given a pg pool on the bench database. */
-  baselineHandler(database: pg.Pool): BaselineHandler;
+  /** The same work without the app's stack; null when there is none (the table then shows no ratios). */
+  baseline: Baseline | null;
+  /** Data and requests for one run against one target. */
+  prepare(run: RunSetup): Promise<PreparedRun>;
   /**
-   * Throws when the two answers to `request` are not equivalent (or not right), so a fast
-   * wrong answer is never measured. Called once, before any load.
+   * Throws when the answers to the first request of each target are not equivalent (or not
+   * right), so a fast wrong answer is never measured. Called once, before any load.
    */
-  checkAnswers(answers: { app: Answer; baseline: Answer }): void;
+  checkAnswers(answers: { app: Answer; baseline?: Answer }): void;
+}
+
+export type Target = "baseline" | "app";
+
+export interface Baseline {
+  method: "GET" | "POST";
+  path: string;
+  /**
+   * The baseline's handler for method + path. The baseline serves each route once, so
+   * scenarios on the same route share one handler (the webhook scenarios do).
+   */
+  handler(context: BaselineContext): BaselineHandler;
+}
+
+export interface BaselineContext {
+  /** A pool of as many connections as the app's. */
+  database: pg.Pool;
+  shop: ShopSettings;
+}
+
+export type BaselineHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/** What the app is configured with, for scenarios and the baseline (both run on loopback only). */
+export interface ShopSettings {
+  webhookSecret: string;
+  /** The local sandbox of the service, and the credentials it issues tokens for. */
+  pay: { apiBaseUrl: string; clientId: string; clientSecret: string; applicationUUID: string; lang: string };
+  appUrl: string;
+  /** Authorizes /api/cron/* on the app: the bench runs jobs the app's after() left behind. */
+  cronSecret: string;
+}
+
+export interface RunSetup {
+  target: Target;
+  /** e.g. "warm-up", "10 connections", "200 req/s". */
+  phase: string;
+  /** Unique in this bench run; scenarios tag the rows they create with it. */
+  tag: string;
+  /**
+   * The most requests this run will send. A scenario whose requests use data up (one pending
+   * order per delivery) prepares at least this many and reports it as `capacity`.
+   */
+  maxRequests: number;
+  /** The bench's own connection to the database, for preparing and verifying. */
+  database: pg.Pool;
+  shop: ShopSettings;
+}
+
+export interface PreparedRun {
+  /** The next request to send; called once per request sent, in the load generator. */
+  next(): BenchRequest;
+  /** How many requests `next` can give; unset: any number. The load stops there. */
+  capacity?: number;
+  /** Every answer, with the request it answers (the same object `next` returned). */
+  answered?(request: BenchRequest, answer: { status: number; body: string }): void;
+  /**
+   * Called once the load has stopped: waits for what the run left behind to settle (requests
+   * the server was still processing, background jobs), then checks the database against the
+   * answers. Whatever it reports as problems makes the bench exit non-zero.
+   */
+  verify?(): Promise<Verification>;
+}
+
+export interface Verification {
+  /** The gist, for the table of checks at the end, e.g. "1520 CON of 1520 sent, 0 lost, 0 doubled". */
+  summary: string;
+  /** What was checked and found, one line each, for the output. */
+  lines: string[];
+  /** What is wrong (a lost or doubled transition, a wrong answer); empty when all is well. */
+  problems: string[];
 }
 
 export interface BenchRequest {
@@ -31,10 +106,13 @@ export interface BenchRequest {
   body?: string;
 }
 
-export type BaselineHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
-
 export interface Answer {
   status: number;
   contentType: string | null;
   body: string;
+}
+
+/** A run that sends the same request every time and checks nothing afterwards. */
+export function sameRequestEveryTime(request: BenchRequest): PreparedRun {
+  return { next: () => request };
 }

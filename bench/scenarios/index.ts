@@ -1,7 +1,7 @@
 import type { Scenario } from "../lib/scenario";
 import { productsScenario } from "./products";
 
-/** Every scenario, in the order they run. Webhook and create-order scenarios join here. */
+/** Every scenario, in the order they run. */
 export const SCENARIOS: readonly Scenario[] = [productsScenario];
 
 /** The scenarios named in BENCH_SCENARIOS (comma-separated), or all of them. */

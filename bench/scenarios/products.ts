@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Scenario } from "../lib/scenario";
+import { sameRequestEveryTime, type BaselineHandler, type Scenario } from "../lib/scenario";
+import type pg from "pg";
 
 /**
  * GET /api/products: the catalogue as JSON. The app goes through Next's router, the route
@@ -18,12 +19,9 @@ interface ProductRow {
 
 const LIST_PRODUCTS = "SELECT id, slug, name, price_aoa, image_path, stock FROM products ORDER BY name";
 
-export const productsScenario: Scenario = {
-  name: "products",
-  summary: "GET /api/products: every product (13 rows) as JSON",
-  request: { method: "GET", path: "/api/products" },
-
-  baselineHandler: (database) => async (_request, response) => {
+const listProducts =
+  (database: pg.Pool): BaselineHandler =>
+  async (_request, response) => {
     const { rows } = await database.query<ProductRow>(LIST_PRODUCTS);
     const body = JSON.stringify(
       rows.map((row) => ({
@@ -37,19 +35,25 @@ export const productsScenario: Scenario = {
     );
     response.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
     response.end(body);
-  },
+  };
+
+export const productsScenario: Scenario = {
+  name: "products",
+  summary: "GET /api/products: every product as JSON",
+  baseline: { method: "GET", path: "/api/products", handler: ({ database }) => listProducts(database) },
+  prepare: async () => sameRequestEveryTime({ method: "GET", path: "/api/products" }),
 
   checkAnswers({ app, baseline }) {
     for (const [target, answer] of Object.entries({ app, baseline })) {
-      if (answer.status !== 200 || !answer.contentType?.startsWith("application/json")) {
+      if (answer?.status !== 200 || !answer.contentType?.startsWith("application/json")) {
         throw new Error(
-          `${target} answered ${answer.status} ${answer.contentType ?? "(no content type)"}: ${answer.body.slice(0, 200)}`,
+          `${target} answered ${answer?.status} ${answer?.contentType ?? "(no content type)"}: ${answer?.body.slice(0, 200)}`,
         );
       }
     }
     const appProducts: unknown = JSON.parse(app.body);
     if (!Array.isArray(appProducts) || appProducts.length === 0) throw new Error("the app listed no products");
-    if (!isDeepStrictEqual(appProducts, JSON.parse(baseline.body))) {
+    if (!isDeepStrictEqual(appProducts, JSON.parse(baseline!.body))) {
       throw new Error("the app and the baseline list different products; the comparison would be meaningless");
     }
   },
