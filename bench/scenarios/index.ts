@@ -1,8 +1,9 @@
 import type { Scenario } from "../lib/scenario";
 import { productsScenario } from "./products";
+import { webhookConScenario, webhookDuplicateScenario } from "./webhooks";
 
 /** Every scenario, in the order they run. */
-export const SCENARIOS: readonly Scenario[] = [productsScenario];
+export const SCENARIOS: readonly Scenario[] = [productsScenario, webhookConScenario, webhookDuplicateScenario];
 
 /** The scenarios named in BENCH_SCENARIOS (comma-separated), or all of them. */
 export function selectScenarios(names: string | undefined): Scenario[] {
