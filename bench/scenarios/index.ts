@@ -1,9 +1,15 @@
 import type { Scenario } from "../lib/scenario";
+import { createOrderScenario } from "./create-order";
 import { productsScenario } from "./products";
 import { webhookConScenario, webhookDuplicateScenario } from "./webhooks";
 
 /** Every scenario, in the order they run. */
-export const SCENARIOS: readonly Scenario[] = [productsScenario, webhookConScenario, webhookDuplicateScenario];
+export const SCENARIOS: readonly Scenario[] = [
+  productsScenario,
+  webhookConScenario,
+  webhookDuplicateScenario,
+  createOrderScenario,
+];
 
 /** The scenarios named in BENCH_SCENARIOS (comma-separated), or all of them. */
 export function selectScenarios(names: string | undefined): Scenario[] {
