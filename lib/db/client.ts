@@ -13,12 +13,16 @@ import { PrismaClient } from "../generated/prisma/client";
 function createClient() {
   const { databaseUrl, databasePoolMax } = getDatabaseEnv();
   return new PrismaClient({
-    adapter: new PrismaPg({ connectionString: databaseUrl, max: databasePoolMax }),
+    // Timestamps are `timestamp without time zone` holding UTC (Prisma's convention); SQL that writes
+    // now() must then run in a UTC session, whatever the server's default time zone is.
+    adapter: new PrismaPg({ connectionString: databaseUrl, max: databasePoolMax, options: "-c TimeZone=UTC" }),
     log: nodeEnv() === "development" ? ["query", "warn", "error"] : ["warn", "error"],
   });
 }
 
-type ShopPrismaClient = ReturnType<typeof createClient>;
+/** The shop's Prisma client type, for functions that take the client as a dependency. */
+export type Database = ReturnType<typeof createClient>;
+type ShopPrismaClient = Database;
 
 // `next dev` re-evaluates modules on every edit; keeping the client on globalThis stops each
 // reload from opening another connection pool until the database refuses connections.

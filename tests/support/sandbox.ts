@@ -1,3 +1,4 @@
+import { inject, vi } from "vitest";
 import type { LoggedRequest } from "../../sandbox/request-log";
 import { startTestSandbox as startSandboxForTests } from "../../sandbox/testing";
 
@@ -14,6 +15,8 @@ export function sandboxControl(url: string) {
     return response.json() as Promise<Record<string, unknown>>;
   }
   return {
+    /** Any control call, e.g. `call("POST", "/orders/order_…/approve", { delivery: "drop" })`; throws unless 2xx. */
+    call,
     async requests(path?: string): Promise<LoggedRequest[]> {
       const query = path ? `?path=${encodeURIComponent(path)}` : "";
       return (await call("GET", `/requests${query}`)).requests as LoggedRequest[];
@@ -35,7 +38,20 @@ export function sandboxControl(url: string) {
 }
 
 /** A sandbox of one's own, for tests that count requests and must not see other files' traffic. */
-export async function startTestSandbox() {
-  const { url, credentials, close } = await startSandboxForTests();
-  return { url, credentials, close, control: sandboxControl(url) };
+export async function startTestSandbox(options: Parameters<typeof startSandboxForTests>[0] = {}) {
+  const sandbox = await startSandboxForTests(options);
+  return { ...sandbox, control: sandboxControl(sandbox.url) };
+}
+
+/**
+ * Points the app's service client (lib/pay) at a sandbox of this test file's own, with the
+ * suite's credentials, so the file can count the requests the app sends without seeing other
+ * files' traffic. Route modules must be imported (dynamically) after this.
+ */
+export async function useOwnSandbox(options: Parameters<typeof startSandboxForTests>[0] = {}) {
+  const sandbox = await startTestSandbox({ credentials: inject("payCredentials"), ...options });
+  process.env.PAY_API_BASE_URL = sandbox.url;
+  (globalThis as { payClient?: unknown }).payClient = undefined;
+  vi.resetModules();
+  return sandbox;
 }

@@ -1,0 +1,71 @@
+import { after, NextResponse, type NextRequest } from "next/server";
+import {
+  CART_COOKIE,
+  newShopperId,
+  readCartId,
+  readShopperId,
+  SHOPPER_COOKIE,
+  shopperCookie,
+} from "@/lib/checkout/cookies";
+import { createOrder } from "@/lib/checkout/create-order";
+import { createOrderRequestSchema, describeIssues, MAX_CREATE_ORDER_BYTES } from "@/lib/checkout/request";
+import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { jsonError } from "@/lib/http";
+import { drainJobsInBackground, runDueJobs } from "@/lib/jobs/runner";
+import { consoleLogger } from "@/lib/log";
+import { payClient } from "@/lib/pay";
+import { readBodyCapped } from "@/lib/request-body";
+
+// Endpoint A (contract 4.2): called by the PayButton's createOrder() before the popup opens.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest): Promise<Response> {
+  // Requiring JSON also keeps cross-site HTML forms out: they cannot send this content type.
+  if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? ""))
+    return jsonError(415, "unsupported_media_type", "send the order as Content-Type: application/json");
+  const body = await readBodyCapped(request, MAX_CREATE_ORDER_BYTES);
+  if (!body.ok) return jsonError(413, "payload_too_large", `the body exceeds ${MAX_CREATE_ORDER_BYTES} bytes`);
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(body.bytes));
+  } catch {
+    return jsonError(400, "invalid_json", "the body is not valid JSON");
+  }
+  const parsed = createOrderRequestSchema.safeParse(json);
+  if (!parsed.success) return jsonError(400, "invalid_request", describeIssues(parsed.error));
+
+  const { appUrl } = getEnv();
+  const knownShopper = readShopperId(request.cookies.get(SHOPPER_COOKIE)?.value);
+  const clientId = knownShopper ?? newShopperId();
+  const { items, customer } = parsed.data;
+  let result;
+  try {
+    result = await createOrder(
+      {
+        source: items
+          ? { kind: "items", items }
+          : { kind: "cart", cartId: readCartId(request.cookies.get(CART_COOKIE)?.value) },
+        customer,
+        clientId,
+      },
+      { db: db(), pay: payClient(), appUrl, runJobsNow: (ids) => runDueJobs({ ids }), log: consoleLogger },
+    );
+  } catch (error) {
+    consoleLogger("error", "order.create_failed", { error: error instanceof Error ? error.name : "unknown" });
+    return jsonError(503, "unavailable", "the order could not be created; nothing was charged, please try again");
+  }
+  if (!result.ok) {
+    // A failed creation enqueued its clean-up jobs and ran them; pick up anything left over.
+    if (result.status >= 500) after(() => drainJobsInBackground());
+    return jsonError(result.status, result.code, result.message);
+  }
+
+  const response = NextResponse.json({
+    externalTransactionId: result.externalTransactionId,
+    referenceNumber: result.referenceNumber,
+    amountAoa: result.amountAoa,
+  });
+  if (!knownShopper) response.cookies.set(shopperCookie(clientId, appUrl));
+  return response;
+}

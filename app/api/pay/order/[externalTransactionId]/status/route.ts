@@ -1,0 +1,37 @@
+import { after } from "next/server";
+import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { jsonError } from "@/lib/http";
+import { drainJobsInBackground } from "@/lib/jobs/runner";
+import { consoleLogger } from "@/lib/log";
+import { EXTERNAL_TRANSACTION_ID, orderStatus } from "@/lib/orders/status";
+import { payClient } from "@/lib/pay";
+
+// Endpoint C (contract 4.2): the order's status from our database, checked with the service when stale.
+export const dynamic = "force-dynamic";
+
+export async function GET(
+  request: Request,
+  { params }: { params: Promise<{ externalTransactionId: string }> },
+): Promise<Response> {
+  const { externalTransactionId } = await params;
+  if (!EXTERNAL_TRANSACTION_ID.test(externalTransactionId))
+    return jsonError(400, "invalid_order_id", "the order id must be order_ followed by a lower-case UUID");
+  const refreshParam = new URL(request.url).searchParams.get("refresh");
+  const refresh = refreshParam === "1" || refreshParam === "true";
+
+  let result;
+  try {
+    result = await orderStatus(
+      externalTransactionId,
+      { refresh },
+      { db: db(), pay: payClient(), staleSeconds: getEnv().pay.statusStaleSeconds, log: consoleLogger },
+    );
+  } catch (error) {
+    consoleLogger("error", "order.status_failed", { error: error instanceof Error ? error.name : "unknown" });
+    return jsonError(503, "unavailable", "the order's status cannot be read right now");
+  }
+  if (!result) return jsonError(404, "order_not_found", `no order ${externalTransactionId}`);
+  if (result.refresh === "transitioned" || result.refresh === "abandoned") after(() => drainJobsInBackground());
+  return Response.json(result.view, { headers: { "Cache-Control": "no-store" } });
+}

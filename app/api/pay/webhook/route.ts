@@ -1,0 +1,44 @@
+import { after } from "next/server";
+import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { jsonError } from "@/lib/http";
+import { drainJobsInBackground } from "@/lib/jobs/runner";
+import { consoleLogger } from "@/lib/log";
+import { readBodyCapped } from "@/lib/request-body";
+import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/webhooks/receive";
+import { SIGNATURE_HEADER } from "@/lib/webhooks/signature";
+
+// Endpoint B (contract 4.2): the service's signed notifications, the only source of truth.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: Request): Promise<Response> {
+  const started = performance.now();
+  const body = await readBodyCapped(request, MAX_WEBHOOK_BYTES);
+  if (!body.ok) return jsonError(413, "payload_too_large", `webhook bodies are limited to ${MAX_WEBHOOK_BYTES} bytes`);
+
+  let receipt;
+  try {
+    receipt = await receiveWebhook(body.bytes, request.headers.get(SIGNATURE_HEADER), {
+      db: db(),
+      webhookSecret: getEnv().pay.webhookSecret,
+      log: consoleLogger,
+    });
+  } catch (error) {
+    // Not recorded means not acknowledged: a 5xx makes the service deliver it again.
+    consoleLogger("error", "webhook.not_recorded", { error: error instanceof Error ? error.name : "unknown" });
+    return jsonError(503, "unavailable", "the notification could not be recorded; deliver it again later");
+  }
+
+  if (receipt.kind === "rejected_signature")
+    return jsonError(401, "invalid_signature", `the ${SIGNATURE_HEADER} header does not sign this body`);
+  if (receipt.kind === "invalid") return jsonError(400, receipt.code, receipt.message);
+
+  consoleLogger("info", "webhook.recorded", {
+    outcome: receipt.outcome,
+    externalTransactionId: receipt.externalTransactionId,
+    ms: Math.round(performance.now() - started),
+  });
+  // The transition enqueued its side effects; run them once the reply is on its way.
+  if (receipt.outcome === "transitioned") after(() => drainJobsInBackground());
+  return Response.json({ received: true, outcome: receipt.outcome === "not_found" ? "unmatched" : receipt.outcome });
+}

@@ -1,0 +1,30 @@
+import { randomUUID } from "node:crypto";
+
+/**
+ * The shopper's two cookies, both httpOnly: the server-side cart and an anonymous shopper id,
+ * which is the stable `clientId` the service asks for (contract 2.2) — never a name or phone.
+ */
+export const CART_COOKIE = "cart_id";
+export const SHOPPER_COOKIE = "shopper_id";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SHOPPER_ID = /^shopper_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The cart id from its cookie, or undefined when the cookie is absent or not a cart id. */
+export const readCartId = (value: string | undefined) => (value && UUID.test(value) ? value : undefined);
+
+export const readShopperId = (value: string | undefined) => (value && SHOPPER_ID.test(value) ? value : undefined);
+
+export const newShopperId = () => `shopper_${randomUUID()}`;
+
+export function shopperCookie(value: string, appUrl: string) {
+  return {
+    name: SHOPPER_COOKIE,
+    value,
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: appUrl.startsWith("https://"),
+    path: "/",
+    maxAge: 365 * 24 * 3600,
+  };
+}

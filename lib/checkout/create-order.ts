@@ -1,0 +1,256 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import type { Database } from "../db/client";
+import { dedupeKeyOf, jobsForTransition } from "../jobs/catalog";
+import type { Logger } from "../log";
+import { applyPaymentUpdate } from "../orders/state-machine";
+import { PayServiceError, type PayClient } from "../pay";
+import type { Customer, OrderItem } from "./request";
+
+/**
+ * Endpoint A (contract 4.2): turn a cart (or a list of items) into an order at the service.
+ *
+ * 1. One transaction: lock the cart, read database prices, reserve stock, create the order PEN
+ *    with a snapshot of its lines. Nothing the client says about money is used.
+ * 2. Outside it (never hold a transaction across the network): createPaymentOrder, then store
+ *    the referenceNumber.
+ * 3. If the service fails, the order is cancelled through the state machine (creationFailure
+ *    says why) and its CAN jobs — release the stock, reopen the cart — run before we answer,
+ *    so the shopper can try again at once and nothing is left dangling.
+ *
+ * A cart is checked out once: a second submission of the same cart, even at the same moment,
+ * answers with the first one's order instead of creating another.
+ */
+
+export type CheckoutSource = { kind: "items"; items: OrderItem[] } | { kind: "cart"; cartId: string | undefined };
+
+export interface CreateOrderInput {
+  source: CheckoutSource;
+  customer?: Customer;
+  /** A stable id of the shopper (contract 2.2 `clientId`). */
+  clientId: string;
+}
+
+export interface CreatedOrder {
+  externalTransactionId: string;
+  referenceNumber: string;
+  amountAoa: number;
+}
+
+export type CreateOrderResult =
+  | ({ ok: true; replayed: boolean } & CreatedOrder)
+  | { ok: false; status: 404 | 409 | 422 | 502 | 503; code: string; message: string };
+
+export interface CreateOrderDeps {
+  db: Database;
+  pay: PayClient;
+  /** The shop's public address, for the absolute image URL sent to the service. */
+  appUrl: string;
+  /** Runs these jobs now (the cancelled order's stock release and cart reopening). */
+  runJobsNow: (jobIds: string[]) => Promise<unknown>;
+  log: Logger;
+  /** How long a second submission of a cart waits for the first one's reference. */
+  concurrentCheckoutWaitMs?: number;
+}
+
+/** The order column is a PostgreSQL integer. */
+const MAX_AMOUNT_AOA = 2_147_483_647;
+
+class Refusal extends Error {
+  constructor(
+    readonly status: 404 | 409 | 422,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface ReservedOrder {
+  id: string;
+  externalTransactionId: string;
+  amountAoa: number;
+  lines: { name: string; imagePath: string; quantity: number }[];
+}
+
+export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps): Promise<CreateOrderResult> {
+  let order: ReservedOrder;
+  try {
+    order = await reserveOrder(input, deps.db);
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    if (error.code === "cart_locked" && input.source.kind === "cart" && input.source.cartId)
+      return answerForLockedCart(input.source.cartId, deps);
+    return { ok: false, status: error.status, code: error.code, message: error.message };
+  }
+
+  let referenceNumber: string;
+  try {
+    ({ referenceNumber } = await deps.pay.createPaymentOrder({
+      externalTransactionId: order.externalTransactionId,
+      clientId: input.clientId,
+      name: paymentOrderName(order.lines),
+      amountAoa: order.amountAoa,
+      image: new URL(order.lines[0]!.imagePath, `${deps.appUrl}/`).href,
+      additionalInfo: order.lines
+        .map((line) => `${line.quantity}× ${line.name}`)
+        .join("; ")
+        .slice(0, 500),
+    }));
+  } catch (error) {
+    await cancelUnpaidOrder(order.externalTransactionId, error, deps);
+    if (error instanceof PayServiceError) {
+      return {
+        ok: false,
+        status: error.httpStatus,
+        code: error.kind === "unavailable" ? "payment_service_unavailable" : "payment_service_error",
+        message:
+          error.kind === "unavailable"
+            ? "the payment service is not answering; nothing was charged, please try again in a moment"
+            : "the payment service refused the order; nothing was charged",
+      };
+    }
+    throw error;
+  }
+
+  await deps.db.order.update({ where: { id: order.id }, data: { referenceNumber } });
+  deps.log("info", "order.created", {
+    externalTransactionId: order.externalTransactionId,
+    amountAoa: order.amountAoa,
+    lines: order.lines.length,
+  });
+  return {
+    ok: true,
+    replayed: false,
+    externalTransactionId: order.externalTransactionId,
+    referenceNumber,
+    amountAoa: order.amountAoa,
+  };
+}
+
+async function reserveOrder(input: CreateOrderInput, db: Database): Promise<ReservedOrder> {
+  return db.$transaction(async (tx) => {
+    let items: OrderItem[];
+    let cartId: string | null = null;
+    if (input.source.kind === "cart") {
+      cartId = input.source.cartId ?? null;
+      if (!cartId) throw new Refusal(422, "cart_empty", "there is no cart to check out");
+      // The lock is the row update itself: a concurrent checkout of this cart waits here, then finds it LOCKED.
+      const locked = await tx.cart.updateMany({ where: { id: cartId, status: "OPEN" }, data: { status: "LOCKED" } });
+      if (locked.count === 0) {
+        const cart = await tx.cart.findUnique({ where: { id: cartId }, select: { status: true } });
+        if (!cart) throw new Refusal(422, "cart_empty", "there is no cart to check out");
+        if (cart.status === "CHECKED_OUT") throw new Refusal(409, "cart_checked_out", "this cart was already paid for");
+        throw new Refusal(409, "cart_locked", "this cart is being checked out");
+      }
+      items = await tx.cartItem.findMany({ where: { cartId }, select: { productId: true, quantity: true } });
+      if (items.length === 0) throw new Refusal(422, "cart_empty", "the cart is empty");
+    } else {
+      items = input.source.items;
+    }
+
+    const products = await tx.product.findMany({
+      where: { id: { in: items.map((item) => item.productId) } },
+      select: { id: true, name: true, priceAoa: true, imagePath: true },
+    });
+    const byId = new Map(products.map((product) => [product.id, product]));
+    const unknown = items.filter((item) => !byId.has(item.productId)).map((item) => item.productId);
+    if (unknown.length > 0) throw new Refusal(422, "unknown_product", `no product with id ${unknown.join(", ")}`);
+
+    // Reserve in a fixed order so two checkouts sharing products cannot deadlock.
+    for (const item of [...items].sort((a, b) => a.productId.localeCompare(b.productId))) {
+      const reserved = await tx.product.updateMany({
+        where: { id: item.productId, stock: { gte: item.quantity } },
+        data: { stock: { decrement: item.quantity } },
+      });
+      if (reserved.count === 0) {
+        const name = byId.get(item.productId)!.name;
+        throw new Refusal(409, "out_of_stock", `not enough ${name} in stock for ${item.quantity}`);
+      }
+    }
+
+    const lines = items.map((item) => ({ ...item, product: byId.get(item.productId)! }));
+    const amountAoa = lines.reduce((sum, line) => sum + line.product.priceAoa * line.quantity, 0);
+    if (amountAoa > MAX_AMOUNT_AOA) throw new Refusal(422, "amount_too_large", "the order total is too large");
+
+    const created = await tx.order.create({
+      data: {
+        externalTransactionId: `order_${randomUUID()}`,
+        status: "PEN",
+        amountAoa,
+        clientId: input.clientId,
+        customerName: input.customer?.name ?? null,
+        customerPhone: input.customer?.phone ?? null,
+        cartId,
+        lines: {
+          create: lines.map((line) => ({
+            productId: line.productId,
+            productName: line.product.name,
+            unitPriceAoa: line.product.priceAoa,
+            quantity: line.quantity,
+          })),
+        },
+      },
+      select: { id: true, externalTransactionId: true },
+    });
+    return {
+      ...created,
+      amountAoa,
+      lines: lines.map((line) => ({
+        name: line.product.name,
+        imagePath: line.product.imagePath,
+        quantity: line.quantity,
+      })),
+    };
+  });
+}
+
+/** "Café do Amboim", "Café do Amboim (2)" or "Café do Amboim e mais 2 artigos". */
+function paymentOrderName(lines: ReservedOrder["lines"]): string {
+  const [first, ...rest] = lines;
+  if (rest.length === 0) return first!.quantity > 1 ? `${first!.name} (${first!.quantity})` : first!.name;
+  return `${first!.name} e mais ${rest.length} ${rest.length === 1 ? "artigo" : "artigos"}`;
+}
+
+async function cancelUnpaidOrder(externalTransactionId: string, error: unknown, deps: CreateOrderDeps): Promise<void> {
+  const reason = error instanceof PayServiceError ? `service_${error.kind}` : "internal_error";
+  deps.log("warn", "order.creation_failed", { externalTransactionId, reason });
+  await applyPaymentUpdate(deps.db, { externalTransactionId }, { status: "CAN", creationFailure: reason });
+  const jobs = await deps.db.job.findMany({
+    where: { dedupeKey: { in: jobsForTransition("CAN").map((type) => dedupeKeyOf(type, externalTransactionId)) } },
+    select: { id: true },
+  });
+  await deps.runJobsNow(jobs.map((job) => job.id));
+}
+
+/**
+ * A cart that is already LOCKED belongs to a checkout in progress (or one whose popup is open).
+ * Answer with that order, waiting briefly for its reference when the first submission is still
+ * talking to the service: a double click yields one order and the same answer twice.
+ */
+async function answerForLockedCart(cartId: string, deps: CreateOrderDeps): Promise<CreateOrderResult> {
+  const deadline = Date.now() + (deps.concurrentCheckoutWaitMs ?? 10_000);
+  for (;;) {
+    const order = await deps.db.order.findFirst({
+      where: { cartId, status: "PEN" },
+      orderBy: { createdAt: "desc" },
+      select: { externalTransactionId: true, referenceNumber: true, amountAoa: true },
+    });
+    if (order?.referenceNumber)
+      return {
+        ok: true,
+        replayed: true,
+        externalTransactionId: order.externalTransactionId,
+        referenceNumber: order.referenceNumber,
+        amountAoa: order.amountAoa,
+      };
+    if (!order || Date.now() >= deadline)
+      return {
+        ok: false,
+        status: 409,
+        code: "checkout_in_progress",
+        message: "this cart is being checked out; try again in a moment",
+      };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/**
+ * The body of endpoint A, `POST /api/pay/create-order`. Only product ids and quantities are
+ * read from the client: any total or price it sends is dropped here and the amount is
+ * recomputed from database prices (contract 4.2 A.1).
+ */
+
+export const MAX_ORDER_LINES = 50;
+export const MAX_LINE_QUANTITY = 99;
+/** Create-order bodies are a few hundred bytes; this is generous. */
+export const MAX_CREATE_ORDER_BYTES = 16 * 1024;
+
+const item = z.object({
+  productId: z.uuid({ error: "must be a product id (a UUID)" }),
+  // z.int() refuses 1.5 and the string "2": no coercion of what a client sends.
+  quantity: z
+    .int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(MAX_LINE_QUANTITY, { error: `must be at most ${MAX_LINE_QUANTITY}` }),
+});
+
+export const customerSchema = z.object({
+  name: z.string().trim().min(1, { error: "is empty" }).max(100, { error: "is longer than 100 characters" }),
+  // International or local form: +244 923 456 789, 923456789, (244) 923-456-789.
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9][0-9 ()-]{5,22}[0-9]$/, { error: "must be a phone number such as +244 923 456 789" }),
+});
+
+export const createOrderRequestSchema = z.object({
+  items: z
+    .array(item)
+    .min(1, { error: "is empty; leave it out to check out the cart" })
+    .max(MAX_ORDER_LINES, { error: `has more than ${MAX_ORDER_LINES} lines` })
+    .refine((items) => new Set(items.map((line) => line.productId)).size === items.length, {
+      error: "lists a product more than once",
+    })
+    .optional(),
+  customer: customerSchema.optional(),
+});
+
+export type CreateOrderRequest = z.output<typeof createOrderRequestSchema>;
+export type OrderItem = NonNullable<CreateOrderRequest["items"]>[number];
+export type Customer = z.output<typeof customerSchema>;
+
+/** zod issues as one readable message naming each field, e.g. `items.0.quantity must be at least 1`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || "body"} ${issue.message}`).join("; ");
+}

@@ -1,0 +1,119 @@
+import "server-only";
+import { Prisma } from "../generated/prisma/client";
+import type { Logger } from "../log";
+import {
+  outcomeSelect,
+  outcomeSql,
+  paymentUpdateCtes,
+  readUpdateResult,
+  type UpdateOutcome,
+  type UpdateRow,
+} from "../orders/state-machine";
+import { readPaymentLookup } from "../pay/payment-status";
+import { verifySignature } from "./signature";
+
+/**
+ * Endpoint B (contract 4.2, 5.2, 6.1): what to do with one webhook delivery, framework-free.
+ * Order of work: verify the signature over the raw bytes; only then parse; then record the
+ * delivery and apply its status through the order state machine in ONE statement, so a
+ * delivery is either fully recorded and applied or not at all (and then we answer 5xx so the
+ * service retries). Nothing slow happens here: side effects are jobs, run after the reply.
+ */
+
+/** Deliveries are small JSON documents; anything bigger is refused before it is read whole. */
+export const MAX_WEBHOOK_BYTES = 64 * 1024;
+
+export type WebhookReceipt =
+  | { kind: "rejected_signature"; reason: string }
+  | { kind: "invalid"; code: "malformed_json" | "invalid_payload"; message: string }
+  | {
+      kind: "recorded";
+      /** What the state machine did; "not_found" is stored as the event outcome "unmatched". */
+      outcome: UpdateOutcome;
+      externalTransactionId?: string;
+    };
+
+type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
+
+export interface WebhookDeps {
+  db: SqlRunner;
+  webhookSecret: string;
+  log: Logger;
+}
+
+export async function receiveWebhook(
+  rawBody: Uint8Array,
+  signatureHeader: string | null,
+  deps: WebhookDeps,
+): Promise<WebhookReceipt> {
+  const signature = verifySignature(deps.webhookSecret, rawBody, signatureHeader);
+  if (!signature.valid) {
+    // Worth a warning: a steady stream of these usually means PAY_WEBHOOK_SECRET is wrong.
+    deps.log("warn", "webhook.signature_rejected", { reason: signature.reason, bytes: rawBody.byteLength });
+    return { kind: "rejected_signature", reason: signature.reason };
+  }
+
+  const body = parseJsonBytes(rawBody);
+  if (body === undefined) {
+    await recordUnprocessable(deps.db, rawBody, "malformed_json");
+    return { kind: "invalid", code: "malformed_json", message: "the body is not valid UTF-8 JSON" };
+  }
+  const lookup = readPaymentLookup(body);
+  const problem = !lookup.found
+    ? "the body carries no order"
+    : !lookup.status
+      ? "data.paymentStatus must be one of CON, PEN, CAN"
+      : !lookup.externalTransactionId && !lookup.referenceNumber
+        ? "data.externalTransactionId is missing"
+        : undefined;
+  if (problem || !lookup.found || !lookup.status) {
+    await recordUnprocessable(
+      deps.db,
+      rawBody,
+      "invalid_payload",
+      lookup.found ? lookup.externalTransactionId : undefined,
+    );
+    return { kind: "invalid", code: "invalid_payload", message: problem ?? "invalid payload" };
+  }
+
+  const ctes = paymentUpdateCtes(
+    { externalTransactionId: lookup.externalTransactionId, referenceNumber: lookup.referenceNumber },
+    { status: lookup.status, paymentReference: lookup.paymentReference, entityNumber: lookup.entityNumber },
+  );
+  const rows = await deps.db.$queryRaw<UpdateRow[]>(Prisma.sql`${ctes}, event AS (
+  INSERT INTO webhook_events (raw_body, external_transaction_id, payment_status, outcome, order_id)
+  SELECT ${Buffer.from(rawBody)}, COALESCE(target.external_transaction_id, ${lookup.externalTransactionId ?? null}),
+         ${lookup.status}, CASE WHEN target.id IS NULL THEN 'unmatched' ELSE ${outcomeSql} END, target.id
+  FROM (SELECT 1) AS one LEFT JOIN target ON true LEFT JOIN changed ON true
+  RETURNING id
+)
+${outcomeSelect}`);
+  const result = readUpdateResult(rows[0]);
+  return {
+    kind: "recorded",
+    outcome: result.outcome,
+    externalTransactionId: result.order?.externalTransactionId ?? lookup.externalTransactionId,
+  };
+}
+
+/** JSON from bytes that must be valid UTF-8: a lossy decode would hide a broken sender. */
+function parseJsonBytes(rawBody: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(rawBody));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A verified delivery we cannot act on is still kept, raw, for whoever investigates it. */
+async function recordUnprocessable(
+  db: SqlRunner,
+  rawBody: Uint8Array,
+  outcome: "malformed_json" | "invalid_payload",
+  externalTransactionId?: string,
+): Promise<void> {
+  await db.$queryRaw(Prisma.sql`
+INSERT INTO webhook_events (raw_body, external_transaction_id, outcome)
+VALUES (${Buffer.from(rawBody)}, ${externalTransactionId ?? null}, ${outcome})
+RETURNING id`);
+}

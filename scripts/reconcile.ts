@@ -1,0 +1,30 @@
+// `npm run reconcile`: one reconcile sweep — every pending order without news for
+// PAY_STATUS_STALE_SECONDS is checked with the service and its answer applied through the
+// order state machine (lib/orders/status.ts) — then the jobs it enqueued are run.
+// Loads .env files as `next start` does; schedule it (cron, systemd timer) on a server host.
+import nextEnv from "@next/env";
+import { db } from "../lib/db/client";
+import { EnvError, getEnv } from "../lib/env";
+import { runDueJobs } from "../lib/jobs/runner";
+import { consoleLogger } from "../lib/log";
+import { reconcilePendingOrders } from "../lib/orders/status";
+import { payClient } from "../lib/pay";
+
+nextEnv.loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
+try {
+  const summary = await reconcilePendingOrders({
+    db: db(),
+    pay: payClient(),
+    staleSeconds: getEnv().pay.statusStaleSeconds,
+    log: consoleLogger,
+  });
+  const jobs = await runDueJobs({});
+  console.log(
+    `[reconcile] checked ${summary.checked} pending orders: ${summary.transitioned} changed, ` +
+      `${summary.abandoned} abandoned, ${summary.failed} not answered; jobs run: ${JSON.stringify(jobs)}`,
+  );
+  await db().$disconnect();
+} catch (error) {
+  console.error(`[reconcile] ${error instanceof EnvError || error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
