@@ -45,7 +45,12 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  projects: [
+    // Browsing first: "browsing never calls the service" reads the sandbox's whole request log,
+    // so the tests that pay (and call the service) run after it.
+    { name: "browse", testIgnore: /order-lifecycle/, use: { ...devices["Desktop Chrome"] } },
+    { name: "pay", testMatch: /order-lifecycle/, dependencies: ["browse"], use: { ...devices["Desktop Chrome"] } },
+  ],
   webServer: {
     command: "node_modules/.bin/tsx --conditions=react-server scripts/e2e-server.ts",
     url: baseURL,

@@ -36,7 +36,7 @@ runUntilStopped(lifetime, "e2e-server", async () => {
   // Next dying on its own (a port in use, a crash) ends the run instead of leaving Playwright waiting.
   void next.exited.then((code) => lifetime.stop(code ?? 1));
 
-  const environment: E2eServerEnvironment = { sandboxUrl: shop.sandboxUrl, appUrl };
+  const environment: E2eServerEnvironment = { sandboxUrl: shop.sandboxUrl, appUrl, databaseUrl: shop.databaseUrl };
   mkdirSync(path.dirname(E2E_ENVIRONMENT_FILE), { recursive: true });
   writeFileSync(E2E_ENVIRONMENT_FILE, `${JSON.stringify(environment, null, 2)}\n`);
   log(`serving ${appUrl} (sandbox ${shop.sandboxUrl})`);

@@ -13,6 +13,8 @@ export interface E2eServerEnvironment {
   sandboxUrl: string;
   /** The shop's address, the same as Playwright's baseURL. */
   appUrl: string;
+  /** The run's scratch database, for tests that check what the shop recorded (test data only). */
+  databaseUrl: string;
 }
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
