@@ -4,7 +4,8 @@
  * 2. embedded PostgreSQL (PGlite, data in .data/pglite) when DATABASE_URL is unset,
  * 3. migrations and the idempotent seed,
  * 4. the local sandbox of the service when PAY_API_BASE_URL points at this machine,
- * 5. `next dev`. Ctrl-C stops all of it.
+ * 5. `next dev`, and the worker (scripts/worker.ts): job retries and the reconcile sweep.
+ * Ctrl-C stops all of it.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -58,18 +59,27 @@ async function main(): Promise<void> {
     log(`using the service at ${apiBaseUrl}`);
   }
 
-  const next = spawn(process.execPath, [NEXT_BIN, "dev", ...process.argv.slice(2)], {
-    cwd: root,
-    stdio: "inherit",
-    // next dev sets NODE_ENV itself.
-    env: { ...env, NEXT_TELEMETRY_DISABLED: "1" } as unknown as NodeJS.ProcessEnv,
+  const childEnv = { ...env, NEXT_TELEMETRY_DISABLED: "1" } as unknown as NodeJS.ProcessEnv;
+  // next dev sets NODE_ENV itself.
+  const next = startChild([NEXT_BIN, "dev", ...process.argv.slice(2)], childEnv);
+  // Jobs also run right after each webhook (after()); the worker retries failed ones and runs the
+  // reconcile sweep, as `npm run worker` does next to a production server.
+  const worker = startChild(["--import", "tsx", "--conditions=react-server", `${root}/scripts/worker.ts`], {
+    ...childEnv,
+    NODE_ENV: "development",
   });
-  const exited = new Promise<number>((resolve) => next.once("exit", (code) => resolve(code ?? 0)));
+  void Promise.race([next.exited, worker.exited]).then((code) => lifetime.stop(code));
+}
+
+/** A child node process sharing this terminal, stopped with everything else. */
+function startChild(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: "inherit", env });
+  const exited = new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 0)));
   lifetime.onStop(async () => {
-    if (next.exitCode === null) next.kill("SIGTERM");
+    if (child.exitCode === null) child.kill("SIGTERM");
     await exited;
   });
-  void exited.then((code) => lifetime.stop(code));
+  return { exited };
 }
 
 runUntilStopped(lifetime, "dev", main);

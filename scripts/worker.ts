@@ -1,5 +1,7 @@
 // `npm run worker`: runs the job queue (docs/jobs.md) outside the web server — on a server host
-// next to `npm start`, or anywhere that reaches the database. Polls every 2 s; Ctrl-C or SIGTERM
+// next to `npm start`, or anywhere that reaches the database — and, once a minute, the reconcile
+// sweep (lib/orders/status.ts) that catches webhooks that never came. `npm run dev` runs it too.
+// Polls every 2 s; Ctrl-C or SIGTERM
 // stops it after the jobs in progress have finished (a second signal stops it at once).
 // `npm run worker -- --once` runs the jobs due now, prints a summary and exits (for crontab).
 // Loads .env files as `next start` does.
@@ -9,12 +11,16 @@ import { db } from "../lib/db/client";
 import { EnvError, getEnv } from "../lib/env";
 import { describeJobError } from "../lib/jobs/queue";
 import { runDueJobs, type RunSummary } from "../lib/jobs/runner";
+import { consoleLogger } from "../lib/log";
+import { reconcilePendingOrders } from "../lib/orders/status";
+import { payClient } from "../lib/pay";
 
 const POLL_MS = 2_000;
 /** After the database failed: wait longer before trying again. */
 const ERROR_PAUSE_MS = 10_000;
 /** Jobs per round; a full round goes again without waiting. */
 const ROUND_LIMIT = 100;
+const RECONCILE_EVERY_MS = 60_000;
 
 const log = (line: string) => console.log(`[worker] ${line}`);
 const describe = (summary: RunSummary) => `${summary.done} done, ${summary.retried} retried, ${summary.parked} parked`;
@@ -42,7 +48,12 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 const total: RunSummary = { done: 0, retried: 0, parked: 0 };
 let exitCode = 0;
 if (!once) log(`polling for due jobs every ${POLL_MS / 1000} s`);
+let lastSweep = 0;
 while (!stop.signal.aborted) {
+  if (!once && Date.now() - lastSweep >= RECONCILE_EVERY_MS) {
+    lastSweep = Date.now();
+    await reconcile();
+  }
   let ran = 0;
   let pause = POLL_MS;
   try {
@@ -58,6 +69,24 @@ while (!stop.signal.aborted) {
   }
   if (once) break;
   if (ran < ROUND_LIMIT) await sleep(pause, undefined, { signal: stop.signal }).catch(() => {});
+}
+
+/** One sweep; a failure is logged and the next one comes a minute later. */
+async function reconcile(): Promise<void> {
+  try {
+    const summary = await reconcilePendingOrders({
+      db: db(),
+      pay: payClient(),
+      staleSeconds: getEnv().pay.statusStaleSeconds,
+      log: consoleLogger,
+    });
+    if (summary.checked > 0)
+      log(
+        `reconciled ${summary.checked} quiet pending orders: ${summary.transitioned} changed, ${summary.abandoned} abandoned`,
+      );
+  } catch (error) {
+    console.error(`[worker] reconcile sweep failed: ${describeJobError(error)}`);
+  }
 }
 
 log(once ? `ran the due jobs: ${describe(total)}` : `stopped after ${describe(total)}`);

@@ -16,7 +16,8 @@ function createClient() {
     // Timestamps are `timestamp without time zone` holding UTC (Prisma's convention); SQL that writes
     // now() must then run in a UTC session, whatever the server's default time zone is.
     adapter: new PrismaPg({ connectionString: databaseUrl, max: databasePoolMax, options: "-c TimeZone=UTC" }),
-    log: nodeEnv() === "development" ? ["query", "warn", "error"] : ["warn", "error"],
+    // No query log: the worker polls every 2 s, which would bury everything else in development.
+    log: ["warn", "error"],
   });
 }
 
