@@ -1,3 +1,4 @@
+import { createServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { MAX_WEBHOOK_BYTES } from "@/lib/webhooks/receive";
@@ -49,6 +50,34 @@ describe("a correctly signed delivery", () => {
     expect((await jobsOf(order.externalTransactionId)).map((job) => job.status)).toEqual(["DONE", "DONE", "DONE"]);
     expect(await db().invoice.count({ where: { orderId: order.id } })).toBe(1);
     expect(await db().cart.findUniqueOrThrow({ where: { id: order.cartId } })).toMatchObject({ status: "CHECKED_OUT" });
+  });
+
+  it("a hanging job (an SMTP server that never answers) does not delay the reply, and is retried later", async () => {
+    const sockets = new Set<Socket>();
+    const tarpit = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => tarpit.listen(0, "127.0.0.1", resolve));
+    vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(tarpit.address() as { port: number }).port}`);
+    vi.resetModules();
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    const order = await insertTestOrder();
+    const mailJob = async () =>
+      (await jobsOf(order.externalTransactionId)).find((job) => job.type === "confirmation-mail")!;
+    try {
+      const response = await postWebhook(notification(order.externalTransactionId, "CON"));
+      expect(response).toEqual({ status: 200, body: { received: true, outcome: "transitioned" } });
+      // The reply is out while the mail job is still connected to a server that never greets it.
+      await expect.poll(() => sockets.size).toBe(1);
+      expect((await mailJob()).status).toBe("RUNNING");
+      expect(pendingAfterTasks()).toBeGreaterThan(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      tarpit.close();
+      await settleAfterTasks();
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+    expect(await mailJob()).toMatchObject({ status: "QUEUED", attempts: 1, lastError: expect.any(String) });
+    expect((await orderRow(order.id)).status).toBe("CON");
   });
 
   it("CAN cancels a PEN order; its stock comes back and its cart reopens", async () => {
