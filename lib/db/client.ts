@@ -21,9 +21,14 @@ function createClient() {
   });
 }
 
-/** The shop's Prisma client type, for functions that take the client as a dependency. */
-export type Database = ReturnType<typeof createClient>;
-type ShopPrismaClient = Database;
+type ShopPrismaClient = ReturnType<typeof createClient>;
+
+/**
+ * A Prisma client of the shop's schema, for functions that take the client as a dependency:
+ * `db()`, or one a test made for a scratch database. (Without `$on`, whose type depends on the
+ * client's log settings.)
+ */
+export type Database = Omit<PrismaClient, "$on">;
 
 // `next dev` re-evaluates modules on every edit; keeping the client on globalThis stops each
 // reload from opening another connection pool until the database refuses connections.

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { Prisma, type PrismaClient } from "../generated/prisma/client";
+import type { Database } from "../db/client";
+import { Prisma } from "../generated/prisma/client";
 import { orderConfirmationMail } from "../mail/order-confirmation";
 import type { Mailer } from "../mail/types";
 import { JOB_TYPES, type JobType } from "./catalog";
@@ -18,11 +19,7 @@ import { PermanentJobError, type ClaimedJob } from "./queue";
  *   checked in the same transaction as the writes.
  */
 
-/**
- * A Prisma client of the shop's schema: `db()`, or one a test made for a scratch database.
- * (Without `$on`, whose type depends on the client's log settings.)
- */
-export type Database = Omit<PrismaClient, "$on">;
+export type { Database };
 
 export interface JobContext {
   db: Database;
