@@ -10,3 +10,6 @@ export const consoleLogger: Logger = (level, event, fields = {}) => {
   if (level === "info") console.log(line);
   else console[level](line);
 };
+
+/** What a log line may say about an unexpected error: its class, never its message (which can carry data). */
+export const errorKind = (error: unknown) => (error instanceof Error ? error.name : "unknown");

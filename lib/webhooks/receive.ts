@@ -59,21 +59,19 @@ export async function receiveWebhook(
     return { kind: "invalid", code: "malformed_json", message: "the body is not valid UTF-8 JSON" };
   }
   const lookup = readPaymentLookup(body);
-  const problem = !lookup.found
-    ? "the body carries no order"
-    : !lookup.status
-      ? "data.paymentStatus must be one of CON, PEN, CAN"
-      : !lookup.externalTransactionId && !lookup.referenceNumber
-        ? "data.externalTransactionId is missing"
-        : undefined;
-  if (problem || !lookup.found || !lookup.status) {
+  if (!lookup.found || !lookup.status || (!lookup.externalTransactionId && !lookup.referenceNumber)) {
+    const message = !lookup.found
+      ? "the body carries no order"
+      : !lookup.status
+        ? "data.paymentStatus must be one of CON, PEN, CAN"
+        : "data.externalTransactionId is missing";
     await recordUnprocessable(
       deps.db,
       rawBody,
       "invalid_payload",
       lookup.found ? lookup.externalTransactionId : undefined,
     );
-    return { kind: "invalid", code: "invalid_payload", message: problem ?? "invalid payload" };
+    return { kind: "invalid", code: "invalid_payload", message };
   }
 
   const ctes = paymentUpdateCtes(

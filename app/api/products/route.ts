@@ -1,6 +1,6 @@
 import { listProducts } from "@/lib/catalog";
 import { jsonError } from "@/lib/http";
-import { consoleLogger } from "@/lib/log";
+import { consoleLogger, errorKind } from "@/lib/log";
 
 export const dynamic = "force-dynamic";
 
@@ -11,7 +11,7 @@ export async function GET(): Promise<Response> {
       products.map(({ id, slug, name, priceAoa, image, stock }) => ({ id, slug, name, priceAoa, image, stock })),
     );
   } catch (error) {
-    consoleLogger("error", "catalog.list_failed", { error: error instanceof Error ? error.name : "unknown" });
+    consoleLogger("error", "catalog.list_failed", { error: errorKind(error) });
     return jsonError(503, "catalog_unavailable", "The catalogue is temporarily unavailable. Please try again.");
   }
 }

@@ -1,7 +1,7 @@
 import { authorizeCron } from "@/lib/cron";
 import { jsonError } from "@/lib/http";
 import { runDueJobs } from "@/lib/jobs/runner";
-import { consoleLogger } from "@/lib/log";
+import { consoleLogger, errorKind } from "@/lib/log";
 
 // Runs due jobs for serverless hosts (vercel.json schedules it); `npm run worker` elsewhere.
 // See docs/jobs.md.
@@ -19,7 +19,7 @@ async function runJobs(request: Request): Promise<Response> {
     consoleLogger("info", "cron.jobs", { ...summary });
     return Response.json(summary);
   } catch (error) {
-    consoleLogger("error", "cron.jobs_failed", { error: error instanceof Error ? error.name : "unknown" });
+    consoleLogger("error", "cron.jobs_failed", { error: errorKind(error) });
     return jsonError(503, "unavailable", "the jobs could not run; they will run on the next schedule");
   }
 }

@@ -4,7 +4,7 @@ import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
 import { drainJobsInBackground } from "@/lib/jobs/runner";
-import { consoleLogger } from "@/lib/log";
+import { consoleLogger, errorKind } from "@/lib/log";
 import { reconcilePendingOrders } from "@/lib/orders/status";
 import { payClient } from "@/lib/pay";
 
@@ -25,7 +25,7 @@ async function reconcile(request: Request): Promise<Response> {
     if (summary.transitioned + summary.abandoned > 0) after(() => drainJobsInBackground());
     return Response.json(summary);
   } catch (error) {
-    consoleLogger("error", "reconcile.failed", { error: error instanceof Error ? error.name : "unknown" });
+    consoleLogger("error", "reconcile.failed", { error: errorKind(error) });
     return jsonError(503, "unavailable", "the sweep could not run; it will run again on the next schedule");
   }
 }

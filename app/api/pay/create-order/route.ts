@@ -13,7 +13,7 @@ import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
 import { drainJobsInBackground, runDueJobs } from "@/lib/jobs/runner";
-import { consoleLogger } from "@/lib/log";
+import { consoleLogger, errorKind } from "@/lib/log";
 import { payClient } from "@/lib/pay";
 import { readBodyCapped } from "@/lib/request-body";
 
@@ -52,7 +52,7 @@ export async function POST(request: NextRequest): Promise<Response> {
       { db: db(), pay: payClient(), appUrl, runJobsNow: (ids) => runDueJobs({ ids }), log: consoleLogger },
     );
   } catch (error) {
-    consoleLogger("error", "order.create_failed", { error: error instanceof Error ? error.name : "unknown" });
+    consoleLogger("error", "order.create_failed", { error: errorKind(error) });
     return jsonError(503, "unavailable", "the order could not be created; nothing was charged, please try again");
   }
   if (!result.ok) {

@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
 import { drainJobsInBackground } from "@/lib/jobs/runner";
-import { consoleLogger } from "@/lib/log";
+import { consoleLogger, errorKind } from "@/lib/log";
 import { readBodyCapped } from "@/lib/request-body";
 import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/webhooks/receive";
 import { SIGNATURE_HEADER } from "@/lib/webhooks/signature";
@@ -25,7 +25,7 @@ export async function POST(request: Request): Promise<Response> {
     });
   } catch (error) {
     // Not recorded means not acknowledged: a 5xx makes the service deliver it again.
-    consoleLogger("error", "webhook.not_recorded", { error: error instanceof Error ? error.name : "unknown" });
+    consoleLogger("error", "webhook.not_recorded", { error: errorKind(error) });
     return jsonError(503, "unavailable", "the notification could not be recorded; deliver it again later");
   }
 

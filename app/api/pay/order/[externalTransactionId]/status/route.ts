@@ -3,7 +3,7 @@ import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
 import { drainJobsInBackground } from "@/lib/jobs/runner";
-import { consoleLogger } from "@/lib/log";
+import { consoleLogger, errorKind } from "@/lib/log";
 import { EXTERNAL_TRANSACTION_ID, orderStatus } from "@/lib/orders/status";
 import { payClient } from "@/lib/pay";
 
@@ -28,7 +28,7 @@ export async function GET(
       { db: db(), pay: payClient(), staleSeconds: getEnv().pay.statusStaleSeconds, log: consoleLogger },
     );
   } catch (error) {
-    consoleLogger("error", "order.status_failed", { error: error instanceof Error ? error.name : "unknown" });
+    consoleLogger("error", "order.status_failed", { error: errorKind(error) });
     return jsonError(503, "unavailable", "the order's status cannot be read right now");
   }
   if (!result) return jsonError(404, "order_not_found", `no order ${externalTransactionId}`);
