@@ -17,6 +17,7 @@ import { prepareIsolatedShop } from "../scripts/lib/isolated-shop";
 import { prepareProductionBuild, startNextServer, waitUntilAnswering } from "../scripts/lib/next-production";
 import { manageProcessLifetime, runUntilStopped } from "../scripts/lib/process-lifetime";
 import { startBaselineServer } from "./lib/baseline-server";
+import { cpuSnapshot, cpuUse } from "./lib/cpu";
 import { freePort } from "./lib/free-port";
 import { runLoad, type LoadMode, type LoadResult } from "./lib/load";
 import { formatChecks, formatTable, type Check, type Measurement } from "./lib/report";
@@ -108,6 +109,9 @@ runUntilStopped(lifetime, "bench", async () => {
   });
   lifetime.onStop(() => baseline.stop());
   const targets: Record<Target, string> = { baseline: baseline.url, app: next.url };
+  const serverPids: Record<Target, number | undefined> = { baseline: baseline.pid, app: next.child.pid };
+  // Our backends on a PostgreSQL server, told apart from other databases' by their process title.
+  const databaseName = process.env.DATABASE_URL ? new URL(shop.databaseUrl).pathname.slice(1) : undefined;
 
   console.log(
     [
@@ -189,9 +193,11 @@ runUntilStopped(lifetime, "bench", async () => {
             : mode.load.rate * (durationSeconds + 2) + connections;
         const { run, finish } = await prepare(scenario, target, mode.name, maxRequests);
         log(`${scenario.name}: ${target} at ${mode.name}`);
+        const [cpuBefore, started] = [cpuSnapshot(), performance.now()];
         const result = await runLoad(targets[target], run, mode.load);
+        const cpu = cpuUse(cpuBefore, cpuSnapshot(), serverPids[target], databaseName, performance.now() - started);
         countFailures(result);
-        measurements.push({ scenario: scenario.name, mode: mode.name, target, result });
+        measurements.push({ scenario: scenario.name, mode: mode.name, target, result, cpu, cpus: cpus().length });
         await finish(result);
       }
     }

@@ -4,6 +4,7 @@ import type { ShopSettings } from "./scenario";
 
 export interface RunningBaseline {
   url: string;
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -39,6 +40,7 @@ export function startBaselineServer(options: {
       const { port } = message as { port: number };
       resolve({
         url: `http://127.0.0.1:${port}`,
+        pid: child.pid,
         async stop() {
           if (child.connected) child.disconnect();
           await exited;

@@ -1,3 +1,4 @@
+import type { CpuUse } from "./cpu";
 import type { LoadResult } from "./load";
 
 export interface Measurement {
@@ -5,6 +6,10 @@ export interface Measurement {
   mode: string;
   target: "baseline" | "app";
   result: LoadResult;
+  /** Where the CPU went during the run (Linux only). */
+  cpu?: CpuUse;
+  /** CPUs of the machine, to say what share of it other processes took. */
+  cpus: number;
 }
 
 const HEADINGS = [
@@ -18,7 +23,25 @@ const HEADINGS = [
   "req/s ×base",
   "p50 ×base",
   "p99 ×base",
+  "server CPU ms/req",
+  "db CPU ms/req",
+  "other load",
 ];
+
+/**
+ * CPU milliseconds per answered request of the server under test (its process and children)
+ * and of the database's processes, and the share of the machine's CPUs unrelated processes
+ * took meanwhile: a run with a high "other load" measured a busy machine.
+ */
+function cpuCells({ cpu, result, cpus }: Measurement): string[] {
+  const answered = result.requestsPerSecond * result.durationSeconds;
+  if (!cpu || answered === 0) return ["—", "—", "—"];
+  return [
+    (cpu.server / answered).toFixed(2),
+    cpu.database > 0 ? (cpu.database / answered).toFixed(2) : "—",
+    `${Math.round((100 * cpu.others) / (cpu.wallMs * cpus))} %`,
+  ];
+}
 
 /**
  * A plain-text table, one row per measurement. The ratio columns divide each row's figure by
@@ -43,6 +66,7 @@ export function formatTable(measurements: Measurement[]): string {
       ratio(result.requestsPerSecond, baseline?.requestsPerSecond),
       ratio(result.p50Ms, baseline?.p50Ms),
       ratio(result.p99Ms, baseline?.p99Ms),
+      ...cpuCells(measurement),
     ];
   });
   const widths = HEADINGS.map((heading, column) =>
