@@ -212,6 +212,10 @@ async function verifyTransitions(
   let jobCount = 0;
   const jobStatuses: string[] = [];
   const wrongReplies: string[] = [];
+  // A broken app can lose thousands: a few examples say enough.
+  const examples: string[] = [];
+  const example = (line: string) => void (examples.length < 5 && examples.push(line));
+  let halfApplied = 0;
   for (const state of states) {
     const id = state.externalTransactionId;
     const reply = replies.get(id);
@@ -231,20 +235,28 @@ async function verifyTransitions(
       if (appliedOnce) transitioned++;
       else if (applied && (events > 1 || state.jobKeys.length > CON_JOBS.length)) {
         doubled++;
-        problems.push(`${id}: ${events} events, jobs ${state.jobKeys.join(" ")}`);
+        example(`${id}: ${events} events, jobs ${state.jobKeys.join(" ")}`);
       } else {
         lost++;
-        problems.push(`${id}: answered ${describeReply(reply)} but is ${state.status} with ${events} events`);
+        example(`${id}: answered ${describeReply(reply)} but is ${state.status} with ${events} events`);
       }
     } else if (sentIds.has(id)) {
       if (appliedOnce) appliedAfterStop++;
       else if (untouched) notAppliedAfterStop++;
-      else problems.push(`${id}: unanswered, half-applied: ${state.status}, ${events} events`);
+      else {
+        halfApplied++;
+        example(`${id}: unanswered, half-applied: ${state.status}, ${events} events`);
+      }
     } else if (!untouched) {
       touched++;
-      problems.push(`${id}: never delivered but ${state.status} with ${events} events`);
+      example(`${id}: never delivered but ${state.status} with ${events} events`);
     }
   }
+  if (lost > 0) problems.push(`${lost} lost transitions`);
+  if (doubled > 0) problems.push(`${doubled} doubled transitions`);
+  if (halfApplied > 0) problems.push(`${halfApplied} unanswered deliveries half-applied`);
+  if (touched > 0) problems.push(`${touched} orders changed without a delivery`);
+  if (examples.length > 0) problems.push(`for example: ${examples.join("; ")}`);
   if (states.length !== orders.length) problems.push(`${orders.length} orders prepared, ${states.length} found`);
   if (wrongReplies.length > 0) problems.push(`answers other than 200 transitioned: ${tally(wrongReplies)}`);
   if (eventCount !== replies.size + appliedAfterStop)
@@ -262,7 +274,7 @@ async function verifyTransitions(
         `${unanswered} unanswered when the load stopped (${appliedAfterStop} applied by the server afterwards, ${notAppliedAfterStop} not)`,
       `orders now CON: ${confirmed} = ${transitioned} "transitioned" answers + ${appliedAfterStop} applied after the stop; ` +
         `each finalized, with 1 webhook event and its ${CON_JOBS.length} jobs (${CON_JOBS.join(", ")})`,
-      `webhook events: ${eventCount} (= requests the server processed: ${replies.size} answered + ${appliedAfterStop}); ` +
+      `webhook events: ${eventCount}, for ${replies.size + appliedAfterStop} requests processed (${replies.size} answered + ${appliedAfterStop} after the stop); ` +
         `jobs: ${jobCount} (${tally(jobStatuses)}); deliveries matching no order: ${unmatched}`,
       `lost transitions: ${lost}, doubled: ${doubled}; ${orders.length - sentCount} prepared orders never delivered, ` +
         `${touched} of them touched`,
