@@ -1,0 +1,274 @@
+import "server-only";
+import { z } from "zod";
+import { CART_COOKIE } from "./checkout/cookies";
+import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "./checkout/request";
+import type { Database } from "./db/client";
+import { Prisma } from "./generated/prisma/client";
+
+/**
+ * The shopper's server-side cart (found by the `cart_id` cookie). Prices, stock and totals
+ * always come from the database; the browser only says which product and how many.
+ *
+ * - OPEN: can change.
+ * - LOCKED: a checkout holds it (lib/checkout/create-order.ts); every change is refused until
+ *   the order's CAN job reopens it or its CON job checks it out.
+ * - CHECKED_OUT: paid for; treated as no cart, so adding starts a new one.
+ *
+ * Limits match endpoint A's, so a cart can always be checked out: at most MAX_ORDER_LINES
+ * lines, each 1..MAX_LINE_QUANTITY and never more than the product's stock at the time.
+ */
+
+export const MAX_CART_LINES = MAX_ORDER_LINES;
+export { MAX_LINE_QUANTITY };
+
+export const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+export interface CartLine {
+  productId: string;
+  slug: string;
+  name: string;
+  image: string;
+  unitPriceAoa: number;
+  quantity: number;
+  /** The product's stock now; a line above it cannot be checked out until lowered. */
+  stock: number;
+  lineTotalAoa: number;
+}
+
+export interface CartView {
+  id: string;
+  status: "OPEN" | "LOCKED";
+  lines: CartLine[];
+  /** Units across all lines (the header's count). */
+  itemCount: number;
+  totalAoa: number;
+  /** Some line asks for more than is in stock. */
+  exceedsStock: boolean;
+}
+
+export type CartRefusalCode =
+  | "invalid_input"
+  | "unknown_product"
+  | "out_of_stock"
+  | "too_many_lines"
+  | "cart_locked"
+  | "no_cart"
+  | "line_not_found";
+
+export type CartChange =
+  | {
+      ok: true;
+      cartId: string;
+      /** The line's quantity after the change (0 when it was removed). */
+      quantity: number;
+      /** The requested quantity was lowered to the stock or to MAX_LINE_QUANTITY. */
+      capped: boolean;
+    }
+  | { ok: false; code: CartRefusalCode; message: string };
+
+const cartId = z.uuid({ error: "must be a cart id (a UUID)" });
+const productId = z.uuid({ error: "must be a product id (a UUID)" });
+
+/** A whole number, given as a number or as the decimal digits a form sends ("2", not "2.0" or " 2"). */
+const wholeNumber = z.union([
+  z.int({ error: "must be a whole number" }),
+  z
+    .string()
+    .regex(/^-?[0-9]{1,9}$/, { error: "must be a whole number" })
+    .transform(Number),
+]);
+
+const addSchema = z.object({
+  cartId: cartId.optional(),
+  productId,
+  quantity: wholeNumber.pipe(
+    z
+      .number()
+      .min(1, { error: "must be at least 1" })
+      .max(MAX_LINE_QUANTITY, { error: `must be at most ${MAX_LINE_QUANTITY}` }),
+  ),
+});
+
+/** 0 removes the line; anything else must be a quantity a line can have. */
+const setQuantitySchema = z.object({
+  cartId,
+  productId,
+  quantity: wholeNumber.pipe(
+    z
+      .number()
+      .min(0, { error: "must not be negative" })
+      .max(MAX_LINE_QUANTITY, { error: `must be at most ${MAX_LINE_QUANTITY}` }),
+  ),
+});
+
+const removeSchema = z.object({ cartId, productId });
+
+export type AddToCartInput = { cartId?: unknown; productId: unknown; quantity: unknown };
+export type SetQuantityInput = { cartId: unknown; productId: unknown; quantity: unknown };
+export type RemoveLineInput = { cartId: unknown; productId: unknown };
+
+const refuse = (code: CartRefusalCode, message: string): CartChange => ({ ok: false, code, message });
+
+function invalid(error: z.ZodError): CartChange {
+  return refuse(
+    "invalid_input",
+    error.issues.map((issue) => `${issue.path.join(".") || "input"} ${issue.message}`).join("; "),
+  );
+}
+
+/** The cart by the id from its cookie; null when there is none, it is unknown, or it was checked out. */
+export async function getCart(db: Database, id: string | undefined): Promise<CartView | null> {
+  if (!id || !cartId.safeParse(id).success) return null;
+  const cart = await db.cart.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      status: true,
+      items: {
+        // In the order they were added; lines added together (same timestamp) by name.
+        orderBy: [{ createdAt: "asc" }, { product: { name: "asc" } }],
+        select: {
+          quantity: true,
+          product: { select: { id: true, slug: true, name: true, imagePath: true, priceAoa: true, stock: true } },
+        },
+      },
+    },
+  });
+  if (!cart || cart.status === "CHECKED_OUT") return null;
+  const lines = cart.items.map(({ quantity, product }) => ({
+    productId: product.id,
+    slug: product.slug,
+    name: product.name,
+    image: product.imagePath,
+    unitPriceAoa: product.priceAoa,
+    quantity,
+    stock: product.stock,
+    lineTotalAoa: product.priceAoa * quantity,
+  }));
+  return {
+    id: cart.id,
+    status: cart.status,
+    lines,
+    itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
+    totalAoa: lines.reduce((sum, line) => sum + line.lineTotalAoa, 0),
+    exceedsStock: lines.some((line) => line.quantity > line.stock),
+  };
+}
+
+type Transaction = Prisma.TransactionClient;
+
+/**
+ * Locks the cart row for the rest of the transaction. Checkout locks a cart with an UPDATE of the
+ * same row, so a change here and a checkout never interleave: the checkout either sees this
+ * change in full or this change sees the cart LOCKED.
+ */
+async function lockCart(tx: Transaction, id: string) {
+  const [cart] = await tx.$queryRaw<{ status: "OPEN" | "LOCKED" | "CHECKED_OUT" }[]>(
+    Prisma.sql`SELECT status::text AS status FROM carts WHERE id = ${id}::uuid FOR UPDATE`,
+  );
+  return cart;
+}
+
+const lockedRefusal = () =>
+  refuse("cart_locked", "a payment is in progress for this cart; it cannot change until the payment ends");
+
+/**
+ * Adds `quantity` units of a product, summing with the line already there, capped by the
+ * product's stock and MAX_LINE_QUANTITY. Without an open cart (none, unknown, or checked out)
+ * a new OPEN cart is created: the answer's cartId is the one to keep in the cookie.
+ */
+export async function addToCart(db: Database, input: AddToCartInput): Promise<CartChange> {
+  const parsed = addSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const request = parsed.data;
+
+  return db.$transaction(async (tx) => {
+    // Checked first so a refused request leaves no empty cart behind. Not locked: checkout locks
+    // the cart and then the products, and taking them in the other order here could deadlock.
+    // Stock is checked again when the order reserves it.
+    const product = await tx.product.findUnique({ where: { id: request.productId }, select: { stock: true } });
+    if (!product) return refuse("unknown_product", `no product with id ${request.productId}`);
+    if (product.stock <= 0) return refuse("out_of_stock", "the product is sold out");
+
+    const existing = request.cartId ? await lockCart(tx, request.cartId) : undefined;
+    if (existing?.status === "LOCKED") return lockedRefusal();
+    const id =
+      existing?.status === "OPEN" && request.cartId
+        ? request.cartId
+        : (await tx.cart.create({ data: {}, select: { id: true } })).id;
+
+    const line = await tx.cartItem.findUnique({
+      where: { cartId_productId: { cartId: id, productId: request.productId } },
+      select: { quantity: true },
+    });
+    if (!line && (await tx.cartItem.count({ where: { cartId: id } })) >= MAX_CART_LINES)
+      return refuse("too_many_lines", `a cart holds at most ${MAX_CART_LINES} different products`);
+
+    const wanted = (line?.quantity ?? 0) + request.quantity;
+    const quantity = Math.min(wanted, product.stock, MAX_LINE_QUANTITY);
+    await tx.cartItem.upsert({
+      where: { cartId_productId: { cartId: id, productId: request.productId } },
+      create: { cartId: id, productId: request.productId, quantity },
+      update: { quantity },
+    });
+    await tx.cart.update({ where: { id }, data: { updatedAt: new Date() } });
+    return { ok: true, cartId: id, quantity, capped: quantity < wanted };
+  });
+}
+
+/** Sets a line's quantity (capped by stock); 0 removes the line. */
+export async function setLineQuantity(db: Database, input: SetQuantityInput): Promise<CartChange> {
+  const parsed = setQuantitySchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const request = parsed.data;
+  if (request.quantity === 0) return removeLine(db, request);
+
+  return db.$transaction(async (tx) => {
+    const refusal = await refuseUnlessOpen(tx, request.cartId);
+    if (refusal) return refusal;
+    const line = await tx.cartItem.findUnique({
+      where: { cartId_productId: { cartId: request.cartId, productId: request.productId } },
+      select: { id: true, product: { select: { stock: true } } },
+    });
+    if (!line) return refuse("line_not_found", "that product is not in the cart");
+    const { stock } = line.product;
+    if (stock <= 0) return refuse("out_of_stock", "the product is sold out; remove it from the cart");
+    const quantity = Math.min(request.quantity, stock);
+    await tx.cartItem.update({ where: { id: line.id }, data: { quantity } });
+    return { ok: true, cartId: request.cartId, quantity, capped: quantity < request.quantity };
+  });
+}
+
+export async function removeLine(db: Database, input: RemoveLineInput): Promise<CartChange> {
+  const parsed = removeSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const request = parsed.data;
+
+  return db.$transaction(async (tx) => {
+    const refusal = await refuseUnlessOpen(tx, request.cartId);
+    if (refusal) return refusal;
+    const removed = await tx.cartItem.deleteMany({ where: { cartId: request.cartId, productId: request.productId } });
+    if (removed.count === 0) return refuse("line_not_found", "that product is not in the cart");
+    return { ok: true, cartId: request.cartId, quantity: 0, capped: false };
+  });
+}
+
+async function refuseUnlessOpen(tx: Transaction, id: string): Promise<CartChange | undefined> {
+  const cart = await lockCart(tx, id);
+  if (!cart || cart.status === "CHECKED_OUT") return refuse("no_cart", "there is no open cart");
+  if (cart.status === "LOCKED") return lockedRefusal();
+  return undefined;
+}
+
+/** The `cart_id` cookie: httpOnly, sent on top-level navigations (lax), secure on an https shop. */
+export function cartCookie(id: string, appUrl: string) {
+  return {
+    name: CART_COOKIE,
+    value: id,
+    httpOnly: true,
+    sameSite: "lax" as const,
+    secure: appUrl.startsWith("https://"),
+    path: "/",
+    maxAge: CART_COOKIE_MAX_AGE_SECONDS,
+  };
+}

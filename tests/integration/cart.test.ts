@@ -1,0 +1,334 @@
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import {
+  addToCart,
+  getCart,
+  MAX_CART_LINES,
+  MAX_LINE_QUANTITY,
+  removeLine,
+  setLineQuantity,
+  type CartChange,
+} from "@/lib/cart";
+import { db } from "@/lib/db/client";
+import { insertTestProduct } from "../support/orders";
+
+// lib/cart.ts against the suite's real database. Every test makes products of its own, so stock
+// and carts never race other test files.
+
+function changed(result: CartChange) {
+  if (!result.ok) throw new Error(`expected a change, got ${result.code}: ${result.message}`);
+  return result;
+}
+
+const itemsOf = (cartId: string) =>
+  db().cartItem.findMany({
+    where: { cartId },
+    select: { productId: true, quantity: true },
+    orderBy: { createdAt: "asc" },
+  });
+
+async function cartWith(lines: { productId: string; quantity: number }[], status: "OPEN" | "LOCKED" | "CHECKED_OUT") {
+  return db().cart.create({ data: { status, items: { create: lines } } });
+}
+
+describe("addToCart", () => {
+  it("creates an OPEN cart when there is none and puts the line in it", async () => {
+    const product = await insertTestProduct({ priceAoa: 2500, stock: 10 });
+    const result = changed(await addToCart(db(), { productId: product.id, quantity: 2 }));
+
+    expect(result).toMatchObject({ quantity: 2, capped: false });
+    const cart = await db().cart.findUniqueOrThrow({ where: { id: result.cartId } });
+    expect(cart.status).toBe("OPEN");
+    expect(await itemsOf(result.cartId)).toEqual([{ productId: product.id, quantity: 2 }]);
+  });
+
+  it("accepts the quantity as the digits a form sends", async () => {
+    const product = await insertTestProduct({ stock: 10 });
+    const result = changed(await addToCart(db(), { productId: product.id, quantity: "3" }));
+    expect(await itemsOf(result.cartId)).toEqual([{ productId: product.id, quantity: 3 }]);
+  });
+
+  it("adds to the same cart, summing the quantities of the same product", async () => {
+    const product = await insertTestProduct({ stock: 10 });
+    const other = await insertTestProduct({ stock: 10 });
+    const first = changed(await addToCart(db(), { productId: product.id, quantity: 2 }));
+    const second = changed(await addToCart(db(), { cartId: first.cartId, productId: product.id, quantity: 3 }));
+    changed(await addToCart(db(), { cartId: first.cartId, productId: other.id, quantity: 1 }));
+
+    expect(second).toEqual({ ok: true, cartId: first.cartId, quantity: 5, capped: false });
+    expect(await itemsOf(first.cartId)).toEqual([
+      { productId: product.id, quantity: 5 },
+      { productId: other.id, quantity: 1 },
+    ]);
+  });
+
+  it("caps the line at the product's stock", async () => {
+    const product = await insertTestProduct({ stock: 4 });
+    const first = changed(await addToCart(db(), { productId: product.id, quantity: 3 }));
+    const second = changed(await addToCart(db(), { cartId: first.cartId, productId: product.id, quantity: 3 }));
+
+    expect(second).toMatchObject({ quantity: 4, capped: true });
+    expect(await itemsOf(first.cartId)).toEqual([{ productId: product.id, quantity: 4 }]);
+  });
+
+  it(`caps the line at ${MAX_LINE_QUANTITY} however much is in stock`, async () => {
+    const product = await insertTestProduct({ stock: 1000 });
+    const first = changed(await addToCart(db(), { productId: product.id, quantity: 90 }));
+    const second = changed(await addToCart(db(), { cartId: first.cartId, productId: product.id, quantity: 20 }));
+
+    expect(second).toMatchObject({ quantity: MAX_LINE_QUANTITY, capped: true });
+    expect(await itemsOf(first.cartId)).toEqual([{ productId: product.id, quantity: MAX_LINE_QUANTITY }]);
+  });
+
+  it.each([0, -1, 100, 1.5, "", "2.0", " 2", "two", null])(
+    "refuses the quantity %j and writes nothing",
+    async (quantity) => {
+      const product = await insertTestProduct({ stock: 10 });
+      const cart = await cartWith([], "OPEN");
+      const result = await addToCart(db(), { cartId: cart.id, productId: product.id, quantity });
+
+      expect(result).toMatchObject({ ok: false, code: "invalid_input", message: expect.stringContaining("quantity") });
+      expect(await itemsOf(cart.id)).toEqual([]);
+    },
+  );
+
+  it("refuses an unknown product without creating a cart", async () => {
+    const cartsBefore = await db().cart.count();
+    const result = await addToCart(db(), { productId: randomUUID(), quantity: 1 });
+
+    expect(result).toMatchObject({ ok: false, code: "unknown_product" });
+    expect(await db().cart.count()).toBe(cartsBefore);
+  });
+
+  it("refuses a product id that is not a UUID", async () => {
+    expect(await addToCart(db(), { productId: "1; DROP TABLE carts", quantity: 1 })).toMatchObject({
+      ok: false,
+      code: "invalid_input",
+    });
+  });
+
+  it("refuses a sold-out product", async () => {
+    const product = await insertTestProduct({ stock: 0 });
+    expect(await addToCart(db(), { productId: product.id, quantity: 1 })).toMatchObject({
+      ok: false,
+      code: "out_of_stock",
+    });
+  });
+
+  it("refuses to change a LOCKED cart (a checkout holds it)", async () => {
+    const product = await insertTestProduct({ stock: 10 });
+    const cart = await cartWith([{ productId: product.id, quantity: 1 }], "LOCKED");
+    const result = await addToCart(db(), { cartId: cart.id, productId: product.id, quantity: 1 });
+
+    expect(result).toMatchObject({ ok: false, code: "cart_locked", message: expect.stringContaining("payment") });
+    expect(await itemsOf(cart.id)).toEqual([{ productId: product.id, quantity: 1 }]);
+  });
+
+  it("starts a new cart when the cookie's cart was checked out, leaving the old one alone", async () => {
+    const product = await insertTestProduct({ stock: 10 });
+    const paid = await cartWith([], "CHECKED_OUT");
+    const result = changed(await addToCart(db(), { cartId: paid.id, productId: product.id, quantity: 1 }));
+
+    expect(result.cartId).not.toBe(paid.id);
+    expect(await itemsOf(paid.id)).toEqual([]);
+    expect((await db().cart.findUniqueOrThrow({ where: { id: paid.id } })).status).toBe("CHECKED_OUT");
+    expect((await db().cart.findUniqueOrThrow({ where: { id: result.cartId } })).status).toBe("OPEN");
+  });
+
+  it("starts a new cart when the cookie names a cart that does not exist", async () => {
+    const product = await insertTestProduct({ stock: 10 });
+    const missing = randomUUID();
+    const result = changed(await addToCart(db(), { cartId: missing, productId: product.id, quantity: 1 }));
+    expect(result.cartId).not.toBe(missing);
+  });
+
+  it(`holds at most ${MAX_CART_LINES} lines, and still adds to a line it has`, async () => {
+    const products = await Promise.all(
+      Array.from({ length: MAX_CART_LINES + 1 }, () => insertTestProduct({ stock: 10 })),
+    );
+    const full = products.slice(0, MAX_CART_LINES);
+    const cart = await cartWith(
+      full.map((product) => ({ productId: product.id, quantity: 1 })),
+      "OPEN",
+    );
+    const extra = products[MAX_CART_LINES]!;
+
+    expect(await addToCart(db(), { cartId: cart.id, productId: extra.id, quantity: 1 })).toMatchObject({
+      ok: false,
+      code: "too_many_lines",
+    });
+    expect(await db().cartItem.count({ where: { cartId: cart.id } })).toBe(MAX_CART_LINES);
+    expect(changed(await addToCart(db(), { cartId: cart.id, productId: full[0]!.id, quantity: 1 })).quantity).toBe(2);
+  });
+});
+
+describe("setLineQuantity", () => {
+  it("sets the quantity, capped by the stock", async () => {
+    const product = await insertTestProduct({ stock: 6 });
+    const cart = await cartWith([{ productId: product.id, quantity: 1 }], "OPEN");
+
+    expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity: "4" })).toEqual({
+      ok: true,
+      cartId: cart.id,
+      quantity: 4,
+      capped: false,
+    });
+    expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity: 9 })).toMatchObject({
+      quantity: 6,
+      capped: true,
+    });
+    expect(await itemsOf(cart.id)).toEqual([{ productId: product.id, quantity: 6 }]);
+  });
+
+  it("removes the line when the quantity is 0", async () => {
+    const product = await insertTestProduct({ stock: 6 });
+    const cart = await cartWith([{ productId: product.id, quantity: 2 }], "OPEN");
+
+    expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity: 0 })).toMatchObject({
+      ok: true,
+      quantity: 0,
+    });
+    expect(await itemsOf(cart.id)).toEqual([]);
+  });
+
+  it.each([-1, 100, 2.5, "abc"])("refuses the quantity %j and changes nothing", async (quantity) => {
+    const product = await insertTestProduct({ stock: 6 });
+    const cart = await cartWith([{ productId: product.id, quantity: 2 }], "OPEN");
+
+    expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity })).toMatchObject({
+      ok: false,
+      code: "invalid_input",
+    });
+    expect(await itemsOf(cart.id)).toEqual([{ productId: product.id, quantity: 2 }]);
+  });
+
+  it("refuses a product that is not in the cart", async () => {
+    const product = await insertTestProduct({ stock: 6 });
+    const cart = await cartWith([], "OPEN");
+    expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity: 1 })).toMatchObject({
+      ok: false,
+      code: "line_not_found",
+    });
+    expect(await itemsOf(cart.id)).toEqual([]);
+  });
+
+  it("refuses to change a LOCKED cart, even to remove a line", async () => {
+    const product = await insertTestProduct({ stock: 6 });
+    const cart = await cartWith([{ productId: product.id, quantity: 2 }], "LOCKED");
+
+    for (const quantity of [1, 0])
+      expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity })).toMatchObject({
+        ok: false,
+        code: "cart_locked",
+      });
+    expect(await itemsOf(cart.id)).toEqual([{ productId: product.id, quantity: 2 }]);
+  });
+
+  it("treats a checked-out or unknown cart as no cart", async () => {
+    const product = await insertTestProduct({ stock: 6 });
+    const paid = await cartWith([{ productId: product.id, quantity: 2 }], "CHECKED_OUT");
+
+    for (const cartId of [paid.id, randomUUID()])
+      expect(await setLineQuantity(db(), { cartId, productId: product.id, quantity: 1 })).toMatchObject({
+        ok: false,
+        code: "no_cart",
+      });
+    expect(await itemsOf(paid.id)).toEqual([{ productId: product.id, quantity: 2 }]);
+  });
+});
+
+describe("removeLine", () => {
+  it("removes only that line", async () => {
+    const kept = await insertTestProduct();
+    const removed = await insertTestProduct();
+    const cart = await cartWith(
+      [
+        { productId: kept.id, quantity: 1 },
+        { productId: removed.id, quantity: 3 },
+      ],
+      "OPEN",
+    );
+
+    expect(await removeLine(db(), { cartId: cart.id, productId: removed.id })).toMatchObject({ ok: true });
+    expect(await itemsOf(cart.id)).toEqual([{ productId: kept.id, quantity: 1 }]);
+    expect(await removeLine(db(), { cartId: cart.id, productId: removed.id })).toMatchObject({
+      ok: false,
+      code: "line_not_found",
+    });
+  });
+
+  it("refuses to change a LOCKED cart", async () => {
+    const product = await insertTestProduct();
+    const cart = await cartWith([{ productId: product.id, quantity: 1 }], "LOCKED");
+    expect(await removeLine(db(), { cartId: cart.id, productId: product.id })).toMatchObject({
+      ok: false,
+      code: "cart_locked",
+    });
+    expect(await itemsOf(cart.id)).toEqual([{ productId: product.id, quantity: 1 }]);
+  });
+
+  it("refuses ids that are not UUIDs", async () => {
+    expect(await removeLine(db(), { cartId: "nope", productId: randomUUID() })).toMatchObject({
+      ok: false,
+      code: "invalid_input",
+    });
+  });
+});
+
+describe("getCart", () => {
+  it("computes line totals and the total from the database's current prices", async () => {
+    const coffee = await insertTestProduct({ priceAoa: 6500, stock: 10 });
+    const honey = await insertTestProduct({ priceAoa: 3200, stock: 1 });
+    const cart = await cartWith(
+      [
+        { productId: coffee.id, quantity: 2 },
+        { productId: honey.id, quantity: 3 },
+      ],
+      "OPEN",
+    );
+    // A price change after the line was added shows at once: the cart stores no prices.
+    await db().product.update({ where: { id: coffee.id }, data: { priceAoa: 7000 } });
+
+    const view = await getCart(db(), cart.id);
+    expect({ ...view, lines: [...(view?.lines ?? [])].sort((a, b) => b.unitPriceAoa - a.unitPriceAoa) }).toEqual({
+      id: cart.id,
+      status: "OPEN",
+      lines: [
+        {
+          productId: coffee.id,
+          slug: coffee.slug,
+          name: coffee.name,
+          image: coffee.imagePath,
+          unitPriceAoa: 7000,
+          quantity: 2,
+          stock: 10,
+          lineTotalAoa: 14_000,
+        },
+        {
+          productId: honey.id,
+          slug: honey.slug,
+          name: honey.name,
+          image: honey.imagePath,
+          unitPriceAoa: 3200,
+          quantity: 3,
+          stock: 1,
+          lineTotalAoa: 9600,
+        },
+      ],
+      itemCount: 5,
+      totalAoa: 23_600,
+      exceedsStock: true,
+    });
+  });
+
+  it("shows a LOCKED cart with its lines", async () => {
+    const product = await insertTestProduct({ priceAoa: 1000 });
+    const cart = await cartWith([{ productId: product.id, quantity: 1 }], "LOCKED");
+    expect(await getCart(db(), cart.id)).toMatchObject({ status: "LOCKED", totalAoa: 1000, exceedsStock: false });
+  });
+
+  it("is null without a cart, for a malformed or unknown id, and for a checked-out cart", async () => {
+    const paid = await cartWith([], "CHECKED_OUT");
+    for (const id of [undefined, "not-a-uuid", randomUUID(), paid.id]) expect(await getCart(db(), id)).toBeNull();
+  });
+});
