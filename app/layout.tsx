@@ -1,25 +1,27 @@
 import type { Metadata, Viewport } from "next";
-import Link from "next/link";
+import { cookies } from "next/headers";
+import { SiteHeader } from "@/components/site-header";
+import { getCart } from "@/lib/cart";
+import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
+import { db } from "@/lib/db/client";
+import { htmlLang } from "@/lib/i18n/languages";
+import { getLang } from "@/lib/i18n/server";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "Loja Kwanza", template: "%s · Loja Kwanza" },
-  description: "Loja de demonstração: pagamentos em kwanza (AOA) através do serviço de pagamentos.",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getLang();
+  return { title: { default: t.shop.name, template: `%s · ${t.shop.name}` }, description: t.shop.description };
+}
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  const { lang, t } = await getLang();
+  const cart = await getCart(db(), readCartId((await cookies()).get(CART_COOKIE)?.value));
   return (
-    <html lang="pt-AO">
+    <html lang={htmlLang(lang)}>
       <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased">
-        <header className="border-b border-stone-200 bg-white">
-          <nav className="mx-auto flex max-w-6xl items-center justify-between px-4 py-4">
-            <Link href="/" className="text-lg font-semibold tracking-tight text-brand-700">
-              Loja Kwanza
-            </Link>
-          </nav>
-        </header>
+        <SiteHeader t={t} lang={lang} cartCount={cart?.itemCount ?? 0} />
         <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
       </body>
     </html>

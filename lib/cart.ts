@@ -42,7 +42,7 @@ export interface CartView {
   /** Units across all lines (the header's count). */
   itemCount: number;
   totalAoa: number;
-  /** Some line asks for more than is in stock. */
+  /** Some line of an OPEN cart asks for more than is in stock (a LOCKED cart's units are already reserved). */
   exceedsStock: boolean;
 }
 
@@ -91,7 +91,7 @@ const addSchema = z.object({
 
 /** 0 removes the line; anything else must be a quantity a line can have. */
 const setQuantitySchema = z.object({
-  cartId,
+  cartId: cartId.optional(),
   productId,
   quantity: wholeNumber.pipe(
     z
@@ -101,11 +101,11 @@ const setQuantitySchema = z.object({
   ),
 });
 
-const removeSchema = z.object({ cartId, productId });
+const removeSchema = z.object({ cartId: cartId.optional(), productId });
 
 export type AddToCartInput = { cartId?: unknown; productId: unknown; quantity: unknown };
-export type SetQuantityInput = { cartId: unknown; productId: unknown; quantity: unknown };
-export type RemoveLineInput = { cartId: unknown; productId: unknown };
+export type SetQuantityInput = { cartId?: unknown; productId: unknown; quantity: unknown };
+export type RemoveLineInput = { cartId?: unknown; productId: unknown };
 
 const refuse = (code: CartRefusalCode, message: string): CartChange => ({ ok: false, code, message });
 
@@ -151,7 +151,7 @@ export async function getCart(db: Database, id: string | undefined): Promise<Car
     lines,
     itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
     totalAoa: lines.reduce((sum, line) => sum + line.lineTotalAoa, 0),
-    exceedsStock: lines.some((line) => line.quantity > line.stock),
+    exceedsStock: cart.status === "OPEN" && lines.some((line) => line.quantity > line.stock),
   };
 }
 
@@ -222,12 +222,14 @@ export async function setLineQuantity(db: Database, input: SetQuantityInput): Pr
   if (!parsed.success) return invalid(parsed.error);
   const request = parsed.data;
   if (request.quantity === 0) return removeLine(db, request);
+  const { cartId } = request;
+  if (!cartId) return noCart();
 
   return db.$transaction(async (tx) => {
-    const refusal = await refuseUnlessOpen(tx, request.cartId);
+    const refusal = await refuseUnlessOpen(tx, cartId);
     if (refusal) return refusal;
     const line = await tx.cartItem.findUnique({
-      where: { cartId_productId: { cartId: request.cartId, productId: request.productId } },
+      where: { cartId_productId: { cartId, productId: request.productId } },
       select: { id: true, product: { select: { stock: true } } },
     });
     if (!line) return refuse("line_not_found", "that product is not in the cart");
@@ -235,27 +237,30 @@ export async function setLineQuantity(db: Database, input: SetQuantityInput): Pr
     if (stock <= 0) return refuse("out_of_stock", "the product is sold out; remove it from the cart");
     const quantity = Math.min(request.quantity, stock);
     await tx.cartItem.update({ where: { id: line.id }, data: { quantity } });
-    return { ok: true, cartId: request.cartId, quantity, capped: quantity < request.quantity };
+    return { ok: true, cartId, quantity, capped: quantity < request.quantity };
   });
 }
 
 export async function removeLine(db: Database, input: RemoveLineInput): Promise<CartChange> {
   const parsed = removeSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  const request = parsed.data;
+  const { cartId, productId } = parsed.data;
+  if (!cartId) return noCart();
 
   return db.$transaction(async (tx) => {
-    const refusal = await refuseUnlessOpen(tx, request.cartId);
+    const refusal = await refuseUnlessOpen(tx, cartId);
     if (refusal) return refusal;
-    const removed = await tx.cartItem.deleteMany({ where: { cartId: request.cartId, productId: request.productId } });
+    const removed = await tx.cartItem.deleteMany({ where: { cartId, productId } });
     if (removed.count === 0) return refuse("line_not_found", "that product is not in the cart");
-    return { ok: true, cartId: request.cartId, quantity: 0, capped: false };
+    return { ok: true, cartId, quantity: 0, capped: false };
   });
 }
 
+const noCart = () => refuse("no_cart", "there is no open cart");
+
 async function refuseUnlessOpen(tx: Transaction, id: string): Promise<CartChange | undefined> {
   const cart = await lockCart(tx, id);
-  if (!cart || cart.status === "CHECKED_OUT") return refuse("no_cart", "there is no open cart");
+  if (!cart || cart.status === "CHECKED_OUT") return noCart();
   if (cart.status === "LOCKED") return lockedRefusal();
   return undefined;
 }

@@ -34,3 +34,9 @@ export async function listProducts(): Promise<CatalogProduct[]> {
   const rows = await db().product.findMany({ select: catalogFields, orderBy: [{ name: "asc" }] });
   return rows.map(toCatalogProduct);
 }
+
+/** The product shown at /products/[slug]; null for a slug the catalogue does not have. */
+export async function findProductBySlug(slug: string): Promise<CatalogProduct | null> {
+  const row = await db().product.findUnique({ where: { slug }, select: catalogFields });
+  return row ? toCatalogProduct(row) : null;
+}

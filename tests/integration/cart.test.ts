@@ -228,7 +228,7 @@ describe("setLineQuantity", () => {
     const product = await insertTestProduct({ stock: 6 });
     const paid = await cartWith([{ productId: product.id, quantity: 2 }], "CHECKED_OUT");
 
-    for (const cartId of [paid.id, randomUUID()])
+    for (const cartId of [paid.id, randomUUID(), undefined])
       expect(await setLineQuantity(db(), { cartId, productId: product.id, quantity: 1 })).toMatchObject({
         ok: false,
         code: "no_cart",

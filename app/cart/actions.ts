@@ -1,0 +1,55 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { addToCart, cartCookie, removeLine, setLineQuantity, type CartChange } from "@/lib/cart";
+import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
+import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { cartNoticeQuery, type CartNoticeKind } from "@/lib/i18n/notices";
+
+// The cart's forms post here; each works without JavaScript: validate in lib/cart.ts, then
+// redirect back with a notice in the query (the page shows it, refusals included).
+
+/** Where a form may send the shopper back to: the shop's own pages only, never an arbitrary URL. */
+const RETURN_PATH = /^\/(cart|products\/[a-z0-9-]{1,120})?$/;
+
+function returnPath(value: FormDataEntryValue | null): string {
+  return typeof value === "string" && RETURN_PATH.test(value) ? value : "/cart";
+}
+
+async function cartIdFromCookie() {
+  return readCartId((await cookies()).get(CART_COOKIE)?.value);
+}
+
+async function finish(result: CartChange, success: Exclude<CartNoticeKind, "capped">, to: string): Promise<never> {
+  if (result.ok) {
+    (await cookies()).set(cartCookie(result.cartId, getEnv().appUrl));
+    revalidatePath("/", "layout");
+  }
+  redirect(`${to}?${cartNoticeQuery(result, success)}`);
+}
+
+export async function addToCartAction(formData: FormData): Promise<void> {
+  const result = await addToCart(db(), {
+    cartId: await cartIdFromCookie(),
+    productId: formData.get("productId"),
+    quantity: formData.get("quantity"),
+  });
+  await finish(result, "added", returnPath(formData.get("returnTo")));
+}
+
+export async function setLineQuantityAction(formData: FormData): Promise<void> {
+  const result = await setLineQuantity(db(), {
+    cartId: await cartIdFromCookie(),
+    productId: formData.get("productId"),
+    quantity: formData.get("quantity"),
+  });
+  await finish(result, result.ok && result.quantity === 0 ? "removed" : "updated", "/cart");
+}
+
+export async function removeLineAction(formData: FormData): Promise<void> {
+  const result = await removeLine(db(), { cartId: await cartIdFromCookie(), productId: formData.get("productId") });
+  await finish(result, "removed", "/cart");
+}

@@ -1,0 +1,16 @@
+import type { Metadata } from "next";
+import { OrderResult } from "@/components/order-result";
+import { getLang } from "@/lib/i18n/server";
+
+// Where the PayButton goes after onPending. The page shows what the server knows, never the callback's word.
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getLang();
+  return { title: t.order.pendingTitle, robots: { index: false } };
+}
+
+export default async function CheckoutPendingPage({ params }: { params: Promise<{ externalTransactionId: string }> }) {
+  const { externalTransactionId } = await params;
+  return <OrderResult externalTransactionId={externalTransactionId} page="pending" />;
+}

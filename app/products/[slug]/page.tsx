@@ -1,0 +1,64 @@
+import type { Metadata } from "next";
+import Image from "next/image";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { AddToCartForm } from "@/components/add-to-cart-form";
+import { CartNotice } from "@/components/cart-notice";
+import { findProductBySlug } from "@/lib/catalog";
+import { getLang } from "@/lib/i18n/server";
+import { formatAoa } from "@/lib/money";
+
+export const dynamic = "force-dynamic";
+
+const SLUG = /^[a-z0-9-]{1,120}$/;
+
+interface Props {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}
+
+async function productOf(params: Props["params"]) {
+  const { slug } = await params;
+  return SLUG.test(slug) ? findProductBySlug(slug) : null;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const product = await productOf(params);
+  return product ? { title: product.name, description: product.description } : {};
+}
+
+export default async function ProductPage({ params, searchParams }: Props) {
+  const [{ t }, product, query] = await Promise.all([getLang(), productOf(params), searchParams]);
+  if (!product) notFound();
+  return (
+    <article className="flex flex-col gap-6">
+      <Link href="/" className="text-sm text-brand-700 hover:underline">
+        {t.product.backToCatalog}
+      </Link>
+      <CartNotice t={t} query={query} />
+      <div className="grid gap-8 md:grid-cols-2">
+        <Image
+          src={product.image}
+          alt={product.name}
+          width={640}
+          height={480}
+          priority
+          className="aspect-[4/3] w-full rounded-xl border border-stone-200 bg-stone-100 object-cover"
+        />
+        <div className="flex flex-col gap-4">
+          <h1 className="text-2xl font-semibold tracking-tight">{product.name}</h1>
+          <p className="text-stone-700">{product.description}</p>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
+            <dt className="text-stone-500">{t.product.price}</dt>
+            <dd className="text-xl font-semibold" data-testid="price">
+              {formatAoa(product.priceAoa)}
+            </dd>
+            <dt className="text-stone-500">{t.product.availability}</dt>
+            <dd data-testid="stock">{product.stock > 0 ? t.catalog.inStock(product.stock) : t.catalog.soldOut}</dd>
+          </dl>
+          <AddToCartForm t={t} product={product} returnTo={`/products/${product.slug}`} withQuantity />
+        </div>
+      </div>
+    </article>
+  );
+}

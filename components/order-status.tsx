@@ -1,0 +1,161 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { CopyButton } from "@/components/copy-button";
+import { OrderLines, type OrderLineView } from "@/components/order-lines";
+import { useOrderStatus, type OrderStatusSnapshot } from "@/components/use-order-status";
+import { dictionary } from "@/lib/i18n/dictionaries";
+import type { Lang } from "@/lib/i18n/languages";
+import { formatAoa } from "@/lib/money";
+import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "@/lib/pay-sdk/config";
+
+/**
+ * An order's status on the result and order pages. The first paint is what the server read
+ * from the database; then endpoint C is polled until the order is final, so "confirmed"
+ * appears only once the webhook has made the order CON.
+ *
+ * - `success`: after onApprove; PEN means "waiting for confirmation".
+ * - `pending`: after onPending; PEN shows the payment reference and entity to pay with.
+ * - `order`: the order page; lines always shown.
+ */
+export function OrderStatus({
+  lang,
+  page,
+  externalTransactionId,
+  initial,
+  amountAoa,
+  lines,
+}: {
+  lang: Lang;
+  page: "success" | "pending" | "order";
+  externalTransactionId: string;
+  initial: OrderStatusSnapshot;
+  amountAoa: number;
+  lines: OrderLineView[];
+}) {
+  const t = dictionary(lang);
+  const router = useRouter();
+  const { snapshot, gaveUp, checking, checkAgain } = useOrderStatus(externalTransactionId, initial, {
+    // A final status changes the cart (emptied or reopened): refresh the header's count.
+    onSnapshot: (next) => {
+      if (next.status !== "PEN") router.refresh();
+    },
+  });
+  const { status } = snapshot;
+
+  return (
+    <section data-testid="order-status" data-status={status} className="flex flex-col gap-6">
+      <div aria-live="polite" className="flex flex-col gap-2">
+        {status === "PEN" && page !== "pending" && (
+          <>
+            <p className="flex items-center gap-3 text-lg font-medium">
+              <span
+                aria-hidden="true"
+                className="size-4 shrink-0 animate-spin rounded-full border-2 border-stone-300 border-t-brand-700"
+              />
+              {t.order.waiting}
+            </p>
+            <p className="text-stone-600">{t.order.waitingBody}</p>
+          </>
+        )}
+        {status === "PEN" && page === "pending" && <p className="text-stone-700">{t.order.pendingBody}</p>}
+        {status === "CON" && (
+          <>
+            <p className="text-lg font-semibold text-emerald-700">{t.order.confirmed}</p>
+            <p className="text-stone-600">{t.order.confirmedBody}</p>
+          </>
+        )}
+        {status === "CAN" && (
+          <>
+            <p className="text-lg font-semibold text-red-700">{t.order.cancelled}</p>
+            <p className="text-stone-600">{t.order.cancelledBody}</p>
+          </>
+        )}
+      </div>
+
+      {status === "PEN" && (page === "pending" || snapshot.paymentReference) && (
+        <PaymentReference t={t} snapshot={snapshot} amountAoa={amountAoa} />
+      )}
+
+      {status === "PEN" && gaveUp && (
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-stone-700">{t.order.stillWaiting}</p>
+          <button
+            type="button"
+            onClick={checkAgain}
+            disabled={checking}
+            className="rounded-md bg-stone-900 px-4 py-2 text-sm font-medium text-white disabled:opacity-60"
+          >
+            {checking ? t.order.checking : t.order.checkAgain}
+          </button>
+        </div>
+      )}
+
+      {(status === "CON" || page === "order") && <OrderLines t={t} lines={lines} totalAoa={amountAoa} />}
+
+      <div className="flex flex-wrap gap-4 text-sm">
+        {status === "CAN" && (
+          <Link href="/cart" className="font-medium text-brand-700 hover:underline">
+            {t.order.backToCart}
+          </Link>
+        )}
+        {page !== "order" && (
+          <Link href={`/orders/${externalTransactionId}`} className="text-brand-700 hover:underline">
+            {t.order.viewOrder}
+          </Link>
+        )}
+        {status !== "CAN" && (
+          <Link href="/" className="text-brand-700 hover:underline">
+            {t.order.continueShopping}
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function PaymentReference({
+  t,
+  snapshot,
+  amountAoa,
+}: {
+  t: ReturnType<typeof dictionary>;
+  snapshot: OrderStatusSnapshot;
+  amountAoa: number;
+}) {
+  const { paymentReference, entityNumber } = snapshot;
+  if (!paymentReference && !entityNumber) return <p className="text-stone-600">{t.order.referenceUnknown}</p>;
+  const copy = { copiedText: t.order.copied, failedText: t.order.copyFailed };
+  return (
+    <div className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-4">
+      <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-3">
+        {entityNumber && (
+          <>
+            <dt className="text-stone-500">{t.order.entityNumber}</dt>
+            <dd className="flex flex-wrap items-center gap-3">
+              <span data-testid="entity-number" className="font-mono text-lg font-semibold">
+                {entityNumber}
+              </span>
+              <CopyButton value={entityNumber} label={t.order.copyNamed(t.order.entityNumber)} {...copy} />
+            </dd>
+          </>
+        )}
+        {paymentReference && (
+          <>
+            <dt className="text-stone-500">{t.order.paymentReference}</dt>
+            <dd className="flex flex-wrap items-center gap-3">
+              <span data-testid="payment-reference" className="font-mono text-lg font-semibold">
+                {paymentReference}
+              </span>
+              <CopyButton value={paymentReference} label={t.order.copyNamed(t.order.paymentReference)} {...copy} />
+            </dd>
+          </>
+        )}
+        <dt className="text-stone-500">{t.order.amount}</dt>
+        <dd className="text-lg font-semibold tabular-nums">{formatAoa(amountAoa)}</dd>
+      </dl>
+      <p className="text-sm text-stone-600">{t.order.lifeSpan(REFERENCE_PAYMENT_LIFE_SPAN_MINUTES)}</p>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import Link from "next/link";
+import { setLanguageAction } from "@/app/actions";
+import type { Dictionary } from "@/lib/i18n/dictionaries";
+import { LANGS, type Lang } from "@/lib/i18n/languages";
+
+export function SiteHeader({ t, lang, cartCount }: { t: Dictionary; lang: Lang; cartCount: number }) {
+  return (
+    <header className="border-b border-stone-200 bg-white">
+      <nav
+        aria-label={t.shop.mainNavigation}
+        className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-4"
+      >
+        <Link href="/" className="text-lg font-semibold tracking-tight text-brand-700">
+          {t.shop.name}
+        </Link>
+        <div className="flex items-center gap-4">
+          <form action={setLanguageAction} className="flex items-center gap-1 text-sm">
+            <span className="sr-only">{t.shop.language}</span>
+            {LANGS.map((code) => (
+              <button
+                key={code}
+                type="submit"
+                name="lang"
+                value={code}
+                lang={code}
+                aria-pressed={code === lang}
+                aria-label={t.shop.switchTo(t.shop.languageNames[code])}
+                className="min-w-9 rounded-md px-2 py-1 font-medium uppercase text-stone-600 hover:bg-stone-100 aria-pressed:bg-stone-900 aria-pressed:text-white"
+              >
+                {code}
+              </button>
+            ))}
+          </form>
+          <Link
+            href="/cart"
+            aria-label={t.shop.cartWithCount(cartCount)}
+            className="flex items-center gap-2 rounded-md px-2 py-1 font-medium hover:bg-stone-100"
+          >
+            <span>{t.shop.cart}</span>
+            <span
+              data-testid="cart-count"
+              className="inline-flex min-w-7 justify-center rounded-full bg-brand-700 px-2 py-0.5 text-sm tabular-nums text-white"
+            >
+              {cartCount}
+            </span>
+          </Link>
+        </div>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,55 @@
+import type { CartChange, CartRefusalCode } from "../cart";
+import { MAX_ORDER_LINES } from "../checkout/request";
+import type { Dictionary } from "./dictionaries";
+
+/**
+ * The outcome of a cart form, carried to the next page in its query (`?notice=added`,
+ * `?notice=capped&quantity=4`, `?notice=cart_locked`), so the forms work without JavaScript.
+ * Whatever arrives in the query is checked against this list before it is shown.
+ */
+
+const SUCCESS = ["added", "updated", "removed", "capped"] as const;
+const REFUSALS = [
+  "invalid_input",
+  "unknown_product",
+  "out_of_stock",
+  "too_many_lines",
+  "cart_locked",
+  "no_cart",
+  "line_not_found",
+] as const satisfies readonly CartRefusalCode[];
+
+export type CartNoticeKind = (typeof SUCCESS)[number];
+export type CartNotice =
+  { tone: "success"; kind: CartNoticeKind; quantity?: number } | { tone: "error"; kind: CartRefusalCode };
+
+export function cartNoticeQuery(result: CartChange, success: Exclude<CartNoticeKind, "capped">): string {
+  if (!result.ok) return new URLSearchParams({ notice: result.code }).toString();
+  if (result.capped) return new URLSearchParams({ notice: "capped", quantity: String(result.quantity) }).toString();
+  return new URLSearchParams({ notice: success }).toString();
+}
+
+type Query = Record<string, string | string[] | undefined>;
+
+export function readCartNotice(query: Query): CartNotice | null {
+  const notice = query.notice;
+  const kind = SUCCESS.find((code) => code === notice);
+  if (kind === "capped") {
+    const quantity = Number(query.quantity);
+    return Number.isInteger(quantity) && quantity >= 0 ? { tone: "success", kind, quantity } : null;
+  }
+  if (kind) return { tone: "success", kind };
+  const refusal = REFUSALS.find((code) => code === notice);
+  return refusal ? { tone: "error", kind: refusal } : null;
+}
+
+export function cartNoticeMessage(t: Dictionary, notice: CartNotice): string {
+  switch (notice.kind) {
+    case "capped":
+      return t.cartNotices.capped(notice.quantity ?? 0);
+    case "too_many_lines":
+      return t.cartNotices.too_many_lines(MAX_ORDER_LINES);
+    default:
+      return t.cartNotices[notice.kind];
+  }
+}

@@ -1,0 +1,54 @@
+import "server-only";
+import type { Database } from "../db/client";
+import type { OrderStatus } from "./state-machine";
+
+/**
+ * What the result and order pages show on their first paint, read from our database: the
+ * status the webhook (or the status fallback) set, never what the browser was told.
+ */
+
+export interface OrderSummaryLine {
+  productName: string;
+  unitPriceAoa: number;
+  quantity: number;
+  lineTotalAoa: number;
+}
+
+export interface OrderSummary {
+  externalTransactionId: string;
+  status: OrderStatus;
+  amountAoa: number;
+  paymentReference?: string;
+  entityNumber?: string;
+  /** The cart the order was made from, if any. */
+  cartId: string | null;
+  lines: OrderSummaryLine[];
+}
+
+export async function getOrderSummary(db: Database, externalTransactionId: string): Promise<OrderSummary | null> {
+  const order = await db.order.findUnique({
+    where: { externalTransactionId },
+    select: {
+      externalTransactionId: true,
+      status: true,
+      amountAoa: true,
+      paymentReference: true,
+      entityNumber: true,
+      cartId: true,
+      lines: {
+        orderBy: [{ productName: "asc" }, { id: "asc" }],
+        select: { productName: true, unitPriceAoa: true, quantity: true },
+      },
+    },
+  });
+  if (!order) return null;
+  return {
+    externalTransactionId: order.externalTransactionId,
+    status: order.status,
+    amountAoa: order.amountAoa,
+    ...(order.paymentReference ? { paymentReference: order.paymentReference } : {}),
+    ...(order.entityNumber ? { entityNumber: order.entityNumber } : {}),
+    cartId: order.cartId,
+    lines: order.lines.map((line) => ({ ...line, lineTotalAoa: line.unitPriceAoa * line.quantity })),
+  };
+}
