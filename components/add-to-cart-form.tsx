@@ -53,7 +53,7 @@ export function AddToCartForm({
       <button
         type="submit"
         disabled={soldOut}
-        aria-label={withQuantity ? undefined : t.catalog.addNamedToCart(product.name)}
+        aria-label={withQuantity || soldOut ? undefined : t.catalog.addNamedToCart(product.name)}
         className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600 disabled:cursor-not-allowed disabled:bg-stone-300 disabled:text-stone-600"
       >
         {soldOut ? t.catalog.soldOut : t.catalog.addToCart}

@@ -38,7 +38,7 @@ export const pt = {
     inStock: (count: number) => `${count} em stock`,
     soldOut: "Esgotado",
     addToCart: "Adicionar ao carrinho",
-    addNamedToCart: (name: string) => `Adicionar ${name} ao carrinho`,
+    addNamedToCart: (name: string) => `Adicionar ao carrinho: ${name}`,
   },
   product: {
     backToCatalog: "← Voltar aos produtos",
@@ -161,7 +161,7 @@ export const en: Dictionary = {
     inStock: (count: number) => `${count} in stock`,
     soldOut: "Sold out",
     addToCart: "Add to cart",
-    addNamedToCart: (name: string) => `Add ${name} to cart`,
+    addNamedToCart: (name: string) => `Add to cart: ${name}`,
   },
   product: {
     backToCatalog: "← Back to products",

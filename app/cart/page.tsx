@@ -1,0 +1,191 @@
+import type { Metadata } from "next";
+import { cookies } from "next/headers";
+import Image from "next/image";
+import Link from "next/link";
+import { removeLineAction, setLineQuantityAction } from "@/app/cart/actions";
+import { CartNotice } from "@/components/cart-notice";
+import { CartReopenWatcher } from "@/components/cart-reopen-watcher";
+import { getCart, MAX_LINE_QUANTITY, type CartLine, type CartView } from "@/lib/cart";
+import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
+import { db } from "@/lib/db/client";
+import type { Dictionary } from "@/lib/i18n/dictionaries";
+import { getLang } from "@/lib/i18n/server";
+import { formatAoa } from "@/lib/money";
+import { EXTERNAL_TRANSACTION_ID } from "@/lib/orders/status";
+import { getOrderSummary } from "@/lib/orders/summary";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getLang();
+  return { title: t.cart.title };
+}
+
+type Query = Record<string, string | string[] | undefined>;
+
+export default async function CartPage({ searchParams }: { searchParams: Promise<Query> }) {
+  const [{ lang, t }, query, cookieStore] = await Promise.all([getLang(), searchParams, cookies()]);
+  const cart = await getCart(db(), readCartId(cookieStore.get(CART_COOKIE)?.value));
+  // `?cancelled=<id>` is where the PayButton goes after onCancel; only an order we have counts.
+  const cancelledId =
+    typeof query.cancelled === "string" && EXTERNAL_TRANSACTION_ID.test(query.cancelled) ? query.cancelled : undefined;
+  const cancelledOrder = cancelledId ? await getOrderSummary(db(), cancelledId) : null;
+  const waitingForReopen =
+    cart?.status === "LOCKED" && cancelledOrder?.cartId === cart.id && cancelledOrder.status !== "CON";
+
+  return (
+    <section aria-labelledby="cart-title" className="flex flex-col gap-6">
+      <h1 id="cart-title" className="text-2xl font-semibold tracking-tight">
+        {t.cart.title}
+      </h1>
+      <CartNotice t={t} query={query} />
+
+      {cancelledOrder?.status === "CON" ? (
+        <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900">
+          <p>{t.cart.paidAfterAll}</p>
+          <Link href={`/orders/${cancelledOrder.externalTransactionId}`} className="font-medium underline">
+            {t.cart.viewOrder}
+          </Link>
+        </div>
+      ) : (
+        cancelledOrder && (
+          <div
+            data-testid="payment-cancelled"
+            className="flex flex-col gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-amber-900"
+          >
+            <p role="status">
+              <strong>{t.cart.cancelledTitle}.</strong> {t.cart.cancelledBody}
+            </p>
+            {waitingForReopen && (
+              <CartReopenWatcher
+                lang={lang}
+                externalTransactionId={cancelledOrder.externalTransactionId}
+                initialStatus={cancelledOrder.status}
+              />
+            )}
+          </div>
+        )
+      )}
+
+      {cart?.status === "LOCKED" && !waitingForReopen && (
+        <div className="flex flex-col gap-2 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sky-900">
+          <p>
+            <strong>{t.cart.lockedTitle}.</strong> {t.cart.lockedBody}
+          </p>
+          <Link href="/checkout" className="font-medium underline">
+            {t.cart.continueCheckout}
+          </Link>
+        </div>
+      )}
+
+      {!cart || cart.lines.length === 0 ? (
+        <div className="flex flex-col items-start gap-3">
+          <p className="text-stone-600">{t.cart.empty}</p>
+          <Link href="/" className="font-medium text-brand-700 hover:underline">
+            {t.cart.continueShopping}
+          </Link>
+        </div>
+      ) : (
+        <CartContents t={t} cart={cart} />
+      )}
+    </section>
+  );
+}
+
+function CartContents({ t, cart }: { t: Dictionary; cart: CartView }) {
+  const editable = cart.status === "OPEN";
+  return (
+    <>
+      <ul className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
+        {cart.lines.map((line) => (
+          <CartLineItem key={line.productId} t={t} line={line} editable={editable} />
+        ))}
+      </ul>
+      <div className="flex flex-col items-end gap-3">
+        <p className="text-lg">
+          {t.cart.total}:{" "}
+          <strong data-testid="cart-total" className="tabular-nums">
+            {formatAoa(cart.totalAoa)}
+          </strong>
+        </p>
+        {editable &&
+          (cart.exceedsStock ? (
+            <p className="text-sm text-red-700">{t.cart.fixStockFirst}</p>
+          ) : (
+            <Link
+              href="/checkout"
+              className="rounded-md bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-600"
+            >
+              {t.cart.checkout}
+            </Link>
+          ))}
+      </div>
+    </>
+  );
+}
+
+function CartLineItem({ t, line, editable }: { t: Dictionary; line: CartLine; editable: boolean }) {
+  const quantityId = `quantity-${line.productId}`;
+  return (
+    <li data-testid="cart-line" className="flex flex-wrap items-center gap-4 p-4">
+      <Image
+        src={line.image}
+        alt=""
+        width={80}
+        height={60}
+        className="h-[60px] w-[80px] shrink-0 rounded-md bg-stone-100 object-cover"
+      />
+      <div className="flex min-w-40 flex-1 flex-col gap-1">
+        <Link href={`/products/${line.slug}`} className="font-medium hover:underline">
+          {line.name}
+        </Link>
+        <span className="text-sm text-stone-600">
+          {t.cart.unitPrice}: <span className="tabular-nums">{formatAoa(line.unitPriceAoa)}</span>
+        </span>
+        {editable && line.quantity > line.stock && (
+          <span className="text-sm text-red-700">{t.cart.onlyInStock(line.stock)}</span>
+        )}
+      </div>
+      {editable ? (
+        <div className="flex flex-wrap items-end gap-2">
+          <form action={setLineQuantityAction} className="flex items-end gap-2">
+            <input type="hidden" name="productId" value={line.productId} />
+            <label htmlFor={quantityId} className="sr-only">
+              {t.cart.quantityOf(line.name)}
+            </label>
+            <input
+              id={quantityId}
+              name="quantity"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={MAX_LINE_QUANTITY}
+              step={1}
+              defaultValue={line.quantity}
+              required
+              className="w-20 rounded-md border border-stone-300 px-2 py-1.5"
+            />
+            <button type="submit" className="rounded-md border border-stone-300 px-3 py-1.5 text-sm hover:bg-stone-100">
+              {t.cart.update}
+            </button>
+          </form>
+          <form action={removeLineAction}>
+            <input type="hidden" name="productId" value={line.productId} />
+            <button
+              type="submit"
+              aria-label={t.cart.removeNamed(line.name)}
+              className="rounded-md px-3 py-1.5 text-sm text-red-700 hover:bg-red-50"
+            >
+              {t.cart.remove}
+            </button>
+          </form>
+        </div>
+      ) : (
+        <span className="text-stone-700">
+          {t.cart.quantity}: {line.quantity}
+        </span>
+      )}
+      <span className="w-28 text-right font-semibold tabular-nums">{formatAoa(line.lineTotalAoa)}</span>
+    </li>
+  );
+}
