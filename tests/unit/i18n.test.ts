@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { dictionary, en, pt } from "@/lib/i18n/dictionaries";
+import { htmlLang, langCookie, parseLang } from "@/lib/i18n/languages";
+import { cartNoticeMessage, cartNoticeQuery, readCartNotice } from "@/lib/i18n/notices";
+
+const query = (text: string) => Object.fromEntries(new URLSearchParams(text));
+
+describe("the lang cookie", () => {
+  it("is Portuguese unless it says exactly en", () => {
+    expect(parseLang("en")).toBe("en");
+    expect(parseLang("pt")).toBe("pt");
+    for (const value of [undefined, "", "EN", "en-US", "fr", "pt-AO", 1]) expect(parseLang(value)).toBe("pt");
+  });
+
+  it("gives <html lang> pt-AO for Portuguese and en for English", () => {
+    expect(htmlLang("pt")).toBe("pt-AO");
+    expect(htmlLang("en")).toBe("en");
+  });
+
+  it("is httpOnly and lax, secure only on an https shop", () => {
+    expect(langCookie("en", "http://localhost:3000")).toMatchObject({
+      name: "lang",
+      value: "en",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: false,
+      path: "/",
+    });
+    expect(langCookie("pt", "https://loja.example").secure).toBe(true);
+  });
+});
+
+describe("dictionaries", () => {
+  it("default to Portuguese", () => {
+    expect(dictionary()).toBe(pt);
+    expect(dictionary("en")).toBe(en);
+  });
+
+  it("show the reference's life span in hours when it is whole hours", () => {
+    expect(pt.order.lifeSpan(1440)).toBe("A referência é válida durante 24 horas.");
+    expect(en.order.lifeSpan(1440)).toBe("The reference is valid for 24 hours.");
+    expect(pt.order.lifeSpan(60)).toContain("1 hora.");
+    expect(pt.order.lifeSpan(90)).toContain("90 minutos.");
+    expect(en.order.lifeSpan(1)).toContain("1 minute.");
+    expect(pt.order.lifeSpan(4320)).toContain("3 dias.");
+  });
+
+  it("count items in the singular and the plural", () => {
+    expect(pt.shop.cartWithCount(1)).toBe("Carrinho, 1 artigo");
+    expect(pt.shop.cartWithCount(0)).toBe("Carrinho, 0 artigos");
+    expect(en.shop.cartWithCount(3)).toBe("Cart, 3 items");
+  });
+});
+
+describe("cart notices in the query", () => {
+  it("carry a success, a capped quantity or a refusal to the next page", () => {
+    const added = cartNoticeQuery({ ok: true, cartId: "c", quantity: 2, capped: false }, "added");
+    expect(readCartNotice(query(added))).toEqual({ tone: "success", kind: "added" });
+
+    const capped = cartNoticeQuery({ ok: true, cartId: "c", quantity: 4, capped: true }, "added");
+    const cappedNotice = readCartNotice(query(capped));
+    expect(cappedNotice).toEqual({ tone: "success", kind: "capped", quantity: 4 });
+    expect(cartNoticeMessage(pt, cappedNotice!)).toContain("(4)");
+
+    const locked = cartNoticeQuery({ ok: false, code: "cart_locked", message: "…" }, "updated");
+    const lockedNotice = readCartNotice(query(locked));
+    expect(lockedNotice).toEqual({ tone: "error", kind: "cart_locked" });
+    expect(cartNoticeMessage(en, lockedNotice!)).toBe(en.cartNotices.cart_locked);
+  });
+
+  it("ignore anything not on the list", () => {
+    expect(readCartNotice({})).toBeNull();
+    expect(readCartNotice({ notice: "<script>" })).toBeNull();
+    expect(readCartNotice({ notice: "toString" })).toBeNull();
+    expect(readCartNotice({ notice: ["added", "added"] })).toBeNull();
+    expect(readCartNotice({ notice: "capped", quantity: "lots" })).toBeNull();
+  });
+
+  it("name the line limit", () => {
+    expect(cartNoticeMessage(pt, { tone: "error", kind: "too_many_lines" })).toContain("50");
+  });
+});
