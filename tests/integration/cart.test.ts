@@ -321,8 +321,9 @@ describe("getCart", () => {
     });
   });
 
-  it("shows a LOCKED cart with its lines", async () => {
-    const product = await insertTestProduct({ priceAoa: 1000 });
+  it("shows a LOCKED cart with its lines, whose units are already reserved, not short of stock", async () => {
+    // The checkout took the last unit: stock 0 now, and that unit is this cart's.
+    const product = await insertTestProduct({ priceAoa: 1000, stock: 0 });
     const cart = await cartWith([{ productId: product.id, quantity: 1 }], "LOCKED");
     expect(await getCart(db(), cart.id)).toMatchObject({ status: "LOCKED", totalAoa: 1000, exceedsStock: false });
   });
