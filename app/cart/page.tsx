@@ -185,7 +185,7 @@ function CartLineItem({ t, line, editable }: { t: Dictionary; line: CartLine; ed
           {t.cart.quantity}: {line.quantity}
         </span>
       )}
-      <span className="w-28 text-right font-semibold tabular-nums">{formatAoa(line.lineTotalAoa)}</span>
+      <span className="ml-auto w-28 text-right font-semibold tabular-nums">{formatAoa(line.lineTotalAoa)}</span>
     </li>
   );
 }
