@@ -113,7 +113,7 @@ export const pt = {
     waiting: "A aguardar a confirmação do pagamento…",
     waitingBody: "Esta página actualiza-se sozinha quando o serviço de pagamentos confirmar.",
     pendingBody:
-      "Pague com os dados abaixo num multicaixa ou no seu banco. Esta página actualiza-se quando o pagamento for confirmado.",
+      "Pague com os dados abaixo num Multicaixa ou no seu banco. Esta página actualiza-se quando o pagamento for confirmado.",
     referenceUnknown: "A referência de pagamento aparece aqui assim que o serviço a indicar.",
     paymentReference: "Referência",
     entityNumber: "Entidade",
