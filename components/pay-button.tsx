@@ -1,0 +1,205 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import { requestPayOrder, type CreatedPayOrder } from "@/components/pay-button/request-order";
+import { idSelector } from "@/components/pay-button/selector";
+import { payButtonOptions, type ShopLang } from "@/lib/pay-sdk/config";
+import { loadPaySdk } from "@/lib/pay-sdk/loader";
+import type { PayCallbackActions, PayCustomerInfo, PaymentReferenceItem } from "@/lib/pay-sdk/types";
+
+export interface PayButtonLine {
+  description: string;
+  unitPriceAoa: number;
+  quantity: number;
+  stock: number;
+}
+
+export interface PayButtonProps {
+  /** From the server, so one build serves sandbox and production. */
+  publishableKey: string;
+  /** PAY_SDK_URL, a `sdks/v1/` address, from the server. */
+  sdkUrl: string;
+  /** CSP nonce, set on the SDK's script tag. */
+  nonce?: string;
+  lang: ShopLang;
+  /** The cart lines, for addAllPaymentReferences (one entry per line). */
+  lines: PayButtonLine[];
+  /** Read when the shopper clicks; changing it never re-renders the SDK button. */
+  customer?: PayCustomerInfo;
+  onOrderCreated?(order: CreatedPayOrder): void;
+}
+
+const STRINGS = {
+  pt: {
+    loading: "A carregar o pagamento…",
+    loadFailed: "Não foi possível carregar o botão de pagamento. Verifique a ligação.",
+    retry: "Tentar novamente",
+    orderFailed: "Não foi possível iniciar o pagamento. Nada foi cobrado.",
+    paymentFailed: "Ocorreu um erro no pagamento. Pode tentar novamente.",
+  },
+  en: {
+    loading: "Loading the payment…",
+    loadFailed: "The payment button could not be loaded. Check the connection.",
+    retry: "Try again",
+    orderFailed: "The payment could not be started. Nothing was charged.",
+    paymentFailed: "Something went wrong with the payment. You can try again.",
+  },
+} satisfies Record<ShopLang, Record<string, string>>;
+
+interface Notice {
+  text: string;
+  detail?: string;
+}
+
+/**
+ * The service's payment button (contract 4.3). The SDK is loaded once per page
+ * (lib/pay-sdk/loader.ts) and its button rendered into this component's own container. The
+ * callbacks only navigate: the order's outcome is decided by the webhook, and the result pages
+ * read it from our server.
+ */
+export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer, onOrderCreated }: PayButtonProps) {
+  const t = STRINGS[lang];
+  const router = useRouter();
+  const containerId = `pay-button-${useId()}`;
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [notice, setNotice] = useState<Notice | null>(null);
+
+  // What the SDK button is rendered for; anything else is read at click time from `latest`.
+  const renderKey = JSON.stringify([publishableKey, sdkUrl, nonce, lang, lines, attempt]);
+  // The outcome belongs to one renderKey, so a new key reads as "loading" until its render is done.
+  const [outcome, setOutcome] = useState<{ renderKey: string; failed: boolean } | null>(null);
+  const state = outcome?.renderKey !== renderKey ? "loading" : outcome.failed ? "error" : "ready";
+
+  const latest = useRef({ customer, lines, onOrderCreated, router });
+  useLayoutEffect(() => {
+    latest.current = { customer, lines, onOrderCreated, router };
+  });
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    // False once this button is replaced or unmounted: its late callbacks then do nothing.
+    let active = true;
+    let order: CreatedPayOrder | null = null;
+
+    const navigate = (path: string) => {
+      if (active) latest.current.router.push(path);
+    };
+    const reportError = (error: unknown) => {
+      if (!active) return;
+      console.error("pay button: the SDK reported an error", error);
+      // A createOrder failure already says more than the generic message.
+      setNotice((current) => current ?? { text: t.paymentFailed });
+    };
+    // Success and pending pages are reached once the popup has closed (contract 4.3).
+    const afterPopup = (actions: PayCallbackActions, page: "success" | "pending") => {
+      if (!active) return;
+      if (!order) return reportError(new Error(`the SDK reported ${page} before an order was created`));
+      const path = `/checkout/${page}/${encodeURIComponent(order.externalTransactionId)}`;
+      actions.onPopupWindowClosed(() => navigate(path));
+    };
+
+    loadPaySdk(sdkUrl, { nonce })
+      .then((Pay) => {
+        if (!active) return;
+        const sdk = Pay(publishableKey);
+        const button = sdk.generateButton({
+          createOrder: async () => {
+            if (!active) throw new Error("this pay button is no longer on the page");
+            setNotice(null);
+            const { customer: buyer, lines: cartLines } = latest.current;
+            try {
+              const created = await requestPayOrder(buyer);
+              if (!active) throw new Error("this pay button is no longer on the page");
+              if (buyer) sdk.addCustomerInfo?.(buyer);
+              sdk.addAllPaymentReferences?.(cartLines.map((line) => paymentReference(line, created.referenceNumber)));
+              order = created;
+              latest.current.onOrderCreated?.(created);
+              return created.referenceNumber;
+            } catch (error) {
+              if (active)
+                setNotice({ text: t.orderFailed, detail: error instanceof Error ? error.message : undefined });
+              throw error;
+            }
+          },
+          // Callback data is never trusted: only our own order id picks the page to go to.
+          onApprove: (_data, actions) => afterPopup(actions, "success"),
+          onPending: (_data, actions) => afterPopup(actions, "pending"),
+          onCancel: () =>
+            navigate(order ? `/cart?cancelled=${encodeURIComponent(order.externalTransactionId)}` : "/cart"),
+          onError: reportError,
+          options: payButtonOptions(lang),
+        });
+        // The SDK appends its button: an emptied container never shows two.
+        container.replaceChildren();
+        button.render(idSelector(container.id));
+        setOutcome({ renderKey, failed: false });
+      })
+      .catch((error: unknown) => {
+        if (!active) return;
+        console.error("pay button: the SDK could not be loaded or rendered", error);
+        container.replaceChildren();
+        setOutcome({ renderKey, failed: true });
+      });
+
+    return () => {
+      active = false;
+      container.replaceChildren();
+    };
+    // renderKey stands for every value the effect reads outside `latest`.
+  }, [renderKey]);
+
+  const retry = () => {
+    setNotice(null);
+    setAttempt((previous) => previous + 1);
+  };
+
+  const alert = state === "error" ? { text: t.loadFailed } : notice;
+  return (
+    <div
+      data-testid="pay-button"
+      data-state={state}
+      aria-busy={state === "loading"}
+      className="flex min-h-12 flex-col gap-2"
+    >
+      {state === "loading" && (
+        <div className="h-12 animate-pulse rounded-md bg-stone-200">
+          <span className="sr-only">{t.loading}</span>
+        </div>
+      )}
+      <div id={containerId} ref={containerRef} />
+      {alert && (
+        <div
+          role="alert"
+          data-testid="pay-button-error"
+          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+        >
+          <p>{alert.text}</p>
+          {alert.detail && <p className="mt-1 text-red-700">{alert.detail}</p>}
+        </div>
+      )}
+      {state === "error" && (
+        <button
+          type="button"
+          onClick={retry}
+          className="self-start rounded-md border border-stone-300 px-3 py-1 text-sm font-medium hover:bg-stone-100"
+        >
+          {t.retry}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function paymentReference(line: PayButtonLine, referenceNumber: string): PaymentReferenceItem {
+  // Every line carries the order's one reference (docs/contract-decisions.md).
+  return {
+    referenceNumber,
+    referenceDescription: line.description,
+    referenceAmount: line.unitPriceAoa,
+    referenceQuantity: line.quantity,
+    referenceTotalQuantity: line.stock,
+  };
+}
