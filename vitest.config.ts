@@ -12,7 +12,7 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["tests/**/*.test.ts", "sandbox/**/*.test.ts"],
+    include: ["tests/**/*.test.ts", "tests/**/*.test.tsx", "sandbox/**/*.test.ts"],
     globalSetup: ["tests/setup/global.ts"],
     setupFiles: ["tests/setup/env.ts"],
     testTimeout: 30_000,
