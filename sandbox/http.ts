@@ -17,14 +17,28 @@ export interface SandboxRequest {
   params: Record<string, string>;
 }
 
-export interface Reply {
+interface ReplyBase {
   status: number;
-  /** Serialised as JSON. */
-  body: unknown;
   headers?: Record<string, string>;
   /** The `error` code of an error reply, kept apart from the body for the request log. */
   errorCode?: string;
 }
+
+/** The default: every API answer is JSON. */
+export interface JsonReply extends ReplyBase {
+  /** Serialised as JSON. */
+  body: unknown;
+  contentType?: undefined;
+}
+
+/** A page or script for a browser (the SDK, the hosted checkout, the dashboard), sent as is. */
+export interface DocumentReply extends ReplyBase {
+  body: string;
+  /** e.g. `text/html; charset=utf-8`. */
+  contentType: string;
+}
+
+export type Reply = JsonReply | DocumentReply;
 
 /** Body size cap of every request (the contract shows none; 64 KiB is far above any real order). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -41,18 +55,39 @@ export class SandboxError extends Error {
     this.name = "SandboxError";
   }
 
-  toReply(): Reply {
+  toReply(): JsonReply {
     return errorReply(this.status, this.code, this.message, this.headers);
   }
 }
 
-export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+export const json = (status: number, body: unknown, headers?: Record<string, string>): JsonReply => ({
   status,
   body,
   headers,
 });
 
-export function errorReply(status: number, code: string, message: string, headers?: Record<string, string>): Reply {
+export const html = (status: number, body: string, headers?: Record<string, string>): DocumentReply => ({
+  status,
+  body,
+  contentType: "text/html; charset=utf-8",
+  headers,
+});
+
+export const javascript = (body: string, headers?: Record<string, string>): DocumentReply => ({
+  status: 200,
+  body,
+  contentType: "application/javascript; charset=utf-8",
+  headers,
+});
+
+export const css = (body: string, headers?: Record<string, string>): DocumentReply => ({
+  status: 200,
+  body,
+  contentType: "text/css; charset=utf-8",
+  headers,
+});
+
+export function errorReply(status: number, code: string, message: string, headers?: Record<string, string>): JsonReply {
   return { status, body: { error: code, message }, headers, errorCode: code };
 }
 

@@ -74,6 +74,11 @@ export class OrderDriver {
     return { order: result, deliveries };
   }
 
+  /** Paid in the hosted checkout with the service's direct method: CON by FPSOLPG, whatever came before. */
+  payDirect(order: Order, shape: ShapeOptions): DriveResult {
+    return this.change(order, "CON", { paymentMethod: "FPSOLPG" }, shape);
+  }
+
   /** Paid: CON, by the order's method so far (a reference) or the service's direct method. */
   confirm(order: Order, shape: ShapeOptions): DriveResult {
     return this.change(order, "CON", { paymentMethod: order.paymentMethod ?? "FPSOLPG" }, shape);

@@ -17,6 +17,7 @@ import { loadSnapshot, SnapshotWriter } from "./persistence";
 import { RequestLog } from "./request-log";
 import { createRouter, type RouteMatch } from "./router";
 import { serviceApiRoutes } from "./routes/api";
+import { browserRoutes, isBrowserPath } from "./routes/browser";
 import { CONTROL_PREFIX, controlRoutes } from "./routes/control";
 import { resolveSettings, type SandboxSettings } from "./settings";
 import { SandboxStore } from "./store";
@@ -116,8 +117,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     : undefined;
   if (writer) store.subscribe(() => writer.schedule());
 
-  // Browser routes (SDK script and hosted popup, sandbox/routes/browser.ts) join this table later.
-  const match = createRouter([serviceApiRoutes(ctx), controlRoutes(ctx)]);
+  const match = createRouter([serviceApiRoutes(ctx), controlRoutes(ctx), browserRoutes(ctx)]);
   /** Requests held open by a "timeout" fault, cut when the sandbox closes. */
   const held = new Set<ServerResponse>();
 
@@ -136,6 +136,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   });
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   log(`listening on ${url}`);
+  log(`dashboard at ${url}${CONTROL_PREFIX}/dashboard`);
   log(webhookTarget(settings.webhookUrl));
 
   let closing: Promise<void> | undefined;
@@ -192,8 +193,9 @@ async function serve(
     params: {},
   };
   const route = match(request.method, request.path);
-  // A path no route knows is still a client's call to the service, unless it is under the control prefix.
-  const serviceApi = route.kind === "none" ? !isControlPath(request.path) : route.serviceApi;
+  // A path no route knows is still a client's call to the service, unless a browser or the control API asked.
+  const serviceApi =
+    route.kind === "none" ? !isControlPath(request.path) && !isBrowserPath(request.path) : route.serviceApi;
   if (!serviceApi) return send(response, tooLarge ? payloadTooLarge() : await dispatch(ctx, route, request));
 
   const entry = ctx.requestLog.record({
@@ -251,11 +253,13 @@ const payloadTooLarge = () => errorReply(413, "payload_too_large", `the body exc
 const isControlPath = (path: string) => path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 
 function send(response: ServerResponse, reply: Reply): void {
-  const payload = JSON.stringify(reply.body);
+  const payload = reply.contentType === undefined ? JSON.stringify(reply.body) : reply.body;
   response.writeHead(reply.status, {
-    "Content-Type": "application/json; charset=utf-8",
+    "Content-Type": reply.contentType ?? "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(payload),
     "Cache-Control": "no-store",
+    // Browsers load the SDK and pages from here: none of them may be read as another type.
+    "X-Content-Type-Options": "nosniff",
     ...reply.headers,
   });
   response.end(payload);

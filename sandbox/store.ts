@@ -94,6 +94,8 @@ const digestOf = (token: string) => createHash("sha256").update(token).digest("h
 
 export class SandboxStore {
   private readonly orders = new Map<string, Order>();
+  /** referenceNumber → externalTransactionId: the hosted checkout knows an order by its reference. */
+  private readonly references = new Map<string, string>();
   /** Token digest → expiry (ms on the sandbox clock). Revoking clears the map. */
   private readonly tokens = new Map<string, number>();
   private readonly listeners: ((change: StoreChange) => void)[] = [];
@@ -102,7 +104,7 @@ export class SandboxStore {
     private readonly clock: SandboxClock,
     snapshot?: StoreSnapshot,
   ) {
-    for (const order of snapshot?.orders ?? []) this.orders.set(order.externalTransactionId, order);
+    for (const order of snapshot?.orders ?? []) this.add(order);
     for (const token of snapshot?.tokens ?? []) this.tokens.set(token.digest, token.expiresAt);
   }
 
@@ -136,6 +138,11 @@ export class SandboxStore {
     return this.orders.get(externalTransactionId);
   }
 
+  findOrderByReference(referenceNumber: string): Order | undefined {
+    const externalTransactionId = this.references.get(referenceNumber);
+    return externalTransactionId === undefined ? undefined : this.orders.get(externalTransactionId);
+  }
+
   listOrders(): Order[] {
     return [...this.orders.values()];
   }
@@ -149,7 +156,7 @@ export class SandboxStore {
       createdAt: at,
       updatedAt: at,
     };
-    this.orders.set(order.externalTransactionId, order);
+    this.add(order);
     this.emit({ kind: "order_created", order });
     return order;
   }
@@ -176,6 +183,7 @@ export class SandboxStore {
 
   reset(): void {
     this.orders.clear();
+    this.references.clear();
     this.tokens.clear();
     this.emit({ kind: "reset" });
   }
@@ -189,11 +197,15 @@ export class SandboxStore {
 
   /** Nine random digits (the first non-zero), unique among the orders. */
   private newReferenceNumber(): string {
-    const taken = new Set(this.listOrders().map((order) => order.referenceNumber));
     let reference: string;
     do reference = String(randomInt(100_000_000, 1_000_000_000));
-    while (taken.has(reference));
+    while (this.references.has(reference));
     return reference;
+  }
+
+  private add(order: Order): void {
+    this.orders.set(order.externalTransactionId, order);
+    this.references.set(order.referenceNumber, order.externalTransactionId);
   }
 
   private dropExpiredTokens(): void {
