@@ -50,11 +50,12 @@ export async function startTestSandbox(options: TestSandboxOptions = {}) {
     );
     const response = await fetch(`${url}${path}`, { method, headers, body: init.body });
     const text = await response.text();
-    // `any`: each test asserts the shape it expects.
+    const isJson = response.headers.get("content-type")?.startsWith("application/json") ?? false;
+    // `any`: each test asserts the shape it expects. Pages and scripts come back as text.
     return {
       status: response.status,
       headers: response.headers,
-      body: text === "" ? undefined : (JSON.parse(text) as any),
+      body: text === "" ? undefined : isJson ? (JSON.parse(text) as any) : text,
     };
   }
 
