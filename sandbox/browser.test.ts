@@ -395,3 +395,22 @@ describe("errors", () => {
     await eventually(callNames).toEqual(["onClick", "createOrder", "onCancel"]);
   });
 });
+
+describe("the dashboard", () => {
+  it("lists an order and approves it through the control API", async () => {
+    const body = sandbox.orderBody({ amount: 4200 });
+    await sandbox.createOrder(token, body);
+    await page.goto(`${sandbox.url}/__sandbox/dashboard`);
+    const row = page.locator(`tr[data-order="${body.externalTransactionId as string}"]`);
+    await eventually(() => row.count()).toBe(1);
+    expect(await row.textContent()).toContain("4200 AOA");
+
+    await row.locator('button[data-action="approve"]').click();
+    await eventually(() => row.locator("[data-status-cell]").textContent()).toBe("CON");
+    expect((await sandbox.control("GET", `/orders/${body.externalTransactionId as string}`)).body.order.status).toBe(
+      "CON",
+    );
+    const deliveries = page.locator("[data-deliveries] tr", { hasText: body.externalTransactionId as string });
+    await eventually(() => deliveries.count()).toBe(1);
+  });
+});
