@@ -68,4 +68,25 @@ describe("SandboxStore", () => {
     expect(store.findOrder("order_1")?.status).toBe("CAN");
     expect(changes).toEqual(["tokens_changed", "order_created", "order_status_changed"]);
   });
+
+  it("finds an order by its referenceNumber, in its current state, also after a reload; a reset forgets it", () => {
+    const clock = new SandboxClock(() => 1_000_000);
+    const store = new SandboxStore(clock);
+    const created = store.createOrder({
+      externalTransactionId: "order_1",
+      clientId: "c",
+      applicationUUID: "a",
+      name: "n",
+      amount: 1,
+      quantity: 1,
+    });
+    store.changeStatus(created, "CON");
+    expect(store.findOrderByReference(created.referenceNumber)).toMatchObject({ status: "CON" });
+    expect(store.findOrderByReference("000000000")).toBeUndefined();
+
+    const reloaded = new SandboxStore(clock, store.snapshot());
+    expect(reloaded.findOrderByReference(created.referenceNumber)?.externalTransactionId).toBe("order_1");
+    reloaded.reset();
+    expect(reloaded.findOrderByReference(created.referenceNumber)).toBeUndefined();
+  });
 });
