@@ -132,20 +132,20 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
           onError: reportError,
           options: payButtonOptions(lang),
         });
-        // The SDK appends its button: an emptied container never shows two.
-        container.replaceChildren();
         button.render(idSelector(container.id));
         setOutcome({ renderKey, failed: false });
       })
       .catch((error: unknown) => {
         if (!active) return;
         console.error("pay button: the SDK could not be loaded or rendered", error);
+        // Whatever a failed render left behind goes; the error and "try again" take its place.
         container.replaceChildren();
         setOutcome({ renderKey, failed: true });
       });
 
     return () => {
       active = false;
+      // The SDK appends its button: emptying here is what lets the next render show only one.
       container.replaceChildren();
     };
     // renderKey stands for every value the effect reads outside `latest`.
