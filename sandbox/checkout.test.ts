@@ -328,5 +328,8 @@ describe("GET /__sandbox/dashboard", () => {
     const stylesheet = await sandbox.call("GET", "/checkout/assets/pages.css");
     expect(stylesheet.headers.get("content-type")).toBe("text/css; charset=utf-8");
     expect(sandbox.logLines).toContain(`dashboard at ${sandbox.url}/__sandbox/dashboard`);
+    // What a browser asks for by itself is no call to the service either.
+    expect((await sandbox.call("GET", "/favicon.ico")).status).toBe(204);
+    expect((await sandbox.requests()).map((entry) => entry.path)).toEqual(["/token"]);
   });
 });

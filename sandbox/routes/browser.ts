@@ -81,6 +81,12 @@ export function browserRoutes(ctx: SandboxContext): RouteGroup {
         pattern: `${CHECKOUT_PREFIX}/:referenceNumber/cancel`,
         handle: (request) => cancel(ctx, request),
       },
+      // Browsers ask for it on every page; without it each visit would log a 404 as a service-API call.
+      {
+        method: "GET",
+        pattern: "/favicon.ico",
+        handle: () => ({ status: 204, body: "", contentType: "image/x-icon" }),
+      },
       { method: "GET", pattern: `${CONTROL_PREFIX}/dashboard`, handle: () => page(200, dashboardPage()) },
       { method: "GET", pattern: DASHBOARD_SCRIPT_PATH, handle: () => javascript(dashboardScript, cached) },
     ],
