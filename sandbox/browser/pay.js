@@ -35,12 +35,12 @@
     throw new TypeError("Pay: " + message);
   }
 
-  var isObject = function (value) {
+  function isObject(value) {
     return typeof value === "object" && value !== null && !Array.isArray(value);
-  };
-  var isFiniteNumber = function (value) {
+  }
+  function isFiniteNumber(value) {
     return typeof value === "number" && isFinite(value);
-  };
+  }
 
   function onlyKeys(value, allowed, where) {
     Object.keys(value).forEach(function (key) {
