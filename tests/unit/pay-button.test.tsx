@@ -218,6 +218,8 @@ describe("PayButton: rendering the SDK button", () => {
     const button = onlyButton();
     expect(sdk.calls.keys).toEqual(["pk_test_shop"]);
     expect(button.config.options).toEqual(payButtonOptions("pt"));
+    // Minutes: 24 h (docs/contract-decisions.md).
+    expect(button.config.options?.paymentConfig?.referencePaymentLifeSpan).toBe(1440);
     expect(button.container?.isConnected).toBe(true);
     expect(view.wrapper().contains(button.container!)).toBe(true);
     expect(button.container?.id).toMatch(/^pay-button-/);
