@@ -158,12 +158,7 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
 
   const alert = state === "error" ? { text: t.loadFailed } : notice;
   return (
-    <div
-      data-testid="pay-button"
-      data-state={state}
-      aria-busy={state === "loading"}
-      className="flex min-h-12 flex-col gap-2"
-    >
+    <div data-testid="pay-button" data-state={state} aria-busy={state === "loading"} className="flex min-h-12 flex-col">
       {state === "loading" && (
         <div className="h-12 animate-pulse rounded-md bg-stone-200">
           <span className="sr-only">{t.loading}</span>
@@ -174,7 +169,7 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
         <div
           role="alert"
           data-testid="pay-button-error"
-          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+          className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
         >
           <p>{alert.text}</p>
           {alert.detail && <p className="mt-1 text-red-700">{alert.detail}</p>}
@@ -184,7 +179,7 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
         <button
           type="button"
           onClick={retry}
-          className="self-start rounded-md border border-stone-300 px-3 py-1 text-sm font-medium hover:bg-stone-100"
+          className="mt-2 self-start rounded-md border border-stone-300 px-3 py-1 text-sm font-medium hover:bg-stone-100"
         >
           {t.retry}
         </button>
