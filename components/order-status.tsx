@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { useEffect } from "react";
 import { CopyButton } from "@/components/copy-button";
 import { OrderLines, type OrderLineView } from "@/components/order-lines";
 import { useOrderStatus, type OrderStatusSnapshot } from "@/components/use-order-status";
@@ -9,6 +10,8 @@ import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
 import { formatAoa } from "@/lib/money";
 import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "@/lib/pay-sdk/config";
+
+const CART_JOB_GRACE_MS = 2_000;
 
 /**
  * An order's status on the result and order pages. The first paint is what the server read
@@ -36,13 +39,17 @@ export function OrderStatus({
 }) {
   const t = dictionary(lang);
   const router = useRouter();
-  const { snapshot, gaveUp, checking, checkAgain } = useOrderStatus(externalTransactionId, initial, {
-    // A final status changes the cart (emptied or reopened): refresh the header's count.
-    onSnapshot: (next) => {
-      if (next.status !== "PEN") router.refresh();
-    },
-  });
+  const { snapshot, gaveUp, checking, checkAgain } = useOrderStatus(externalTransactionId, initial);
   const { status } = snapshot;
+
+  // Becoming final changes the cart (emptied on CON, reopened on CAN) in a job that runs just
+  // after the webhook's reply: refresh the header's count now and once more when it has run.
+  useEffect(() => {
+    if (status === initial.status || status === "PEN") return;
+    router.refresh();
+    const timer = setTimeout(() => router.refresh(), CART_JOB_GRACE_MS);
+    return () => clearTimeout(timer);
+  }, [status, initial.status, router]);
 
   return (
     <section data-testid="order-status" data-status={status} className="flex flex-col gap-6">

@@ -1,0 +1,73 @@
+import type { Metadata } from "next";
+import { cookies } from "next/headers";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { CheckoutForm } from "@/components/checkout-form";
+import { getCart } from "@/lib/cart";
+import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
+import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import { getLang } from "@/lib/i18n/server";
+import { formatAoa } from "@/lib/money";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getLang();
+  return { title: t.checkout.title, robots: { index: false } };
+}
+
+export default async function CheckoutPage() {
+  const [{ lang, t }, cookieStore] = await Promise.all([getLang(), cookies()]);
+  const cart = await getCart(db(), readCartId(cookieStore.get(CART_COOKIE)?.value));
+  // Nothing to pay for, or a line the stock cannot cover: the cart page says what to do.
+  if (!cart || cart.lines.length === 0 || cart.exceedsStock) redirect("/cart");
+  const { publishableKey, sdkUrl } = getEnv().pay;
+
+  return (
+    <div className="grid gap-8 md:grid-cols-[1fr_minmax(0,24rem)]">
+      <h1 className="text-2xl font-semibold tracking-tight md:col-span-2">{t.checkout.title}</h1>
+      <section aria-labelledby="summary-title" className="flex flex-col gap-3">
+        <div className="flex items-baseline justify-between gap-4">
+          <h2 id="summary-title" className="text-lg font-medium">
+            {t.checkout.summary}
+          </h2>
+          {cart.status === "OPEN" && (
+            <Link href="/cart" className="text-sm text-brand-700 hover:underline">
+              {t.checkout.editCart}
+            </Link>
+          )}
+        </div>
+        <ul className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
+          {cart.lines.map((line) => (
+            <li key={line.productId} data-testid="cart-line" className="flex justify-between gap-4 px-4 py-3">
+              <span>
+                {line.quantity} × {line.name}
+                <span className="block text-sm text-stone-500 tabular-nums">{formatAoa(line.unitPriceAoa)}</span>
+              </span>
+              <span className="font-medium tabular-nums">{formatAoa(line.lineTotalAoa)}</span>
+            </li>
+          ))}
+          <li className="flex justify-between gap-4 px-4 py-3 text-lg font-semibold">
+            <span>{t.checkout.total}</span>
+            <span data-testid="checkout-total" className="tabular-nums">
+              {formatAoa(cart.totalAoa)}
+            </span>
+          </li>
+        </ul>
+        {cart.status === "LOCKED" && <p className="text-sm text-sky-800">{t.checkout.lockedNote}</p>}
+      </section>
+      <CheckoutForm
+        lang={lang}
+        publishableKey={publishableKey}
+        sdkUrl={sdkUrl}
+        lines={cart.lines.map((line) => ({
+          description: line.name,
+          unitPriceAoa: line.unitPriceAoa,
+          quantity: line.quantity,
+          stock: line.stock,
+        }))}
+      />
+    </div>
+  );
+}
