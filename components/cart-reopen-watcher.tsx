@@ -9,16 +9,19 @@ import type { Lang } from "@/lib/i18n/languages";
  * On /cart after a cancelled payment while the cart is still LOCKED: the cart is reopened by a
  * job once the service's CAN webhook has arrived, so poll endpoint C and refresh the page when
  * the order is CAN (again, with backoff, until the reopened cart replaces this component) or
- * CON (it was paid after all).
+ * CON (it was paid after all). `quiet`: only the refresh, no progress shown (the order may
+ * well stay PEN: the shopper closed the popup and can still pay).
  */
 export function CartReopenWatcher({
   lang,
   externalTransactionId,
   initialStatus,
+  quiet = false,
 }: {
   lang: Lang;
   externalTransactionId: string;
   initialStatus: OrderStatusCode;
+  quiet?: boolean;
 }) {
   const t = dictionary(lang);
   const router = useRouter();
@@ -33,6 +36,7 @@ export function CartReopenWatcher({
     },
   );
 
+  if (quiet) return null;
   return (
     <div aria-live="polite" className="flex flex-wrap items-center gap-3 text-sm">
       {gaveUp ? (

@@ -30,8 +30,11 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
   const cancelledId =
     typeof query.cancelled === "string" && EXTERNAL_TRANSACTION_ID.test(query.cancelled) ? query.cancelled : undefined;
   const cancelledOrder = cancelledId ? await getOrderSummary(db(), cancelledId) : null;
-  const waitingForReopen =
-    cart?.status === "LOCKED" && cancelledOrder?.cartId === cart.id && cancelledOrder.status !== "CON";
+  const holdsThisCart = cart?.status === "LOCKED" && cancelledOrder?.cartId === cart.id;
+  // The SDK also calls onCancel when the shopper just closes the popup: the order is then still
+  // PEN and payable, so the shopper is offered to go on paying rather than told it was cancelled.
+  const notCompleted = holdsThisCart && cancelledOrder?.status === "PEN";
+  const waitingForReopen = holdsThisCart && cancelledOrder?.status === "CAN";
 
   return (
     <section aria-labelledby="cart-title" className="flex flex-col gap-6">
@@ -40,7 +43,26 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
       </h1>
       <CartNotice t={t} query={query} />
 
-      {cancelledOrder?.status === "CON" ? (
+      {notCompleted ? (
+        <div
+          data-testid="payment-not-completed"
+          className="flex flex-col gap-2 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sky-900"
+        >
+          <p role="status">
+            <strong>{t.cart.notCompletedTitle}.</strong> {t.cart.notCompletedBody}
+          </p>
+          <Link href="/checkout" className="font-medium underline">
+            {t.cart.continueCheckout}
+          </Link>
+          {/* A cancellation from the popup may still be on its way: the page follows it. */}
+          <CartReopenWatcher
+            lang={lang}
+            externalTransactionId={cancelledOrder.externalTransactionId}
+            initialStatus={cancelledOrder.status}
+            quiet
+          />
+        </div>
+      ) : cancelledOrder?.status === "CON" ? (
         <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900">
           <p>{t.cart.paidAfterAll}</p>
           <Link href={`/orders/${cancelledOrder.externalTransactionId}`} className="font-medium underline">
@@ -67,7 +89,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
         )
       )}
 
-      {cart?.status === "LOCKED" && !waitingForReopen && (
+      {cart?.status === "LOCKED" && !waitingForReopen && !notCompleted && (
         <div className="flex flex-col gap-2 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sky-900">
           <p>
             <strong>{t.cart.lockedTitle}.</strong> {t.cart.lockedBody}

@@ -84,6 +84,9 @@ export const pt = {
     continueCheckout: "Continuar o pagamento",
     cancelledTitle: "Pagamento cancelado",
     cancelledBody: "O pagamento foi cancelado e nada foi cobrado.",
+    notCompletedTitle: "Pagamento não concluído",
+    notCompletedBody:
+      "A janela de pagamento foi fechada antes do fim. A encomenda continua reservada e pode ser paga; o carrinho só pode ser alterado depois de o pagamento terminar ou ser cancelado.",
     reopening: "A reabrir o carrinho…",
     reopenSlow: "O carrinho está a demorar a reabrir.",
     reload: "Recarregar",
@@ -113,7 +116,7 @@ export const pt = {
     waiting: "A aguardar a confirmação do pagamento…",
     waitingBody: "Esta página actualiza-se sozinha quando o serviço de pagamentos confirmar.",
     pendingBody:
-      "Pague com os dados abaixo num Multicaixa ou no seu banco. Esta página actualiza-se quando o pagamento for confirmado.",
+      "Pague com os dados abaixo num caixa automático ou no seu banco. Esta página actualiza-se quando o pagamento for confirmado.",
     referenceUnknown: "A referência de pagamento aparece aqui assim que o serviço a indicar.",
     paymentReference: "Referência",
     entityNumber: "Entidade",
@@ -205,6 +208,9 @@ export const en: Dictionary = {
     continueCheckout: "Continue the payment",
     cancelledTitle: "Payment cancelled",
     cancelledBody: "The payment was cancelled and nothing was charged.",
+    notCompletedTitle: "Payment not completed",
+    notCompletedBody:
+      "The payment window was closed before the end. The order stays reserved and can still be paid; the cart can change once the payment ends or is cancelled.",
     reopening: "Reopening your cart…",
     reopenSlow: "Your cart is taking a while to reopen.",
     reload: "Reload",
@@ -234,7 +240,7 @@ export const en: Dictionary = {
     waiting: "Waiting for the payment to be confirmed…",
     waitingBody: "This page updates by itself when the payment service confirms.",
     pendingBody:
-      "Pay with the details below at an ATM (Multicaixa) or your bank. This page updates once the payment is confirmed.",
+      "Pay with the details below at a cash machine or your bank. This page updates once the payment is confirmed.",
     referenceUnknown: "The payment reference appears here as soon as the service provides it.",
     paymentReference: "Reference",
     entityNumber: "Entity",
