@@ -133,6 +133,8 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
           options: payButtonOptions(lang),
         });
         button.render(idSelector(container.id));
+        // For the performance budget (e2e/budget.spec.ts): when the button became clickable.
+        performance.mark("pay-button-ready");
         setOutcome({ renderKey, failed: false });
       })
       .catch((error: unknown) => {
