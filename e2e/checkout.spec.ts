@@ -1,0 +1,226 @@
+import type { Page } from "@playwright/test";
+import pg from "pg";
+import { DEMO_PRODUCTS } from "../lib/db/seed";
+import { expect, loadAllImages, test } from "./support/fixtures";
+import { readE2eServerEnvironment } from "./support/server-environment";
+import { addFromCatalog, kwanza, openCheckout, openPopup, payButton } from "./support/shop";
+
+/**
+ * The shopper's whole journey in the browser: the cart, the checkout page with the PayButton,
+ * the sandbox's SDK and hosted popup, its signed webhook, and the result pages. The result
+ * pages must show what the server knows: "confirmed" only once the webhook has made the order
+ * CON. Waits are on the sandbox's delivery log and on the page, never fixed sleeps.
+ */
+
+// These tests change the sandbox's webhook URL and count its requests: one at a time.
+test.describe.configure({ mode: "serial" });
+
+const SCREENSHOT_VIEWPORTS = [
+  { name: "phone", size: { width: 390, height: 844 } },
+  { name: "desktop", size: { width: 1280, height: 800 } },
+] as const;
+
+async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: readE2eServerEnvironment().databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const storedOrder = async (externalTransactionId: string) =>
+  (
+    await query<{ status: string; amount_aoa: number; payment_reference: string | null; entity_number: string | null }>(
+      "SELECT status::text, amount_aoa, payment_reference, entity_number FROM orders WHERE external_transaction_id = $1",
+      [externalTransactionId],
+    )
+  )[0];
+
+const stockOf = async (slug: string) =>
+  (await query<{ stock: number }>("SELECT stock FROM products WHERE slug = $1", [slug]))[0]!.stock;
+
+async function waitForDeliveries(externalTransactionId: string, count = 1) {
+  const { sandboxUrl } = readE2eServerEnvironment();
+  const response = await fetch(
+    `${sandboxUrl}/__sandbox/deliveries/wait?externalTransactionId=${externalTransactionId}&state=settled&count=${count}&timeoutMs=15000`,
+  );
+  expect(response.status, `delivery for ${externalTransactionId}`).toBe(200);
+  return ((await response.json()) as { deliveries: { id: string; state: string; paymentStatus: string }[] }).deliveries;
+}
+
+/** The order id of the page the PayButton navigated to: /checkout/success/<id>, /cart?cancelled=<id>… */
+function orderIdIn(url: string): string {
+  const id = /order_[0-9a-f-]{36}/.exec(url)?.[0];
+  expect(id, `an order id in ${url}`).toBeDefined();
+  return id!;
+}
+
+async function screenshot(page: Page, testInfo: import("@playwright/test").TestInfo, name: string) {
+  for (const viewport of SCREENSHOT_VIEWPORTS) {
+    await page.setViewportSize(viewport.size);
+    await loadAllImages(page);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth),
+      `${name} at ${viewport.name}`,
+    ).toBeLessThanOrEqual(viewport.size.width);
+    const file = testInfo.outputPath(`${name}-${viewport.name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    await testInfo.attach(`${name}-${viewport.name}`, { path: file, contentType: "image/png" });
+  }
+}
+
+test("approved in the popup: the success page says confirmed only after the webhook", async ({
+  page,
+  sandbox,
+}, testInfo) => {
+  const { appUrl } = readE2eServerEnvironment();
+  const product = DEMO_PRODUCTS[0]!;
+  await addFromCatalog(page, product.name);
+  await openCheckout(page);
+  await screenshot(page, testInfo, "checkout");
+
+  // Hold the service's notifications back: the popup approves, but the shop has not heard yet.
+  await sandbox.call("POST", "/settings", { webhookUrl: null });
+  try {
+    const popup = await openPopup(page);
+    await expect(popup.locator("[data-amount]")).toHaveText(kwanza.format(product.priceAoa));
+    await popup.locator('[data-method="FPMCXEXPRSS"]').click();
+    await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 15_000 });
+    const id = orderIdIn(page.url());
+
+    const [held] = await waitForDeliveries(id);
+    expect(held).toMatchObject({ state: "dropped", paymentStatus: "CON" });
+    expect((await sandbox.call("GET", `/orders/${id}`)).order).toMatchObject({ status: "CON" });
+    // The browser callback said "approved"; the page still waits for the webhook.
+    await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "PEN");
+    expect(await storedOrder(id)).toMatchObject({ status: "PEN" });
+
+    await sandbox.call("POST", "/settings", { webhookUrl: `${appUrl}/api/pay/webhook` });
+    await sandbox.call("POST", `/deliveries/${held!.id}/redeliver`);
+    await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
+    expect(await storedOrder(id)).toMatchObject({ status: "CON", amount_aoa: product.priceAoa });
+    // The CON webhook's job empties the cart.
+    await expect.poll(async () => (await page.reload(), page.getByTestId("cart-count").textContent())).toBe("0");
+    await screenshot(page, testInfo, "success");
+  } finally {
+    await sandbox.call("POST", "/settings", { webhookUrl: `${appUrl}/api/pay/webhook` });
+  }
+});
+
+test("paid by reference: the pending page shows the reference and entity, then the confirmation", async ({
+  page,
+  sandbox,
+}, testInfo) => {
+  await addFromCatalog(page, DEMO_PRODUCTS[1]!.name);
+  await openCheckout(page);
+  const popup = await openPopup(page);
+  await popup.locator('[data-method="FPSOLPGEXT"]').click();
+  await expect(page).toHaveURL(/\/checkout\/pending\/order_/, { timeout: 15_000 });
+  const id = orderIdIn(page.url());
+
+  const atService = (await sandbox.call("GET", `/orders/${id}`)).order as {
+    paymentReference: string;
+    entityNumber: string;
+  };
+  await expect(page.getByTestId("payment-reference")).toContainText(atService.paymentReference);
+  await expect(page.getByTestId("entity-number")).toContainText(atService.entityNumber);
+  await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "PEN");
+  await expect(page.getByText("24 horas")).toBeVisible();
+  await screenshot(page, testInfo, "pending");
+
+  await sandbox.call("POST", `/orders/${id}/confirm`);
+  await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
+  expect(await storedOrder(id)).toMatchObject({
+    status: "CON",
+    payment_reference: atService.paymentReference,
+    entity_number: atService.entityNumber,
+  });
+});
+
+test("cancelled in the popup: back to the reopened cart, stock released", async ({ page }) => {
+  const product = DEMO_PRODUCTS[2]!;
+  const stockBefore = await stockOf(product.slug);
+  await addFromCatalog(page, product.name);
+  await openCheckout(page);
+  const popup = await openPopup(page);
+  await expect(popup.locator("[data-cancel]")).toBeVisible();
+  expect(await stockOf(product.slug), "reserved while the popup is open").toBe(stockBefore - 1);
+  await popup.locator("[data-cancel]").click();
+
+  await expect(page).toHaveURL(/\/cart\?cancelled=order_/, { timeout: 15_000 });
+  const id = orderIdIn(page.url());
+  await expect(page.getByTestId("payment-cancelled")).toBeVisible();
+  // The CAN webhook's jobs reopen the cart: its lines become editable again.
+  await expect(page.getByRole("button", { name: `Remover ${product.name}` })).toBeVisible({ timeout: 15_000 });
+  expect(await storedOrder(id)).toMatchObject({ status: "CAN" });
+  await expect.poll(() => stockOf(product.slug)).toBe(stockBefore);
+});
+
+test("popup closed without paying: the order stays payable and paying again reuses it", async ({ page, sandbox }) => {
+  await addFromCatalog(page, DEMO_PRODUCTS[4]!.name);
+  await openCheckout(page);
+  const popup = await openPopup(page);
+  await expect(popup.locator("[data-cancel]")).toBeVisible();
+  const reference = new URL(popup.url()).pathname.split("/").pop()!;
+  await popup.close();
+
+  await expect(page).toHaveURL(/\/cart/, { timeout: 15_000 });
+  const [order] = (
+    (await sandbox.call("GET", "/orders")).orders as {
+      referenceNumber: string;
+      externalTransactionId: string;
+      status: string;
+    }[]
+  ).filter((candidate) => candidate.referenceNumber === reference);
+  expect(order).toMatchObject({ status: "PEN" });
+  expect(await storedOrder(order!.externalTransactionId)).toMatchObject({ status: "PEN" });
+  await expect(page.getByRole("link", { name: "Continuar o pagamento" })).toBeVisible();
+
+  const createdBefore = (await sandbox.requests("/paypartner/createPaymentOrder")).length;
+  await page.getByRole("link", { name: "Continuar o pagamento" }).click();
+  await openCheckout(page);
+  const again = await openPopup(page);
+  await expect(again.locator("[data-cancel]")).toBeVisible();
+  expect(new URL(again.url()).pathname.split("/").pop(), "the same order's reference").toBe(reference);
+  expect((await sandbox.requests("/paypartner/createPaymentOrder")).length, "no second order").toBe(createdBefore);
+  await again.locator('[data-method="FPMCXEXPRSS"]').click();
+  await expect(page).toHaveURL(new RegExp(`/checkout/success/${order!.externalTransactionId}`), { timeout: 15_000 });
+  await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
+});
+
+test("the server's total wins over whatever the browser sends", async ({ page, sandbox }) => {
+  const product = DEMO_PRODUCTS[5]!;
+  await addFromCatalog(page, product.name);
+  await openCheckout(page);
+  // A tampered client: every money field it could think of, in the request to endpoint A.
+  await page.route("**/api/pay/create-order", async (route) => {
+    const body = JSON.parse(route.request().postData() ?? "{}") as Record<string, unknown>;
+    await route.continue({
+      postData: JSON.stringify({ ...body, total: 1, amount: 1, amountAoa: 1, priceAoa: 1 }),
+    });
+  });
+  const popup = await openPopup(page);
+  await expect(popup.locator("[data-amount]")).toHaveText(kwanza.format(product.priceAoa));
+
+  const [created] = (await sandbox.requests("/paypartner/createPaymentOrder")).slice(-1);
+  expect(JSON.parse(created!.body)).toMatchObject({ amount: product.priceAoa });
+  await popup.locator("[data-cancel]").click();
+  await expect(page).toHaveURL(/\/cart\?cancelled=/, { timeout: 15_000 });
+});
+
+test("an unreachable SDK script: a clear error, and trying again loads it once", async ({ page }) => {
+  const sdkUrl = `${readE2eServerEnvironment().sandboxUrl}/sdks/v1/pay.js`;
+  await page.route(sdkUrl, (route) => route.abort("connectionrefused"));
+  await addFromCatalog(page, DEMO_PRODUCTS[6]!.name);
+  await openCheckout(page);
+  const wrapper = page.getByTestId("pay-button");
+  await expect(wrapper).toHaveAttribute("data-state", "error", { timeout: 20_000 });
+  await expect(page.getByTestId("pay-button-error")).toContainText(/pagamento/i);
+
+  await page.unroute(sdkUrl);
+  await page.getByRole("button", { name: "Tentar novamente" }).click();
+  await payButton(page);
+  expect(await page.locator(`script[src="${sdkUrl}"]`).count()).toBe(1);
+});

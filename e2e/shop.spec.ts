@@ -1,0 +1,90 @@
+import { DEMO_PRODUCTS } from "../lib/db/seed";
+import { expect, loadAllImages, test } from "./support/fixtures";
+import { addFromCatalog, kwanza } from "./support/shop";
+
+/** Browsing and the server-side cart, without paying (so without calling the service). */
+
+const [coffee, cloth] = DEMO_PRODUCTS;
+
+const SCREENSHOT_VIEWPORTS = [
+  { name: "phone", size: { width: 390, height: 844 } },
+  { name: "desktop", size: { width: 1280, height: 800 } },
+] as const;
+
+const cartTotal = (page: import("@playwright/test").Page) => page.getByTestId("cart-total").textContent();
+
+test("the cart: add from the catalogue, change a quantity, remove a line; totals come from the server", async ({
+  page,
+}) => {
+  await addFromCatalog(page, coffee!.name);
+  await addFromCatalog(page, cloth!.name);
+
+  await page.getByRole("link", { name: /^Carrinho/ }).click();
+  await expect(page.getByTestId("cart-line")).toHaveCount(2);
+  expect(await cartTotal(page)).toBe(kwanza.format(coffee!.priceAoa + cloth!.priceAoa));
+
+  await page.getByLabel(`Quantidade de ${coffee!.name}`).fill("3");
+  await page
+    .getByTestId("cart-line")
+    .filter({ hasText: coffee!.name })
+    .getByRole("button", { name: "Actualizar" })
+    .click();
+  await expect(page.getByTestId("cart-count")).toHaveText("4");
+  expect(await cartTotal(page)).toBe(kwanza.format(3 * coffee!.priceAoa + cloth!.priceAoa));
+
+  await page.getByRole("button", { name: `Remover ${cloth!.name}` }).click();
+  await expect(page.getByTestId("cart-line")).toHaveCount(1);
+  expect(await cartTotal(page)).toBe(kwanza.format(3 * coffee!.priceAoa));
+});
+
+test("a quantity above the stock is lowered to it, and the shopper is told", async ({ page }) => {
+  const scarce = DEMO_PRODUCTS.reduce((least, product) =>
+    product.initialStock < least.initialStock ? product : least,
+  );
+  await page.goto(`/products/${scarce.slug}`);
+  // A shopper editing the form (or a crafted POST) asks for far more than there is.
+  await page.getByLabel("Quantidade").evaluate((input: HTMLInputElement) => input.removeAttribute("max"));
+  await page.getByLabel("Quantidade").fill("99");
+  await page.getByRole("button", { name: "Adicionar ao carrinho" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "ajustada ao máximo" })).toBeVisible();
+  const count = Number(await page.getByTestId("cart-count").textContent());
+  expect(count).toBeGreaterThan(0);
+  expect(count).toBeLessThanOrEqual(scarce.initialStock);
+});
+
+test("an unknown product is a 404 page", async ({ page }) => {
+  const response = await page.goto("/products/nao-existe");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Página não encontrada" })).toBeVisible();
+});
+
+test("English is one click away and stays chosen", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Mudar para English" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Products" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await page.goto(`/products/${coffee!.slug}`);
+  await expect(page.getByRole("button", { name: "Add to cart" })).toBeVisible();
+  // Prices stay kwanza formatted for Angola whatever the language.
+  expect(await page.getByTestId("price").textContent()).toBe(kwanza.format(coffee!.priceAoa));
+});
+
+for (const viewport of SCREENSHOT_VIEWPORTS) {
+  test(`product and cart pages at ${viewport.name} width (${viewport.size.width}px)`, async ({ page }, testInfo) => {
+    await page.setViewportSize(viewport.size);
+    await addFromCatalog(page, coffee!.name);
+    for (const [name, path] of [
+      ["product", `/products/${coffee!.slug}`],
+      ["cart", "/cart"],
+    ] as const) {
+      await page.goto(path);
+      await loadAllImages(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(
+        viewport.size.width,
+      );
+      const file = testInfo.outputPath(`${name}-${viewport.name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      await testInfo.attach(`${name}-${viewport.name}`, { path: file, contentType: "image/png" });
+    }
+  });
+}

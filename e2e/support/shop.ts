@@ -1,0 +1,39 @@
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+/** What the browser tests do in the shop, the way a shopper does it. */
+
+export const kwanza = new Intl.NumberFormat("pt-AO", { style: "currency", currency: "AOA", maximumFractionDigits: 0 });
+
+export const CUSTOMER = { name: "Ana Teste", phone: "+244 923 456 789" };
+
+/** Adds `productName` from the catalogue (one unit) and waits for the header's count to show it. */
+export async function addFromCatalog(page: Page, productName: string): Promise<void> {
+  await page.goto("/");
+  const before = Number(await page.getByTestId("cart-count").textContent());
+  await page.getByRole("button", { name: `Adicionar ao carrinho: ${productName}` }).click();
+  await expect(page.getByTestId("cart-count")).toHaveText(String(before + 1));
+}
+
+/** Opens the checkout page and fills in the customer, so the PayButton appears. */
+export async function openCheckout(page: Page, customer = CUSTOMER): Promise<void> {
+  await page.goto("/checkout");
+  await page.getByLabel("Nome").fill(customer.name);
+  await page.getByLabel("Telefone").fill(customer.phone);
+}
+
+/** The SDK's button inside the PayButton, once it is clickable. */
+export async function payButton(page: Page) {
+  const wrapper = page.getByTestId("pay-button");
+  await expect(wrapper).toHaveAttribute("data-state", "ready", { timeout: 15_000 });
+  const button = wrapper.locator("[data-pay-button]");
+  await expect(button).toBeEnabled();
+  return button;
+}
+
+/** Clicks the PayButton and returns the hosted checkout popup, once it shows the order. */
+export async function openPopup(page: Page): Promise<Page> {
+  const button = await payButton(page);
+  const [popup] = await Promise.all([page.waitForEvent("popup"), button.click()]);
+  return popup;
+}
