@@ -166,7 +166,7 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
           <span className="sr-only">{t.loading}</span>
         </div>
       )}
-      <div id={containerId} ref={containerRef} />
+      <div id={containerId} ref={containerRef} data-testid="pay-button-container" />
       {alert && (
         <div
           role="alert"

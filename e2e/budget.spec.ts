@@ -47,7 +47,7 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 test("performance budget: first-load JavaScript, time to a clickable PayButton, one SDK request per session", async ({
   page,
 }, testInfo) => {
-  const sdkUrl = `${readE2eServerEnvironment().sandboxUrl}/sdks/v1/pay.js`;
+  const { sdkUrl } = readE2eServerEnvironment();
   let sdkRequests = 0;
   page.on("request", (request) => {
     if (request.url() === sdkUrl) sdkRequests += 1;

@@ -41,8 +41,7 @@ const storedOrder = async (externalTransactionId: string) =>
 const stockOf = async (slug: string) =>
   (await query<{ stock: number }>("SELECT stock FROM products WHERE slug = $1", [slug]))[0]!.stock;
 
-async function waitForDeliveries(externalTransactionId: string, count = 1) {
-  const { sandboxUrl } = readE2eServerEnvironment();
+async function waitForDeliveries(sandboxUrl: string, externalTransactionId: string, count = 1) {
   const response = await fetch(
     `${sandboxUrl}/__sandbox/deliveries/wait?externalTransactionId=${externalTransactionId}&state=settled&count=${count}&timeoutMs=15000`,
   );
@@ -90,7 +89,7 @@ test("approved in the popup: the success page says confirmed only after the webh
     await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 15_000 });
     const id = orderIdIn(page.url());
 
-    const [held] = await waitForDeliveries(id);
+    const [held] = await waitForDeliveries(sandbox.url, id);
     expect(held).toMatchObject({ state: "dropped", paymentStatus: "CON" });
     expect((await sandbox.call("GET", `/orders/${id}`)).order).toMatchObject({ status: "CON" });
     // The browser callback said "approved"; the page still waits for the webhook.
@@ -139,7 +138,21 @@ test("paid by reference: the pending page shows the reference and entity, then t
   });
 });
 
-test("cancelled in the popup: back to the reopened cart, stock released", async ({ page }) => {
+test("paid with the service's direct method, which is always offered: confirmed by its webhook", async ({
+  page,
+  sandbox,
+}) => {
+  await addFromCatalog(page, DEMO_PRODUCTS[7]!.name);
+  await openCheckout(page);
+  const popup = await openPopup(page);
+  await popup.locator('[data-method="FPSOLPG"]').click();
+  await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 15_000 });
+  const id = orderIdIn(page.url());
+  await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
+  expect((await sandbox.call("GET", `/orders/${id}`)).order).toMatchObject({ status: "CON", paymentMethod: "FPSOLPG" });
+});
+
+test("cancelled in the popup: back to the reopened cart, stock released", async ({ page, sandbox }) => {
   const product = DEMO_PRODUCTS[2]!;
   const stockBefore = await stockOf(product.slug);
   await addFromCatalog(page, product.name);
@@ -154,6 +167,7 @@ test("cancelled in the popup: back to the reopened cart, stock released", async 
   await expect(page.getByTestId("payment-cancelled")).toBeVisible();
   // The CAN webhook's jobs reopen the cart: its lines become editable again.
   await expect(page.getByRole("button", { name: `Remover ${product.name}` })).toBeVisible({ timeout: 15_000 });
+  expect((await sandbox.call("GET", `/orders/${id}`)).order).toMatchObject({ status: "CAN" });
   expect(await storedOrder(id)).toMatchObject({ status: "CAN" });
   await expect.poll(() => stockOf(product.slug)).toBe(stockBefore);
 });
@@ -211,7 +225,7 @@ test("the server's total wins over whatever the browser sends", async ({ page, s
 });
 
 test("an unreachable SDK script: a clear error, and trying again loads it once", async ({ page }) => {
-  const sdkUrl = `${readE2eServerEnvironment().sandboxUrl}/sdks/v1/pay.js`;
+  const { sdkUrl } = readE2eServerEnvironment();
   await page.route(sdkUrl, (route) => route.abort("connectionrefused"));
   await addFromCatalog(page, DEMO_PRODUCTS[6]!.name);
   await openCheckout(page);

@@ -40,12 +40,11 @@ test("approved at the service: the signed webhook confirms the order and after()
   request,
   sandbox,
 }) => {
-  const { sandboxUrl } = readE2eServerEnvironment();
   const order = await placeOrder(request);
   expect(order.referenceNumber).not.toBe("");
 
   await sandbox.call("POST", `/orders/${order.externalTransactionId}/approve`);
-  const [delivery] = await waitForDelivery(sandboxUrl, order.externalTransactionId);
+  const [delivery] = await waitForDelivery(sandbox.url, order.externalTransactionId);
   expect(delivery).toMatchObject({ state: "delivered" });
   expect(delivery!.attempts.at(-1)?.status).toBe(200);
 
@@ -75,10 +74,9 @@ test("a webhook the shop never received: the status endpoint asks the service an
   request,
   sandbox,
 }) => {
-  const { sandboxUrl } = readE2eServerEnvironment();
   const order = await placeOrder(request);
   await sandbox.call("POST", `/orders/${order.externalTransactionId}/cancel`, { delivery: "drop" });
-  const [dropped] = await waitForDelivery(sandboxUrl, order.externalTransactionId);
+  const [dropped] = await waitForDelivery(sandbox.url, order.externalTransactionId);
   expect(dropped!.state).toBe("dropped");
 
   const before = await request.get(`/api/pay/order/${order.externalTransactionId}/status`);

@@ -9,8 +9,10 @@ import { fileURLToPath } from "node:url";
  * starts the server, so a stale copy from an earlier run is never read.
  */
 export interface E2eServerEnvironment {
-  /** The local sandbox of the service; its control API is under /__sandbox/. */
-  sandboxUrl: string;
+  /** The local sandbox of the service (its control API is under /__sandbox/); null with E2E_PAY_SERVICE=real. */
+  sandboxUrl: string | null;
+  /** PAY_SDK_URL of the shop under test. */
+  sdkUrl: string;
   /** The shop's address, the same as Playwright's baseURL. */
   appUrl: string;
   /** The run's scratch database, for tests that check what the shop recorded (test data only). */

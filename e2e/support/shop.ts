@@ -22,11 +22,11 @@ export async function openCheckout(page: Page, customer = CUSTOMER): Promise<voi
   await page.getByLabel("Telefone").fill(customer.phone);
 }
 
-/** The SDK's button inside the PayButton, once it is clickable. */
+/** What the SDK rendered inside the PayButton, once it is clickable (any SDK: the local sandbox's or the service's). */
 export async function payButton(page: Page) {
   const wrapper = page.getByTestId("pay-button");
   await expect(wrapper).toHaveAttribute("data-state", "ready", { timeout: 15_000 });
-  const button = wrapper.locator("[data-pay-button]");
+  const button = wrapper.getByTestId("pay-button-container").getByRole("button");
   await expect(button).toBeEnabled();
   return button;
 }

@@ -23,6 +23,15 @@ export interface IsolatedShop {
   close(): Promise<void>;
 }
 
+/**
+ * The same shop pointed at a real service instead of a local sandbox: its PAY_ variables
+ * (credentials, API and SDK addresses) come from the caller. The e2e server uses it when
+ * E2E_PAY_SERVICE=real; the service's webhooks then go to the URL registered for the account.
+ */
+export interface ServiceShop extends Omit<IsolatedShop, "sandboxUrl" | "credentials"> {
+  sandboxUrl: null;
+}
+
 export interface IsolatedShopOptions {
   /** Part of the scratch database's name, e.g. "e2e". */
   label: string;
@@ -36,6 +45,51 @@ export interface IsolatedShopOptions {
 }
 
 export async function prepareIsolatedShop(options: IsolatedShopOptions): Promise<IsolatedShop> {
+  return withCleanUp(options, async (database, undo) => {
+    const log = options.log ?? (() => {});
+    const credentials = randomCredentials();
+    const sandbox = await startSandbox({
+      port: 0,
+      credentials,
+      webhookUrl: `${options.appUrl.replace(/\/+$/, "")}/api/pay/webhook`,
+      log: (line) => log(`[sandbox] ${line}`),
+    });
+    undo.push(() => sandbox.close());
+    return {
+      sandboxUrl: sandbox.url,
+      credentials,
+      appEnv: appEnvOf(options, database.url, payEnvFor(credentials, sandbox.url)),
+    };
+  });
+}
+
+/** A scratch database like prepareIsolatedShop's, with the app pointed at a real service (`payEnv`: its PAY_ variables). */
+export async function prepareServiceShop(
+  options: IsolatedShopOptions & { payEnv: Record<string, string> },
+): Promise<ServiceShop> {
+  return withCleanUp(options, async (database) => ({
+    sandboxUrl: null,
+    appEnv: appEnvOf(options, database.url, options.payEnv),
+  }));
+}
+
+function appEnvOf(options: IsolatedShopOptions, databaseUrl: string, payEnv: Record<string, string>) {
+  return {
+    DATABASE_URL: databaseUrl,
+    // PGlite runs every connection on one single-threaded session; a small pool is plenty.
+    DATABASE_POOL_MAX: String(options.databasePoolMax ?? (options.serverDatabaseUrl ? 10 : 4)),
+    PAY_LANG: "pt",
+    ...payEnv,
+    APP_URL: options.appUrl,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+}
+
+/** Creates, migrates and seeds the scratch database, then `prepare`; undoes every step if one fails, and on close(). */
+async function withCleanUp<T extends object>(
+  options: IsolatedShopOptions,
+  prepare: (database: { url: string }, undo: (() => Promise<void>)[]) => Promise<T>,
+): Promise<T & { databaseUrl: string; databaseDescription: string; close(): Promise<void> }> {
   const log = options.log ?? (() => {});
   // Undone in reverse order, also when a later step fails half-way.
   const undo: (() => Promise<void>)[] = [];
@@ -54,30 +108,10 @@ export async function prepareIsolatedShop(options: IsolatedShopOptions): Promise
     const seeded = await seedCatalog(database.url);
     log(`catalogue seeded (${seeded.products} products)`);
 
-    const credentials = randomCredentials();
-    const sandbox = await startSandbox({
-      port: 0,
-      credentials,
-      webhookUrl: `${options.appUrl.replace(/\/+$/, "")}/api/pay/webhook`,
-      log: (line) => log(`[sandbox] ${line}`),
-    });
-    undo.push(() => sandbox.close());
-
-    const appEnv: Record<string, string> = {
-      DATABASE_URL: database.url,
-      // PGlite runs every connection on one single-threaded session; a small pool is plenty.
-      DATABASE_POOL_MAX: String(options.databasePoolMax ?? (options.serverDatabaseUrl ? 10 : 4)),
-      ...payEnvFor(credentials, sandbox.url),
-      PAY_LANG: "pt",
-      APP_URL: options.appUrl,
-      NEXT_TELEMETRY_DISABLED: "1",
-    };
     return {
+      ...(await prepare(database, undo)),
       databaseUrl: database.url,
       databaseDescription: database.description,
-      sandboxUrl: sandbox.url,
-      credentials,
-      appEnv,
       close,
     };
   } catch (error) {
