@@ -133,36 +133,49 @@ function PaymentReference({
 }) {
   const { paymentReference, entityNumber } = snapshot;
   if (!paymentReference && !entityNumber) return <p className="text-stone-600">{t.order.referenceUnknown}</p>;
-  const copy = { copiedText: t.order.copied, failedText: t.order.copyFailed };
   return (
     <div className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-4">
       <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-3">
         {entityNumber && (
-          <>
-            <dt className="text-stone-500">{t.order.entityNumber}</dt>
-            <dd className="flex flex-wrap items-center gap-3">
-              <span data-testid="entity-number" className="font-mono text-lg font-semibold">
-                {entityNumber}
-              </span>
-              <CopyButton value={entityNumber} label={t.order.copyNamed(t.order.entityNumber)} {...copy} />
-            </dd>
-          </>
+          <CopyableValue testId="entity-number" label={t.order.entityNumber} value={entityNumber} t={t} />
         )}
         {paymentReference && (
-          <>
-            <dt className="text-stone-500">{t.order.paymentReference}</dt>
-            <dd className="flex flex-wrap items-center gap-3">
-              <span data-testid="payment-reference" className="font-mono text-lg font-semibold">
-                {paymentReference}
-              </span>
-              <CopyButton value={paymentReference} label={t.order.copyNamed(t.order.paymentReference)} {...copy} />
-            </dd>
-          </>
+          <CopyableValue testId="payment-reference" label={t.order.paymentReference} value={paymentReference} t={t} />
         )}
         <dt className="text-stone-500">{t.order.amount}</dt>
         <dd className="text-lg font-semibold tabular-nums">{formatAoa(amountAoa)}</dd>
       </dl>
       <p className="text-sm text-stone-600">{t.order.lifeSpan(REFERENCE_PAYMENT_LIFE_SPAN_MINUTES)}</p>
     </div>
+  );
+}
+
+/** One line of the reference payment's details, with a button that copies it. */
+function CopyableValue({
+  testId,
+  label,
+  value,
+  t,
+}: {
+  testId: string;
+  label: string;
+  value: string;
+  t: ReturnType<typeof dictionary>;
+}) {
+  return (
+    <>
+      <dt className="text-stone-500">{label}</dt>
+      <dd className="flex flex-wrap items-center gap-3">
+        <span data-testid={testId} className="font-mono text-lg font-semibold">
+          {value}
+        </span>
+        <CopyButton
+          value={value}
+          label={t.order.copyNamed(label)}
+          copiedText={t.order.copied}
+          failedText={t.order.copyFailed}
+        />
+      </dd>
+    </>
   );
 }

@@ -1,16 +1,12 @@
 import { DEMO_PRODUCTS } from "../lib/db/seed";
 import { expect, loadAllImages, test } from "./support/fixtures";
+import { screenshotAtEachWidth } from "./support/screenshots";
 
 /** The catalogue page and GET /api/products, against the freshly seeded demo catalogue. */
 
 // Computed here rather than copied, so the test follows the platform's pt-AO data
 // (the separators are non-breaking spaces: "12 500 Kz" is "12\u00a0500\u00a0Kz").
 const kwanza = new Intl.NumberFormat("pt-AO", { style: "currency", currency: "AOA", maximumFractionDigits: 0 });
-
-const SCREENSHOT_VIEWPORTS = [
-  { name: "phone", size: { width: 390, height: 844 } },
-  { name: "desktop", size: { width: 1280, height: 800 } },
-] as const;
 
 test("the catalogue lists every seeded product with its price in kwanza", async ({ page }) => {
   await page.goto("/");
@@ -71,18 +67,8 @@ test("browsing the catalogue never calls the service", async ({ page, sandbox })
   expect(await sandbox.requests()).toEqual(before);
 });
 
-for (const viewport of SCREENSHOT_VIEWPORTS) {
-  test(`full-page screenshot at ${viewport.name} width (${viewport.size.width}px)`, async ({ page }, testInfo) => {
-    await page.setViewportSize(viewport.size);
-    await page.goto("/");
-    await expect(page.getByTestId("product-card")).toHaveCount(DEMO_PRODUCTS.length);
-    await loadAllImages(page);
-
-    // Nothing may be wider than the screen: a phone would scroll sideways.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.size.width);
-
-    const path = testInfo.outputPath(`catalog-${viewport.name}.png`);
-    await page.screenshot({ path, fullPage: true });
-    await testInfo.attach(`catalog-${viewport.name}`, { path, contentType: "image/png" });
-  });
-}
+test("full-page screenshots at phone and desktop widths", async ({ page }, testInfo) => {
+  await page.goto("/");
+  await expect(page.getByTestId("product-card")).toHaveCount(DEMO_PRODUCTS.length);
+  await screenshotAtEachWidth(page, testInfo, "catalog");
+});

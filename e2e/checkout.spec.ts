@@ -1,7 +1,7 @@
-import type { Page } from "@playwright/test";
-import pg from "pg";
 import { DEMO_PRODUCTS } from "../lib/db/seed";
-import { expect, loadAllImages, test } from "./support/fixtures";
+import { query } from "./support/database";
+import { expect, test } from "./support/fixtures";
+import { screenshotAtEachWidth } from "./support/screenshots";
 import { readE2eServerEnvironment } from "./support/server-environment";
 import { addFromCatalog, kwanza, openCheckout, openPopup, payButton } from "./support/shop";
 
@@ -15,21 +15,6 @@ import { addFromCatalog, kwanza, openCheckout, openPopup, payButton } from "./su
 // These tests change the sandbox's webhook URL and count its requests: one at a time.
 test.describe.configure({ mode: "serial" });
 
-const SCREENSHOT_VIEWPORTS = [
-  { name: "phone", size: { width: 390, height: 844 } },
-  { name: "desktop", size: { width: 1280, height: 800 } },
-] as const;
-
-async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: readE2eServerEnvironment().databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 const storedOrder = async (externalTransactionId: string) =>
   (
     await query<{ status: string; amount_aoa: number; payment_reference: string | null; entity_number: string | null }>(
@@ -41,33 +26,11 @@ const storedOrder = async (externalTransactionId: string) =>
 const stockOf = async (slug: string) =>
   (await query<{ stock: number }>("SELECT stock FROM products WHERE slug = $1", [slug]))[0]!.stock;
 
-async function waitForDeliveries(sandboxUrl: string, externalTransactionId: string, count = 1) {
-  const response = await fetch(
-    `${sandboxUrl}/__sandbox/deliveries/wait?externalTransactionId=${externalTransactionId}&state=settled&count=${count}&timeoutMs=15000`,
-  );
-  expect(response.status, `delivery for ${externalTransactionId}`).toBe(200);
-  return ((await response.json()) as { deliveries: { id: string; state: string; paymentStatus: string }[] }).deliveries;
-}
-
 /** The order id of the page the PayButton navigated to: /checkout/success/<id>, /cart?cancelled=<id>… */
 function orderIdIn(url: string): string {
   const id = /order_[0-9a-f-]{36}/.exec(url)?.[0];
   expect(id, `an order id in ${url}`).toBeDefined();
   return id!;
-}
-
-async function screenshot(page: Page, testInfo: import("@playwright/test").TestInfo, name: string) {
-  for (const viewport of SCREENSHOT_VIEWPORTS) {
-    await page.setViewportSize(viewport.size);
-    await loadAllImages(page);
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth),
-      `${name} at ${viewport.name}`,
-    ).toBeLessThanOrEqual(viewport.size.width);
-    const file = testInfo.outputPath(`${name}-${viewport.name}.png`);
-    await page.screenshot({ path: file, fullPage: true });
-    await testInfo.attach(`${name}-${viewport.name}`, { path: file, contentType: "image/png" });
-  }
 }
 
 test("approved in the popup: the success page says confirmed only after the webhook", async ({
@@ -78,7 +41,7 @@ test("approved in the popup: the success page says confirmed only after the webh
   const product = DEMO_PRODUCTS[0]!;
   await addFromCatalog(page, product.name);
   await openCheckout(page);
-  await screenshot(page, testInfo, "checkout");
+  await screenshotAtEachWidth(page, testInfo, "checkout");
 
   // Hold the service's notifications back: the popup approves, but the shop has not heard yet.
   await sandbox.call("POST", "/settings", { webhookUrl: null });
@@ -89,7 +52,7 @@ test("approved in the popup: the success page says confirmed only after the webh
     await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 15_000 });
     const id = orderIdIn(page.url());
 
-    const [held] = await waitForDeliveries(sandbox.url, id);
+    const [held] = await sandbox.waitForDeliveries(id);
     expect(held).toMatchObject({ state: "dropped", paymentStatus: "CON" });
     expect((await sandbox.call("GET", `/orders/${id}`)).order).toMatchObject({ status: "CON" });
     // The browser callback said "approved"; the page still waits for the webhook.
@@ -102,7 +65,7 @@ test("approved in the popup: the success page says confirmed only after the webh
     expect(await storedOrder(id)).toMatchObject({ status: "CON", amount_aoa: product.priceAoa });
     // The CON webhook's job empties the cart.
     await expect.poll(async () => (await page.reload(), page.getByTestId("cart-count").textContent())).toBe("0");
-    await screenshot(page, testInfo, "success");
+    await screenshotAtEachWidth(page, testInfo, "success");
   } finally {
     await sandbox.call("POST", "/settings", { webhookUrl: `${appUrl}/api/pay/webhook` });
   }
@@ -127,7 +90,7 @@ test("paid by reference: the pending page shows the reference and entity, then t
   await expect(page.getByTestId("entity-number")).toContainText(atService.entityNumber);
   await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "PEN");
   await expect(page.getByText("24 horas")).toBeVisible();
-  await screenshot(page, testInfo, "pending");
+  await screenshotAtEachWidth(page, testInfo, "pending");
 
   await sandbox.call("POST", `/orders/${id}/confirm`);
   await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });

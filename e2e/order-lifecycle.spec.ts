@@ -1,22 +1,11 @@
-import pg from "pg";
+import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
-import { readE2eServerEnvironment } from "./support/server-environment";
 
 // The order lifecycle against the production server (next start) and the local sandbox, over
 // HTTP only: create-order, the sandbox's signed webhook, the status endpoint, and the jobs that
 // Next's after() runs once the webhook has been answered — the part route tests can only emulate.
 
 test.describe.configure({ mode: "serial" });
-
-async function query<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
-  const client = new pg.Client({ connectionString: readE2eServerEnvironment().databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 async function placeOrder(request: import("@playwright/test").APIRequestContext) {
   const products = (await (await request.get("/api/products")).json()) as { id: string; priceAoa: number }[];
@@ -28,14 +17,6 @@ async function placeOrder(request: import("@playwright/test").APIRequestContext)
   return (await response.json()) as { externalTransactionId: string; referenceNumber: string; amountAoa: number };
 }
 
-const waitForDelivery = async (sandboxUrl: string, externalTransactionId: string, count = 1) => {
-  const response = await fetch(
-    `${sandboxUrl}/__sandbox/deliveries/wait?externalTransactionId=${externalTransactionId}&state=settled&count=${count}&timeoutMs=10000`,
-  );
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { deliveries: { state: string; attempts: { status?: number }[] }[] }).deliveries;
-};
-
 test("approved at the service: the signed webhook confirms the order and after() runs its jobs", async ({
   request,
   sandbox,
@@ -44,7 +25,7 @@ test("approved at the service: the signed webhook confirms the order and after()
   expect(order.referenceNumber).not.toBe("");
 
   await sandbox.call("POST", `/orders/${order.externalTransactionId}/approve`);
-  const [delivery] = await waitForDelivery(sandbox.url, order.externalTransactionId);
+  const [delivery] = await sandbox.waitForDeliveries(order.externalTransactionId);
   expect(delivery).toMatchObject({ state: "delivered" });
   expect(delivery!.attempts.at(-1)?.status).toBe(200);
 
@@ -76,7 +57,7 @@ test("a webhook the shop never received: the status endpoint asks the service an
 }) => {
   const order = await placeOrder(request);
   await sandbox.call("POST", `/orders/${order.externalTransactionId}/cancel`, { delivery: "drop" });
-  const [dropped] = await waitForDelivery(sandbox.url, order.externalTransactionId);
+  const [dropped] = await sandbox.waitForDeliveries(order.externalTransactionId);
   expect(dropped!.state).toBe("dropped");
 
   const before = await request.get(`/api/pay/order/${order.externalTransactionId}/status`);

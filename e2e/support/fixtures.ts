@@ -11,7 +11,18 @@ import { readE2eServerEnvironment } from "./server-environment";
  *   service (E2E_PAY_SERVICE=real) there is none, and a test that needs it is skipped: every
  *   test that drives the hosted checkout or reads what the service received asks for it.
  */
-type SandboxFixture = ReturnType<typeof sandboxControl> & { url: string };
+interface SettledDelivery {
+  id: string;
+  state: string;
+  paymentStatus: string;
+  attempts: { status?: number }[];
+}
+
+type SandboxFixture = ReturnType<typeof sandboxControl> & {
+  url: string;
+  /** Waits (on the sandbox's delivery log, not a sleep) until `count` deliveries for the order are settled. */
+  waitForDeliveries(externalTransactionId: string, count?: number): Promise<SettledDelivery[]>;
+};
 
 export const test = base.extend<{ requestedUrls: string[]; sandbox: SandboxFixture }>({
   requestedUrls: [
@@ -30,7 +41,22 @@ export const test = base.extend<{ requestedUrls: string[]; sandbox: SandboxFixtu
   sandbox: async ({}, use) => {
     const { sandboxUrl } = readE2eServerEnvironment();
     test.skip(sandboxUrl === null, "needs the local sandbox's control API and hosted checkout");
-    await use({ ...sandboxControl(sandboxUrl!), url: sandboxUrl! });
+    const url = sandboxUrl!;
+    await use({
+      ...sandboxControl(url),
+      url,
+      async waitForDeliveries(externalTransactionId, count = 1) {
+        const query = new URLSearchParams({
+          externalTransactionId,
+          state: "settled",
+          count: String(count),
+          timeoutMs: "15000",
+        });
+        const response = await fetch(`${url}/__sandbox/deliveries/wait?${query}`);
+        expect(response.status, `deliveries for ${externalTransactionId}`).toBe(200);
+        return ((await response.json()) as { deliveries: SettledDelivery[] }).deliveries;
+      },
+    });
   },
 });
 
