@@ -1,17 +1,10 @@
 "use client";
 
 import { useId, useState } from "react";
-import { PayButton } from "@/components/pay-button";
+import { PayButton, type PayButtonLine } from "@/components/pay-button";
 import { customerSchema } from "@/lib/checkout/request";
 import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
-
-interface PayLine {
-  description: string;
-  unitPriceAoa: number;
-  quantity: number;
-  stock: number;
-}
 
 /**
  * The customer's name and phone, checked as they type with the very schema endpoint A applies
@@ -27,7 +20,7 @@ export function CheckoutForm({
   lang: Lang;
   publishableKey: string;
   sdkUrl: string;
-  lines: PayLine[];
+  lines: PayButtonLine[];
 }) {
   const t = dictionary(lang);
   const id = useId();
