@@ -15,11 +15,13 @@ export function CheckoutForm({
   lang,
   publishableKey,
   sdkUrl,
+  nonce,
   lines,
 }: {
   lang: Lang;
   publishableKey: string;
   sdkUrl: string;
+  nonce?: string;
   lines: PayButtonLine[];
 }) {
   const t = dictionary(lang);
@@ -72,6 +74,7 @@ export function CheckoutForm({
           <PayButton
             publishableKey={publishableKey}
             sdkUrl={sdkUrl}
+            nonce={nonce}
             lang={lang}
             lines={lines}
             customer={{ name: parsed.data.name, phone: parsed.data.phone }}

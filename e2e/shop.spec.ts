@@ -1,7 +1,8 @@
 import { DEMO_PRODUCTS } from "../lib/db/seed";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
-import { addFromCatalog, kwanza } from "./support/shop";
+import { readE2eServerEnvironment } from "./support/server-environment";
+import { addFromCatalog, kwanza, payButton } from "./support/shop";
 
 /** Browsing and the server-side cart, without paying (so without calling the service). */
 
@@ -71,4 +72,22 @@ test("product and cart pages at phone and desktop widths", async ({ page }, test
   await screenshotAtEachWidth(page, testInfo, "product");
   await page.goto("/cart");
   await screenshotAtEachWidth(page, testInfo, "cart");
+});
+
+test("pages carry a nonce-based Content-Security-Policy, and the SDK's tag gets the page's nonce", async ({ page }) => {
+  const home = await page.goto("/");
+  const policy = home?.headers()["content-security-policy"] ?? "";
+  expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+  expect(policy).toContain("frame-ancestors 'none'");
+
+  await addFromCatalog(page, coffee!.name);
+  const checkout = await page.goto("/checkout");
+  const nonce = /'nonce-([^']+)'/.exec(checkout?.headers()["content-security-policy"] ?? "")?.[1];
+  expect(nonce, "a nonce for this response").toBeDefined();
+  await page.getByLabel("Nome").fill("Ana Teste");
+  await page.getByLabel("Telefone").fill("+244 923 456 789");
+  await payButton(page);
+  // The nonce attribute is hidden from the DOM once applied; the property keeps it.
+  const sdkTag = page.locator(`script[src="${readE2eServerEnvironment().sdkUrl}"]`);
+  expect(await sdkTag.evaluate((script: HTMLScriptElement) => script.nonce)).toBe(nonce);
 });

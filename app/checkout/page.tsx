@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { CheckoutForm } from "@/components/checkout-form";
@@ -18,7 +18,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function CheckoutPage() {
-  const [{ lang, t }, cookieStore] = await Promise.all([getLang(), cookies()]);
+  const [{ lang, t }, cookieStore, requestHeaders] = await Promise.all([getLang(), cookies(), headers()]);
   const cart = await getCart(db(), readCartId(cookieStore.get(CART_COOKIE)?.value));
   // Nothing to pay for, or a line the stock cannot cover: the cart page says what to do.
   if (!cart || cart.lines.length === 0 || cart.exceedsStock) redirect("/cart");
@@ -61,6 +61,8 @@ export default async function CheckoutPage() {
         lang={lang}
         publishableKey={publishableKey}
         sdkUrl={sdkUrl}
+        // The Content-Security-Policy's nonce (proxy.ts), for the SDK's script tag.
+        nonce={requestHeaders.get("x-nonce") ?? undefined}
         lines={cart.lines.map((line) => ({
           description: line.name,
           unitPriceAoa: line.unitPriceAoa,

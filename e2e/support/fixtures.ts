@@ -24,7 +24,7 @@ type SandboxFixture = ReturnType<typeof sandboxControl> & {
   waitForDeliveries(externalTransactionId: string, count?: number): Promise<SettledDelivery[]>;
 };
 
-export const test = base.extend<{ requestedUrls: string[]; sandbox: SandboxFixture }>({
+export const test = base.extend<{ requestedUrls: string[]; cspViolations: string[]; sandbox: SandboxFixture }>({
   requestedUrls: [
     async ({ context }, use) => {
       const urls: string[] = [];
@@ -37,6 +37,19 @@ export const test = base.extend<{ requestedUrls: string[]; sandbox: SandboxFixtu
         urls.filter((url) => !staysOnThisMachine(url) && new URL(url).origin !== serviceOrigin),
         "requests that left this machine",
       ).toEqual([]);
+    },
+    { auto: true },
+  ],
+  // Every page's Content-Security-Policy (proxy.ts) must let the shop and the SDK work: any
+  // violation a page reports, in any test, fails it.
+  cspViolations: [
+    async ({ context }, use) => {
+      const violations: string[] = [];
+      context.on("console", (message) => {
+        if (message.text().includes("Content Security Policy")) violations.push(message.text());
+      });
+      await use(violations);
+      expect(violations, "Content-Security-Policy violations").toEqual([]);
     },
     { auto: true },
   ],
