@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useOrderStatus, type OrderStatusCode } from "@/components/use-order-status";
 import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
+import { Spinner } from "@/components/spinner";
 
 /**
  * On /cart after a cancelled payment while the cart is still LOCKED: the cart is reopened by a
@@ -56,10 +57,7 @@ export function CartReopenWatcher({
         </>
       ) : (
         <span className="flex items-center gap-2">
-          <span
-            aria-hidden="true"
-            className="size-4 shrink-0 animate-spin rounded-full border-2 border-stone-300 border-t-brand-700"
-          />
+          <Spinner />
           {t.cart.reopening}
         </span>
       )}

@@ -10,6 +10,7 @@ import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
 import { formatAoa } from "@/lib/money";
 import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "@/lib/pay-sdk/config";
+import { Spinner } from "@/components/spinner";
 
 const CART_JOB_GRACE_MS = 2_000;
 
@@ -57,10 +58,7 @@ export function OrderStatus({
         {status === "PEN" && page !== "pending" && (
           <>
             <p className="flex items-center gap-3 text-lg font-medium">
-              <span
-                aria-hidden="true"
-                className="size-4 shrink-0 animate-spin rounded-full border-2 border-stone-300 border-t-brand-700"
-              />
+              <Spinner />
               {t.order.waiting}
             </p>
             <p className="text-stone-600">{t.order.waitingBody}</p>

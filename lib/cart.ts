@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { CART_COOKIE } from "./checkout/cookies";
-import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "./checkout/request";
+import { shopCookie } from "./cookies";
+import { describeIssues, MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "./checkout/request";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
 
@@ -109,12 +110,7 @@ export type RemoveLineInput = { cartId?: unknown; productId: unknown };
 
 const refuse = (code: CartRefusalCode, message: string): CartChange => ({ ok: false, code, message });
 
-function invalid(error: z.ZodError): CartChange {
-  return refuse(
-    "invalid_input",
-    error.issues.map((issue) => `${issue.path.join(".") || "input"} ${issue.message}`).join("; "),
-  );
-}
+const invalid = (error: z.ZodError): CartChange => refuse("invalid_input", describeIssues(error, "input"));
 
 /** The cart by the id from its cookie; null when there is none, it is unknown, or it was checked out. */
 export async function getCart(db: Database, id: string | undefined): Promise<CartView | null> {
@@ -265,15 +261,5 @@ async function refuseUnlessOpen(tx: Transaction, id: string): Promise<CartChange
   return undefined;
 }
 
-/** The `cart_id` cookie: httpOnly, sent on top-level navigations (lax), secure on an https shop. */
-export function cartCookie(id: string, appUrl: string) {
-  return {
-    name: CART_COOKIE,
-    value: id,
-    httpOnly: true,
-    sameSite: "lax" as const,
-    secure: appUrl.startsWith("https://"),
-    path: "/",
-    maxAge: CART_COOKIE_MAX_AGE_SECONDS,
-  };
-}
+export const cartCookie = (id: string, appUrl: string) =>
+  shopCookie(CART_COOKIE, id, appUrl, CART_COOKIE_MAX_AGE_SECONDS);

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { z } from "zod";
 
 /**
  * The sandbox's small HTTP vocabulary: what a handler receives, what it returns, and how it
@@ -120,6 +121,11 @@ export function requireMediaType(request: SandboxRequest, expected: string): voi
       `Content-Type must be ${expected}, got ${mediaType ? JSON.stringify(mediaType) : "none"}`,
     );
   }
+}
+
+/** zod issues as one reason naming each field, e.g. `method: Invalid option`; `whole` names an issue of the whole value. */
+export function describeIssues(error: z.ZodError, whole: string): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || whole}: ${issue.message}`).join("; ");
 }
 
 export function parseJson(text: string): unknown {

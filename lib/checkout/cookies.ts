@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { shopCookie } from "../cookies";
 
 /**
  * The shopper's two cookies, both httpOnly: the server-side cart and an anonymous shopper id,
@@ -17,14 +18,5 @@ export const readShopperId = (value: string | undefined) => (value && SHOPPER_ID
 
 export const newShopperId = () => `shopper_${randomUUID()}`;
 
-export function shopperCookie(value: string, appUrl: string) {
-  return {
-    name: SHOPPER_COOKIE,
-    value,
-    httpOnly: true,
-    sameSite: "lax" as const,
-    secure: appUrl.startsWith("https://"),
-    path: "/",
-    maxAge: 365 * 24 * 3600,
-  };
-}
+export const shopperCookie = (value: string, appUrl: string) =>
+  shopCookie(SHOPPER_COOKIE, value, appUrl, 365 * 24 * 3600);

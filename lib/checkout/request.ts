@@ -46,6 +46,6 @@ export type OrderItem = NonNullable<CreateOrderRequest["items"]>[number];
 export type Customer = z.output<typeof customerSchema>;
 
 /** zod issues as one readable message naming each field, e.g. `items.0.quantity must be at least 1`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join(".") || "body"} ${issue.message}`).join("; ");
+export function describeIssues(error: z.ZodError, whole = "body"): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || whole} ${issue.message}`).join("; ");
 }

@@ -3,6 +3,8 @@
  * Framework-free, so the server, client components and tests share it.
  */
 
+import { shopCookie } from "../cookies";
+
 export const LANGS = ["pt", "en"] as const;
 export type Lang = (typeof LANGS)[number];
 
@@ -21,14 +23,4 @@ export function htmlLang(lang: Lang): string {
   return lang === "pt" ? "pt-AO" : "en";
 }
 
-export function langCookie(lang: Lang, appUrl: string) {
-  return {
-    name: LANG_COOKIE,
-    value: lang,
-    httpOnly: true,
-    sameSite: "lax" as const,
-    secure: appUrl.startsWith("https://"),
-    path: "/",
-    maxAge: 365 * 24 * 3600,
-  };
-}
+export const langCookie = (lang: Lang, appUrl: string) => shopCookie(LANG_COOKIE, lang, appUrl, 365 * 24 * 3600);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { applicationUUIDOf, type SandboxContext } from "../context";
 import {
   css,
+  describeIssues,
   html,
   javascript,
   json,
@@ -99,7 +100,7 @@ const page = (status: number, body: string) => html(status, body, { ...PAGE_HEAD
 
 function loading(request: SandboxRequest): Reply {
   const query = z.strictObject({ lang: z.string().max(35).optional() }).safeParse(Object.fromEntries(request.query));
-  if (!query.success) return page(400, errorPage("pt", reasonsOf(query.error)));
+  if (!query.success) return page(400, errorPage("pt", describeIssues(query.error, "request")));
   return page(200, loadingPage(pageLangOf(query.data.lang)));
 }
 
@@ -166,7 +167,7 @@ function checkout(ctx: SandboxContext, request: SandboxRequest): Reply {
   const raw = Object.fromEntries(request.query);
   const lang = pageLangOf(typeof raw.lang === "string" ? raw.lang : undefined);
   const parsed = checkoutQuery.safeParse(raw);
-  if (!parsed.success) return page(400, errorPage(lang, reasonsOf(parsed.error)));
+  if (!parsed.success) return page(400, errorPage(lang, describeIssues(parsed.error, "request")));
   const query = parsed.data;
 
   const referenceNumber = request.params.referenceNumber ?? "";
@@ -242,7 +243,7 @@ function checkoutBody<T>(request: SandboxRequest, schema: z.ZodType<T>): T {
   requireMediaType(request, "application/json");
   const parsed = schema.safeParse(parseJson(request.body));
   if (parsed.success) return parsed.data;
-  throw new SandboxError(400, "invalid_request", reasonsOf(parsed.error));
+  throw new SandboxError(400, "invalid_request", describeIssues(parsed.error, "request"));
 }
 
 function orderOf(ctx: SandboxContext, request: SandboxRequest): Order {
@@ -291,8 +292,4 @@ export function outcomeMessage(order: Order) {
       },
     },
   };
-}
-
-function reasonsOf(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join(".") || "request"}: ${issue.message}`).join("; ");
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { SandboxContext } from "../context";
 import { DELIVERY_KINDS, DELIVERY_STATES, type Delivery, type DeliveryFilter } from "../delivery-log";
 import { faultSchema } from "../faults";
-import { errorReply, json, parseJson, SandboxError, type Reply, type SandboxRequest } from "../http";
+import { describeIssues, errorReply, json, parseJson, SandboxError, type Reply, type SandboxRequest } from "../http";
 import type { DriveResult } from "../orders";
 import type { Route, RouteGroup } from "../router";
 import { settingsChangeSchema } from "../settings";
@@ -131,8 +131,7 @@ const clockSchema = z.strictObject({
 function body<T>(request: SandboxRequest, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(request.body.trim() === "" ? {} : parseJson(request.body));
   if (parsed.success) return parsed.data;
-  const reasons = parsed.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`);
-  throw new SandboxError(400, "invalid_request", reasons.join("; "));
+  throw new SandboxError(400, "invalid_request", describeIssues(parsed.error, "body"));
 }
 
 function requestFilter(request: SandboxRequest) {
@@ -226,8 +225,7 @@ const waitQuery = deliveryQuery.extend({
 function query<T>(request: SandboxRequest, schema: z.ZodType<T>): T {
   const parsed = schema.safeParse(Object.fromEntries(request.query));
   if (parsed.success) return parsed.data;
-  const reasons = parsed.error.issues.map((issue) => `${issue.path.join(".") || "query"}: ${issue.message}`);
-  throw new SandboxError(400, "invalid_request", reasons.join("; "));
+  throw new SandboxError(400, "invalid_request", describeIssues(parsed.error, "query"));
 }
 
 function deliveryFilter(request: SandboxRequest): DeliveryFilter {
