@@ -2,6 +2,7 @@ import "server-only";
 import type { Database } from "../db/client";
 import type { Logger } from "../log";
 import { PayServiceError, type PayClient } from "../pay";
+import type { RetryPolicy } from "../pay/retry";
 import { applyPaymentUpdate, type OrderStatus, type UpdateOutcome } from "./state-machine";
 
 /**
@@ -18,6 +19,11 @@ export const EXTERNAL_TRANSACTION_ID = /^order_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]
 export const MIN_REFRESH_INTERVAL_MS = 2_000;
 /** An order the service never heard of, this old, was abandoned mid-creation: cancel it. */
 export const ABANDONED_AFTER_MS = 15 * 60_000;
+/**
+ * The status query's retries: someone is waiting (a polling page, the sweep's next order) and
+ * the stored status is a fine answer meanwhile, so fail fast instead of the client's full chain.
+ */
+export const STATUS_QUERY_RETRY: Partial<RetryPolicy> = { maxAttempts: 2, timeoutMs: 3_000 };
 
 export interface OrderStatusView {
   externalTransactionId: string;
@@ -106,7 +112,7 @@ export async function refreshFromService(
   const lookup = { externalTransactionId: order.externalTransactionId };
   let answer;
   try {
-    answer = await deps.pay.paymentByExternalTransaction(order.externalTransactionId);
+    answer = await deps.pay.paymentByExternalTransaction(order.externalTransactionId, { retry: STATUS_QUERY_RETRY });
   } catch (error) {
     if (!(error instanceof PayServiceError)) throw error;
     deps.log("warn", "order.status_check_failed", {
@@ -114,6 +120,9 @@ export async function refreshFromService(
       kind: error.kind,
       requestId: error.requestId,
     });
+    // A failed check counts as a check: during an outage each order is asked once per staleness
+    // window, not on every poll and every sweep.
+    await applyPaymentUpdate(deps.db, lookup, { status: "PEN", markStatusChecked: true });
     return "service_failed";
   }
 

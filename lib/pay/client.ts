@@ -42,9 +42,14 @@ export interface CreatePaymentOrderInput {
   additionalInfo: string;
 }
 
+/** Per call: overrides of the client's retry policy, for callers that cannot wait as long. */
+export interface CallOptions {
+  retry?: Partial<RetryPolicy>;
+}
+
 export interface PayClient {
   createPaymentOrder(input: CreatePaymentOrderInput): Promise<{ referenceNumber: string }>;
-  paymentByExternalTransaction(externalTransactionId: string): Promise<PaymentLookup>;
+  paymentByExternalTransaction(externalTransactionId: string, options?: CallOptions): Promise<PaymentLookup>;
 }
 
 /** The token lifetime we ask for, in seconds (contract 5.1 and 8). */
@@ -74,11 +79,11 @@ export function createPayClient(config: PayClientConfig, deps: PayClientDeps = {
   const sleep = deps.sleep ?? sleepFor;
   const random = deps.random ?? Math.random;
   const log = deps.log ?? consoleLogger;
-  const policy: RetryPolicy = { ...defaultRetryPolicy, ...deps.retry };
+  const clientPolicy: RetryPolicy = { ...defaultRetryPolicy, ...deps.retry };
   const baseUrl = config.apiBaseUrl.replace(/\/+$/, "");
 
   /** One logical call: retried on network errors, timeouts, 408, 429 and 5xx. */
-  async function send(operation: string, url: string, init: RequestInit): Promise<Answer> {
+  async function send(operation: string, url: string, init: RequestInit, policy: RetryPolicy): Promise<Answer> {
     const requestId = randomUUID();
     for (let attempt = 1; ; attempt++) {
       const started = now();
@@ -131,23 +136,29 @@ export function createPayClient(config: PayClientConfig, deps: PayClientDeps = {
     }
   }
 
-  const tokens = new TokenCache({
+  // A token renewal runs under the policy of the call that needed it, so a quick call stays quick.
+  const tokens = new TokenCache<RetryPolicy>({
     now,
     requestedLifetimeSeconds: REQUESTED_TOKEN_VALIDITY,
-    async fetchToken() {
+    async fetchToken(policy) {
       const basic = Buffer.from(`${config.clientId}:${config.clientSecret}`, "utf8").toString("base64");
-      const answer = await send("token", `${baseUrl}/token`, {
-        method: "POST",
-        headers: {
-          Authorization: `Basic ${basic}`,
-          "Content-Type": "application/x-www-form-urlencoded",
-          Accept: "application/json",
+      const answer = await send(
+        "token",
+        `${baseUrl}/token`,
+        {
+          method: "POST",
+          headers: {
+            Authorization: `Basic ${basic}`,
+            "Content-Type": "application/x-www-form-urlencoded",
+            Accept: "application/json",
+          },
+          body: new URLSearchParams({
+            grant_type: "client_credentials",
+            validity_period: String(REQUESTED_TOKEN_VALIDITY),
+          }).toString(),
         },
-        body: new URLSearchParams({
-          grant_type: "client_credentials",
-          validity_period: String(REQUESTED_TOKEN_VALIDITY),
-        }).toString(),
-      });
+        policy,
+      );
       if (answer.status === 401 || answer.status === 403) {
         throw rejected(
           "token",
@@ -161,7 +172,13 @@ export function createPayClient(config: PayClientConfig, deps: PayClientDeps = {
   });
 
   /** A partner endpoint call with the bearer token; a 401 drops the token and retries once. */
-  async function callPartner(operation: string, url: string, init: RequestInit): Promise<Answer> {
+  async function callPartner(
+    operation: string,
+    url: string,
+    init: RequestInit,
+    options: CallOptions = {},
+  ): Promise<Answer> {
+    const policy: RetryPolicy = { ...clientPolicy, ...options.retry };
     const withToken = (token: string): RequestInit => ({
       ...init,
       headers: {
@@ -171,11 +188,11 @@ export function createPayClient(config: PayClientConfig, deps: PayClientDeps = {
         Accept: "application/json",
       },
     });
-    const token = await tokens.get();
-    const answer = await send(operation, url, withToken(token));
+    const token = await tokens.get(policy);
+    const answer = await send(operation, url, withToken(token), policy);
     if (answer.status !== 401) return answer;
     tokens.invalidate(token);
-    return send(operation, url, withToken(await tokens.get()));
+    return send(operation, url, withToken(await tokens.get(policy)), policy);
   }
 
   return {
@@ -200,12 +217,13 @@ export function createPayClient(config: PayClientConfig, deps: PayClientDeps = {
       return { referenceNumber: expectOk("createPaymentOrder", answer, createOrderResponse).data.referenceNumber };
     },
 
-    async paymentByExternalTransaction(externalTransactionId) {
+    async paymentByExternalTransaction(externalTransactionId, options) {
       const query = new URLSearchParams({ externalTransactionId, applicationUUID: config.applicationUUID });
       const answer = await callPartner(
         "paymentByExternalTransaction",
         `${baseUrl}/paypartner/paymentByExternalTransaction?${query}`,
         { method: "GET" },
+        options,
       );
       if (answer.status === 404) return { found: false };
       if (answer.status < 200 || answer.status > 299) throw rejected("paymentByExternalTransaction", answer);

@@ -169,6 +169,33 @@ describe("GET /api/pay/order/:externalTransactionId/status", () => {
     expect(response.status).toBe(200);
     expect(response.body.status).toBe("PEN");
   });
+
+  it("during an outage asks about a stale order with two attempts, then not again within the staleness window", async () => {
+    const order = await placeOrder();
+    await ageOrder(order.externalTransactionId, 31);
+    await sandbox.control.failNext({ count: 1000, kind: "503", path: "/paypartner/paymentByExternalTransaction" });
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    for (let poll = 0; poll < 3; poll++) {
+      const response = await getStatus(order.externalTransactionId);
+      expect(response.status).toBe(200);
+      expect(response.body.status).toBe("PEN");
+    }
+    expect(await serviceStatusQueries()).toHaveLength(2);
+  });
+
+  it("gives up on a status query the service holds open after 3 s, and tries once more", async () => {
+    const order = await placeOrder();
+    await sandboxOrder(order.externalTransactionId, "confirm");
+    await sandbox.control.failNext({ count: 1, kind: "timeout", path: "/paypartner/paymentByExternalTransaction" });
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    expect((await getStatus(order.externalTransactionId, "?refresh=1")).body.status).toBe("CON");
+    expect(warnings.mock.calls.map(([line]) => JSON.parse(String(line)))).toContainEqual(
+      expect.objectContaining({ event: "pay.request", attempt: 1, error: "no answer within 3000 ms" }),
+    );
+    expect((await serviceStatusQueries()).map((request) => request.fault ?? null)).toEqual(["timeout", null]);
+  });
 });
 
 describe("the reconcile sweep", () => {
@@ -199,6 +226,31 @@ describe("the reconcile sweep", () => {
     ]).toEqual(["CON", "CAN", "PEN", "PEN"]);
     const asked = (await serviceStatusQueries()).map((request) => request.query.externalTransactionId);
     expect(asked).not.toContain(fresh.externalTransactionId);
+  });
+
+  it("during an outage asks about each quiet order with two attempts, and the next sweep leaves them be", async () => {
+    const { reconcilePendingOrders } = await import("@/lib/orders/status");
+    const { payClient } = await import("@/lib/pay");
+    const orders = [await placeOrder(), await placeOrder()];
+    for (const order of orders) await ageOrder(order.externalTransactionId, 120);
+    await sandbox.control.failNext({ count: 1000, kind: "503", path: "/paypartner/paymentByExternalTransaction" });
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const sweep = () => reconcilePendingOrders({ db: db(), pay: payClient(), staleSeconds: 60, log: () => {} });
+    const ids = orders.map((order) => order.externalTransactionId);
+    // Other test files share the database: count only this test's orders.
+    const askedAboutMine = async () =>
+      (await serviceStatusQueries()).filter((request) => ids.includes(request.query.externalTransactionId!));
+
+    await sweep();
+    await sweep();
+    expect((await askedAboutMine()).map((request) => request.query.externalTransactionId).sort()).toEqual(
+      [...ids, ...ids].sort(),
+    );
+    for (const id of ids)
+      expect(await db().order.findUniqueOrThrow({ where: { externalTransactionId: id } })).toMatchObject({
+        status: "PEN",
+        statusCheckedAt: expect.any(Date),
+      });
   });
 
   it("cancels an order abandoned mid-creation (never registered at the service) and releases its stock", async () => {

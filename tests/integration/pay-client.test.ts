@@ -250,4 +250,13 @@ describe("paymentByExternalTransaction (contract 4.1, fallback)", () => {
   it("reports an order the service does not know as not found", async () => {
     expect(await client().paymentByExternalTransaction(`order_${randomUUID()}`)).toEqual({ found: false });
   });
+
+  it("follows a per-call retry policy, for the token request it needs too", async () => {
+    await sandbox.control.failNext({ count: 10, kind: "503" });
+    const error = await client()
+      .paymentByExternalTransaction(`order_${randomUUID()}`, { retry: { maxAttempts: 2 } })
+      .catch((e: unknown) => e);
+    expect((error as PayServiceError).kind).toBe("unavailable");
+    expect((await sandbox.control.requests()).map((r) => r.path)).toEqual(["/token", "/token"]);
+  });
 });
