@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumLaunchOptions } from "./tests/support/chromium";
 
 /**
  * Browser tests against the production build of an isolated shop (scripts/e2e-server.ts):
@@ -10,10 +10,6 @@ import { defineConfig, devices } from "@playwright/test";
 // Fixed so baseURL is stable; change it with E2E_PORT when 3100 is taken.
 const port = Number(process.env.E2E_PORT || 3100);
 const baseURL = `http://127.0.0.1:${port}`;
-
-// The distribution's Chromium when there is one (CI installs it with apt), so no browser
-// download is needed; otherwise Playwright's own (`npx playwright install chromium`).
-const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 
 /** Specs that create orders at the service. */
 const PAYING_TESTS = /(order-lifecycle|checkout|budget)\.spec\.ts$/;
@@ -35,19 +31,8 @@ export default defineConfig({
     locale: "pt-AO",
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
-    launchOptions: {
-      executablePath: existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined,
-      args: [
-        // Nothing but the shop under test: no update checks, sync, field trials or QUIC probes.
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-        // CI runs as root, where Chromium refuses to start with its sandbox.
-        "--no-sandbox",
-      ],
-    },
+    // The system Chromium when present, else Playwright's own; the same as the sandbox's SDK tests.
+    launchOptions: chromiumLaunchOptions(),
   },
   projects: [
     // Browsing first: "browsing never calls the service" reads the sandbox's whole request log,

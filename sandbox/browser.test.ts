@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PayButtonConfig, PayGlobal } from "../lib/pay-sdk/types";
+import { chromiumLaunchOptions } from "../tests/support/chromium";
 import { startTestSandbox, type TestSandbox } from "./testing";
 
 // The SDK and the hosted popup in a real browser (contract 4.3, 2.8 to 2.10, 6.2): a shop page
@@ -52,18 +53,7 @@ async function startShop(): Promise<{ url: string; server: Server }> {
 }
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
-  });
+  browser = await chromium.launch({ ...chromiumLaunchOptions(), headless: true });
   sandbox = await startTestSandbox();
   token = await sandbox.accessToken();
   shop = await startShop();
