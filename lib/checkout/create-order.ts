@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
 import { dedupeKeyOf, jobsForTransition } from "../jobs/catalog";
-import type { Logger } from "../log";
+import { errorKind, type Logger } from "../log";
 import { applyPaymentUpdate } from "../orders/state-machine";
 import { PayServiceError, type PayClient } from "../pay";
 import type { Customer, OrderItem } from "./request";
@@ -13,7 +13,8 @@ import type { Customer, OrderItem } from "./request";
  * 1. One transaction: lock the cart, read database prices, reserve stock, create the order PEN
  *    with a snapshot of its lines. Nothing the client says about money is used.
  * 2. Outside it (never hold a transaction across the network): createPaymentOrder, then store
- *    the referenceNumber.
+ *    the referenceNumber. From here on the order exists at the service, so the shopper gets
+ *    the reference even if storing it keeps failing (the reconcile sweep stores it later).
  * 3. If the service fails, the order is cancelled through the state machine (creationFailure
  *    says why) and its CAN jobs — release the stock, reopen the cart — run before we answer,
  *    so the shopper can try again at once and nothing is left dangling.
@@ -55,6 +56,8 @@ export interface CreateOrderDeps {
 
 /** The order column is a PostgreSQL integer. */
 const MAX_AMOUNT_AOA = 2_147_483_647;
+/** Tries at storing the service's referenceNumber, 100 ms, then 200 ms apart. */
+const REFERENCE_STORE_ATTEMPTS = 3;
 
 class Refusal extends Error {
   constructor(
@@ -113,7 +116,7 @@ export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps
     throw error;
   }
 
-  await deps.db.order.update({ where: { id: order.id }, data: { referenceNumber } });
+  await storeReferenceNumber(order, referenceNumber, deps);
   deps.log("info", "order.created", {
     externalTransactionId: order.externalTransactionId,
     amountAoa: order.amountAoa,
@@ -203,6 +206,29 @@ async function reserveOrder(input: CreateOrderInput, db: Database): Promise<Rese
       })),
     };
   });
+}
+
+/**
+ * Once the service has the order, a database hiccup must not turn into "nothing was charged":
+ * the order is payable at the service whatever we answer, and cancelling it here would not
+ * cancel it there. So retry briefly, and if the database still fails, answer with the reference
+ * anyway; the order stays PEN (stock reserved, cart locked) as it should while it is payable,
+ * the webhook finds it by externalTransactionId, and the reconcile sweep stores the reference.
+ */
+async function storeReferenceNumber(order: ReservedOrder, referenceNumber: string, deps: CreateOrderDeps) {
+  for (let attempt = 1; attempt <= REFERENCE_STORE_ATTEMPTS; attempt++) {
+    try {
+      await deps.db.order.update({ where: { id: order.id }, data: { referenceNumber } });
+      return;
+    } catch (error) {
+      deps.log(attempt < REFERENCE_STORE_ATTEMPTS ? "warn" : "error", "order.reference_not_stored", {
+        externalTransactionId: order.externalTransactionId,
+        attempt,
+        error: errorKind(error),
+      });
+      if (attempt < REFERENCE_STORE_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
 }
 
 /** "Café do Amboim", "Café do Amboim (2)" or "Café do Amboim e mais 2 artigos". */

@@ -367,3 +367,74 @@ describe("when the service fails", () => {
     }
   });
 });
+
+describe("when the reference cannot be stored after the service created the order", () => {
+  /** The suite's database, except that the first `failures` updates storing a referenceNumber fail. */
+  function failingReferenceUpdates(failures: number) {
+    const state = { failed: 0 };
+    const real = db();
+    const order = new Proxy(real.order, {
+      get(target, property) {
+        if (property !== "update") return Reflect.get(target, property);
+        return (args: Parameters<typeof target.update>[0]) => {
+          if (args.data.referenceNumber === undefined || state.failed >= failures) return target.update(args);
+          state.failed += 1;
+          return Promise.reject(new Error("Connection terminated unexpectedly"));
+        };
+      },
+    });
+    const database = new Proxy(real, {
+      get(target, property) {
+        if (property === "order") return order;
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return { database, state };
+  }
+
+  async function checkOut(database: ReturnType<typeof failingReferenceUpdates>["database"], productId: string) {
+    const { createOrder: create } = await import("@/lib/checkout/create-order");
+    const { payClient } = await import("@/lib/pay");
+    const cart = await openCart([{ productId, quantity: 2 }]);
+    const result = await create(
+      { source: { kind: "cart", cartId: cart.id }, clientId: `shopper_${randomUUID()}` },
+      { db: database, pay: payClient(), appUrl: "http://localhost:3000", runJobsNow: async () => {}, log: () => {} },
+    );
+    return { result, cart };
+  }
+
+  it("retries the update, so a passing failure costs nothing", async () => {
+    const product = await insertTestProduct({ stock: 10 });
+    const { database, state } = failingReferenceUpdates(1);
+    const { result } = await checkOut(database, product.id);
+    expect(result).toMatchObject({ ok: true, referenceNumber: expect.stringMatching(/\S/) });
+    expect(state.failed).toBe(1);
+    const [order] = await ordersWith(product.id);
+    expect(order).toMatchObject({ status: "PEN", referenceNumber: result.ok ? result.referenceNumber : "" });
+  });
+
+  it("still answers with the reference (the order is payable at the service); the reconcile check stores it later", async () => {
+    const product = await insertTestProduct({ stock: 10 });
+    const { database, state } = failingReferenceUpdates(Number.POSITIVE_INFINITY);
+    const { result, cart } = await checkOut(database, product.id);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(state.failed).toBe(3);
+    const [atService] = await createPaymentOrderBodies();
+    expect(atService).toMatchObject({ externalTransactionId: result.externalTransactionId });
+
+    const [order] = await ordersWith(product.id);
+    expect(order).toMatchObject({ status: "PEN", referenceNumber: null, creationFailure: null });
+    expect(await stockOf(product.id)).toBe(8);
+    expect(await db().cart.findUniqueOrThrow({ where: { id: cart.id } })).toMatchObject({ status: "LOCKED" });
+
+    const { refreshFromService } = await import("@/lib/orders/status");
+    const { payClient } = await import("@/lib/pay");
+    await refreshFromService(order!, { db: db(), pay: payClient(), staleSeconds: 30, log: () => {} });
+    expect(await db().order.findUniqueOrThrow({ where: { id: order!.id } })).toMatchObject({
+      status: "PEN",
+      referenceNumber: result.referenceNumber,
+    });
+  });
+});
