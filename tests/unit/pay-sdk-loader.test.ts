@@ -1,6 +1,11 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { loadPaySdk, PAY_SDK_LOAD_TIMEOUT_MS, resetPaySdkLoaderForTests } from "@/lib/pay-sdk/loader";
+import {
+  loadPaySdk,
+  PAY_SDK_LOAD_TIMEOUT_MS,
+  PAY_SDK_STATE_ATTRIBUTE,
+  resetPaySdkLoaderForTests,
+} from "@/lib/pay-sdk/loader";
 import type { PayGlobal } from "@/lib/pay-sdk/types";
 
 // jsdom never fetches scripts: a test plays the browser by defining `window.Pay` and
@@ -18,6 +23,23 @@ function onlySdkScript(): HTMLScriptElement {
 function finishLoading(script: HTMLScriptElement) {
   window.Pay = fakePay;
   script.dispatchEvent(new Event("load"));
+}
+/** A tag already in the page's HTML, as the server or the shop's own markup would put it. */
+function pageTag(state?: string): HTMLScriptElement {
+  const tag = document.createElement("script");
+  tag.src = SDK_URL;
+  if (state) tag.setAttribute(PAY_SDK_STATE_ATTRIBUTE, state);
+  document.body.append(tag);
+  return tag;
+}
+/** Lets a load time out (fake timers) and returns its tag. */
+async function timeOut(): Promise<HTMLScriptElement> {
+  const load = loadPaySdk(SDK_URL);
+  const rejection = expect(load).rejects.toThrow("did not load within");
+  const tag = onlySdkScript();
+  vi.advanceTimersByTime(PAY_SDK_LOAD_TIMEOUT_MS);
+  await rejection;
+  return tag;
 }
 
 beforeEach(() => {
@@ -46,6 +68,41 @@ describe("loadPaySdk", () => {
     expect(script.getAttribute("nonce")).toBe("n0nce-123");
     finishLoading(script);
     await load;
+  });
+
+  it("resolves at once with a window.Pay already defined, inserting no tag", async () => {
+    window.Pay = fakePay;
+    const load = loadPaySdk(SDK_URL);
+    expect(sdkScripts()).toHaveLength(0);
+    await expect(load).resolves.toBe(fakePay);
+  });
+
+  it.each(["failed", "loaded"])(
+    "replaces a tag on the page that has %s without window.Pay with a fresh one, without waiting for the timeout",
+    async (state) => {
+      const deadTag = pageTag(state);
+      const load = loadPaySdk(SDK_URL);
+      const freshTag = onlySdkScript();
+      expect(freshTag).not.toBe(deadTag);
+      expect(deadTag.isConnected).toBe(false);
+      finishLoading(freshTag);
+      await expect(load).resolves.toBe(fakePay);
+    },
+  );
+
+  it("marks its tag loading, then loaded or failed, for later callers to read", async () => {
+    const first = loadPaySdk(SDK_URL);
+    const failedTag = onlySdkScript();
+    expect(failedTag.getAttribute(PAY_SDK_STATE_ATTRIBUTE)).toBe("loading");
+    failedTag.dispatchEvent(new Event("error"));
+    await expect(first).rejects.toThrow();
+    expect(failedTag.getAttribute(PAY_SDK_STATE_ATTRIBUTE)).toBe("failed");
+
+    const second = loadPaySdk(SDK_URL);
+    const tag = onlySdkScript();
+    finishLoading(tag);
+    await second;
+    expect(tag.getAttribute(PAY_SDK_STATE_ATTRIBUTE)).toBe("loaded");
   });
 
   it("reuses a tag already on the page that has loaded, resolving at once", async () => {
@@ -117,6 +174,53 @@ describe("loadPaySdk", () => {
     const second = loadPaySdk(SDK_URL);
     finishLoading(onlySdkScript());
     await expect(second).resolves.toBe(fakePay);
+  });
+
+  it("after a timeout, a script that arrives late is the SDK: the retry resolves at once, with no second tag", async () => {
+    vi.useFakeTimers();
+    const timedOut = await timeOut();
+    // The browser runs a removed script that arrives after all.
+    finishLoading(timedOut);
+    const retry = loadPaySdk(SDK_URL);
+    expect(sdkScripts()).toHaveLength(0);
+    await expect(retry).resolves.toBe(fakePay);
+  });
+
+  it("a retry before the late script arrives waits for that same tag instead of fetching a second copy", async () => {
+    vi.useFakeTimers();
+    const timedOut = await timeOut();
+    const retry = loadPaySdk(SDK_URL);
+    expect(onlySdkScript()).toBe(timedOut);
+    finishLoading(timedOut);
+    await expect(retry).resolves.toBe(fakePay);
+    expect(sdkScripts()).toHaveLength(1);
+  });
+
+  it("a timed-out tag that then fails is replaced by a fresh one on the retry", async () => {
+    vi.useFakeTimers();
+    const timedOut = await timeOut();
+    timedOut.dispatchEvent(new Event("error"));
+    const retry = loadPaySdk(SDK_URL);
+    const freshTag = onlySdkScript();
+    expect(freshTag).not.toBe(timedOut);
+    finishLoading(freshTag);
+    await expect(retry).resolves.toBe(fakePay);
+  });
+
+  it("a page's own tag that times out (it may have failed before anyone listened) is replaced on the retry", async () => {
+    vi.useFakeTimers();
+    const stale = pageTag();
+    const first = loadPaySdk(SDK_URL);
+    const rejection = expect(first).rejects.toThrow("did not load within");
+    expect(onlySdkScript()).toBe(stale);
+    vi.advanceTimersByTime(PAY_SDK_LOAD_TIMEOUT_MS);
+    await rejection;
+
+    const retry = loadPaySdk(SDK_URL);
+    const freshTag = onlySdkScript();
+    expect(freshTag).not.toBe(stale);
+    finishLoading(freshTag);
+    await expect(retry).resolves.toBe(fakePay);
   });
 
   it("does not time out a load that finished", async () => {
