@@ -67,7 +67,8 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
   const [notice, setNotice] = useState<Notice | null>(null);
 
   // What the SDK button is rendered for; anything else is read at click time from `latest`.
-  const renderKey = JSON.stringify([publishableKey, sdkUrl, nonce, lang, lines, attempt]);
+  // Not the nonce: it is new on every server render and only matters for the first script tag.
+  const renderKey = JSON.stringify([publishableKey, sdkUrl, lang, lines, attempt]);
   // The outcome belongs to one renderKey, so a new key reads as "loading" until its render is done.
   const [outcome, setOutcome] = useState<{ renderKey: string; failed: boolean } | null>(null);
   const state = outcome?.renderKey !== renderKey ? "loading" : outcome.failed ? "error" : "ready";
@@ -150,7 +151,7 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
       // The SDK appends its button: emptying here is what lets the next render show only one.
       container.replaceChildren();
     };
-    // renderKey stands for every value the effect reads outside `latest`.
+    // renderKey stands for every value the effect reads outside `latest`, but the nonce.
   }, [renderKey]);
 
   const retry = () => {

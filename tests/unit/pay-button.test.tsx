@@ -210,6 +210,17 @@ describe("PayButton: the SDK script", () => {
     mount({ ...PROPS, nonce: "r4nd0m" });
     expect(sdkScripts()[0]?.getAttribute("nonce")).toBe("r4nd0m");
   });
+
+  it("keeps the SDK button when a server render brings a new nonce", async () => {
+    const view = await mountReady({ ...PROPS, nonce: "first-request" });
+    const sdkButton = onlyButton().container!.firstElementChild;
+    view.rerender({ ...PROPS, nonce: "second-request" });
+    await settle();
+    expect(view.wrapper().dataset.state).toBe("ready");
+    expect(sdk.calls.buttons).toHaveLength(1);
+    expect(onlyButton().container!.firstElementChild).toBe(sdkButton);
+    expect(sdkButton?.isConnected).toBe(true);
+  });
 });
 
 describe("PayButton: rendering the SDK button", () => {
