@@ -52,7 +52,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Claims up to `limit` due jobs, oldest `run_at` first: QUEUED jobs whose `run_at` has come, and
  * RUNNING jobs whose lease expired and that have attempts left. They become RUNNING, locked
  * now, with `attempts + 1`. Rows another runner is claiming at this moment are skipped, not
- * waited for.
+ * waited for. Each kind is read in `(status, run_at)` index order with its own LIMIT: a single
+ * `… OR …` condition made PostgreSQL fetch and sort every due job on every claim, so under load
+ * the growing backlog made each claim slower (bench/README.md).
  */
 export async function claimJobs(client: SqlRunner, options: ClaimOptions): Promise<ClaimedJob[]> {
   const ids = options.ids ? options.ids.filter((id) => UUID.test(id)) : null;
@@ -69,17 +71,23 @@ export async function claimJobs(client: SqlRunner, options: ClaimOptions): Promi
       reclaimed: boolean;
     }[]
   >(Prisma.sql`
-WITH due AS MATERIALIZED (
-  SELECT id, status = 'RUNNING' AS reclaimed FROM jobs
-  WHERE (
-      (status = 'QUEUED' AND run_at <= now())
-      OR (status = 'RUNNING' AND locked_at < now() - ${leaseMs}::int * interval '1 millisecond'
-          AND attempts < max_attempts)
-    )
-    AND (${ids}::uuid[] IS NULL OR id = ANY(${ids}::uuid[]))
+WITH queued AS MATERIALIZED (
+  SELECT id, run_at, false AS reclaimed FROM jobs
+  WHERE status = 'QUEUED' AND run_at <= now() AND (${ids}::uuid[] IS NULL OR id = ANY(${ids}::uuid[]))
   ORDER BY run_at, id
   LIMIT ${options.limit}::int
   FOR UPDATE SKIP LOCKED
+), expired AS MATERIALIZED (
+  SELECT id, run_at, true AS reclaimed FROM jobs
+  WHERE status = 'RUNNING' AND locked_at < now() - ${leaseMs}::int * interval '1 millisecond'
+    AND attempts < max_attempts AND (${ids}::uuid[] IS NULL OR id = ANY(${ids}::uuid[]))
+  ORDER BY run_at, id
+  LIMIT ${options.limit}::int
+  FOR UPDATE SKIP LOCKED
+), due AS (
+  SELECT id, reclaimed FROM (SELECT * FROM queued UNION ALL SELECT * FROM expired) candidates
+  ORDER BY run_at, id
+  LIMIT ${options.limit}::int
 )
 UPDATE jobs j SET
   status = 'RUNNING',
