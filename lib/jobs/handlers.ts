@@ -67,18 +67,18 @@ async function sendConfirmationMail(job: ClaimedJob, { db, mail }: JobContext): 
 /** CON: issue the invoice, once: unique order id, and no sequence number spent on a re-run. */
 async function recordInvoice(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
   const orderId = orderIdOf(job);
-  const order = await db.order.findUnique({ where: { id: orderId }, select: { status: true } });
-  if (!order) throw orderNotFound(orderId);
-  if (order.status !== "CON") return skipped(`order is ${order.status}, not CON`);
   // NOT EXISTS keeps a re-run from drawing (and wasting) an invoice number; ON CONFLICT covers
-  // the race the queue already prevents.
+  // the race the queue already prevents. Only when nothing was issued do we ask why.
   const issued = await db.$executeRaw(Prisma.sql`
 INSERT INTO invoices (order_id, amount_aoa)
 SELECT o.id, o.amount_aoa FROM orders o
 WHERE o.id = ${orderId}::uuid AND o.status = 'CON'
   AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id)
 ON CONFLICT (order_id) DO NOTHING`);
-  if (issued === 0) return skipped("invoice already issued");
+  if (issued > 0) return;
+  const order = await db.order.findUnique({ where: { id: orderId }, select: { status: true } });
+  if (!order) throw orderNotFound(orderId);
+  return skipped(order.status === "CON" ? "invoice already issued" : `order is ${order.status}, not CON`);
 }
 
 type Transaction = Prisma.TransactionClient;
@@ -105,20 +105,40 @@ async function newestOrderOf(tx: Transaction, cartId: string): Promise<string | 
   return newest?.id;
 }
 
-/** CON: empty the cart the order was paid from and mark it checked out. */
+/**
+ * CON: empty the cart the order was paid from and mark it checked out. One statement (it runs
+ * for every paid order, right after the webhook's reply): it locks the cart, checks that the
+ * order is CON and is the one holding the LOCKED cart, and only then empties and checks it
+ * out; what it found explains a skip.
+ */
 async function clearCart(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
   const orderId = orderIdOf(job);
-  return db.$transaction(async (tx) => {
-    const order = await tx.order.findUnique({ where: { id: orderId }, select: { status: true, cartId: true } });
-    if (!order) throw orderNotFound(orderId);
-    if (order.status !== "CON") return skipped(`order is ${order.status}, not CON`);
-    const cart = await lockCartOf(tx, order.cartId);
-    if (!cart) return skipped("the order has no cart");
-    if (cart.status !== "LOCKED") return skipped(`cart is ${cart.status}`);
-    if ((await newestOrderOf(tx, cart.id)) !== orderId) return skipped("a later order holds the cart");
-    await tx.cartItem.deleteMany({ where: { cartId: cart.id } });
-    await tx.cart.update({ where: { id: cart.id }, data: { status: "CHECKED_OUT" } });
-  });
+  const [found] = await db.$queryRaw<
+    { orderStatus: string | null; cartId: string | null; cartStatus: string | null; newestOrderId: string | null }[]
+  >(Prisma.sql`
+WITH ord AS (
+  SELECT id, status::text AS status, cart_id FROM orders WHERE id = ${orderId}::uuid
+), cart AS (
+  SELECT c.id, c.status::text AS status FROM carts c JOIN ord ON c.id = ord.cart_id
+  WHERE ord.status = 'CON'
+  FOR UPDATE OF c
+), newest AS (
+  SELECT o.id FROM orders o JOIN cart ON o.cart_id = cart.id ORDER BY o.created_at DESC, o.id DESC LIMIT 1
+), checked_out AS (
+  UPDATE carts c SET status = 'CHECKED_OUT', updated_at = now()
+  FROM cart, newest
+  WHERE c.id = cart.id AND cart.status = 'LOCKED' AND newest.id = ${orderId}::uuid
+  RETURNING c.id
+), emptied AS (
+  DELETE FROM cart_items i USING checked_out WHERE i.cart_id = checked_out.id
+)
+SELECT ord.status AS "orderStatus", ord.cart_id AS "cartId", cart.status AS "cartStatus", newest.id AS "newestOrderId"
+FROM (SELECT 1) AS one LEFT JOIN ord ON true LEFT JOIN cart ON true LEFT JOIN newest ON true`);
+  if (!found?.orderStatus) throw orderNotFound(orderId);
+  if (found.orderStatus !== "CON") return skipped(`order is ${found.orderStatus}, not CON`);
+  if (!found.cartId || !found.cartStatus) return skipped("the order has no cart");
+  if (found.cartStatus !== "LOCKED") return skipped(`cart is ${found.cartStatus}`);
+  if (found.newestOrderId !== orderId) return skipped("a later order holds the cart");
 }
 
 /** CAN: put the order's units back on the shelf, exactly once. */
