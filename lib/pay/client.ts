@@ -2,7 +2,13 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { consoleLogger, type Logger } from "../log";
 import { PayServiceError } from "./errors";
-import { readPaymentLookup, type PaymentLookup } from "./payment-status";
+import {
+  isUsableIdentifier,
+  MAX_IDENTIFIER_LENGTH,
+  readPaymentLookup,
+  unusableIdentifier,
+  type PaymentLookup,
+} from "./payment-status";
 import { backoffDelayMs, defaultRetryPolicy, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from "./retry";
 import { TokenCache } from "./token-cache";
 
@@ -62,7 +68,7 @@ const tokenResponse = z.object({
 });
 
 const createOrderResponse = z.object({
-  data: z.object({ referenceNumber: z.string().trim().min(1) }),
+  data: z.object({ referenceNumber: z.string().trim().min(1).refine(isUsableIdentifier) }),
 });
 
 interface Answer {
@@ -227,7 +233,15 @@ export function createPayClient(config: PayClientConfig, deps: PayClientDeps = {
       );
       if (answer.status === 404) return { found: false };
       if (answer.status < 200 || answer.status > 299) throw rejected("paymentByExternalTransaction", answer);
-      return readPaymentLookup(answer.body);
+      const lookup = readPaymentLookup(answer.body);
+      const unusable = unusableIdentifier(lookup);
+      if (unusable)
+        throw new PayServiceError(
+          "invalid_response",
+          `paymentByExternalTransaction: the service's ${unusable} has control characters or more than ${MAX_IDENTIFIER_LENGTH} characters`,
+          { operation: "paymentByExternalTransaction", requestId: answer.requestId, status: answer.status },
+        );
+      return lookup;
     },
   };
 }

@@ -21,6 +21,24 @@ export type PaymentLookup =
 
 type Json = Record<string, unknown>;
 
+/** Ours are 42 characters and the service's references a few digits; nothing genuine comes near. */
+export const MAX_IDENTIFIER_LENGTH = 200;
+
+/**
+ * Whether an identifier from the service can be stored and looked up: PostgreSQL text cannot hold
+ * NUL and a btree index entry is limited to ~2.7 kB, so such a value would fail every statement
+ * (and a webhook carrying it would be answered 503 and redelivered forever).
+ */
+export const isUsableIdentifier = (value: string) => value.length <= MAX_IDENTIFIER_LENGTH && !/\p{Cc}/u.test(value);
+
+const IDENTIFIER_FIELDS = ["externalTransactionId", "referenceNumber", "paymentReference", "entityNumber"] as const;
+
+/** The first identifier of `lookup` that {@link isUsableIdentifier} refuses, if any. */
+export function unusableIdentifier(lookup: PaymentLookup): (typeof IDENTIFIER_FIELDS)[number] | undefined {
+  if (!lookup.found) return undefined;
+  return IDENTIFIER_FIELDS.find((field) => lookup[field] !== undefined && !isUsableIdentifier(lookup[field]));
+}
+
 const isObject = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 

@@ -9,7 +9,7 @@ import {
   type UpdateOutcome,
   type UpdateRow,
 } from "../orders/state-machine";
-import { readPaymentLookup } from "../pay/payment-status";
+import { MAX_IDENTIFIER_LENGTH, readPaymentLookup, unusableIdentifier } from "../pay/payment-status";
 import { verifySignature } from "./signature";
 
 /**
@@ -59,17 +59,20 @@ export async function receiveWebhook(
     return { kind: "invalid", code: "malformed_json", message: "the body is not valid UTF-8 JSON" };
   }
   const lookup = readPaymentLookup(body);
-  if (!lookup.found || !lookup.status || (!lookup.externalTransactionId && !lookup.referenceNumber)) {
+  const unusable = unusableIdentifier(lookup);
+  if (!lookup.found || unusable || !lookup.status || (!lookup.externalTransactionId && !lookup.referenceNumber)) {
     const message = !lookup.found
       ? "the body carries no order"
-      : !lookup.status
-        ? "data.paymentStatus must be one of CON, PEN, CAN"
-        : "data.externalTransactionId is missing";
+      : unusable
+        ? `${unusable} has control characters or more than ${MAX_IDENTIFIER_LENGTH} characters`
+        : !lookup.status
+          ? "data.paymentStatus must be one of CON, PEN, CAN"
+          : "data.externalTransactionId is missing";
     await recordUnprocessable(
       deps.db,
       rawBody,
       "invalid_payload",
-      lookup.found ? lookup.externalTransactionId : undefined,
+      lookup.found && unusable !== "externalTransactionId" ? lookup.externalTransactionId : undefined,
     );
     return { kind: "invalid", code: "invalid_payload", message };
   }

@@ -160,6 +160,20 @@ describe("GET /api/pay/order/:externalTransactionId/status", () => {
     expect(response.body).toMatchObject({ status: "PEN", paymentReference: "555444333", entityNumber: "10116" });
   });
 
+  it("refuses a service answer carrying an identifier the database cannot hold, and serves the stored status", async () => {
+    const order = await placeOrder();
+    await sandboxOrder(order.externalTransactionId, "pending", { paymentReference: "555\u0000444" });
+    const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    const response = await getStatus(order.externalTransactionId, "?refresh=1");
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: "PEN", referenceNumber: order.referenceNumber });
+    expect(response.body).not.toHaveProperty("paymentReference");
+    expect(warnings.mock.calls.map(([line]) => JSON.parse(String(line)))).toContainEqual(
+      expect.objectContaining({ event: "order.status_check_failed", kind: "invalid_response" }),
+    );
+  });
+
   it("serves the stored status when the service does not answer", async () => {
     const order = await placeOrder();
     await sandbox.control.failNext({ count: 20, kind: "503", path: "/paypartner/paymentByExternalTransaction" });

@@ -223,6 +223,19 @@ describe("createPaymentOrder (contract 2.2, 4.1)", () => {
   });
 });
 
+describe("createPaymentOrder's referenceNumber", () => {
+  it("is refused (502) when the database could not hold it: a control character", async () => {
+    const answers = [
+      Response.json({ access_token: "token" }),
+      Response.json({ data: { referenceNumber: "123\u0000456" } }),
+    ];
+    const error = await client({ fetch: async () => answers.shift()! })
+      .createPaymentOrder(order())
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "invalid_response", httpStatus: 502 });
+  });
+});
+
 describe("paymentByExternalTransaction (contract 4.1, fallback)", () => {
   it("sends both query parameters with the same headers and reads the status", async () => {
     const pay = client();

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
@@ -302,6 +303,28 @@ describe("refusals change nothing", () => {
     expect(response.status).toBe(400);
     expect(response.body.error.code).toBe("invalid_payload");
     await expectNothingChanged(order);
+  });
+});
+
+describe("identifiers the database cannot hold (control characters, or over 200 characters)", () => {
+  const long = randomBytes(5_000).toString("hex");
+  it.each<[string, (id: string) => string]>([
+    ["a NUL in externalTransactionId", (id) => notification(`${id}\u0000`, "CON")],
+    ["a very long externalTransactionId", () => notification(`order_${long}`, "CON")],
+    ["a NUL in referenceNumber", (id) => notification(id, "CON", { referenceNumber: "123\u0000456" })],
+    ["a very long referenceNumber", (id) => notification(id, "CON", { referenceNumber: long })],
+    ["a control character in paymentReference", (id) => notification(id, "PEN", { paymentReference: "555\u0007" })],
+    ["a NUL in the entity number", (id) => notification(id, "PEN", { entity: { number: "10116\u0000" } })],
+  ])("400 invalid_payload for %s; the raw delivery is kept and nothing changes", async (_, bodyFor) => {
+    const order = await insertTestOrder();
+    const body = bodyFor(order.externalTransactionId);
+    const response = await postWebhook(body);
+    expect(response.status).toBe(400);
+    expect(response.body.error.code).toBe("invalid_payload");
+    expect(await orderRow(order.id)).toMatchObject({ status: "PEN", finalizedAt: null, paymentReference: null });
+    expect(await jobsOf(order.externalTransactionId)).toEqual([]);
+    const event = await db().webhookEvent.findFirst({ where: { rawBody: Buffer.from(body) } });
+    expect(event).toMatchObject({ outcome: "invalid_payload", orderId: null });
   });
 });
 

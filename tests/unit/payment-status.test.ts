@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readPaymentLookup } from "@/lib/pay/payment-status";
+import { MAX_IDENTIFIER_LENGTH, readPaymentLookup, unusableIdentifier } from "@/lib/pay/payment-status";
 
 describe("readPaymentLookup (contract 2.6: fields not shown)", () => {
   it.each([
@@ -49,5 +49,32 @@ describe("readPaymentLookup (contract 2.6: fields not shown)", () => {
     ["no body", undefined],
   ])("treats %s as not found", (_, body) => {
     expect(readPaymentLookup(body)).toEqual({ found: false });
+  });
+});
+
+describe("unusableIdentifier (values the database cannot store or index)", () => {
+  const lookup = (data: Record<string, unknown>) => readPaymentLookup({ data: { paymentStatus: "PEN", ...data } });
+
+  it.each([
+    ["externalTransactionId", { externalTransactionId: "order_1\u0000" }],
+    ["referenceNumber", { referenceNumber: "1".repeat(MAX_IDENTIFIER_LENGTH + 1) }],
+    ["paymentReference", { paymentReference: "555\n444" }],
+    ["entityNumber", { entity: { number: "10116\u007f" } }],
+  ])("names %s with a control character or over the length limit", (field, data) => {
+    expect(unusableIdentifier(lookup(data))).toBe(field);
+  });
+
+  it("accepts ordinary identifiers, grouped references and the longest allowed value", () => {
+    expect(
+      unusableIdentifier(
+        lookup({
+          externalTransactionId: "order_0b0c7d5e-8b6f-4f8a-9a6e-1f2e3d4c5b6a",
+          referenceNumber: "1".repeat(MAX_IDENTIFIER_LENGTH),
+          paymentReference: "555 444 333",
+          entity: { number: 10116 },
+        }),
+      ),
+    ).toBeUndefined();
+    expect(unusableIdentifier({ found: false })).toBeUndefined();
   });
 });
