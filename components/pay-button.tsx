@@ -2,11 +2,14 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
-import { requestPayOrder, type CreatedPayOrder } from "@/components/pay-button/request-order";
+import { PayOrderError, requestPayOrder, type CreatedPayOrder } from "@/components/pay-button/request-order";
 import { idSelector } from "@/components/pay-button/selector";
+import { dictionary } from "@/lib/i18n/dictionaries";
+import { orderErrorMessage } from "@/lib/i18n/notices";
 import { payButtonOptions, type ShopLang } from "@/lib/pay-sdk/config";
+import { isPopupBlockedError } from "@/lib/pay-sdk/errors";
 import { loadPaySdk } from "@/lib/pay-sdk/loader";
-import type { PayCallbackActions, PayCustomerInfo, PaymentReferenceItem } from "@/lib/pay-sdk/types";
+import type { PayCallbackActions, PayCustomerInfo, PayGlobal, PaymentReferenceItem } from "@/lib/pay-sdk/types";
 
 export interface PayButtonLine {
   description: string;
@@ -28,24 +31,17 @@ export interface PayButtonProps {
   /** Read when the shopper clicks; changing it never re-renders the SDK button. */
   customer?: PayCustomerInfo;
   onOrderCreated?(order: CreatedPayOrder): void;
+  /** Every failure the shopper is shown, with the error behind it (logging, analytics). */
+  onError?(error: unknown, kind: PayButtonErrorKind): void;
 }
 
-const STRINGS = {
-  pt: {
-    loading: "A carregar o pagamento…",
-    loadFailed: "Não foi possível carregar o botão de pagamento. Verifique a ligação.",
-    retry: "Tentar novamente",
-    orderFailed: "Não foi possível iniciar o pagamento. Nada foi cobrado.",
-    paymentFailed: "Ocorreu um erro no pagamento. Pode tentar novamente.",
-  },
-  en: {
-    loading: "Loading the payment…",
-    loadFailed: "The payment button could not be loaded. Check the connection.",
-    retry: "Try again",
-    orderFailed: "The payment could not be started. Nothing was charged.",
-    paymentFailed: "Something went wrong with the payment. You can try again.",
-  },
-} satisfies Record<ShopLang, Record<string, string>>;
+/**
+ * - `load`: the SDK script could not be loaded (network, timeout, no `window.Pay`);
+ * - `config`: the SDK refused the shop's set-up (`Pay(key)`, `generateButton` or `render` threw);
+ * - `order`: createOrder failed (endpoint A, or its answer);
+ * - `payment`: the SDK reported an error (its `onError`), a blocked popup included.
+ */
+export type PayButtonErrorKind = "load" | "config" | "order" | "payment";
 
 interface Notice {
   text: string;
@@ -58,8 +54,18 @@ interface Notice {
  * callbacks only navigate: the order's outcome is decided by the webhook, and the result pages
  * read it from our server.
  */
-export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer, onOrderCreated }: PayButtonProps) {
-  const t = STRINGS[lang];
+export function PayButton({
+  publishableKey,
+  sdkUrl,
+  nonce,
+  lang,
+  lines,
+  customer,
+  onOrderCreated,
+  onError,
+}: PayButtonProps) {
+  const strings = dictionary(lang);
+  const t = strings.payButton;
   const router = useRouter();
   const containerId = `pay-button-${useId()}`;
   const containerRef = useRef<HTMLDivElement>(null);
@@ -70,12 +76,13 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
   // Not the nonce: it is new on every server render and only matters for the first script tag.
   const renderKey = JSON.stringify([publishableKey, sdkUrl, lang, lines, attempt]);
   // The outcome belongs to one renderKey, so a new key reads as "loading" until its render is done.
-  const [outcome, setOutcome] = useState<{ renderKey: string; failed: boolean } | null>(null);
-  const state = outcome?.renderKey !== renderKey ? "loading" : outcome.failed ? "error" : "ready";
+  const [outcome, setOutcome] = useState<{ renderKey: string; failure: "load" | "config" | null } | null>(null);
+  const failure = outcome?.renderKey === renderKey ? outcome.failure : null;
+  const state = outcome?.renderKey !== renderKey ? "loading" : failure ? "error" : "ready";
 
-  const latest = useRef({ customer, lines, onOrderCreated, router });
+  const latest = useRef({ customer, lines, onOrderCreated, onError, router });
   useLayoutEffect(() => {
-    latest.current = { customer, lines, onOrderCreated, router };
+    latest.current = { customer, lines, onOrderCreated, onError, router };
   });
 
   useEffect(() => {
@@ -84,6 +91,8 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
     // False once this button is replaced or unmounted: its late callbacks then do nothing.
     let active = true;
     let order: CreatedPayOrder | null = null;
+    // The SDK hands a createOrder failure back to onError: it is reported once, as "order".
+    let orderError: unknown;
 
     const navigate = (path: string) => {
       if (active) latest.current.router.push(path);
@@ -91,8 +100,17 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
     const reportError = (error: unknown) => {
       if (!active) return;
       console.error("pay button: the SDK reported an error", error);
+      if (isPopupBlockedError(error)) setNotice({ text: t.popupBlocked });
       // A createOrder failure already says more than the generic message.
-      setNotice((current) => current ?? { text: t.paymentFailed });
+      else setNotice((current) => current ?? { text: t.paymentFailed });
+      if (error !== orderError) latest.current.onError?.(error, "payment");
+    };
+    const failToRender = (error: unknown, kind: "load" | "config") => {
+      console.error(`pay button: the SDK could not be ${kind === "load" ? "loaded" : "set up"}`, error);
+      // Whatever a failed render left behind goes; the error (and "try again") take its place.
+      container.replaceChildren();
+      setOutcome({ renderKey, failure: kind });
+      latest.current.onError?.(error, kind);
     };
     // Success and pending pages are reached once the popup has closed (contract 4.3).
     const afterPopup = (actions: PayCallbackActions, page: "success" | "pending") => {
@@ -102,49 +120,58 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
       actions.onPopupWindowClosed(() => navigate(path));
     };
 
-    loadPaySdk(sdkUrl, { nonce })
-      .then((Pay) => {
-        if (!active) return;
-        const sdk = Pay(publishableKey);
-        const button = sdk.generateButton({
-          createOrder: async () => {
+    const render = (Pay: PayGlobal) => {
+      const sdk = Pay(publishableKey);
+      const button = sdk.generateButton({
+        createOrder: async () => {
+          if (!active) throw new Error("this pay button is no longer on the page");
+          setNotice(null);
+          const { customer: buyer, lines: cartLines } = latest.current;
+          try {
+            const created = await requestPayOrder(buyer);
             if (!active) throw new Error("this pay button is no longer on the page");
-            setNotice(null);
-            const { customer: buyer, lines: cartLines } = latest.current;
-            try {
-              const created = await requestPayOrder(buyer);
-              if (!active) throw new Error("this pay button is no longer on the page");
-              if (buyer) sdk.addCustomerInfo?.(buyer);
-              sdk.addAllPaymentReferences?.(cartLines.map((line) => paymentReference(line, created.referenceNumber)));
-              order = created;
-              latest.current.onOrderCreated?.(created);
-              return created.referenceNumber;
-            } catch (error) {
-              if (active)
-                setNotice({ text: t.orderFailed, detail: error instanceof Error ? error.message : undefined });
-              throw error;
+            if (buyer) sdk.addCustomerInfo?.(buyer);
+            sdk.addAllPaymentReferences?.(cartLines.map((line) => paymentReference(line, created.referenceNumber)));
+            order = created;
+            latest.current.onOrderCreated?.(created);
+            return created.referenceNumber;
+          } catch (error) {
+            if (active) {
+              orderError = error;
+              const code = error instanceof PayOrderError ? error.code : "other";
+              setNotice({ text: t.orderFailed, detail: orderErrorMessage(strings, code) });
+              latest.current.onError?.(error, "order");
             }
-          },
-          // Callback data is never trusted: only our own order id picks the page to go to.
-          onApprove: (_data, actions) => afterPopup(actions, "success"),
-          onPending: (_data, actions) => afterPopup(actions, "pending"),
-          onCancel: () =>
-            navigate(order ? `/cart?cancelled=${encodeURIComponent(order.externalTransactionId)}` : "/cart"),
-          onError: reportError,
-          options: payButtonOptions(lang),
-        });
-        button.render(idSelector(container.id));
-        // For the performance budget (e2e/budget.spec.ts): when the button became clickable.
-        performance.mark("pay-button-ready");
-        setOutcome({ renderKey, failed: false });
-      })
-      .catch((error: unknown) => {
-        if (!active) return;
-        console.error("pay button: the SDK could not be loaded or rendered", error);
-        // Whatever a failed render left behind goes; the error and "try again" take its place.
-        container.replaceChildren();
-        setOutcome({ renderKey, failed: true });
+            throw error;
+          }
+        },
+        // Callback data is never trusted: only our own order id picks the page to go to.
+        onApprove: (_data, actions) => afterPopup(actions, "success"),
+        onPending: (_data, actions) => afterPopup(actions, "pending"),
+        onCancel: () =>
+          navigate(order ? `/cart?cancelled=${encodeURIComponent(order.externalTransactionId)}` : "/cart"),
+        onError: reportError,
+        options: payButtonOptions(lang),
       });
+      button.render(idSelector(container.id));
+      // For the performance budget (e2e/budget.spec.ts): when the button became clickable.
+      performance.mark("pay-button-ready");
+      setOutcome({ renderKey, failure: null });
+    };
+
+    loadPaySdk(sdkUrl, { nonce }).then(
+      (Pay) => {
+        if (!active) return;
+        try {
+          render(Pay);
+        } catch (error) {
+          failToRender(error, "config");
+        }
+      },
+      (error: unknown) => {
+        if (active) failToRender(error, "load");
+      },
+    );
 
     return () => {
       active = false;
@@ -159,7 +186,7 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
     setAttempt((previous) => previous + 1);
   };
 
-  const alert = state === "error" ? { text: t.loadFailed } : notice;
+  const alert = failure ? { text: failure === "load" ? t.loadFailed : t.configFailed } : notice;
   return (
     <div data-testid="pay-button" data-state={state} aria-busy={state === "loading"} className="flex min-h-12 flex-col">
       {state === "loading" && (
@@ -178,7 +205,8 @@ export function PayButton({ publishableKey, sdkUrl, nonce, lang, lines, customer
           {alert.detail && <p className="mt-1 text-red-700">{alert.detail}</p>}
         </div>
       )}
-      {state === "error" && (
+      {/* Loading again can help with a network failure, not with a configuration the SDK refused. */}
+      {failure === "load" && (
         <button
           type="button"
           onClick={retry}

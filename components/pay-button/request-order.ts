@@ -10,9 +10,26 @@ export interface CreatedPayOrder {
 }
 
 /**
+ * Why an order could not be created. `code` is endpoint A's `error.code`, or what the browser
+ * saw: "network" (no answer), "unavailable" (a 5xx without one), "invalid_response". The
+ * message is English, for the log; the shopper is told `code` in their language
+ * (lib/i18n/notices.ts, orderErrorMessage).
+ */
+export class PayOrderError extends Error {
+  override name = "PayOrderError";
+
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * Creates the order for the cart in the cookie. No items and no total are sent: the server
- * reads the cart and recomputes the amount (contract 4.2 A.1). Throws an Error whose message
- * says what went wrong, the server's own message when it gave one.
+ * reads the cart and recomputes the amount (contract 4.2 A.1). Throws a PayOrderError, with
+ * the server's own code and message when it gave them.
  */
 export async function requestPayOrder(customer: PayCustomerInfo | undefined): Promise<CreatedPayOrder> {
   let response: Response;
@@ -23,29 +40,36 @@ export async function requestPayOrder(customer: PayCustomerInfo | undefined): Pr
       body: JSON.stringify({ customer }),
     });
   } catch {
-    throw new Error("the shop could not be reached; check the connection and try again");
+    throw new PayOrderError("network", "the shop could not be reached; check the connection and try again");
   }
   const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(serverErrorMessage(body) ?? `the shop answered HTTP ${response.status}`);
+  if (!response.ok) {
+    const error = serverError(body);
+    throw new PayOrderError(
+      error.code ?? (response.status >= 500 ? "unavailable" : "invalid_response"),
+      error.message ?? `the shop answered HTTP ${response.status}`,
+    );
+  }
   return readCreatedOrder(body);
 }
 
 function readCreatedOrder(body: unknown): CreatedPayOrder {
   const { externalTransactionId, referenceNumber, amountAoa } = isRecord(body) ? body : {};
+  const invalid = (message: string) => new PayOrderError("invalid_response", message);
   // Contract 7: an empty reference is invalid, so it never reaches the SDK.
   if (typeof referenceNumber !== "string" || referenceNumber.trim() === "")
-    throw new Error("the shop returned no payment reference");
+    throw invalid("the shop returned no payment reference");
   if (typeof externalTransactionId !== "string" || externalTransactionId === "")
-    throw new Error("the shop returned no order id");
-  if (typeof amountAoa !== "number") throw new Error("the shop returned no amount");
+    throw invalid("the shop returned no order id");
+  if (typeof amountAoa !== "number") throw invalid("the shop returned no amount");
   return { externalTransactionId, referenceNumber, amountAoa };
 }
 
 /** `{ error: { code, message } }`, as lib/http.ts's jsonError writes it. */
-function serverErrorMessage(body: unknown): string | undefined {
+function serverError(body: unknown): { code?: string; message?: string } {
   const error = isRecord(body) ? body.error : undefined;
-  const message = isRecord(error) ? error.message : undefined;
-  return typeof message === "string" && message !== "" ? message : undefined;
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  return isRecord(error) ? { code: text(error.code), message: text(error.message) } : {};
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -53,3 +53,13 @@ export function cartNoticeMessage(t: Dictionary, notice: CartNotice): string {
       return t.cartNotices[notice.kind];
   }
 }
+
+/**
+ * Why the PayButton's order could not be created, for the shopper: `code` is endpoint A's
+ * `error.code` or what the browser saw (components/pay-button/request-order.ts). Its English
+ * `message` is for the log; a code without a sentence of its own gets the general one.
+ */
+export function orderErrorMessage(t: Dictionary, code: string): string {
+  const messages = t.payButton.orderErrors;
+  return Object.hasOwn(messages, code) ? messages[code as keyof typeof messages] : messages.other;
+}

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { dictionary, en, pt } from "@/lib/i18n/dictionaries";
 import { htmlLang, langCookie, parseLang } from "@/lib/i18n/languages";
-import { cartNoticeMessage, cartNoticeQuery, readCartNotice } from "@/lib/i18n/notices";
+import { cartNoticeMessage, cartNoticeQuery, orderErrorMessage, readCartNotice } from "@/lib/i18n/notices";
+import { isPopupBlockedError } from "@/lib/pay-sdk/errors";
 
 const query = (text: string) => Object.fromEntries(new URLSearchParams(text));
 
@@ -78,5 +79,47 @@ describe("cart notices in the query", () => {
 
   it("name the line limit", () => {
     expect(cartNoticeMessage(pt, { tone: "error", kind: "too_many_lines" })).toContain("50");
+  });
+});
+
+describe("why an order could not be created", () => {
+  it("has a sentence in each language for every error code endpoint A answers with", () => {
+    const codes = [
+      "invalid_request",
+      "cart_empty",
+      "cart_checked_out",
+      "checkout_in_progress",
+      "unknown_product",
+      "out_of_stock",
+      "amount_too_large",
+      "unavailable",
+      "payment_service_unavailable",
+      "payment_service_error",
+    ];
+    for (const code of codes) {
+      expect(orderErrorMessage(pt, code), code).toBe(pt.payButton.orderErrors[code as "cart_empty"]);
+      expect(orderErrorMessage(en, code), code).toBe(en.payButton.orderErrors[code as "cart_empty"]);
+      expect(orderErrorMessage(pt, code), code).not.toBe(pt.payButton.orderErrors.other);
+    }
+  });
+
+  it("falls back to the general sentence for any other code", () => {
+    for (const code of ["teapot", "toString", "__proto__", "invalid_json", ""])
+      expect(orderErrorMessage(pt, code)).toBe(pt.payButton.orderErrors.other);
+  });
+});
+
+describe("a popup the browser blocked", () => {
+  it("is recognised by the SDK's words, whatever their case or hyphen", () => {
+    expect(
+      isPopupBlockedError(
+        new Error("Pay: the browser blocked the payment popup; allow popups for this site and try again"),
+      ),
+    ).toBe(true);
+    expect(isPopupBlockedError("Pop-up blocked")).toBe(true);
+    expect(isPopupBlockedError(new Error("Pay: the checkout failed: unknown"))).toBe(false);
+    expect(isPopupBlockedError(new Error("blocked by the bank"))).toBe(false);
+    expect(isPopupBlockedError({ message: "popup blocked" })).toBe(true);
+    expect(isPopupBlockedError(undefined)).toBe(false);
   });
 });

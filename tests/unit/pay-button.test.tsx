@@ -4,6 +4,8 @@ import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { PayButton, type PayButtonLine, type PayButtonProps } from "@/components/pay-button";
 import { idSelector } from "@/components/pay-button/selector";
+import { PayOrderError } from "@/components/pay-button/request-order";
+import { en, pt } from "@/lib/i18n/dictionaries";
 import { payButtonOptions } from "@/lib/pay-sdk/config";
 import { resetPaySdkLoaderForTests } from "@/lib/pay-sdk/loader";
 import type {
@@ -338,20 +340,24 @@ describe("PayButton: createOrder", () => {
     expect(error?.message).toBe("the shop returned no payment reference");
     expect(view.alert()?.getAttribute("role")).toBe("alert");
     expect(view.alert()?.textContent).toContain("Não foi possível iniciar o pagamento");
-    expect(view.alert()?.textContent).toContain("the shop returned no payment reference");
+    // The English message is for the log; the Portuguese page says it in Portuguese.
+    expect(view.alert()?.textContent).toContain(pt.payButton.orderErrors.invalid_response);
+    expect(view.alert()?.textContent).not.toContain("the shop returned");
     expect(sdk.calls.references).toEqual([]);
     expect(onOrderCreated).not.toHaveBeenCalled();
   });
 
-  it("throws the server's message on a 503 answer and shows it", async () => {
+  it("throws the server's code and message on a 503 answer and shows the code's sentence", async () => {
     const view = await mountReady({ ...PROPS, lang: "en" });
     const message = "the order could not be created; nothing was charged, please try again";
     stubCreateOrder(() => Response.json({ error: { code: "unavailable", message } }, { status: 503 }));
     const { error } = await callback(() => onlyButton().config.createOrder());
 
-    expect(error?.message).toBe(message);
-    expect(view.alert()?.textContent).toContain("The payment could not be started.");
-    expect(view.alert()?.textContent).toContain(message);
+    expect(error).toBeInstanceOf(PayOrderError);
+    expect(error).toMatchObject({ code: "unavailable", message });
+    expect(view.alert()?.textContent).toBe(
+      "The payment could not be started. Nothing was charged.The shop could not create the order. Try again in a moment.",
+    );
     expect(sdk.calls.references).toEqual([]);
 
     // The next attempt starts clean: a success clears the alert.
@@ -411,7 +417,7 @@ describe("PayButton: callbacks", () => {
   it("onError shows an alert next to the button and logs the error", async () => {
     const view = await mountReady();
     expect(view.alert()).toBeNull();
-    const sdkError = new Error("popup blocked");
+    const sdkError = new Error("Pay: the checkout failed: unknown");
     await callback(() => onlyButton().config.onError(sdkError));
     expect(view.alert()?.getAttribute("role")).toBe("alert");
     expect(view.alert()?.textContent).toBe("Ocorreu um erro no pagamento. Pode tentar novamente.");
@@ -457,6 +463,116 @@ describe("PayButton: callbacks", () => {
     await expect(pending).rejects.toThrow("no longer on the page");
     expect(sdk.calls.references).toEqual([]);
     expect(onOrderCreated).not.toHaveBeenCalled();
+  });
+});
+
+describe("PayButton: what the shopper is told when the order cannot be created", () => {
+  const json = (status: number, code: string, message: string) => () =>
+    Response.json({ error: { code, message } }, { status });
+  const answers: [string, keyof typeof pt.payButton.orderErrors, () => Response | Promise<Response>][] = [
+    ["the shop unreachable", "network", () => Promise.reject(new TypeError("Failed to fetch"))],
+    ["a 502 page from a proxy", "unavailable", () => new Response("<h1>Bad gateway</h1>", { status: 502 })],
+    ["a 404 without a body", "invalid_response", () => new Response(null, { status: 404 })],
+    ["out of stock", "out_of_stock", json(409, "out_of_stock", "not enough Café in stock for 3")],
+    [
+      "the payment service down",
+      "payment_service_unavailable",
+      json(503, "payment_service_unavailable", "the payment service is not answering"),
+    ],
+    ["a code this shop has no sentence for", "other", json(418, "teapot", "short and stout")],
+    ["an answer without an order id", "invalid_response", () => Response.json({ ...ORDER, externalTransactionId: "" })],
+  ];
+
+  it.each(answers)(
+    "%s: says orderErrors.%s in the page's language, never the English message",
+    async (_what, code, answer) => {
+      for (const [lang, strings] of [
+        ["pt", pt],
+        ["en", en],
+      ] as const) {
+        const view = await mountReady({ ...PROPS, lang });
+        vi.stubGlobal("fetch", vi.fn(answer));
+        const { error } = await callback(() => sdk.calls.buttons.at(-1)!.config.createOrder());
+        expect(error).toBeInstanceOf(PayOrderError);
+        expect(view.alert()?.textContent).toBe(strings.payButton.orderFailed + strings.payButton.orderErrors[code]);
+        view.unmount();
+      }
+    },
+  );
+});
+
+describe("PayButton: onError", () => {
+  it("is called once with kind order for a createOrder failure, though the SDK reports it too", async () => {
+    const onError = vi.fn();
+    await mountReady({ ...PROPS, onError });
+    stubCreateOrder(() =>
+      Response.json({ error: { code: "cart_empty", message: "the cart is empty" } }, { status: 422 }),
+    );
+    const { error } = await callback(() => onlyButton().config.createOrder());
+    // The SDK hands createOrder's failure to onError, as the sandbox's does.
+    await callback(() => onlyButton().config.onError(error));
+    expect(onError.mock.calls).toEqual([[error, "order"]]);
+  });
+
+  it("is called with kind payment for an error the SDK reports, the latest callback at the time", async () => {
+    const first = vi.fn();
+    const latestOnError = vi.fn();
+    const view = await mountReady({ ...PROPS, onError: first });
+    view.rerender({ ...PROPS, onError: latestOnError });
+    const sdkError = new Error("Pay: the checkout failed: unknown");
+    await callback(() => onlyButton().config.onError(sdkError));
+    expect(latestOnError.mock.calls).toEqual([[sdkError, "payment"]]);
+    expect(first).not.toHaveBeenCalled();
+    expect(sdk.calls.buttons).toHaveLength(1);
+  });
+
+  it("is called with kind load when the SDK script fails", async () => {
+    const onError = vi.fn();
+    mount({ ...PROPS, onError });
+    sdkScripts()[0]!.dispatchEvent(new Event("error"));
+    await settle();
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: expect.stringContaining(SDK_URL) }),
+      "load",
+    );
+  });
+});
+
+describe("PayButton: a popup the browser blocked", () => {
+  it.each([
+    ["pt", pt],
+    ["en", en],
+  ] as const)("says so in %s, with what to do", async (lang, strings) => {
+    const onError = vi.fn();
+    const view = await mountReady({ ...PROPS, lang, onError });
+    // The sandbox SDK's words (sandbox/browser/pay.js).
+    const blocked = new Error("Pay: the browser blocked the payment popup; allow popups for this site and try again");
+    await callback(() => onlyButton().config.onError(blocked));
+    expect(view.alert()?.textContent).toBe(strings.payButton.popupBlocked);
+    expect(onError).toHaveBeenCalledWith(blocked, "payment");
+  });
+});
+
+describe("PayButton: a configuration the SDK refuses", () => {
+  it("says the shop is not set up, not to check the connection, and offers no Try again", async () => {
+    const onError = vi.fn();
+    const view = mount({ ...PROPS, onError });
+    const refusal = new TypeError(
+      "Pay: Pay(publishableKey) needs a publishable key starting with pk_test_ or pk_live_",
+    );
+    window.Pay = () => {
+      throw refusal;
+    };
+    sdkScripts()[0]!.dispatchEvent(new Event("load"));
+    await settle();
+
+    expect(view.wrapper().dataset.state).toBe("error");
+    expect(view.alert()?.textContent).toBe(pt.payButton.configFailed);
+    expect(view.alert()?.textContent).not.toContain("ligação");
+    expect(view.wrapper().querySelector("button")).toBeNull();
+    expect(onError.mock.calls).toEqual([[refusal, "config"]]);
+    expect(consoleError).toHaveBeenCalledWith(expect.stringMatching(/^pay button:/), refusal);
   });
 });
 
