@@ -5,6 +5,7 @@ import { db } from "@/lib/db/client";
 import { settleAfterTasks } from "../support/next-after";
 import { insertTestProduct } from "../support/orders";
 import { useOwnSandbox } from "../support/sandbox";
+import { abortedUpload } from "../support/streams";
 
 // POST /api/pay/create-order (contract 4.2 A), called as Next calls it, against the suite's
 // real database and a sandbox of this file's own (so its request log is ours alone).
@@ -288,6 +289,22 @@ describe("bad input: 4xx, no order, no stock moved, no call to the service", () 
     expect(response.body).toEqual({ error: { code, message: expect.any(String) } });
     expect(await ordersWith(product.id)).toEqual([]);
     expect(await stockOf(product.id)).toBe(5);
+    expect(await serviceCalls()).toEqual([]);
+  });
+
+  it("a body that breaks off mid-upload (the client aborted): 400, not a 500", async () => {
+    const { POST } = await import("@/app/api/pay/create-order/route");
+    const response = await POST(
+      new NextRequest("http://localhost:3000/api/pay/create-order", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: abortedUpload(`{"items":[{"productId":"${product.id}",`),
+        duplex: "half",
+      } as ConstructorParameters<typeof NextRequest>[1]),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { code: "unreadable_body", message: expect.any(String) } });
+    expect(await ordersWith(product.id)).toEqual([]);
     expect(await serviceCalls()).toEqual([]);
   });
 

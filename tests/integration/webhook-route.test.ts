@@ -5,6 +5,7 @@ import { db } from "@/lib/db/client";
 import { MAX_WEBHOOK_BYTES } from "@/lib/webhooks/receive";
 import { pendingAfterTasks, settleAfterTasks } from "../support/next-after";
 import { insertTestOrder, jobsOf, newExternalTransactionId } from "../support/orders";
+import { abortedUpload } from "../support/streams";
 import { eventsOf, notification, postWebhook, sign, webhookRequest } from "../support/webhooks";
 
 // POST /api/pay/webhook (contract 4.2 B, 5.2, 6.1, 7), called as Next calls it, against the
@@ -267,6 +268,19 @@ describe("refusals change nothing", () => {
     } as RequestInit);
     expect((await POST(request)).status).toBe(413);
     expect(sent).toBeLessThan(1024 * 1024);
+  });
+
+  it("400 for a body that breaks off mid-upload (the client aborted), not a 500", async () => {
+    const { POST } = await import("@/app/api/pay/webhook/route");
+    const request = new Request("http://localhost:3000/api/pay/webhook", {
+      method: "POST",
+      body: abortedUpload(),
+      headers: { "x-pay-content-token": "0".repeat(64) },
+      duplex: "half",
+    } as RequestInit);
+    const response = await POST(request);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("unreadable_body");
   });
 
   it("400 for signed malformed JSON; the delivery is kept", async () => {

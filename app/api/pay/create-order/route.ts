@@ -15,7 +15,7 @@ import { jsonError } from "@/lib/http";
 import { drainJobsInBackground, runDueJobs } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { payClient } from "@/lib/pay";
-import { readBodyCapped } from "@/lib/request-body";
+import { bodyRefusal, readBodyCapped } from "@/lib/request-body";
 
 // Endpoint A (contract 4.2): called by the PayButton's createOrder() before the popup opens.
 export const dynamic = "force-dynamic";
@@ -25,7 +25,7 @@ export async function POST(request: NextRequest): Promise<Response> {
   if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? ""))
     return jsonError(415, "unsupported_media_type", "send the order as Content-Type: application/json");
   const body = await readBodyCapped(request, MAX_CREATE_ORDER_BYTES);
-  if (!body.ok) return jsonError(413, "payload_too_large", `the body exceeds ${MAX_CREATE_ORDER_BYTES} bytes`);
+  if (!body.ok) return bodyRefusal(body, MAX_CREATE_ORDER_BYTES);
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(body.bytes));

@@ -4,7 +4,7 @@ import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
 import { drainJobsInBackground } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
-import { readBodyCapped } from "@/lib/request-body";
+import { bodyRefusal, readBodyCapped } from "@/lib/request-body";
 import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/webhooks/receive";
 import { SIGNATURE_HEADER } from "@/lib/webhooks/signature";
 
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: Request): Promise<Response> {
   const started = performance.now();
   const body = await readBodyCapped(request, MAX_WEBHOOK_BYTES);
-  if (!body.ok) return jsonError(413, "payload_too_large", `webhook bodies are limited to ${MAX_WEBHOOK_BYTES} bytes`);
+  if (!body.ok) return bodyRefusal(body, MAX_WEBHOOK_BYTES);
 
   let receipt;
   try {

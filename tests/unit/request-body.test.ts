@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { readBodyCapped } from "@/lib/request-body";
+import { abortedUpload } from "../support/streams";
+
+/** A POST whose body is `stream`, as Next hands a streamed upload to a route handler. */
+const requestWith = (stream: ReadableStream<Uint8Array>, headers: HeadersInit = {}) =>
+  new Request("http://localhost:3000/upload", { method: "POST", body: stream, headers, duplex: "half" } as RequestInit);
+
+describe("readBodyCapped", () => {
+  it("reads a body under the cap whole", async () => {
+    const body = await readBodyCapped(
+      new Request("http://localhost:3000/upload", { method: "POST", body: "hello" }),
+      5,
+    );
+    expect(body).toEqual({ ok: true, bytes: new TextEncoder().encode("hello") });
+  });
+
+  it("reports a body that breaks off mid-upload (the client aborted) as unreadable, not as a thrown error", async () => {
+    expect(await readBodyCapped(requestWith(abortedUpload()), 1024)).toEqual({ ok: false, reason: "unreadable" });
+  });
+});
