@@ -18,4 +18,21 @@ describe("readBodyCapped", () => {
   it("reports a body that breaks off mid-upload (the client aborted) as unreadable, not as a thrown error", async () => {
     expect(await readBodyCapped(requestWith(abortedUpload()), 1024)).toEqual({ ok: false, reason: "unreadable" });
   });
+
+  it("refuses a declared Content-Length above the cap without reading a byte", async () => {
+    let pulls = 0;
+    const neverToBeRead = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          pulls += 1;
+          controller.enqueue(new Uint8Array(1));
+        },
+      },
+      // No read ahead: pull runs only when someone reads.
+      { highWaterMark: 0 },
+    );
+    const request = requestWith(neverToBeRead, { "content-length": "1025" });
+    expect(await readBodyCapped(request, 1024)).toEqual({ ok: false, reason: "too_large" });
+    expect(pulls).toBe(0);
+  });
 });
