@@ -44,6 +44,8 @@ export interface RunOptions {
   leaseMs?: number;
   /** Stop claiming when aborted (the worker's shutdown); jobs already running finish. */
   signal?: AbortSignal;
+  /** Park abandoned jobs before claiming; default true (a drain that goes round again parks once). */
+  parkAbandoned?: boolean;
   // Dependencies, defaulting to the app's own.
   db?: Database;
   handlers?: Readonly<Record<string, JobHandler>>;
@@ -77,14 +79,19 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
       to: options.mailTo ?? getEnv().mail.to,
     });
 
-  for (const job of await parkAbandonedJobs(client, leaseMs)) {
+  for (const job of options.parkAbandoned === false ? [] : await parkAbandonedJobs(client, leaseMs)) {
     summary.parked++;
     log("error", "job.finished", { id: job.id, type: job.type, outcome: "parked", attempts: job.attempts });
   }
 
   let claimed = 0;
+  // Once one lane finds nothing due, the others stop too instead of each asking again.
+  let exhausted = false;
   const mayClaim = () =>
-    claimed < limit && !options.signal?.aborted && (options.deadline === undefined || Date.now() < options.deadline);
+    !exhausted &&
+    claimed < limit &&
+    !options.signal?.aborted &&
+    (options.deadline === undefined || Date.now() < options.deadline);
 
   // Each lane claims one job at a time, so a slow or hanging job holds up one lane, not a batch.
   const lane = async () => {
@@ -93,6 +100,7 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
       const [job] = await claimJobs(client, { limit: 1, leaseMs, ids: options.ids });
       if (!job) {
         claimed--;
+        exhausted = true;
         return;
       }
       const outcome = await runOne(job, {
@@ -202,9 +210,11 @@ export function drainJobsInBackground(options: Omit<RunOptions, "deadline" | "id
   const log = options.log ?? consoleLogger;
   draining = (async () => {
     try {
+      let firstRound = true;
       do {
         drainAgain = false;
-        await runDueJobs({ ...options, deadline: Date.now() + DRAIN_BUDGET_MS });
+        await runDueJobs({ ...options, deadline: Date.now() + DRAIN_BUDGET_MS, parkAbandoned: firstRound });
+        firstRound = false;
       } while (drainAgain);
     } catch (error) {
       log("error", "jobs.drain_failed", { error: describeJobError(error) });
