@@ -1,3 +1,4 @@
+import "server-only";
 export interface IssuedToken {
   accessToken: string;
   /** Lifetime in seconds as the service reported it, when it did. */
