@@ -39,7 +39,10 @@ const shape = {
   PAY_CLIENT_ID: required("the partner's client id"),
   PAY_CLIENT_SECRET: required("the partner's client secret"),
   // Not trimmed: a stray space is part of the HMAC key, and we warn about it instead of guessing.
-  PAY_WEBHOOK_SECRET: z.string({ error: "is missing" }).min(1, { error: "is empty" }),
+  // Only whitespace is no key at all (an empty line in a secret store), so it is refused.
+  PAY_WEBHOOK_SECRET: z
+    .string({ error: "is missing" })
+    .refine((value) => value.trim() !== "", { error: "is empty (the key of the webhook signature)" }),
   PAY_API_BASE_URL: httpUrl,
   PAY_SDK_URL: httpUrl.refine((value) => new URL(value).pathname.includes("/sdks/v1/"), {
     error: "must be the SDK script address under /sdks/v1/",

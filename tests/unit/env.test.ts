@@ -106,6 +106,17 @@ describe("parseEnv", () => {
     expect(message).toContain("PAY_WEBHOOK_SECRET");
   });
 
+  it.each([
+    ["PAY_WEBHOOK_SECRET", " "],
+    ["PAY_WEBHOOK_SECRET", "\t\n "],
+    ["PAY_CLIENT_SECRET", "  "],
+    ["PAY_CLIENT_SECRET", "\r\n"],
+  ])("refuses %s of only whitespace (%j), naming it", (variable, value) => {
+    const { problems, message } = problemsOf({ ...valid, [variable]: value });
+    expect(problems).toEqual([{ variable, message: expect.stringMatching(/^is empty/) }]);
+    expect(message).toContain(`${variable} is empty`);
+  });
+
   it("keeps a webhook secret's whitespace and warns about it", () => {
     const env = parseEnv({ ...valid, PAY_WEBHOOK_SECRET: " padded-secret\n" });
     expect(env.pay.webhookSecret).toBe(" padded-secret\n");
