@@ -22,6 +22,9 @@ const CART_JOB_GRACE_MS = 2_000;
  * - `success`: after onApprove; PEN means "waiting for confirmation".
  * - `pending`: after onPending; PEN shows the payment reference and entity to pay with.
  * - `order`: the order page; lines always shown.
+ *
+ * An order that turns CAN while the page is open goes to the cart, reopened for the shopper,
+ * which says the payment was cancelled (app/cart/page.tsx, `?cancelled=`).
  */
 export function OrderStatus({
   lang,
@@ -44,13 +47,15 @@ export function OrderStatus({
   const { status } = snapshot;
 
   // Becoming final changes the cart (emptied on CON, reopened on CAN) in a job that runs just
-  // after the webhook's reply: refresh the header's count now and once more when it has run.
+  // after the webhook's reply. CAN: the cart page shows the cancellation and follows the job;
+  // CON: refresh the header's count now and once more when the job has run.
   useEffect(() => {
     if (status === initial.status || status === "PEN") return;
+    if (status === "CAN") return router.replace(`/cart?cancelled=${encodeURIComponent(externalTransactionId)}`);
     router.refresh();
     const timer = setTimeout(() => router.refresh(), CART_JOB_GRACE_MS);
     return () => clearTimeout(timer);
-  }, [status, initial.status, router]);
+  }, [status, initial.status, router, externalTransactionId]);
 
   return (
     <section data-testid="order-status" data-status={status} className="flex flex-col gap-6">

@@ -135,6 +135,53 @@ test("cancelled in the popup: back to the reopened cart, stock released", async 
   await expect.poll(() => stockOf(product.slug)).toBe(stockBefore);
 });
 
+test("a reference that expires while the pending page is open: the page goes to the reopened cart", async ({
+  page,
+  sandbox,
+}) => {
+  const product = DEMO_PRODUCTS[3]!;
+  const stockBefore = await stockOf(product.slug);
+  await addFromCatalog(page, product.name);
+  await openCheckout(page);
+  const popup = await openPopup(page);
+  await popup.locator('[data-method="FPSOLPGEXT"]').click();
+  await expect(page).toHaveURL(/\/checkout\/pending\/order_/, { timeout: 15_000 });
+  const id = orderIdIn(page.url());
+  await expect(page.getByTestId("payment-reference")).toBeVisible();
+
+  await sandbox.call("POST", `/orders/${id}/expire`);
+  await expect(page).toHaveURL(new RegExp(`/cart\\?cancelled=${id}$`), { timeout: 15_000 });
+  await expect(page.getByTestId("payment-cancelled")).toContainText("Pagamento cancelado");
+  await expect(page.getByRole("button", { name: `Remover ${product.name}` })).toBeVisible({ timeout: 15_000 });
+  expect(await storedOrder(id)).toMatchObject({ status: "CAN" });
+  await expect.poll(() => stockOf(product.slug)).toBe(stockBefore);
+});
+
+test("the cart names an order still being paid elsewhere as in progress, and as cancelled only once it is", async ({
+  page,
+  request,
+  sandbox,
+}) => {
+  // An order this browser's cart does not hold: created over HTTP, with its own items.
+  const [product] = (await (await request.get("/api/products")).json()) as { id: string }[];
+  const created = await request.post("/api/pay/create-order", {
+    data: { items: [{ productId: product!.id, quantity: 1 }], customer: { name: "Teste E2E", phone: "923000000" } },
+  });
+  expect(created.status()).toBe(200);
+  const { externalTransactionId: id } = (await created.json()) as { externalTransactionId: string };
+
+  await page.goto(`/cart?cancelled=${id}`);
+  await expect(page.getByTestId("payment-in-progress")).toContainText("Pagamento em curso");
+  await expect(page.getByTestId("payment-in-progress").getByRole("link")).toHaveAttribute("href", `/orders/${id}`);
+  await expect(page.getByTestId("payment-cancelled")).toHaveCount(0);
+
+  await sandbox.call("POST", `/orders/${id}/cancel`);
+  await sandbox.waitForDeliveries(id);
+  // The page follows the cancellation it was sent for.
+  await expect(page.getByTestId("payment-cancelled")).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId("payment-in-progress")).toHaveCount(0);
+});
+
 test("popup closed without paying: the order stays payable and paying again reuses it", async ({ page, sandbox }) => {
   await addFromCatalog(page, DEMO_PRODUCTS[4]!.name);
   await openCheckout(page);

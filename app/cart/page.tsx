@@ -35,6 +35,8 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
   // PEN and payable, so the shopper is offered to go on paying rather than told it was cancelled.
   const notCompleted = holdsThisCart && cancelledOrder?.status === "PEN";
   const waitingForReopen = holdsThisCart && cancelledOrder?.status === "CAN";
+  // Only a CAN order was cancelled: one still PEN that this cart does not hold is still being paid.
+  const inProgress = !holdsThisCart && cancelledOrder?.status === "PEN";
 
   return (
     <section aria-labelledby="cart-title" className="flex flex-col gap-6">
@@ -69,22 +71,41 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
             {t.cart.viewOrder}
           </Link>
         </div>
+      ) : cancelledOrder?.status === "CAN" ? (
+        <div
+          data-testid="payment-cancelled"
+          className="flex flex-col gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-amber-900"
+        >
+          <p role="status">
+            <strong>{t.cart.cancelledTitle}.</strong> {t.cart.cancelledBody}
+          </p>
+          {waitingForReopen && (
+            <CartReopenWatcher
+              lang={lang}
+              externalTransactionId={cancelledOrder.externalTransactionId}
+              initialStatus={cancelledOrder.status}
+            />
+          )}
+        </div>
       ) : (
-        cancelledOrder && (
+        inProgress && (
           <div
-            data-testid="payment-cancelled"
-            className="flex flex-col gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-amber-900"
+            data-testid="payment-in-progress"
+            className="flex flex-col gap-2 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sky-900"
           >
             <p role="status">
-              <strong>{t.cart.cancelledTitle}.</strong> {t.cart.cancelledBody}
+              <strong>{t.cart.lockedTitle}.</strong> {t.cart.orderInProgressBody}
             </p>
-            {waitingForReopen && (
-              <CartReopenWatcher
-                lang={lang}
-                externalTransactionId={cancelledOrder.externalTransactionId}
-                initialStatus={cancelledOrder.status}
-              />
-            )}
+            <Link href={`/orders/${cancelledOrder.externalTransactionId}`} className="font-medium underline">
+              {t.cart.viewOrder}
+            </Link>
+            {/* Its cancellation may still be on its way: the page follows it. */}
+            <CartReopenWatcher
+              lang={lang}
+              externalTransactionId={cancelledOrder.externalTransactionId}
+              initialStatus={cancelledOrder.status}
+              quiet
+            />
           </div>
         )
       )}

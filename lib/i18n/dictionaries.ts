@@ -84,6 +84,7 @@ export const pt = {
     continueCheckout: "Continuar o pagamento",
     cancelledTitle: "Pagamento cancelado",
     cancelledBody: "O pagamento foi cancelado e nada foi cobrado.",
+    orderInProgressBody: "O pagamento desta encomenda ainda não terminou: não foi cancelado.",
     notCompletedTitle: "Pagamento não concluído",
     notCompletedBody:
       "A janela de pagamento foi fechada antes do fim. A encomenda continua reservada e pode ser paga; o carrinho só pode ser alterado depois de o pagamento terminar ou ser cancelado.",
@@ -234,6 +235,7 @@ export const en: Dictionary = {
     continueCheckout: "Continue the payment",
     cancelledTitle: "Payment cancelled",
     cancelledBody: "The payment was cancelled and nothing was charged.",
+    orderInProgressBody: "The payment for this order has not finished yet: it was not cancelled.",
     notCompletedTitle: "Payment not completed",
     notCompletedBody:
       "The payment window was closed before the end. The order stays reserved and can still be paid; the cart can change once the payment ends or is cancelled.",

@@ -1,0 +1,95 @@
+// @vitest-environment jsdom
+import { act, type ReactNode } from "react";
+import { createRoot, type Root } from "react-dom/client";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { OrderStatus } from "@/components/order-status";
+import { POLL_FIRST_DELAY_MS, type OrderStatusCode } from "@/components/use-order-status";
+
+// The result pages' status in jsdom: endpoint C is a fake `fetch`, the router a spy.
+
+const router = vi.hoisted(() => ({ push: vi.fn(), replace: vi.fn(), refresh: vi.fn() }));
+vi.mock("next/navigation", () => ({ useRouter: () => router }));
+// next/link needs Next's router context; a plain anchor is what it renders anyway.
+vi.mock("next/link", () => ({
+  default: ({ href, children, ...rest }: { href: string; children: ReactNode }) => (
+    <a href={href} {...rest}>
+      {children}
+    </a>
+  ),
+}));
+
+Object.assign(globalThis, { IS_REACT_ACT_ENVIRONMENT: true });
+
+const ID = "order_5f0c7a52-3d5e-4a8e-9c61-0b7b2f1d9e11";
+let root: Root | undefined;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  for (const spy of Object.values(router)) spy.mockReset();
+});
+afterEach(() => {
+  if (root) act(() => root!.unmount());
+  root = undefined;
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function answerStatus(status: OrderStatusCode) {
+  const fetchMock = vi.fn(async () => Response.json({ externalTransactionId: ID, status }));
+  vi.stubGlobal("fetch", fetchMock);
+  return fetchMock;
+}
+
+function show(page: "success" | "pending" | "order", initial: OrderStatusCode) {
+  const host = document.createElement("div");
+  document.body.append(host);
+  root = createRoot(host);
+  act(() =>
+    root!.render(
+      <OrderStatus
+        lang="pt"
+        page={page}
+        externalTransactionId={ID}
+        initial={{ status: initial }}
+        amountAoa={2500}
+        lines={[]}
+      />,
+    ),
+  );
+  return host;
+}
+
+/** The first poll of endpoint C, and what React does with its answer. */
+const firstPoll = () => act(() => vi.advanceTimersByTimeAsync(POLL_FIRST_DELAY_MS));
+
+describe("OrderStatus", () => {
+  it.each(["success", "pending", "order"] as const)(
+    "on the %s page, an order that turns CAN goes to the reopened cart with the cancelled notice",
+    async (page) => {
+      const fetchMock = answerStatus("CAN");
+      show(page, "PEN");
+      await firstPoll();
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+      expect(router.replace.mock.calls).toEqual([[`/cart?cancelled=${ID}`]]);
+      expect(router.push).not.toHaveBeenCalled();
+    },
+  );
+
+  it("an order that turns CON stays, says paid and refreshes the header", async () => {
+    answerStatus("CON");
+    const host = show("success", "PEN");
+    await firstPoll();
+    expect(host.querySelector('[data-testid="order-status"]')?.getAttribute("data-status")).toBe("CON");
+    expect(router.replace).not.toHaveBeenCalled();
+    expect(router.refresh).toHaveBeenCalled();
+  });
+
+  it("an order already CAN when the page opens is shown, with the way back to the cart, and not left", async () => {
+    const fetchMock = answerStatus("CAN");
+    const host = show("order", "CAN");
+    await firstPoll();
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(router.replace).not.toHaveBeenCalled();
+    expect(host.querySelector('a[href="/cart"]')?.textContent).toBe("Voltar ao carrinho");
+  });
+});
