@@ -1,0 +1,141 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { applyMigrations } from "@/lib/db/migrate";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { applyPaymentUpdate } from "@/lib/orders/state-machine";
+import { payClient } from "@/lib/pay";
+import { createTestDatabase, type TestDatabase } from "../support/database";
+import { newExternalTransactionId } from "../support/orders";
+import { sandboxControl } from "../support/sandbox";
+
+// `npm run worker -- --once` and `npm run reconcile` as an operator runs them: child processes
+// configured by environment alone, against the suite's sandbox and a database of this file's
+// own (a worker runs every due job it finds, so it must not find other files' jobs).
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+// One connection on embedded PGlite, which cannot keep concurrent connections' statements apart.
+const embedded = !process.env.TEST_SERVER_DATABASE_URL;
+
+let database: TestDatabase;
+let client: PrismaClient;
+
+beforeAll(async () => {
+  database = await createTestDatabase("scripts");
+  await applyMigrations({ connectionString: database.url });
+  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: 1 }) });
+});
+afterAll(async () => {
+  await client?.$disconnect();
+  await database?.drop();
+});
+
+/** Runs `npm run <args>` in the repository with the suite's PAY_ settings and this file's database. */
+function npmRun(args: string[]): Promise<{ code: number; output: string }> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...inject("appEnv"),
+    DATABASE_URL: database.url,
+    DATABASE_POOL_MAX: embedded ? "1" : "2",
+    // Mail goes to the outbox (the emails table), never to a server.
+    SMTP_URL: "",
+  };
+  return new Promise((resolve) => {
+    execFile("npm", ["run", "--silent", ...args], { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+/** A product, a locked cart holding `quantity` of it, and a PEN order for them, as create-order leaves them. */
+async function insertPendingOrder(options: { quantity: number; stockLeft: number; referenceNumber?: string }) {
+  const product = await client.product.create({
+    data: {
+      slug: `script-${randomUUID()}`,
+      name: "Café do Amboim 1 kg",
+      description: "Criado por um teste.",
+      imagePath: "/products/cafe-amboim.svg",
+      priceAoa: 2500,
+      stock: options.stockLeft,
+    },
+  });
+  const cart = await client.cart.create({
+    data: { status: "LOCKED", items: { create: { productId: product.id, quantity: options.quantity } } },
+  });
+  const order = await client.order.create({
+    data: {
+      externalTransactionId: newExternalTransactionId(),
+      referenceNumber: options.referenceNumber,
+      amountAoa: product.priceAoa * options.quantity,
+      clientId: `shopper_${randomUUID()}`,
+      cartId: cart.id,
+      lines: {
+        create: {
+          productId: product.id,
+          productName: product.name,
+          unitPriceAoa: product.priceAoa,
+          quantity: options.quantity,
+        },
+      },
+    },
+  });
+  return { order, product, cart };
+}
+
+describe("npm run worker -- --once", () => {
+  it("runs the due jobs and exits 0: a cancelled order's stock comes back and its cart reopens", async () => {
+    const { order, product, cart } = await insertPendingOrder({ quantity: 2, stockLeft: 8 });
+    await applyPaymentUpdate(client, { externalTransactionId: order.externalTransactionId }, { status: "CAN" });
+
+    const run = await npmRun(["worker", "--", "--once"]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("ran the due jobs: 2 done, 0 retried, 0 parked");
+    const jobs = await client.job.findMany({ select: { type: true, status: true }, orderBy: { type: "asc" } });
+    expect(jobs).toEqual([
+      { type: "release-stock", status: "DONE" },
+      { type: "reopen-cart", status: "DONE" },
+    ]);
+    expect((await client.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(10);
+    expect((await client.cart.findUniqueOrThrow({ where: { id: cart.id } })).status).toBe("OPEN");
+  });
+});
+
+describe("npm run reconcile", () => {
+  it("brings a quiet pending order in line with the sandbox, runs its jobs and exits 0", async () => {
+    const { order } = await insertPendingOrder({ quantity: 1, stockLeft: 4 });
+    const { referenceNumber } = await payClient().createPaymentOrder({
+      externalTransactionId: order.externalTransactionId,
+      clientId: order.clientId,
+      name: "Café do Amboim 1 kg",
+      amountAoa: order.amountAoa,
+      image: "http://localhost:3000/products/cafe-amboim.svg",
+      additionalInfo: "1× Café do Amboim 1 kg",
+    });
+    // Paid at the service, but its webhook never came.
+    await sandboxControl(inject("sandboxUrl")).call("POST", `/orders/${order.externalTransactionId}/confirm`, {
+      delivery: "drop",
+    });
+    await client.$executeRaw`UPDATE orders SET reference_number = ${referenceNumber},
+      updated_at = now() - interval '5 minutes' WHERE id = ${order.id}::uuid`;
+
+    const run = await npmRun(["reconcile"]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("checked 1 pending orders: 1 changed");
+    expect(await client.order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({
+      status: "CON",
+      finalizedAt: expect.any(Date),
+    });
+    const jobs = await client.job.findMany({
+      where: { dedupeKey: { endsWith: `:${order.externalTransactionId}` } },
+      select: { type: true, status: true },
+      orderBy: { type: "asc" },
+    });
+    expect(jobs).toEqual([
+      { type: "clear-cart", status: "DONE" },
+      { type: "confirmation-mail", status: "DONE" },
+      { type: "record-invoice", status: "DONE" },
+    ]);
+  });
+});
