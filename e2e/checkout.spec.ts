@@ -66,6 +66,13 @@ test("approved in the popup: the success page says confirmed only after the webh
     // The CON webhook's job empties the cart.
     await expect.poll(async () => (await page.reload(), page.getByTestId("cart-count").textContent())).toBe("0");
     await screenshotAtEachWidth(page, testInfo, "success");
+
+    // The order's own page, as the success page links to it.
+    await page.getByRole("link", { name: "Ver a encomenda" }).click();
+    await expect(page).toHaveURL(new RegExp(`/orders/${id}$`));
+    await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON");
+    await expect(page.getByRole("main")).toContainText(product.name);
+    await screenshotAtEachWidth(page, testInfo, "order");
   } finally {
     await sandbox.call("POST", "/settings", { webhookUrl: `${appUrl}/api/pay/webhook` });
   }
@@ -241,7 +248,9 @@ test("an unreachable SDK script: a clear error, and trying again loads it once",
   await openCheckout(page);
   const wrapper = page.getByTestId("pay-button");
   await expect(wrapper).toHaveAttribute("data-state", "error", { timeout: 20_000 });
-  await expect(page.getByTestId("pay-button-error")).toContainText(/pagamento/i);
+  await expect(page.getByTestId("pay-button-error")).toHaveText(
+    "Não foi possível carregar o botão de pagamento. Verifique a ligação.",
+  );
 
   await page.unroute(sdkUrl);
   await page.getByRole("button", { name: "Tentar novamente" }).click();

@@ -47,6 +47,9 @@ export function controlRoutes(ctx: SandboxContext): RouteGroup {
       }),
 
       route("GET", "/settings", () => json(200, { settings: ctx.settings })),
+      // The run's random test credentials, for a test that checks they never reach the browser
+      // (e2e/client-bundle.spec.ts). The request log already shows the client secret.
+      route("GET", "/credentials", () => json(200, { credentials: ctx.credentials })),
       route("POST", "/settings", (request) => {
         Object.assign(ctx.settings, body(request, settingsChangeSchema));
         return json(200, { settings: ctx.settings });

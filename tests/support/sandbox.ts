@@ -1,5 +1,6 @@
 import { inject, vi } from "vitest";
 import type { LoggedRequest } from "../../sandbox/request-log";
+import type { SandboxCredentials } from "../../sandbox/server";
 import { startTestSandbox as startSandboxForTests } from "../../sandbox/testing";
 
 /** Talks to a sandbox's control API (`/__sandbox/*`), as a test or a person would. */
@@ -34,6 +35,7 @@ export function sandboxControl(url: string) {
     confirm: (externalTransactionId: string) =>
       call("POST", `/orders/${encodeURIComponent(externalTransactionId)}/confirm`),
     reset: () => call("POST", "/reset"),
+    credentials: async () => (await call("GET", "/credentials")).credentials as SandboxCredentials,
   };
 }
 

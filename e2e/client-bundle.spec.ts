@@ -1,0 +1,29 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "./support/fixtures";
+
+/**
+ * The production build's client output (.next/static, what any browser can download) holds none
+ * of the run's server secrets. The e2e server builds with random credentials, so a secret found
+ * here got there through code, not by chance.
+ */
+
+const staticDir = fileURLToPath(new URL("../.next/static", import.meta.url));
+
+test("the client JavaScript holds neither PAY_CLIENT_SECRET nor PAY_WEBHOOK_SECRET", async ({ sandbox }) => {
+  // A reused build was made with an earlier run's credentials: this run's cannot be in it.
+  test.skip(process.env.E2E_SKIP_BUILD === "1", "E2E_SKIP_BUILD=1: the build is not this run's");
+  const { clientSecret, webhookSecret } = await sandbox.credentials();
+  const scripts = readdirSync(staticDir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+  expect(scripts.length, "client scripts in .next/static").toBeGreaterThan(0);
+
+  const leaks = scripts.flatMap((file) => {
+    const text = readFileSync(path.join(staticDir, file), "utf8");
+    return [
+      ...(text.includes(clientSecret) ? [`PAY_CLIENT_SECRET in ${file}`] : []),
+      ...(text.includes(webhookSecret) ? [`PAY_WEBHOOK_SECRET in ${file}`] : []),
+    ];
+  });
+  expect(leaks).toEqual([]);
+});
