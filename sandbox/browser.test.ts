@@ -1,4 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -23,8 +23,11 @@ interface Call {
   data?: unknown;
 }
 
-/** What the shop page holds for the test: the calls so far, and the SDK global under test. */
-type ShopWindow = Window & { calls: Call[]; Pay: PayGlobal };
+/**
+ * What the shop page holds for the test: the calls so far, the SDK global under test, and for
+ * a held createOrder, what lets it go on.
+ */
+type ShopWindow = Window & { calls: Call[]; Pay: PayGlobal; releaseOrder?: () => void };
 
 /** The shop's page: the SDK's script tag and an empty container, nothing else. */
 function shopPage(sdkUrl: string): string {
@@ -70,7 +73,8 @@ beforeEach(async () => {
 });
 afterEach(() => context.close());
 
-type CreateOrderMode = "shop" | "empty" | "reject";
+/** `held`: as `shop`, once the test calls `window.releaseOrder()`. */
+type CreateOrderMode = "shop" | "empty" | "reject" | "held";
 
 interface ButtonSetup {
   publishableKey: string;
@@ -108,6 +112,7 @@ async function renderButton(setup: Partial<ButtonSetup> = {}): Promise<void> {
           }
           if (options.createOrder === "empty") return "";
           if (options.createOrder === "reject") throw new Error("cart is empty");
+          if (options.createOrder === "held") await new Promise<void>((release) => (shopWindow.releaseOrder = release));
           const response = await fetch("/api/pay/create-order", { method: "POST" });
           return ((await response.json()) as { referenceNumber: string }).referenceNumber;
         },
@@ -288,6 +293,38 @@ describe("paying through the popup", () => {
     expect(await orderOf(referenceNumber)).toMatchObject({ status: "PEN" });
   });
 
+  it("opens the popup inside the click, showing its loading state, before createOrder has resolved", async () => {
+    await renderButton({ createOrder: "held" });
+    // What window.open had done by the time the click reached the document: a popup opened after
+    // an await (which browsers block) would not be counted yet.
+    await page.evaluate(() => {
+      const state = window as unknown as { opens: number; opensDuringClick: number };
+      const open = window.open.bind(window);
+      state.opens = 0;
+      window.open = (...args) => {
+        state.opens += 1;
+        return open(...args);
+      };
+      document.addEventListener("click", () => (state.opensDuringClick = state.opens), { once: true });
+    });
+    const popupOpened = page.waitForEvent("popup");
+    await page.click("[data-pay-button]");
+    const popup = await popupOpened;
+
+    expect(await page.evaluate(() => (window as unknown as { opensDuringClick: number }).opensDuringClick)).toBe(1);
+    await popup.waitForLoadState();
+    expect(new URL(popup.url()).pathname).toBe("/checkout/loading");
+    expect(await popup.locator('main[aria-busy="true"] [role="status"]').textContent()).toBe("A preparar o pagamento…");
+    // createOrder was called and is still waiting: no order yet.
+    expect(await callNames()).toEqual(["onClick", "createOrder"]);
+    expect(await page.evaluate(() => typeof (window as unknown as ShopWindow).releaseOrder)).toBe("function");
+
+    await page.evaluate(() => (window as unknown as ShopWindow).releaseOrder?.());
+    await popup.waitForURL(/\/checkout\/\d{9}\?/);
+    await popup.waitForSelector("[data-method]");
+    expect(await orderOf(referenceOf(popup))).toMatchObject({ status: "PEN" });
+  });
+
   it("a click while the popup is open brings it forward instead of opening another", async () => {
     await renderButton();
     await openCheckout();
@@ -312,7 +349,14 @@ describe("paying through the popup", () => {
       withCustomer: true,
       options: {
         config: { lang: "en" },
-        paymentConfig: { theme: "dark", allowedPaymentMethods: ["FPMCXEXPRSS"], showUIOfProcessingInfo: true },
+        paymentConfig: {
+          theme: "dark",
+          allowedPaymentMethods: ["FPMCXEXPRSS"],
+          showUIOfProcessingInfo: true,
+          referencePaymentLifeSpan: 90,
+          // A field this SDK knows nothing of: forwarded all the same (contract 2.9).
+          campaign: { code: "verao", stamps: [1, 2] },
+        },
       },
     });
     const popup = await openCheckout();
@@ -324,6 +368,8 @@ describe("paying through the popup", () => {
       theme: "dark",
       allowedPaymentMethods: ["FPMCXEXPRSS"],
       showUIOfProcessingInfo: true,
+      referencePaymentLifeSpan: 90,
+      campaign: { code: "verao", stamps: [1, 2] },
     });
     expect(await popup.locator("html").getAttribute("lang")).toBe("en");
     expect(await popup.locator("html").getAttribute("data-theme")).toBe("dark");
@@ -387,20 +433,79 @@ describe("errors", () => {
 });
 
 describe("the dashboard", () => {
-  it("lists an order and approves it through the control API", async () => {
-    const body = sandbox.orderBody({ amount: 4200 });
+  /** A new PEN order at the sandbox; its externalTransactionId. */
+  async function newOrder(amount: number): Promise<string> {
+    const body = sandbox.orderBody({ amount });
     await sandbox.createOrder(token, body);
+    return body.externalTransactionId as string;
+  }
+  /** The dashboard, once it lists the order; the order's row. */
+  async function dashboardRow(externalTransactionId: string) {
     await page.goto(`${sandbox.url}/__sandbox/dashboard`);
-    const row = page.locator(`tr[data-order="${body.externalTransactionId as string}"]`);
+    const row = page.locator(`tr[data-order="${externalTransactionId}"]`);
     await eventually(() => row.count()).toBe(1);
+    return row;
+  }
+  const orderState = async (externalTransactionId: string) =>
+    (await sandbox.control("GET", `/orders/${externalTransactionId}`)).body.order;
+  const statusCell = (row: Locator) => row.locator("[data-status-cell]").textContent();
+
+  it("lists an order and approves it through the control API", async () => {
+    const id = await newOrder(4200);
+    const row = await dashboardRow(id);
     expect(await row.textContent()).toContain("4200 AOA");
 
     await row.locator('button[data-action="approve"]').click();
-    await eventually(() => row.locator("[data-status-cell]").textContent()).toBe("CON");
-    expect((await sandbox.control("GET", `/orders/${body.externalTransactionId as string}`)).body.order.status).toBe(
-      "CON",
-    );
-    const deliveries = page.locator("[data-deliveries] tr", { hasText: body.externalTransactionId as string });
+    await eventually(() => statusCell(row)).toBe("CON");
+    expect((await orderState(id)).status).toBe("CON");
+    const deliveries = page.locator("[data-deliveries] tr", { hasText: id });
     await eventually(() => deliveries.count()).toBe(1);
+  });
+
+  it("confirms a pending reference: CON by the reference's method, a PEN then a CON notification", async () => {
+    const id = await newOrder(4300);
+    await sandbox.control("POST", `/orders/${id}/pending`, {});
+    const row = await dashboardRow(id);
+
+    await row.locator('button[data-action="confirm"]').click();
+    await eventually(() => statusCell(row)).toBe("CON");
+    expect(await orderState(id)).toMatchObject({ status: "CON", paymentMethod: "FPSOLPGEXT" });
+    const deliveries = await sandbox.waitForDeliveries({ externalTransactionId: id, count: 2 });
+    expect(deliveries.map((delivery) => delivery.paymentStatus)).toEqual(["PEN", "CON"]);
+  });
+
+  it.each([
+    ["cancel", "cancelled"],
+    ["expire", "expired"],
+  ])("%s: the order CAN (%s), its notification logged, and no more actions but redeliver", async (action, reason) => {
+    const id = await newOrder(4400);
+    const row = await dashboardRow(id);
+
+    await row.locator(`button[data-action="${action}"]`).click();
+    await eventually(() => statusCell(row)).toBe(`CAN (${reason})`);
+    expect(await orderState(id)).toMatchObject({ status: "CAN", cancelReason: reason });
+    const [delivery] = await sandbox.waitForDeliveries({ externalTransactionId: id });
+    expect(delivery).toMatchObject({ paymentStatus: "CAN", kind: "normal" });
+    const enabled = await row
+      .locator("button[data-action]:not([disabled])")
+      .evaluateAll((buttons) => buttons.map((button) => (button as HTMLElement).dataset.action));
+    expect(enabled).toEqual(["redeliver"]);
+  });
+
+  it("redelivers the order's latest notification: the same status again, as a redelivery", async () => {
+    const id = await newOrder(4500);
+    await sandbox.control("POST", `/orders/${id}/approve`, {});
+    await sandbox.waitForDeliveries({ externalTransactionId: id });
+    const row = await dashboardRow(id);
+
+    await row.locator('button[data-action="redeliver"]').click();
+    const deliveries = await sandbox.waitForDeliveries({ externalTransactionId: id, count: 2 });
+    expect(deliveries.map((delivery) => [delivery.paymentStatus, delivery.kind])).toEqual([
+      ["CON", "normal"],
+      ["CON", "redelivery"],
+    ]);
+    expect((await orderState(id)).status).toBe("CON");
+    await eventually(() => page.locator("[data-deliveries] tr", { hasText: id }).count()).toBe(2);
+    expect(await page.locator("[data-status]").textContent()).toBe(`redeliver ${id}: done`);
   });
 });
