@@ -81,65 +81,56 @@ ON CONFLICT (order_id) DO NOTHING`);
   return skipped(order.status === "CON" ? "invoice already issued" : `order is ${order.status}, not CON`);
 }
 
-type Transaction = Prisma.TransactionClient;
-
-/** Locks the order's cart row for this transaction; undefined when the order has none. */
-async function lockCartOf(tx: Transaction, cartId: string | null) {
-  if (!cartId) return undefined;
-  const [cart] = await tx.$queryRaw<{ id: string; status: string }[]>(
-    Prisma.sql`SELECT id, status::text AS status FROM carts WHERE id = ${cartId}::uuid FOR UPDATE`,
-  );
-  return cart;
-}
-
 /**
- * A cart is locked by one checkout at a time (lib/checkout/create-order.ts locks it OPEN →
- * LOCKED), so the order that holds a LOCKED cart is the newest order made from it.
+ * Lets go of the cart an order holds, in one statement (it runs for every final order, right
+ * after the webhook's reply). It locks the cart and changes it only when the order is in
+ * `orderStatus`, the cart is LOCKED and this order holds it: the newest order made from it
+ * (create-order locks a cart OPEN → LOCKED for one checkout at a time) and, when reopening,
+ * with no other order on it still PEN. What it found explains a skip.
  */
-async function newestOrderOf(tx: Transaction, cartId: string): Promise<string | undefined> {
-  const newest = await tx.order.findFirst({
-    where: { cartId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { id: true },
-  });
-  return newest?.id;
-}
-
-/**
- * CON: empty the cart the order was paid from and mark it checked out. One statement (it runs
- * for every paid order, right after the webhook's reply): it locks the cart, checks that the
- * order is CON and is the one holding the LOCKED cart, and only then empties and checks it
- * out; what it found explains a skip.
- */
-async function clearCart(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
-  const orderId = orderIdOf(job);
+async function releaseHeldCart(
+  db: Database,
+  orderId: string,
+  release: { orderStatus: "CON" | "CAN"; cartStatus: "CHECKED_OUT" | "OPEN"; emptyItems: boolean },
+): Promise<JobResult> {
+  const reopening = release.cartStatus === "OPEN";
   const [found] = await db.$queryRaw<
-    { orderStatus: string | null; cartId: string | null; cartStatus: string | null; newestOrderId: string | null }[]
+    { orderStatus: string | null; cartId: string | null; cartStatus: string | null; held: boolean | null }[]
   >(Prisma.sql`
 WITH ord AS (
   SELECT id, status::text AS status, cart_id FROM orders WHERE id = ${orderId}::uuid
 ), cart AS (
   SELECT c.id, c.status::text AS status FROM carts c JOIN ord ON c.id = ord.cart_id
-  WHERE ord.status = 'CON'
+  WHERE ord.status = ${release.orderStatus}
   FOR UPDATE OF c
-), newest AS (
-  SELECT o.id FROM orders o JOIN cart ON o.cart_id = cart.id ORDER BY o.created_at DESC, o.id DESC LIMIT 1
-), checked_out AS (
-  UPDATE carts c SET status = 'CHECKED_OUT', updated_at = now()
-  FROM cart, newest
-  WHERE c.id = cart.id AND cart.status = 'LOCKED' AND newest.id = ${orderId}::uuid
+), holder AS (
+  SELECT (SELECT o.id FROM orders o WHERE o.cart_id = cart.id ORDER BY o.created_at DESC, o.id DESC LIMIT 1)
+           = ${orderId}::uuid
+         AND NOT (${reopening} AND EXISTS (
+           SELECT 1 FROM orders p WHERE p.cart_id = cart.id AND p.status = 'PEN' AND p.id <> ${orderId}::uuid
+         )) AS held
+  FROM cart
+), released AS (
+  UPDATE carts c SET status = ${release.cartStatus}::"CartStatus", updated_at = now()
+  FROM cart, holder
+  WHERE c.id = cart.id AND cart.status = 'LOCKED' AND holder.held
   RETURNING c.id
 ), emptied AS (
-  DELETE FROM cart_items i USING checked_out WHERE i.cart_id = checked_out.id
+  DELETE FROM cart_items i USING released WHERE ${release.emptyItems} AND i.cart_id = released.id
 )
-SELECT ord.status AS "orderStatus", ord.cart_id AS "cartId", cart.status AS "cartStatus", newest.id AS "newestOrderId"
-FROM (SELECT 1) AS one LEFT JOIN ord ON true LEFT JOIN cart ON true LEFT JOIN newest ON true`);
+SELECT ord.status AS "orderStatus", ord.cart_id AS "cartId", cart.status AS "cartStatus", holder.held
+FROM (SELECT 1) AS one LEFT JOIN ord ON true LEFT JOIN cart ON true LEFT JOIN holder ON true`);
   if (!found?.orderStatus) throw orderNotFound(orderId);
-  if (found.orderStatus !== "CON") return skipped(`order is ${found.orderStatus}, not CON`);
+  if (found.orderStatus !== release.orderStatus)
+    return skipped(`order is ${found.orderStatus}, not ${release.orderStatus}`);
   if (!found.cartId || !found.cartStatus) return skipped("the order has no cart");
   if (found.cartStatus !== "LOCKED") return skipped(`cart is ${found.cartStatus}`);
-  if (found.newestOrderId !== orderId) return skipped("a later order holds the cart");
+  if (!found.held) return skipped("another order holds the cart");
 }
+
+/** CON: empty the cart the order was paid from and mark it checked out. */
+const clearCart: JobHandler = (job, { db }) =>
+  releaseHeldCart(db, orderIdOf(job), { orderStatus: "CON", cartStatus: "CHECKED_OUT", emptyItems: true });
 
 /** CAN: put the order's units back on the shelf, exactly once. */
 async function releaseStock(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
@@ -166,21 +157,8 @@ WHERE id = ${orderId}::uuid AND status = 'CAN' AND stock_released_at IS NULL`);
 }
 
 /** CAN: unlock the cart (items kept) so the shopper can change it and pay again. */
-async function reopenCart(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
-  const orderId = orderIdOf(job);
-  return db.$transaction(async (tx) => {
-    const order = await tx.order.findUnique({ where: { id: orderId }, select: { status: true, cartId: true } });
-    if (!order) throw orderNotFound(orderId);
-    if (order.status !== "CAN") return skipped(`order is ${order.status}, not CAN`);
-    const cart = await lockCartOf(tx, order.cartId);
-    if (!cart) return skipped("the order has no cart");
-    if (cart.status !== "LOCKED") return skipped(`cart is ${cart.status}`);
-    const otherPending = await tx.order.count({ where: { cartId: cart.id, status: "PEN", id: { not: orderId } } });
-    if (otherPending > 0 || (await newestOrderOf(tx, cart.id)) !== orderId)
-      return skipped("another order holds the cart");
-    await tx.cart.update({ where: { id: cart.id }, data: { status: "OPEN" } });
-  });
-}
+const reopenCart: JobHandler = (job, { db }) =>
+  releaseHeldCart(db, orderIdOf(job), { orderStatus: "CAN", cartStatus: "OPEN", emptyItems: false });
 
 export const jobHandlers: Record<JobType, JobHandler> = {
   [JOB_TYPES.confirmationMail]: sendConfirmationMail,
