@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import Image from "next/image";
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { removeLineAction, setLineQuantityAction } from "@/app/cart/actions";
 import { CartNotice } from "@/components/cart-notice";
 import { CartReopenWatcher } from "@/components/cart-reopen-watcher";
@@ -46,16 +47,13 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
       <CartNotice t={t} query={query} />
 
       {notCompleted ? (
-        <div
-          data-testid="payment-not-completed"
-          className="flex flex-col gap-2 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sky-900"
+        <PaymentNotice
+          tone="info"
+          testId="payment-not-completed"
+          title={t.cart.notCompletedTitle}
+          body={t.cart.notCompletedBody}
+          link={{ href: "/checkout", text: t.cart.continueCheckout }}
         >
-          <p role="status">
-            <strong>{t.cart.notCompletedTitle}.</strong> {t.cart.notCompletedBody}
-          </p>
-          <Link href="/checkout" className="font-medium underline">
-            {t.cart.continueCheckout}
-          </Link>
           {/* A cancellation from the popup may still be on its way: the page follows it. */}
           <CartReopenWatcher
             lang={lang}
@@ -63,22 +61,20 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
             initialStatus={cancelledOrder.status}
             quiet
           />
-        </div>
+        </PaymentNotice>
       ) : cancelledOrder?.status === "CON" ? (
-        <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-emerald-900">
-          <p>{t.cart.paidAfterAll}</p>
-          <Link href={`/orders/${cancelledOrder.externalTransactionId}`} className="font-medium underline">
-            {t.cart.viewOrder}
-          </Link>
-        </div>
+        <PaymentNotice
+          tone="success"
+          body={t.cart.paidAfterAll}
+          link={{ href: `/orders/${cancelledOrder.externalTransactionId}`, text: t.cart.viewOrder }}
+        />
       ) : cancelledOrder?.status === "CAN" ? (
-        <div
-          data-testid="payment-cancelled"
-          className="flex flex-col gap-2 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-amber-900"
+        <PaymentNotice
+          tone="warning"
+          testId="payment-cancelled"
+          title={t.cart.cancelledTitle}
+          body={t.cart.cancelledBody}
         >
-          <p role="status">
-            <strong>{t.cart.cancelledTitle}.</strong> {t.cart.cancelledBody}
-          </p>
           {waitingForReopen && (
             <CartReopenWatcher
               lang={lang}
@@ -86,19 +82,16 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
               initialStatus={cancelledOrder.status}
             />
           )}
-        </div>
+        </PaymentNotice>
       ) : (
         inProgress && (
-          <div
-            data-testid="payment-in-progress"
-            className="flex flex-col gap-2 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sky-900"
+          <PaymentNotice
+            tone="info"
+            testId="payment-in-progress"
+            title={t.cart.lockedTitle}
+            body={t.cart.orderInProgressBody}
+            link={{ href: `/orders/${cancelledOrder.externalTransactionId}`, text: t.cart.viewOrder }}
           >
-            <p role="status">
-              <strong>{t.cart.lockedTitle}.</strong> {t.cart.orderInProgressBody}
-            </p>
-            <Link href={`/orders/${cancelledOrder.externalTransactionId}`} className="font-medium underline">
-              {t.cart.viewOrder}
-            </Link>
             {/* Its cancellation may still be on its way: the page follows it. */}
             <CartReopenWatcher
               lang={lang}
@@ -106,19 +99,18 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
               initialStatus={cancelledOrder.status}
               quiet
             />
-          </div>
+          </PaymentNotice>
         )
       )}
 
       {cart?.status === "LOCKED" && !waitingForReopen && !notCompleted && (
-        <div className="flex flex-col gap-2 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sky-900">
-          <p>
-            <strong>{t.cart.lockedTitle}.</strong> {t.cart.lockedBody}
-          </p>
-          <Link href="/checkout" className="font-medium underline">
-            {t.cart.continueCheckout}
-          </Link>
-        </div>
+        <PaymentNotice
+          tone="info"
+          title={t.cart.lockedTitle}
+          body={t.cart.lockedBody}
+          link={{ href: "/checkout", text: t.cart.continueCheckout }}
+          announce={false}
+        />
       )}
 
       {!cart || cart.lines.length === 0 ? (
@@ -132,6 +124,45 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
         <CartContents t={t} cart={cart} />
       )}
     </section>
+  );
+}
+
+const NOTICE_TONES = {
+  info: "border-sky-200 bg-sky-50 text-sky-900",
+  warning: "border-amber-200 bg-amber-50 text-amber-900",
+  success: "border-emerald-200 bg-emerald-50 text-emerald-900",
+};
+
+/** Where a payment made from this cart stands; `announce` reads it out when it appears. */
+function PaymentNotice({
+  tone,
+  testId,
+  title,
+  body,
+  link,
+  announce = true,
+  children,
+}: {
+  tone: keyof typeof NOTICE_TONES;
+  testId?: string;
+  title?: string;
+  body: string;
+  link?: { href: string; text: string };
+  announce?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <div data-testid={testId} className={`flex flex-col gap-2 rounded-lg border px-4 py-3 ${NOTICE_TONES[tone]}`}>
+      <p role={announce ? "status" : undefined}>
+        {title && <strong>{title}.</strong>} {body}
+      </p>
+      {link && (
+        <Link href={link.href} className="font-medium underline">
+          {link.text}
+        </Link>
+      )}
+      {children}
+    </div>
   );
 }
 
