@@ -38,6 +38,15 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
   const waitingForReopen = holdsThisCart && cancelledOrder?.status === "CAN";
   // Only a CAN order was cancelled: one still PEN that this cart does not hold is still being paid.
   const inProgress = !holdsThisCart && cancelledOrder?.status === "PEN";
+  // A PEN order's cancellation may still be on its way: the page follows it, silently.
+  const followCancellation = cancelledOrder && (
+    <CartReopenWatcher
+      lang={lang}
+      externalTransactionId={cancelledOrder.externalTransactionId}
+      initialStatus={cancelledOrder.status}
+      quiet
+    />
+  );
 
   return (
     <section aria-labelledby="cart-title" className="flex flex-col gap-6">
@@ -54,13 +63,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
           body={t.cart.notCompletedBody}
           link={{ href: "/checkout", text: t.cart.continueCheckout }}
         >
-          {/* A cancellation from the popup may still be on its way: the page follows it. */}
-          <CartReopenWatcher
-            lang={lang}
-            externalTransactionId={cancelledOrder.externalTransactionId}
-            initialStatus={cancelledOrder.status}
-            quiet
-          />
+          {followCancellation}
         </PaymentNotice>
       ) : cancelledOrder?.status === "CON" ? (
         <PaymentNotice
@@ -92,13 +95,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
             body={t.cart.orderInProgressBody}
             link={{ href: `/orders/${cancelledOrder.externalTransactionId}`, text: t.cart.viewOrder }}
           >
-            {/* Its cancellation may still be on its way: the page follows it. */}
-            <CartReopenWatcher
-              lang={lang}
-              externalTransactionId={cancelledOrder.externalTransactionId}
-              initialStatus={cancelledOrder.status}
-              quiet
-            />
+            {followCancellation}
           </PaymentNotice>
         )
       )}
