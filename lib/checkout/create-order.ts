@@ -15,7 +15,7 @@ import type { Customer, OrderItem } from "./request";
  * 2. Outside it (never hold a transaction across the network): createPaymentOrder, then store
  *    the referenceNumber. From here on the order exists at the service, so the shopper gets
  *    the reference even if storing it keeps failing (the reconcile sweep stores it later).
- * 3. If the service fails, the order is cancelled through the state machine (creationFailure
+ * 3. If the service fails, the order is cancelled through the state machine (cancelReason
  *    says why) and its CAN jobs — release the stock, reopen the cart — run before we answer,
  *    so the shopper can try again at once and nothing is left dangling.
  *
@@ -241,7 +241,7 @@ function paymentOrderName(lines: ReservedOrder["lines"]): string {
 async function cancelUnpaidOrder(externalTransactionId: string, error: unknown, deps: CreateOrderDeps): Promise<void> {
   const reason = error instanceof PayServiceError ? `service_${error.kind}` : "internal_error";
   deps.log("warn", "order.creation_failed", { externalTransactionId, reason });
-  await applyPaymentUpdate(deps.db, { externalTransactionId }, { status: "CAN", creationFailure: reason });
+  await applyPaymentUpdate(deps.db, { externalTransactionId }, { status: "CAN", cancelReason: reason });
   const jobs = await deps.db.job.findMany({
     where: { dedupeKey: { in: jobsForTransition("CAN").map((type) => dedupeKeyOf(type, externalTransactionId)) } },
     select: { id: true },

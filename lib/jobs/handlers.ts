@@ -64,21 +64,32 @@ async function sendConfirmationMail(job: ClaimedJob, { db, mail }: JobContext): 
   await mailer.send({ to, jobKey: job.dedupeKey, ...orderConfirmationMail(order) });
 }
 
-/** CON: issue the invoice, once: unique order id, and no sequence number spent on a re-run. */
+/**
+ * CON: issue the invoice, once, numbered without gaps. In one transaction: lock the counter row
+ * (concurrent issuers queue here), check the order is CON and not yet invoiced (a fresh
+ * snapshot, taken after the lock), insert the invoice with the next number and move the
+ * counter. A failure anywhere rolls back both, so no number is ever drawn and lost, as a
+ * sequence would lose it (fiscal rules want consecutive invoice numbers).
+ */
 async function recordInvoice(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
   const orderId = orderIdOf(job);
-  // NOT EXISTS keeps a re-run from drawing (and wasting) an invoice number; ON CONFLICT covers
-  // the race the queue already prevents. Only when nothing was issued do we ask why.
-  const issued = await db.$executeRaw(Prisma.sql`
-INSERT INTO invoices (order_id, amount_aoa)
-SELECT o.id, o.amount_aoa FROM orders o
-WHERE o.id = ${orderId}::uuid AND o.status = 'CON'
-  AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id)
-ON CONFLICT (order_id) DO NOTHING`);
-  if (issued > 0) return;
-  const order = await db.order.findUnique({ where: { id: orderId }, select: { status: true } });
-  if (!order) throw orderNotFound(orderId);
-  return skipped(order.status === "CON" ? "invoice already issued" : `order is ${order.status}, not CON`);
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw(Prisma.sql`SELECT last_number FROM invoice_counter WHERE id = 1 FOR UPDATE`);
+    const issued = await tx.$executeRaw(Prisma.sql`
+WITH next AS (SELECT last_number + 1 AS number FROM invoice_counter WHERE id = 1),
+invoiced AS (
+  INSERT INTO invoices (order_id, amount_aoa, number)
+  SELECT o.id, o.amount_aoa, next.number FROM orders o, next
+  WHERE o.id = ${orderId}::uuid AND o.status = 'CON'
+    AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id)
+  RETURNING number
+)
+UPDATE invoice_counter SET last_number = invoiced.number FROM invoiced WHERE invoice_counter.id = 1`);
+    if (issued > 0) return;
+    const order = await tx.order.findUnique({ where: { id: orderId }, select: { status: true } });
+    if (!order) throw orderNotFound(orderId);
+    return skipped(order.status === "CON" ? "invoice already issued" : `order is ${order.status}, not CON`);
+  });
 }
 
 /**

@@ -36,7 +36,7 @@ export interface PaymentUpdate {
   paymentReference?: string;
   entityNumber?: string;
   /** Only for our own cancellation of an order the shopper could never pay. */
-  creationFailure?: string;
+  cancelReason?: string;
   /** Set by the status fallback, so it asks the service at most once per staleness window. */
   markStatusChecked?: boolean;
 }
@@ -81,7 +81,7 @@ WITH target AS (
     finalized_at = CASE WHEN ${finalTo}::text IS NULL THEN NULL ELSE now() END,
     payment_reference = COALESCE(${reference}, o.payment_reference),
     entity_number = COALESCE(${entity}, o.entity_number),
-    creation_failure = COALESCE(${update.creationFailure ?? null}, o.creation_failure),
+    cancel_reason = COALESCE(${update.cancelReason ?? null}, o.cancel_reason),
     status_checked_at = CASE WHEN ${update.markStatusChecked ?? false} THEN now() ELSE o.status_checked_at END,
     updated_at = now()
   FROM target

@@ -132,7 +132,7 @@ export async function refreshFromService(
       // Created here but never at the service (the process stopped in between): nobody can pay it.
       await applyPaymentUpdate(deps.db, lookup, {
         status: "CAN",
-        creationFailure: "abandoned",
+        cancelReason: "abandoned",
         markStatusChecked: true,
       });
       return "abandoned";

@@ -92,7 +92,7 @@ describe("checking out a list of items", () => {
       customerName: "Ana Domingos",
       customerPhone: "+244 923 456 789",
       cartId: null,
-      creationFailure: null,
+      cancelReason: null,
     });
     expect(order.lines.map((line) => [line.productName, line.unitPriceAoa, line.quantity]).sort()).toEqual(
       [
@@ -350,7 +350,7 @@ describe("when the service fails", () => {
     expect(response.status).toBe(503);
     expect(response.body.error.code).toBe("payment_service_unavailable");
     const [order] = await ordersWith(product.id);
-    expect(order).toMatchObject({ status: "CAN", creationFailure: "service_unavailable", referenceNumber: null });
+    expect(order).toMatchObject({ status: "CAN", cancelReason: "service_unavailable", referenceNumber: null });
     expect(order!.finalizedAt).not.toBeNull();
     // Released before the answer, not later.
     expect(await stockOf(product.id)).toBe(10);
@@ -375,7 +375,7 @@ describe("when the service fails", () => {
       expect(response.status).toBe(502);
       expect(response.body.error.code).toBe("payment_service_error");
       expect(JSON.stringify(response.body)).not.toContain("not-the-secret");
-      expect(await ordersWith(product.id)).toMatchObject([{ status: "CAN", creationFailure: "service_rejected" }]);
+      expect(await ordersWith(product.id)).toMatchObject([{ status: "CAN", cancelReason: "service_rejected" }]);
       expect(await stockOf(product.id)).toBe(4);
     } finally {
       vi.unstubAllEnvs();
@@ -442,7 +442,7 @@ describe("when the reference cannot be stored after the service created the orde
     expect(atService).toMatchObject({ externalTransactionId: result.externalTransactionId });
 
     const [order] = await ordersWith(product.id);
-    expect(order).toMatchObject({ status: "PEN", referenceNumber: null, creationFailure: null });
+    expect(order).toMatchObject({ status: "PEN", referenceNumber: null, cancelReason: null });
     expect(await stockOf(product.id)).toBe(8);
     expect(await db().cart.findUniqueOrThrow({ where: { id: cart.id } })).toMatchObject({ status: "LOCKED" });
 

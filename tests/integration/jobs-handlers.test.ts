@@ -126,6 +126,27 @@ describe("a confirmed order (CON)", () => {
     expect((await client.invoice.findUniqueOrThrow({ where: { orderId: next.id } })).number).toBe(invoice.number + 1);
   });
 
+  it("invoice numbers are consecutive without gaps, however many are issued at once, and the counter holds the last", async () => {
+    const orders = [];
+    for (let i = 0; i < 12; i++) orders.push(await orderIn("CON"));
+    const before = (await client.invoiceCounter.findUniqueOrThrow({ where: { id: 1 } })).lastNumber;
+    // Each handler twice, all at once: twelve issue an invoice, the twelve duplicates issue nothing.
+    const jobs = await Promise.all(orders.map((order) => claimedJob(order, JOB_TYPES.recordInvoice)));
+    const handler = jobHandlers[JOB_TYPES.recordInvoice];
+    await Promise.all([...jobs, ...jobs].map((job) => handler(job, context())));
+    const numbers = (await client.invoice.findMany({ where: { orderId: { in: orders.map((order) => order.id) } } }))
+      .map((invoice) => invoice.number)
+      .sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => before + 1 + i));
+    expect((await client.invoiceCounter.findUniqueOrThrow({ where: { id: 1 } })).lastNumber).toBe(before + 12);
+    // A cancelled order draws no number either.
+    const cancelled = await orderIn("CAN");
+    await expect(
+      handler({ ...(await claimedJob(cancelled, JOB_TYPES.releaseStock)), type: JOB_TYPES.recordInvoice }, context()),
+    ).resolves.toEqual({ skipped: "order is CAN, not CON" });
+    expect((await client.invoiceCounter.findUniqueOrThrow({ where: { id: 1 } })).lastNumber).toBe(before + 12);
+  });
+
   it("a failed mail is retried and leaves no emails row; the retry sends it", async () => {
     const order = await orderIn("CON");
     const down: Mailer = {

@@ -286,7 +286,7 @@ describe("the reconcile sweep", () => {
     await reconcilePendingOrders({ db: db(), pay: payClient(), staleSeconds: 60, log: () => {} });
     expect(await db().order.findUniqueOrThrow({ where: { externalTransactionId } })).toMatchObject({
       status: "CAN",
-      creationFailure: "abandoned",
+      cancelReason: "abandoned",
     });
     const { runDueJobs } = await import("@/lib/jobs/runner");
     await runDueJobs({});
