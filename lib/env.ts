@@ -15,6 +15,8 @@ const required = (what: string) =>
     .trim()
     .min(1, { error: `is empty (${what})` });
 
+const wholeNumber = (unit: string) => z.coerce.number({ error: `must be a whole number of ${unit}` }).int();
+
 const httpUrl = z
   .string({ error: "is missing" })
   .trim()
@@ -69,6 +71,23 @@ const shape = {
   MAIL_TO: z.string().trim().min(3).default("encomendas@localhost"),
   /** Protects /api/cron/*; Vercel Cron sends it as `Authorization: Bearer …`. Unset: the cron routes refuse. */
   CRON_SECRET: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+  /** How long an unpaid order keeps its units reserved, from its creation (docs/contract-decisions.md). */
+  ORDER_HOLD_SECONDS: wholeNumber("seconds").min(5, { error: "must be at least 5 seconds" }).default(1800),
+  /** Open (PEN, hold not expired) orders one shopper cookie may have at once; 0 turns the cap off. */
+  MAX_OPEN_ORDERS_PER_SHOPPER: wholeNumber("orders").min(0).default(3),
+  /** POST /api/pay/create-order per client address per minute; 0 turns the limit off. */
+  RATE_LIMIT_CREATE_ORDER_PER_MINUTE: wholeNumber("requests").min(0).default(10),
+  /** Status checks forced with ?refresh=1, per client address per minute; 0 turns the limit off. */
+  RATE_LIMIT_STATUS_REFRESH_PER_MINUTE: wholeNumber("requests").min(0).default(30),
+  /**
+   * Self-hosted behind reverse proxies: how many of them append to X-Forwarded-For (1 for one
+   * nginx or load balancer). 0 (the default): forwarded headers are ignored, the TCP peer counts.
+   */
+  TRUST_PROXY: wholeNumber("proxies").min(0).max(10).default(0),
+  /** Set to "1" by Vercel on its builds and functions: client addresses come from its headers. */
+  VERCEL: z.string().optional(),
+  /** Vercel's production domain (no scheme), the default APP_URL on Vercel. */
+  VERCEL_PROJECT_PRODUCTION_URL: z.string().trim().optional(),
 };
 
 const schema = z.object(shape);
@@ -104,6 +123,16 @@ export interface Env {
     to: string;
   };
   cronSecret?: string;
+  orders: {
+    /** Seconds an unpaid order holds its stock, from creation. */
+    holdSeconds: number;
+    /** 0: no cap. */
+    maxOpenPerShopper: number;
+  };
+  /** Requests per client address per minute; 0: no limit. */
+  rateLimits: { createOrderPerMinute: number; statusRefreshPerMinute: number };
+  /** Where the client's address comes from (lib/client-address.ts). */
+  clientAddress: { onVercel: boolean; trustedProxies: number };
   databaseUrl: string;
   databasePoolMax: number;
   appUrl: string;
@@ -135,6 +164,13 @@ const DEFAULTED = new Set([
   "MAIL_FROM",
   "MAIL_TO",
   "CRON_SECRET",
+  "ORDER_HOLD_SECONDS",
+  "MAX_OPEN_ORDERS_PER_SHOPPER",
+  "RATE_LIMIT_CREATE_ORDER_PER_MINUTE",
+  "RATE_LIMIT_STATUS_REFRESH_PER_MINUTE",
+  "TRUST_PROXY",
+  "VERCEL",
+  "VERCEL_PROJECT_PRODUCTION_URL",
 ]);
 
 function validate<T extends z.ZodType>(
@@ -184,6 +220,12 @@ export function parseEnv(source: Source): Env {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, to: e.MAIL_TO },
     cronSecret: e.CRON_SECRET,
+    orders: { holdSeconds: e.ORDER_HOLD_SECONDS, maxOpenPerShopper: e.MAX_OPEN_ORDERS_PER_SHOPPER },
+    rateLimits: {
+      createOrderPerMinute: e.RATE_LIMIT_CREATE_ORDER_PER_MINUTE,
+      statusRefreshPerMinute: e.RATE_LIMIT_STATUS_REFRESH_PER_MINUTE,
+    },
+    clientAddress: { onVercel: e.VERCEL === "1", trustedProxies: e.TRUST_PROXY },
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,
     appUrl: e.APP_URL,
