@@ -17,6 +17,8 @@ export const JOB_TYPES = {
   releaseStock: "release-stock",
   /** CAN: unlock the cart so the shopper can change it and pay again. */
   reopenCart: "reopen-cart",
+  /** CON for a CAN order: mail the orders mailbox that a cancelled order was paid (fulfil or refund). */
+  paidAfterCancelMail: "paid-after-cancel-mail",
 } as const;
 
 export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
-import { orderConfirmationMail } from "../mail/order-confirmation";
+import { orderConfirmationMail, paidAfterCancelMail } from "../mail/order-confirmation";
 import type { Mailer } from "../mail/types";
 import { JOB_TYPES, type JobType } from "./catalog";
 import { PermanentJobError, type ClaimedJob } from "./queue";
@@ -62,6 +62,24 @@ async function sendConfirmationMail(job: ClaimedJob, { db, mail }: JobContext): 
     return skipped("already mailed");
   const { mailer, to } = mail();
   await mailer.send({ to, jobKey: job.dedupeKey, ...orderConfirmationMail(order) });
+}
+
+/**
+ * CON after CAN: mail the orders mailbox that a cancelled order was paid, so a person fulfils or
+ * refunds it. The order was marked for attention by the statement that recorded the payment.
+ */
+async function sendPaidAfterCancelMail(job: ClaimedJob, { db, mail }: JobContext): Promise<JobResult> {
+  const orderId = orderIdOf(job);
+  const order = await db.order.findUnique({
+    where: { id: orderId },
+    include: { lines: { orderBy: [{ productName: "asc" }, { id: "asc" }] } },
+  });
+  if (!order) throw orderNotFound(orderId);
+  if (!order.paidAfterCancelAt) return skipped("the order has no payment after cancel");
+  if (await db.email.findFirst({ where: { jobKey: job.dedupeKey }, select: { id: true } }))
+    return skipped("already mailed");
+  const { mailer, to } = mail();
+  await mailer.send({ to, jobKey: job.dedupeKey, ...paidAfterCancelMail(order) });
 }
 
 /**
@@ -177,4 +195,5 @@ export const jobHandlers: Record<JobType, JobHandler> = {
   [JOB_TYPES.recordInvoice]: recordInvoice,
   [JOB_TYPES.releaseStock]: releaseStock,
   [JOB_TYPES.reopenCart]: reopenCart,
+  [JOB_TYPES.paidAfterCancelMail]: sendPaidAfterCancelMail,
 };

@@ -23,6 +23,56 @@ const luanda = new Intl.DateTimeFormat("pt-AO", { dateStyle: "long", timeStyle: 
 const oneLine = (value: string | null) => value?.replace(/\s+/g, " ").trim() || "—";
 
 export function orderConfirmationMail(order: PaidOrder): { subject: string; text: string } {
+  const text = [
+    "Nova encomenda paga. O pagamento foi confirmado pelo serviço de pagamentos; a encomenda pode ser preparada.",
+    "",
+    ...orderDetails(order),
+    "",
+    "Mensagem automática da loja.",
+  ].join("\n");
+  return { subject: `Encomenda paga: ${formatAoa(order.amountAoa)} — ${order.externalTransactionId}`, text };
+}
+
+export interface PaidAfterCancelOrder extends PaidOrder {
+  paidAfterCancelAt: Date | null;
+  /** Why the shop cancelled it (null: the service cancelled it). */
+  cancelReason: string | null;
+}
+
+const CANCELLED_BECAUSE: Record<string, string> = {
+  hold_expired: "a reserva de stock expirou sem pagamento",
+  abandoned: "a criação do pagamento ficou por concluir",
+};
+
+/**
+ * The mail for a payment the service confirmed after the order was cancelled: a customer paid,
+ * the goods were put back on the shelf, and a person must decide to fulfil or refund.
+ */
+export function paidAfterCancelMail(order: PaidAfterCancelOrder): { subject: string; text: string } {
+  const why = order.cancelReason
+    ? (CANCELLED_BECAUSE[order.cancelReason] ?? `a criação do pagamento falhou (${order.cancelReason})`)
+    : "o serviço de pagamentos cancelou-a";
+  const text = [
+    "ATENÇÃO: uma encomenda cancelada foi paga. Cumpra-a ou reembolse o cliente.",
+    "",
+    `A encomenda foi cancelada porque ${why}, e o stock reservado voltou às prateleiras.`,
+    ...(order.paidAfterCancelAt
+      ? [`O serviço de pagamentos confirmou o pagamento em ${luanda.format(order.paidAfterCancelAt)} (hora de Luanda).`]
+      : []),
+    "A loja não voltou a reservar stock: confirme que há unidades antes de enviar, ou reembolse.",
+    "",
+    ...orderDetails(order),
+    "",
+    "Mensagem automática da loja.",
+  ].join("\n");
+  return {
+    subject: `Pago depois de cancelado — cumprir ou reembolsar: ${formatAoa(order.amountAoa)} — ${order.externalTransactionId}`,
+    text,
+  };
+}
+
+/** The order's ids, payment, customer and lines, as both mails show them. */
+function orderDetails(order: PaidOrder): string[] {
   const lines = order.lines.map(
     (line) =>
       `  ${line.quantity} × ${oneLine(line.productName)} — ${formatAoa(line.unitPriceAoa)} cada — ` +
@@ -34,9 +84,7 @@ export function orderConfirmationMail(order: PaidOrder): { subject: string; text
       ? [`Pagamento por referência: ${oneLine(order.paymentReference)} (entidade ${oneLine(order.entityNumber)})`]
       : []),
   ];
-  const text = [
-    "Nova encomenda paga. O pagamento foi confirmado pelo serviço de pagamentos; a encomenda pode ser preparada.",
-    "",
+  return [
     `Encomenda: ${order.externalTransactionId}`,
     `Identificador interno: ${order.id}`,
     ...payment,
@@ -50,8 +98,5 @@ export function orderConfirmationMail(order: PaidOrder): { subject: string; text
     ...lines,
     "",
     `Total: ${formatAoa(order.amountAoa)}`,
-    "",
-    "Mensagem automática da loja.",
-  ].join("\n");
-  return { subject: `Encomenda paga: ${formatAoa(order.amountAoa)} — ${order.externalTransactionId}`, text };
+  ];
 }

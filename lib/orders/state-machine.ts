@@ -1,7 +1,8 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
-import { jobsForTransition } from "../jobs/catalog";
+import { JOB_TYPES, jobsForTransition } from "../jobs/catalog";
 import type { PaymentStatus } from "../pay/payment-status";
+import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "../pay-sdk/config";
 
 /**
  * The one order state machine (contract 3): PEN → CON, PEN → CAN; CON and CAN are final.
@@ -14,7 +15,24 @@ import type { PaymentStatus } from "../pay/payment-status";
  * never changes. One statement is one round trip and atomic without an explicit transaction,
  * which keeps the webhook fast; callers that must record something in the same breath (the
  * webhook log) append their own CTE to it.
+ *
+ * Two more rules live here because they are part of what a status change means:
+ * - **Stock holds.** A pending order keeps its units until `hold_expires_at`. When the service
+ *   issues a payment reference (a new one arrives with a PEN update), the hold is extended to
+ *   the reference's life span plus {@link REFERENCE_HOLD_MARGIN_MINUTES}: the shopper has a
+ *   reference to pay at the bank, so the units must wait for it (lib/orders/holds.ts expires them).
+ * - **Paid after cancel.** A CON for an order that is already CAN is not a duplicate: a customer
+ *   paid for an order the shop (or the service) cancelled. The order stays CAN and its stock is
+ *   not taken again, but the payment is recorded (`paid_after_cancel_at`), the order is marked
+ *   for attention and a job mails the orders mailbox, all in the same statement.
  */
+
+/** How long a payment reference keeps an order's units beyond its life span: clocks and banks are not exact. */
+export const REFERENCE_HOLD_MARGIN_MINUTES = 60;
+/** The hold of an order with a payment reference, from when the reference reached us. */
+export const REFERENCE_HOLD_MINUTES = REFERENCE_PAYMENT_LIFE_SPAN_MINUTES + REFERENCE_HOLD_MARGIN_MINUTES;
+/** `attention_reason` of an order paid after it was cancelled. */
+export const PAID_AFTER_CANCEL = "paid_after_cancel";
 
 export type OrderStatus = PaymentStatus;
 
@@ -35,10 +53,12 @@ export interface PaymentUpdate {
   status: OrderStatus;
   paymentReference?: string;
   entityNumber?: string;
-  /** Only for our own cancellation of an order the shopper could never pay. */
+  /** Only for the shop's own cancellation: why (a failed creation, `abandoned`, `hold_expired`). */
   cancelReason?: string;
   /** Set by the status fallback, so it asks the service at most once per staleness window. */
   markStatusChecked?: boolean;
+  /** The change happens only while the order's stock hold has run out (the shop's own expiry). */
+  onlyIfHoldExpired?: boolean;
 }
 
 export type UpdateOutcome =
@@ -50,31 +70,51 @@ export type UpdateOutcome =
   | "unchanged"
   /** The order is CON or CAN already; not reprocessed (contract 3, 6.1). */
   | "already_final"
+  /** CON for an order that is CAN: recorded, marked for attention, mailed; the order stays CAN. */
+  | "paid_after_cancel"
   | "not_found";
 
 export interface UpdateResult {
   outcome: UpdateOutcome;
   order?: { id: string; externalTransactionId: string; status: OrderStatus; updatedAt: Date };
+  /** This update recorded the payment after cancel (the first such CON), and enqueued its mail. */
+  firstPaidAfterCancel?: boolean;
 }
 
 /**
- * The CTEs `target` (the order as found), `changed` (the row this statement changed, if any) and
- * `enqueued` (its jobs). Follow it with `, more AS (…) SELECT …` or with {@link outcomeSelect}.
+ * The CTEs `found` (the order, locked, as it is now), `target` (the same row, when this
+ * statement's snapshot has that version), `changed` (the row this statement changed, if any),
+ * `enqueued` (its jobs), `late` (a CON recorded for a CAN order) and `late_jobs`. Follow it with
+ * `, more AS (…) SELECT …` or with {@link outcomeSelect}; run it with {@link runUpdateStatement}.
+ *
+ * Why two: `found` locks the row (FOR UPDATE), so when another statement is changing the order
+ * at the same moment this one waits for it and then sees the order as it was left. But the
+ * statement's snapshot was taken before that change, and an UPDATE reads the row through the
+ * snapshot. So every write goes through `target`, which is empty when the snapshot is out of
+ * date; the outcome is then `retry`, nothing was written, and the statement runs again with a
+ * fresh snapshot. A CON racing the shop's own cancellation is therefore recognised as paid
+ * after cancel, never lost as "unchanged".
  */
 export function paymentUpdateCtes(lookup: OrderLookup, update: PaymentUpdate): Prisma.Sql {
   const finalTo = update.status === "PEN" ? null : update.status;
   const reference = update.paymentReference ?? null;
   const entity = update.entityNumber ?? null;
   const jobTypes = finalTo ? jobsForTransition(finalTo) : [];
+  const markChecked = update.markStatusChecked ?? false;
+  const paidAfterCancel = update.status === "CON";
   return Prisma.sql`
-WITH target AS (
-  SELECT id, external_transaction_id, status FROM (
-    SELECT id, external_transaction_id, status, 0 AS rank FROM orders
-      WHERE external_transaction_id = ${lookup.externalTransactionId ?? null}
-    UNION ALL
-    SELECT id, external_transaction_id, status, 1 AS rank FROM orders
-      WHERE reference_number = ${lookup.referenceNumber ?? null}
-  ) found ORDER BY rank LIMIT 1
+WITH found AS (
+  SELECT o.id, o.external_transaction_id, o.status, o.updated_at, o.xmin::text AS version FROM orders o
+  WHERE o.id = (
+    SELECT id FROM (
+      SELECT id, 0 AS rank FROM orders WHERE external_transaction_id = ${lookup.externalTransactionId ?? null}
+      UNION ALL
+      SELECT id, 1 AS rank FROM orders WHERE reference_number = ${lookup.referenceNumber ?? null}
+    ) candidates ORDER BY rank LIMIT 1
+  )
+  FOR UPDATE
+), target AS (
+  SELECT found.* FROM found JOIN orders snapshot ON snapshot.id = found.id AND snapshot.xmin::text = found.version
 ), changed AS (
   UPDATE orders o SET
     status = COALESCE(${finalTo}::"OrderStatus", o.status),
@@ -82,14 +122,21 @@ WITH target AS (
     payment_reference = COALESCE(${reference}, o.payment_reference),
     entity_number = COALESCE(${entity}, o.entity_number),
     cancel_reason = COALESCE(${update.cancelReason ?? null}, o.cancel_reason),
-    status_checked_at = CASE WHEN ${update.markStatusChecked ?? false} THEN now() ELSE o.status_checked_at END,
+    status_checked_at = CASE WHEN ${markChecked} THEN now() ELSE o.status_checked_at END,
+    -- A new payment reference keeps the units for the reference's life span.
+    hold_expires_at = CASE
+      WHEN ${finalTo}::text IS NULL AND ${reference}::text IS NOT NULL AND ${reference} IS DISTINCT FROM o.payment_reference
+      THEN GREATEST(o.hold_expires_at, now() + ${REFERENCE_HOLD_MINUTES}::int * interval '1 minute')
+      ELSE o.hold_expires_at END,
     updated_at = now()
   FROM target
-  WHERE o.id = target.id AND o.status = 'PEN' AND (
-    ${finalTo}::text IS NOT NULL
-    OR (${reference}::text IS NOT NULL AND ${reference} IS DISTINCT FROM o.payment_reference)
-    OR (${entity}::text IS NOT NULL AND ${entity} IS DISTINCT FROM o.entity_number)
-  )
+  WHERE o.id = target.id AND o.status = 'PEN' AND target.status = 'PEN'
+    AND (NOT ${update.onlyIfHoldExpired ?? false} OR o.hold_expires_at <= now())
+    AND (
+      ${finalTo}::text IS NOT NULL
+      OR (${reference}::text IS NOT NULL AND ${reference} IS DISTINCT FROM o.payment_reference)
+      OR (${entity}::text IS NOT NULL AND ${entity} IS DISTINCT FROM o.entity_number)
+    )
   RETURNING o.id, o.external_transaction_id, o.status, o.updated_at
 ), enqueued AS (
   INSERT INTO jobs (type, dedupe_key, payload)
@@ -99,47 +146,75 @@ WITH target AS (
   WHERE changed.status <> 'PEN'
   ON CONFLICT (dedupe_key) DO NOTHING
   RETURNING id
+), late AS (
+  -- Paid after cancel: recorded once (the first CON); later ones find it recorded.
+  UPDATE orders o SET
+    paid_after_cancel_at = now(),
+    attention_reason = COALESCE(o.attention_reason, ${PAID_AFTER_CANCEL}::text),
+    attention_at = COALESCE(o.attention_at, now()),
+    updated_at = now()
+  FROM target
+  WHERE ${paidAfterCancel} AND o.id = target.id AND target.status = 'CAN' AND o.paid_after_cancel_at IS NULL
+  RETURNING o.id, o.external_transaction_id, o.updated_at
+), late_jobs AS (
+  INSERT INTO jobs (type, dedupe_key, payload)
+  SELECT ${JOB_TYPES.paidAfterCancelMail}::text, ${JOB_TYPES.paidAfterCancelMail}::text || ':' || late.external_transaction_id,
+         jsonb_build_object('orderId', late.id, 'externalTransactionId', late.external_transaction_id)
+  FROM late
+  ON CONFLICT (dedupe_key) DO NOTHING
+  RETURNING id
 ), touched AS (
   -- A fallback check that found no news still counts as a check.
   UPDATE orders o SET status_checked_at = now()
   FROM target
-  WHERE ${update.markStatusChecked ?? false} AND o.id = target.id AND NOT EXISTS (SELECT 1 FROM changed)
+  WHERE ${markChecked} AND o.id = target.id AND target.status = 'PEN' AND NOT EXISTS (SELECT 1 FROM changed)
   RETURNING o.id
 )`;
 }
 
-/** The outcome, as SQL over the CTEs of {@link paymentUpdateCtes}. */
-export const outcomeSql = Prisma.sql`CASE
-  WHEN target.id IS NULL THEN 'not_found'
+/** The outcome of `update`, as SQL over the CTEs of {@link paymentUpdateCtes} (`found` and `target` joined). */
+export function outcomeSql(update: Pick<PaymentUpdate, "status">): Prisma.Sql {
+  return Prisma.sql`CASE
+  WHEN found.id IS NULL THEN 'not_found'
+  WHEN target.id IS NULL THEN 'retry'
   WHEN changed.id IS NOT NULL AND changed.status <> 'PEN' THEN 'transitioned'
   WHEN changed.id IS NOT NULL THEN 'pending_updated'
+  WHEN ${update.status === "CON"} AND target.status = 'CAN' THEN 'paid_after_cancel'
   WHEN target.status <> 'PEN' THEN 'already_final'
   ELSE 'unchanged' END`;
+}
 
 /** The SELECT that turns the CTEs into one row for {@link readUpdateResult}. */
-export const outcomeSelect = Prisma.sql`
-SELECT ${outcomeSql} AS outcome,
-       target.id AS id,
-       target.external_transaction_id AS "externalTransactionId",
-       COALESCE(changed.status, current.status)::text AS status,
-       COALESCE(changed.updated_at, current.updated_at) AS "updatedAt"
+export function outcomeSelect(update: Pick<PaymentUpdate, "status">): Prisma.Sql {
+  return Prisma.sql`
+SELECT ${outcomeSql(update)} AS outcome,
+       found.id AS id,
+       found.external_transaction_id AS "externalTransactionId",
+       COALESCE(changed.status, found.status)::text AS status,
+       COALESCE(changed.updated_at, late.updated_at, found.updated_at) AS "updatedAt",
+       late.id IS NOT NULL AS "firstPaidAfterCancel"
 FROM (SELECT 1) AS one
+LEFT JOIN found ON true
 LEFT JOIN target ON true
 LEFT JOIN changed ON true
-LEFT JOIN orders current ON current.id = target.id`;
+LEFT JOIN late ON true`;
+}
 
 export interface UpdateRow {
-  outcome: UpdateOutcome;
+  outcome: UpdateOutcome | "retry";
   id: string | null;
   externalTransactionId: string | null;
   status: OrderStatus | null;
   updatedAt: Date | null;
+  firstPaidAfterCancel?: boolean | null;
 }
 
 export function readUpdateResult(row: UpdateRow | undefined): UpdateResult {
+  if (row?.outcome === "retry") throw new Error("readUpdateResult: a statement to retry (use runUpdateStatement)");
   if (!row || !row.id || !row.externalTransactionId || !row.status || !row.updatedAt) return { outcome: "not_found" };
   return {
     outcome: row.outcome,
+    ...(row.firstPaidAfterCancel ? { firstPaidAfterCancel: true } : {}),
     order: {
       id: row.id,
       externalTransactionId: row.externalTransactionId,
@@ -151,12 +226,28 @@ export function readUpdateResult(row: UpdateRow | undefined): UpdateResult {
 
 type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 
+/** A change of the order committed between this statement's snapshot and its lock: at most this many runs. */
+const MAX_STATEMENT_RUNS = 5;
+
+/**
+ * Runs a statement built on {@link paymentUpdateCtes} (whose writes are all conditional on
+ * `target`) until its outcome is not `retry`. Each retry follows a change another statement
+ * committed to the same order in the meantime; an order changes only a few times, so this ends.
+ */
+export async function runUpdateStatement(client: SqlRunner, statement: Prisma.Sql): Promise<UpdateResult> {
+  for (let run = 1; ; run++) {
+    const [row] = await client.$queryRaw<UpdateRow[]>(statement);
+    if (row?.outcome !== "retry") return readUpdateResult(row);
+    if (run >= MAX_STATEMENT_RUNS)
+      throw new Error(`the order kept changing under ${MAX_STATEMENT_RUNS} status updates`);
+  }
+}
+
 /** Applies `update` to the order found by `lookup`, through the state machine, in one atomic statement. */
 export async function applyPaymentUpdate(
   client: SqlRunner,
   lookup: OrderLookup,
   update: PaymentUpdate,
 ): Promise<UpdateResult> {
-  const rows = await client.$queryRaw<UpdateRow[]>(Prisma.sql`${paymentUpdateCtes(lookup, update)} ${outcomeSelect}`);
-  return readUpdateResult(rows[0]);
+  return runUpdateStatement(client, Prisma.sql`${paymentUpdateCtes(lookup, update)} ${outcomeSelect(update)}`);
 }

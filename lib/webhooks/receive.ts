@@ -5,9 +5,8 @@ import {
   outcomeSelect,
   outcomeSql,
   paymentUpdateCtes,
-  readUpdateResult,
+  runUpdateStatement,
   type UpdateOutcome,
-  type UpdateRow,
 } from "../orders/state-machine";
 import { MAX_IDENTIFIER_LENGTH, readPaymentLookup, unusableIdentifier } from "../pay/payment-status";
 import { verifySignature } from "./signature";
@@ -77,19 +76,28 @@ export async function receiveWebhook(
     return { kind: "invalid", code: "invalid_payload", message };
   }
 
+  const update = {
+    status: lookup.status,
+    paymentReference: lookup.paymentReference,
+    entityNumber: lookup.entityNumber,
+  };
   const ctes = paymentUpdateCtes(
     { externalTransactionId: lookup.externalTransactionId, referenceNumber: lookup.referenceNumber },
-    { status: lookup.status, paymentReference: lookup.paymentReference, entityNumber: lookup.entityNumber },
+    update,
   );
-  const rows = await deps.db.$queryRaw<UpdateRow[]>(Prisma.sql`${ctes}, event AS (
+  // The delivery is logged by the run that applies it (not by one that must be retried).
+  const result = await runUpdateStatement(
+    deps.db,
+    Prisma.sql`${ctes}, event AS (
   INSERT INTO webhook_events (raw_body, external_transaction_id, payment_status, outcome, order_id)
-  SELECT ${Buffer.from(rawBody)}, COALESCE(target.external_transaction_id, ${lookup.externalTransactionId ?? null}),
-         ${lookup.status}, CASE WHEN target.id IS NULL THEN 'unmatched' ELSE ${outcomeSql} END, target.id
-  FROM (SELECT 1) AS one LEFT JOIN target ON true LEFT JOIN changed ON true
+  SELECT ${Buffer.from(rawBody)}, COALESCE(found.external_transaction_id, ${lookup.externalTransactionId ?? null}),
+         ${lookup.status}, CASE WHEN found.id IS NULL THEN 'unmatched' ELSE ${outcomeSql(update)} END, found.id
+  FROM (SELECT 1) AS one LEFT JOIN found ON true LEFT JOIN target ON true LEFT JOIN changed ON true
+  WHERE found.id IS NULL OR target.id IS NOT NULL
   RETURNING id
 )
-${outcomeSelect}`);
-  const result = readUpdateResult(rows[0]);
+${outcomeSelect(update)}`,
+  );
   return {
     kind: "recorded",
     outcome: result.outcome,

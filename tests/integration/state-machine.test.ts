@@ -67,8 +67,8 @@ describe("applyPaymentUpdate", () => {
     ["CON", "CAN"],
     ["CON", "PEN"],
     ["CON", "CON"],
-    ["CAN", "CON"],
     ["CAN", "PEN"],
+    ["CAN", "CAN"],
   ])("a %s order told %s stays as it was, and nothing is enqueued", async (from, to) => {
     const order = await insertTestOrder({ status: from });
     const before = await db().order.findUniqueOrThrow({ where: { id: order.id } });
@@ -150,17 +150,38 @@ describe("applyPaymentUpdate", () => {
     expect((await jobsOf(order.externalTransactionId)).map((job) => job.type)).toEqual(CON_JOBS);
   });
 
-  it("concurrent CON and CAN: one wins, the other changes nothing", async () => {
-    const order = await insertTestOrder();
+  it("a CAN order told CON stays CAN, records the payment once, marks it for attention and enqueues one mail", async () => {
+    const order = await insertTestOrder({ status: "CAN" });
     const lookup = { externalTransactionId: order.externalTransactionId };
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => applyPaymentUpdate(db(), lookup, { status: i % 2 ? "CON" : "CAN" })),
-    );
-    expect(results.filter((result) => result.outcome === "transitioned")).toHaveLength(1);
-    const final = await statusOf(order.id);
-    expect((await jobsOf(order.externalTransactionId)).map((job) => job.type)).toEqual(
-      final === "CON" ? CON_JOBS : CAN_JOBS,
-    );
+    const first = await applyPaymentUpdate(db(), lookup, { status: "CON" });
+    expect(first).toMatchObject({ outcome: "paid_after_cancel", firstPaidAfterCancel: true, order: { status: "CAN" } });
+    const marked = await db().order.findUniqueOrThrow({ where: { id: order.id } });
+    expect(marked).toMatchObject({ status: "CAN", attentionReason: "paid_after_cancel" });
+    expect(marked.paidAfterCancelAt).toEqual(marked.attentionAt);
+    const again = await applyPaymentUpdate(db(), lookup, { status: "CON" });
+    expect(again.outcome).toBe("paid_after_cancel");
+    expect(again.firstPaidAfterCancel).toBeUndefined();
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id } })).toEqual(marked);
+    expect((await jobsOf(order.externalTransactionId)).map((job) => job.type)).toEqual([JOB_TYPES.paidAfterCancelMail]);
+  });
+
+  it("concurrent CON and CAN: one wins; a CON after a CAN is paid_after_cancel, never lost as 'unchanged'", async () => {
+    for (let round = 0; round < 5; round++) {
+      const order = await insertTestOrder();
+      const lookup = { externalTransactionId: order.externalTransactionId };
+      const statuses = Array.from({ length: 20 }, (_, i) => (i % 2 ? "CON" : "CAN") as "CON" | "CAN");
+      const results = await Promise.all(statuses.map((status) => applyPaymentUpdate(db(), lookup, { status })));
+      expect(results.filter((result) => result.outcome === "transitioned")).toHaveLength(1);
+      const final = await statusOf(order.id);
+      // Every other update sees the order as the winner left it (the row is locked, then re-read).
+      results.forEach((result, i) => {
+        if (result.outcome === "transitioned") return;
+        expect(result.outcome).toBe(final === "CAN" && statuses[i] === "CON" ? "paid_after_cancel" : "already_final");
+      });
+      expect((await jobsOf(order.externalTransactionId)).map((job) => job.type)).toEqual(
+        final === "CON" ? CON_JOBS : [JOB_TYPES.paidAfterCancelMail, ...CAN_JOBS],
+      );
+    }
   });
 
   it("records a status check even when there is no news", async () => {

@@ -141,7 +141,6 @@ describe("final orders are never reprocessed (contract 3, 6.1, 7)", () => {
     ["CON", "CAN"],
     ["CON", "PEN"],
     ["CAN", "CAN"],
-    ["CAN", "CON"],
     ["CAN", "PEN"],
   ] as const)("a %s order answers 200 to %s and nothing changes", async (from, to) => {
     const order = await insertTestOrder({ status: from });
@@ -151,6 +150,41 @@ describe("final orders are never reprocessed (contract 3, 6.1, 7)", () => {
     expect(await orderRow(order.id)).toEqual(before);
     expect(await jobsOf(order.externalTransactionId)).toEqual([]);
     expect((await eventsOf(order.externalTransactionId)).map((event) => event.outcome)).toEqual(["already_final"]);
+  });
+
+  it("a CON for a cancelled order is paid_after_cancel: 200, stays CAN, stock untouched, marked for attention, the mailbox told once", async () => {
+    const order = await insertTestOrder();
+    await postWebhook(notification(order.externalTransactionId, "CAN"));
+    await settleAfterTasks();
+    const stockAfterCancel = (await db().product.findUniqueOrThrow({ where: { id: order.productId } })).stock;
+    const body = notification(order.externalTransactionId, "CON");
+    const responses = await Promise.all(Array.from({ length: 5 }, () => postWebhook(body)));
+    expect(responses).toEqual(
+      Array.from({ length: 5 }, () => ({ status: 200, body: { received: true, outcome: "paid_after_cancel" } })),
+    );
+    await settleAfterTasks();
+    const row = await orderRow(order.id);
+    expect(row).toMatchObject({ status: "CAN", attentionReason: "paid_after_cancel" });
+    expect(row.paidAfterCancelAt).toBeInstanceOf(Date);
+    expect(row.attentionAt).toBeInstanceOf(Date);
+    expect((await db().product.findUniqueOrThrow({ where: { id: order.productId } })).stock).toBe(stockAfterCancel);
+    expect((await eventsOf(order.externalTransactionId)).map((event) => event.outcome).sort()).toEqual([
+      ...Array.from({ length: 5 }, () => "paid_after_cancel"),
+      "transitioned",
+    ]);
+    const jobs = await jobsOf(order.externalTransactionId);
+    expect(jobs.map((job) => [job.type, job.status])).toEqual([
+      ["paid-after-cancel-mail", "DONE"],
+      ["release-stock", "DONE"],
+      ["reopen-cart", "DONE"],
+    ]);
+    const [mail, ...more] = await db().email.findMany({
+      where: { jobKey: `paid-after-cancel-mail:${order.externalTransactionId}` },
+    });
+    expect(more).toEqual([]);
+    expect(mail!.subject).toContain("Pago depois de cancelado");
+    expect(mail!.text).toContain(order.externalTransactionId);
+    expect(mail!.text).toContain("Cumpra-a ou reembolse");
   });
 
   it("a replayed CON delivery after confirmation changes nothing and enqueues nothing more", async () => {

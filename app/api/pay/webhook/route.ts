@@ -33,12 +33,18 @@ export async function POST(request: Request): Promise<Response> {
     return jsonError(401, "invalid_signature", `the ${SIGNATURE_HEADER} header does not sign this body`);
   if (receipt.kind === "invalid") return jsonError(400, receipt.code, receipt.message);
 
-  consoleLogger("info", "webhook.recorded", {
-    outcome: receipt.outcome,
-    externalTransactionId: receipt.externalTransactionId,
-    ms: Math.round(performance.now() - started),
-  });
+  // A customer paid for a cancelled order: someone must fulfil or refund it (a job mails the shop).
+  const paidAfterCancel = receipt.outcome === "paid_after_cancel";
+  consoleLogger(
+    paidAfterCancel ? "error" : "info",
+    paidAfterCancel ? "webhook.paid_after_cancel" : "webhook.recorded",
+    {
+      outcome: receipt.outcome,
+      externalTransactionId: receipt.externalTransactionId,
+      ms: Math.round(performance.now() - started),
+    },
+  );
   // The transition enqueued its side effects; run them once the reply is on its way.
-  if (receipt.outcome === "transitioned") after(() => drainJobsInBackground());
+  if (receipt.outcome === "transitioned" || paidAfterCancel) after(() => drainJobsInBackground());
   return Response.json({ received: true, outcome: receipt.outcome === "not_found" ? "unmatched" : receipt.outcome });
 }
