@@ -54,9 +54,19 @@ export interface CallOptions {
   retry?: Partial<RetryPolicy>;
 }
 
+export interface StatusQueryOptions extends CallOptions {
+  /** The order's amount: an answer that carries another amount is an `invalid_response`. */
+  expectedAmountAoa?: number;
+}
+
 export interface PayClient {
   createPaymentOrder(input: CreatePaymentOrderInput): Promise<{ referenceNumber: string }>;
-  paymentByExternalTransaction(externalTransactionId: string, options?: CallOptions): Promise<PaymentLookup>;
+  /**
+   * The order's status at the service. An answer about another order (another
+   * `externalTransactionId`, or another amount when both are known) is an `invalid_response`:
+   * it is never what we asked about, so nothing may be applied from it.
+   */
+  paymentByExternalTransaction(externalTransactionId: string, options?: StatusQueryOptions): Promise<PaymentLookup>;
 }
 
 /** The token lifetime we ask for, in seconds (contract 5.1 and 8). */
@@ -235,13 +245,30 @@ export function createPayClient(config: PayClientConfig, deps: PayClientDeps = {
       if (answer.status === 404) return { found: false };
       if (answer.status < 200 || answer.status > 299) throw rejected("paymentByExternalTransaction", answer);
       const lookup = readPaymentLookup(answer.body);
+      const invalid = (problem: string) =>
+        new PayServiceError("invalid_response", `paymentByExternalTransaction: ${problem}`, {
+          operation: "paymentByExternalTransaction",
+          requestId: answer.requestId,
+          status: answer.status,
+        });
       const unusable = unusableIdentifier(lookup);
       if (unusable)
-        throw new PayServiceError(
-          "invalid_response",
-          `paymentByExternalTransaction: the service's ${unusable} has control characters or more than ${MAX_IDENTIFIER_LENGTH} characters`,
-          { operation: "paymentByExternalTransaction", requestId: answer.requestId, status: answer.status },
+        throw invalid(
+          `the service's ${unusable} has control characters or more than ${MAX_IDENTIFIER_LENGTH} characters`,
         );
+      if (
+        lookup.found &&
+        lookup.externalTransactionId !== undefined &&
+        lookup.externalTransactionId !== externalTransactionId
+      )
+        throw invalid("the answer is about another externalTransactionId");
+      if (
+        lookup.found &&
+        lookup.amountAoa !== undefined &&
+        options?.expectedAmountAoa !== undefined &&
+        lookup.amountAoa !== options.expectedAmountAoa
+      )
+        throw invalid(`the answer carries another amount (${lookup.amountAoa}, not ${options.expectedAmountAoa})`);
       return lookup;
     },
   };

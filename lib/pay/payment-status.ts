@@ -17,6 +17,8 @@ export type PaymentLookup =
       referenceNumber?: string;
       paymentReference?: string;
       entityNumber?: string;
+      /** `amount`, when the answer carries it as a number or numeric string (any other form: absent). */
+      amountAoa?: number;
     };
 
 type Json = Record<string, unknown>;
@@ -76,5 +78,13 @@ export function readPaymentLookup(body: unknown): PaymentLookup {
     referenceNumber: firstString(objects, (o) => o.referenceNumber),
     paymentReference: firstString(objects, (o) => o.paymentReference),
     entityNumber: firstString(objects, (o) => o.entityNumber ?? entity(o)),
+    ...amountOf(objects),
   };
+}
+
+/** `amount` as a finite number, when present; `{}` otherwise, so the field is absent rather than undefined. */
+function amountOf(objects: Json[]): { amountAoa?: number } {
+  const value = firstString(objects, (o) => o.amount);
+  if (value === undefined || !/^-?\d+(\.\d+)?$/.test(value)) return {};
+  return { amountAoa: Number(value) };
 }

@@ -264,6 +264,43 @@ describe("paymentByExternalTransaction (contract 4.1, fallback)", () => {
     expect(await client().paymentByExternalTransaction(`order_${randomUUID()}`)).toEqual({ found: false });
   });
 
+  /** The sandbox's real answer, with `data` changed on the way back: a service answering about another order. */
+  const tampering =
+    (change: (data: Record<string, unknown>) => void): typeof fetch =>
+    async (input, init) => {
+      const response = await fetch(input, init);
+      if (!String(input).includes("/paymentByExternalTransaction")) return response;
+      const body = (await response.json()) as { data: Record<string, unknown> };
+      change(body.data);
+      return Response.json(body, { status: response.status });
+    };
+
+  it("refuses an answer about another externalTransactionId as an invalid response", async () => {
+    const input = order();
+    await client().createPaymentOrder(input);
+    const pay = client({ fetch: tampering((data) => (data.externalTransactionId = `order_${randomUUID()}`)) });
+    const error = await pay.paymentByExternalTransaction(input.externalTransactionId).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PayServiceError);
+    expect(error).toMatchObject({ kind: "invalid_response", httpStatus: 502 });
+    expect((error as Error).message).toContain("another externalTransactionId");
+  });
+
+  it("refuses an answer carrying another amount when the caller knows the order's, and reads the amount", async () => {
+    const input = order();
+    await client().createPaymentOrder(input);
+    expect(
+      await client().paymentByExternalTransaction(input.externalTransactionId, { expectedAmountAoa: input.amountAoa }),
+    ).toMatchObject({ found: true, status: "PEN", amountAoa: input.amountAoa });
+    const pay = client({ fetch: tampering((data) => (data.amount = input.amountAoa - 1)) });
+    const error = await pay
+      .paymentByExternalTransaction(input.externalTransactionId, { expectedAmountAoa: input.amountAoa })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "invalid_response" });
+    expect((error as Error).message).toContain("another amount");
+    // Without an expected amount there is nothing to compare with.
+    expect(await pay.paymentByExternalTransaction(input.externalTransactionId)).toMatchObject({ found: true });
+  });
+
   it("follows a per-call retry policy, for the token request it needs too", async () => {
     await sandbox.control.failNext({ count: 10, kind: "503" });
     const error = await client()

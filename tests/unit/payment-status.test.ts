@@ -13,6 +13,19 @@ describe("readPaymentLookup (contract 2.6: fields not shown)", () => {
     expect(readPaymentLookup(body)).toMatchObject({ found: true, status: "CON" });
   });
 
+  it.each([
+    [{ data: { paymentStatus: "PEN", amount: 13000 } }, 13000],
+    [{ data: { paymentStatus: "PEN", amount: "13000" } }, 13000],
+    [{ data: { paymentStatus: "PEN", amount: 12.5 } }, 12.5],
+    [{ data: { paymentStatus: "PEN", amount: "13 000 Kz" } }, undefined],
+    [{ data: { paymentStatus: "PEN", amount: { value: 1 } } }, undefined],
+    [{ data: { paymentStatus: "PEN" } }, undefined],
+  ])("reads the amount of %j as %s", (body, amountAoa) => {
+    const lookup = readPaymentLookup(body);
+    expect(lookup.found && lookup.amountAoa).toBe(amountAoa);
+    if (amountAoa === undefined) expect(Object.keys(lookup)).not.toContain("amountAoa");
+  });
+
   it("prefers data over the envelope's own status (often an HTTP-ish 'success')", () => {
     expect(readPaymentLookup({ status: "success", data: { paymentStatus: "CAN" } })).toMatchObject({ status: "CAN" });
   });
