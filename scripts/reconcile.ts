@@ -1,13 +1,14 @@
-// `npm run reconcile`: one reconcile sweep — every pending order without news for
-// PAY_STATUS_STALE_SECONDS is checked with the service and its answer applied through the
-// order state machine (lib/orders/status.ts) — then the jobs it enqueued are run.
+// `npm run reconcile`: one reconcile sweep — pending orders whose stock hold ran out are ended,
+// and pending orders without news for PAY_STATUS_STALE_SECONDS are checked with the service, its
+// answer applied through the order state machine (lib/orders/reconcile.ts) — then the jobs it
+// enqueued are run.
 // Loads .env files as `next start` does; schedule it (cron, systemd timer) on a server host.
 import nextEnv from "@next/env";
 import { db } from "../lib/db/client";
 import { EnvError, getEnv } from "../lib/env";
 import { runDueJobs } from "../lib/jobs/runner";
 import { consoleLogger } from "../lib/log";
-import { reconcilePendingOrders } from "../lib/orders/status";
+import { reconcilePendingOrders } from "../lib/orders/reconcile";
 import { payClient } from "../lib/pay";
 
 nextEnv.loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
@@ -21,7 +22,8 @@ try {
   const jobs = await runDueJobs({});
   console.log(
     `[reconcile] checked ${summary.checked} pending orders: ${summary.transitioned} changed, ` +
-      `${summary.abandoned} abandoned, ${summary.failed} not answered; jobs run: ${JSON.stringify(jobs)}`,
+      `${summary.abandoned} abandoned, ${summary.holdsExpired} holds expired, ${summary.failed} not answered` +
+      `${summary.stoppedEarly ? ` (stopped early: ${summary.stoppedEarly})` : ""}; jobs run: ${JSON.stringify(jobs)}`,
   );
   await db().$disconnect();
 } catch (error) {

@@ -1,6 +1,6 @@
 // `npm run worker`: runs the job queue (docs/jobs.md) outside the web server — on a server host
 // next to `npm start`, or anywhere that reaches the database — and, once a minute, the reconcile
-// sweep (lib/orders/status.ts) that catches webhooks that never came. `npm run dev` runs it too.
+// sweep (lib/orders/reconcile.ts) that ends expired stock holds and catches webhooks that never came. `npm run dev` runs it too.
 // Polls every 2 s; Ctrl-C or SIGTERM
 // stops it after the jobs in progress have finished (a second signal stops it at once).
 // `npm run worker -- --once` runs the jobs due now, prints a summary and exits (for crontab).
@@ -12,7 +12,7 @@ import { EnvError, getEnv } from "../lib/env";
 import { describeJobError } from "../lib/jobs/queue";
 import { runDueJobs, type RunSummary } from "../lib/jobs/runner";
 import { consoleLogger } from "../lib/log";
-import { reconcilePendingOrders } from "../lib/orders/status";
+import { reconcilePendingOrders } from "../lib/orders/reconcile";
 import { payClient } from "../lib/pay";
 
 const POLL_MS = 2_000;
@@ -82,7 +82,9 @@ async function reconcile(): Promise<void> {
     });
     if (summary.checked > 0)
       log(
-        `reconciled ${summary.checked} quiet pending orders: ${summary.transitioned} changed, ${summary.abandoned} abandoned`,
+        `checked ${summary.checked} pending orders: ${summary.transitioned} changed, ${summary.abandoned} abandoned, ` +
+          `${summary.holdsExpired} holds expired, ${summary.failed} not answered` +
+          (summary.stoppedEarly ? ` (stopped early: ${summary.stoppedEarly})` : ""),
       );
   } catch (error) {
     console.error(`[worker] reconcile sweep failed: ${describeJobError(error)}`);

@@ -1,8 +1,11 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
+import { getEnv } from "../env";
+import { Prisma } from "../generated/prisma/client";
 import { dedupeKeyOf, jobsForTransition } from "../jobs/catalog";
 import { errorKind, type Logger } from "../log";
+import { releaseExpiredHolds } from "../orders/holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
 import { PayServiceError, type PayClient } from "../pay";
 import type { Customer, OrderItem } from "./request";
@@ -21,6 +24,12 @@ import type { Customer, OrderItem } from "./request";
  *
  * A cart is checked out once: a second submission of the same cart, even at the same moment,
  * answers with the first one's order instead of creating another.
+ *
+ * Every order holds its units until `hold_expires_at` (ORDER_HOLD_SECONDS from now). When the
+ * stock is short because expired holds still keep it, those holds are ended on the spot
+ * (lib/orders/holds.ts, bounded and with a short service deadline) and the reservation is tried
+ * once more, so a shopper never waits for a cron. One shopper (the `shopper_id` cookie) may
+ * have at most MAX_OPEN_ORDERS_PER_SHOPPER orders open (pending, hold running) at once.
  */
 
 export type CheckoutSource = { kind: "items"; items: OrderItem[] } | { kind: "cart"; cartId: string | undefined };
@@ -40,7 +49,21 @@ export interface CreatedOrder {
 
 export type CreateOrderResult =
   | ({ ok: true; replayed: boolean } & CreatedOrder)
-  | { ok: false; status: 404 | 409 | 422 | 502 | 503; code: string; message: string };
+  | {
+      ok: false;
+      status: 404 | 409 | 422 | 429 | 502 | 503;
+      code: string;
+      message: string;
+      /** With 429: when the shopper may try again. */
+      retryAfterSeconds?: number;
+    };
+
+export interface OrderPolicy {
+  /** Seconds an unpaid order holds its stock (ORDER_HOLD_SECONDS). */
+  holdSeconds: number;
+  /** Open orders per shopper; 0: no cap (MAX_OPEN_ORDERS_PER_SHOPPER). */
+  maxOpenPerShopper: number;
+}
 
 export interface CreateOrderDeps {
   db: Database;
@@ -52,6 +75,8 @@ export interface CreateOrderDeps {
   log: Logger;
   /** How long a second submission of a cart waits for the first one's reference. */
   concurrentCheckoutWaitMs?: number;
+  /** Default: ORDER_HOLD_SECONDS and MAX_OPEN_ORDERS_PER_SHOPPER from the environment. */
+  orders?: OrderPolicy;
 }
 
 /** The order column is a PostgreSQL integer. */
@@ -61,9 +86,10 @@ const REFERENCE_STORE_ATTEMPTS = 3;
 
 class Refusal extends Error {
   constructor(
-    readonly status: 404 | 409 | 422,
+    readonly status: 404 | 409 | 422 | 429,
     readonly code: string,
     message: string,
+    readonly details: { productIds?: string[]; retryAfterSeconds?: number } = {},
   ) {
     super(message);
   }
@@ -77,14 +103,28 @@ interface ReservedOrder {
 }
 
 export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps): Promise<CreateOrderResult> {
+  const policy = deps.orders ?? getEnv().orders;
   let order: ReservedOrder;
   try {
-    order = await reserveOrder(input, deps.db);
+    order = await reserveOrder(input, deps.db, policy).catch(async (error: unknown) => {
+      // Short because expired holds still keep the units: end them now, then try once more.
+      if (!(error instanceof Refusal) || error.code !== "out_of_stock" || !error.details.productIds) throw error;
+      const released = await releaseExpiredHolds(error.details.productIds, deps);
+      if (released === 0) throw error;
+      deps.log("info", "order.holds_released_for_checkout", { orders: released });
+      return reserveOrder(input, deps.db, policy);
+    });
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     if (error.code === "cart_locked" && input.source.kind === "cart" && input.source.cartId)
       return answerForLockedCart(input.source.cartId, deps);
-    return { ok: false, status: error.status, code: error.code, message: error.message };
+    return {
+      ok: false,
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      ...(error.details.retryAfterSeconds ? { retryAfterSeconds: error.details.retryAfterSeconds } : {}),
+    };
   }
 
   let referenceNumber: string;
@@ -131,7 +171,7 @@ export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps
   };
 }
 
-async function reserveOrder(input: CreateOrderInput, db: Database): Promise<ReservedOrder> {
+async function reserveOrder(input: CreateOrderInput, db: Database, policy: OrderPolicy): Promise<ReservedOrder> {
   return db.$transaction(async (tx) => {
     let items: OrderItem[];
     let cartId: string | null = null;
@@ -152,6 +192,8 @@ async function reserveOrder(input: CreateOrderInput, db: Database): Promise<Rese
       items = input.source.items;
     }
 
+    if (policy.maxOpenPerShopper > 0) await refuseTooManyOpenOrders(tx, input.clientId, policy.maxOpenPerShopper);
+
     const products = await tx.product.findMany({
       where: { id: { in: items.map((item) => item.productId) } },
       select: { id: true, name: true, priceAoa: true, imagePath: true },
@@ -168,7 +210,9 @@ async function reserveOrder(input: CreateOrderInput, db: Database): Promise<Rese
       });
       if (reserved.count === 0) {
         const name = byId.get(item.productId)!.name;
-        throw new Refusal(409, "out_of_stock", `not enough ${name} in stock for ${item.quantity}`);
+        throw new Refusal(409, "out_of_stock", `not enough ${name} in stock for ${item.quantity}`, {
+          productIds: items.map((line) => line.productId),
+        });
       }
     }
 
@@ -185,6 +229,7 @@ async function reserveOrder(input: CreateOrderInput, db: Database): Promise<Rese
         customerName: input.customer?.name ?? null,
         customerPhone: input.customer?.phone ?? null,
         cartId,
+        holdExpiresAt: new Date(Date.now() + policy.holdSeconds * 1000),
         lines: {
           create: lines.map((line) => ({
             productId: line.productId,
@@ -206,6 +251,28 @@ async function reserveOrder(input: CreateOrderInput, db: Database): Promise<Rese
       })),
     };
   });
+}
+
+type Transaction = Parameters<Parameters<Database["$transaction"]>[0]>[0];
+
+/**
+ * The cap on a shopper's open orders (pending, hold still running): checked under a lock on the
+ * shopper's id for the rest of the transaction, so concurrent checkouts of one shopper count
+ * each other. The refusal says when the soonest of their holds runs out.
+ */
+async function refuseTooManyOpenOrders(tx: Transaction, clientId: string, max: number): Promise<void> {
+  await tx.$queryRaw(Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(${`open-orders:${clientId}`}))::text`);
+  const [open] = await tx.$queryRaw<{ count: number; soonestSeconds: number | null }[]>(Prisma.sql`
+SELECT count(*)::int AS count,
+       ceil(extract(epoch FROM min(hold_expires_at) - now()))::int AS "soonestSeconds"
+FROM orders WHERE client_id = ${clientId} AND status = 'PEN' AND hold_expires_at > now()`);
+  if (open && open.count >= max)
+    throw new Refusal(
+      429,
+      "too_many_open_orders",
+      `there are already ${open.count} unpaid orders waiting for payment; pay or cancel one, or wait until one expires`,
+      { retryAfterSeconds: Math.max(1, open.soonestSeconds ?? 1) },
+    );
 }
 
 /**

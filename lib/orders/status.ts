@@ -1,21 +1,34 @@
 import "server-only";
 import type { Database } from "../db/client";
+import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../log";
 import { PayServiceError, type PayClient } from "../pay";
 import type { RetryPolicy } from "../pay/retry";
 import { applyPaymentUpdate, type OrderStatus, type UpdateOutcome } from "./state-machine";
 
 /**
- * Endpoint C and the reconcile sweep (contract 4.2 C, 4.1): the order's status as we know it,
- * and — when a pending order has gone quiet — what the service says, applied through the same
- * state machine as the webhook, so the two can never disagree. The webhook stays the primary
- * source; this is the safety net for a notification that is late or lost.
+ * Endpoint C and every other check of an order with the service (contract 4.2 C, 4.1): the
+ * order's status as we know it, and — when a pending order has gone quiet, was asked to
+ * refresh, or its stock hold ran out — what the service says, applied through the same state
+ * machine as the webhook, so the two can never disagree. The webhook stays the primary source;
+ * this is the safety net for a notification that is late or lost.
+ *
+ * **One query at a time.** Before asking, a check *claims* the order: one conditional UPDATE
+ * sets `status_checked_at = now()` only when the last check is older than the caller's window.
+ * Of any number of concurrent requests, instances and sweeps, exactly one wins a window and
+ * calls the service; the others serve the stored status. So nobody can turn page polls into
+ * traffic that pushes the shop into the service's rate limit.
+ *
+ * **Expired holds.** A check of an order whose hold has run out ends it: CON or CAN from the
+ * service is applied; a new payment reference extends the hold; anything else (still PEN, not
+ * known, no answer) and the shop cancels the order itself (`cancel_reason = 'hold_expired'`),
+ * which releases its stock and reopens its cart through the usual jobs (lib/orders/holds.ts).
  */
 
 /** `order_` + a lower-case UUID v4: the only form we issue (and the database accepts). */
 export const EXTERNAL_TRANSACTION_ID = /^order_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** `?refresh=1` asks the service at most this often per order, however often it is called. */
+/** `?refresh=1`, and an order whose hold ran out, ask the service at most this often per order. */
 export const MIN_REFRESH_INTERVAL_MS = 2_000;
 /** An order the service never heard of, this old, was abandoned mid-creation: cancel it. */
 export const ABANDONED_AFTER_MS = 15 * 60_000;
@@ -44,7 +57,17 @@ export interface StatusDeps {
   now?: () => number;
 }
 
-export type RefreshOutcome = UpdateOutcome | "not_at_service" | "abandoned" | "service_failed" | "skipped";
+/** What a check needs besides the order: everything of {@link StatusDeps} but the staleness rule. */
+export type CheckDeps = Omit<StatusDeps, "staleSeconds">;
+
+export type RefreshOutcome =
+  | UpdateOutcome
+  | "not_at_service"
+  | "abandoned"
+  | "hold_expired"
+  | "service_failed"
+  /** Not due, or another request holds this window's check. */
+  | "skipped";
 
 const viewFields = {
   id: true,
@@ -57,6 +80,7 @@ const viewFields = {
   createdAt: true,
   updatedAt: true,
   statusCheckedAt: true,
+  holdExpiresAt: true,
 } as const;
 
 type OrderRow = {
@@ -70,7 +94,21 @@ type OrderRow = {
   createdAt: Date;
   updatedAt: Date;
   statusCheckedAt: Date | null;
+  holdExpiresAt: Date;
 };
+
+/** What a check needs to know about the order it claimed. */
+export interface ClaimedOrder {
+  id: string;
+  externalTransactionId: string;
+  referenceNumber: string | null;
+  amountAoa: number;
+  createdAt: Date;
+}
+
+/** The columns of a {@link ClaimedOrder}, for the RETURNING of a claim. */
+export const CLAIMED_ORDER_COLUMNS = Prisma.sql`id, external_transaction_id AS "externalTransactionId",
+  reference_number AS "referenceNumber", amount_aoa AS "amountAoa", created_at AS "createdAt"`;
 
 function toView(order: OrderRow): OrderStatusView {
   return {
@@ -92,53 +130,102 @@ export async function orderStatus(
 ): Promise<{ view: OrderStatusView; refresh: RefreshOutcome } | null> {
   const order = await deps.db.order.findUnique({ where: { externalTransactionId }, select: viewFields });
   if (!order) return null;
-  const now = (deps.now ?? Date.now)();
-  const lastNews = Math.max(order.updatedAt.getTime(), order.statusCheckedAt?.getTime() ?? 0);
-  const stale = now - lastNews >= deps.staleSeconds * 1000;
-  const refreshAllowed = !order.statusCheckedAt || now - order.statusCheckedAt.getTime() >= MIN_REFRESH_INTERVAL_MS;
-  if (order.status !== "PEN" || !(stale || (options.refresh && refreshAllowed)))
-    return { view: toView(order), refresh: "skipped" };
+  const window = checkWindow(order, options, deps);
+  if (!window) return { view: toView(order), refresh: "skipped" };
 
-  const refresh = await refreshFromService(order, deps);
+  const claimed = await claimCheck(deps.db, order.id, window);
+  if (!claimed) return { view: toView(order), refresh: "skipped" };
+  const { outcome: refresh } = await refreshFromService(claimed, deps);
   const current = await deps.db.order.findUniqueOrThrow({ where: { id: order.id }, select: viewFields });
   return { view: toView(current), refresh };
 }
 
-/** Asks the service about one pending order and applies the answer through the state machine. */
+interface CheckWindow {
+  /** The last check must be at least this old. */
+  minIntervalMs: number;
+  /** And the order without news for at least this long. */
+  quietMs: number;
+}
+
+/**
+ * Whether this request may ask the service, by the app's clock: a quick filter that spares a
+ * database write on most polls. The claim decides, by the database's clock.
+ */
+function checkWindow(order: OrderRow, options: { refresh: boolean }, deps: StatusDeps): CheckWindow | null {
+  if (order.status !== "PEN") return null;
+  const now = (deps.now ?? Date.now)();
+  const staleMs = deps.staleSeconds * 1000;
+  const sinceCheck = order.statusCheckedAt ? now - order.statusCheckedAt.getTime() : Infinity;
+  // A refresh, or a hold that ran out, is worth a check every MIN_REFRESH_INTERVAL_MS.
+  if (options.refresh || order.holdExpiresAt.getTime() <= now)
+    return sinceCheck >= MIN_REFRESH_INTERVAL_MS ? { minIntervalMs: MIN_REFRESH_INTERVAL_MS, quietMs: 0 } : null;
+  const quiet = now - order.updatedAt.getTime() >= staleMs && sinceCheck >= staleMs;
+  return quiet ? { minIntervalMs: staleMs, quietMs: staleMs } : null;
+}
+
+/**
+ * Claims this window's check of one pending order: sets `status_checked_at` when the previous
+ * check is at least `minIntervalMs` old (and the order quiet for `quietMs`). Concurrent claims
+ * queue on the row and re-read it, so exactly one succeeds. Null: not ours to ask.
+ */
+async function claimCheck(db: Database, orderId: string, window: CheckWindow): Promise<ClaimedOrder | null> {
+  const [claimed] = await db.$queryRaw<ClaimedOrder[]>(Prisma.sql`
+UPDATE orders SET status_checked_at = now()
+WHERE id = ${orderId}::uuid AND status = 'PEN'
+  AND (status_checked_at IS NULL OR status_checked_at <= now() - ${window.minIntervalMs}::int * interval '1 millisecond')
+  AND (hold_expires_at <= now() OR updated_at <= now() - ${window.quietMs}::int * interval '1 millisecond')
+RETURNING ${CLAIMED_ORDER_COLUMNS}`);
+  return claimed ?? null;
+}
+
+export interface RefreshOptions {
+  /** Overrides of {@link STATUS_QUERY_RETRY}, e.g. the shorter deadline of a shopper's request. */
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface CheckResult {
+  outcome: RefreshOutcome;
+  /** The service answered (found or not); false when the call failed, which tells a sweep the service may be down. */
+  serviceAnswered: boolean;
+}
+
+/**
+ * Asks the service about one pending order whose check the caller has claimed, and applies the
+ * answer through the state machine; then, if the order's hold has run out and it is still
+ * pending, cancels it (see the module comment).
+ */
 export async function refreshFromService(
-  order: Pick<OrderRow, "id" | "externalTransactionId" | "referenceNumber" | "createdAt">,
-  deps: StatusDeps,
-): Promise<RefreshOutcome> {
+  order: ClaimedOrder,
+  deps: CheckDeps,
+  options: RefreshOptions = {},
+): Promise<CheckResult> {
+  const answered = (outcome: RefreshOutcome): CheckResult => ({ outcome, serviceAnswered: true });
   const lookup = { externalTransactionId: order.externalTransactionId };
   let answer;
   try {
-    answer = await deps.pay.paymentByExternalTransaction(order.externalTransactionId, { retry: STATUS_QUERY_RETRY });
+    answer = await deps.pay.paymentByExternalTransaction(order.externalTransactionId, {
+      retry: { ...STATUS_QUERY_RETRY, ...options.retry },
+      expectedAmountAoa: order.amountAoa,
+    });
   } catch (error) {
     if (!(error instanceof PayServiceError)) throw error;
-    deps.log("warn", "order.status_check_failed", {
+    deps.log(error.kind === "invalid_response" ? "error" : "warn", "order.status_check_failed", {
       externalTransactionId: order.externalTransactionId,
       kind: error.kind,
       requestId: error.requestId,
     });
-    // A failed check counts as a check: during an outage each order is asked once per staleness
-    // window, not on every poll and every sweep.
-    await applyPaymentUpdate(deps.db, lookup, { status: "PEN", markStatusChecked: true });
-    return "service_failed";
+    // The claim already counts as this window's check. No answer ends an expired hold too.
+    return { outcome: (await expireHold(order, deps)) ? "hold_expired" : "service_failed", serviceAnswered: false };
   }
 
   if (!answer.found) {
     const age = (deps.now ?? Date.now)() - order.createdAt.getTime();
     if (!order.referenceNumber && age >= ABANDONED_AFTER_MS) {
       // Created here but never at the service (the process stopped in between): nobody can pay it.
-      await applyPaymentUpdate(deps.db, lookup, {
-        status: "CAN",
-        cancelReason: "abandoned",
-        markStatusChecked: true,
-      });
-      return "abandoned";
+      await applyPaymentUpdate(deps.db, lookup, { status: "CAN", cancelReason: "abandoned" });
+      return answered("abandoned");
     }
-    await applyPaymentUpdate(deps.db, lookup, { status: "PEN", markStatusChecked: true });
-    return "not_at_service";
+    return answered((await expireHold(order, deps)) ? "hold_expired" : "not_at_service");
   }
   // The service knows it, so we missed its reference (we stopped before storing it): store it now.
   if (!order.referenceNumber && answer.referenceNumber)
@@ -151,44 +238,29 @@ export async function refreshFromService(
     status: answer.status ?? "PEN",
     paymentReference: answer.paymentReference,
     entityNumber: answer.entityNumber,
-    markStatusChecked: true,
   });
   if (result.outcome === "transitioned")
     deps.log("info", "order.status_fallback_applied", {
       externalTransactionId: order.externalTransactionId,
       status: result.order?.status,
     });
-  return result.outcome;
+  if (result.outcome === "paid_after_cancel")
+    deps.log("error", "order.paid_after_cancel", { externalTransactionId: order.externalTransactionId });
+  if (result.order?.status === "PEN" && (await expireHold(order, deps))) return answered("hold_expired");
+  return answered(result.outcome);
 }
 
-export interface ReconcileSummary {
-  checked: number;
-  transitioned: number;
-  abandoned: number;
-  failed: number;
-}
-
-/** The sweep: every pending order without news for `staleSeconds`, oldest first, at most `limit`. */
-export async function reconcilePendingOrders(deps: StatusDeps & { limit?: number }): Promise<ReconcileSummary> {
-  const now = (deps.now ?? Date.now)();
-  const quietSince = new Date(now - deps.staleSeconds * 1000);
-  const orders = await deps.db.order.findMany({
-    where: {
-      status: "PEN",
-      updatedAt: { lte: quietSince },
-      OR: [{ statusCheckedAt: null }, { statusCheckedAt: { lte: quietSince } }],
-    },
-    orderBy: { updatedAt: "asc" },
-    take: deps.limit ?? 100,
-    select: { id: true, externalTransactionId: true, referenceNumber: true, createdAt: true },
-  });
-  const summary: ReconcileSummary = { checked: 0, transitioned: 0, abandoned: 0, failed: 0 };
-  for (const order of orders) {
-    const outcome = await refreshFromService(order, deps);
-    summary.checked += 1;
-    if (outcome === "transitioned") summary.transitioned += 1;
-    if (outcome === "abandoned") summary.abandoned += 1;
-    if (outcome === "service_failed") summary.failed += 1;
-  }
-  return summary;
+/**
+ * The shop's own cancellation of a pending order whose hold has run out (and only then: a new
+ * payment reference, or a webhook that arrived meanwhile, keeps it). True when it cancelled.
+ */
+async function expireHold(order: ClaimedOrder, deps: CheckDeps): Promise<boolean> {
+  const result = await applyPaymentUpdate(
+    deps.db,
+    { externalTransactionId: order.externalTransactionId },
+    { status: "CAN", cancelReason: "hold_expired", onlyIfHoldExpired: true },
+  );
+  if (result.outcome !== "transitioned") return false;
+  deps.log("info", "order.hold_expired", { externalTransactionId: order.externalTransactionId });
+  return true;
 }

@@ -163,13 +163,14 @@ describe("GET /api/pay/order/:externalTransactionId/status", () => {
   it("refuses a service answer carrying an identifier the database cannot hold, and serves the stored status", async () => {
     const order = await placeOrder();
     await sandboxOrder(order.externalTransactionId, "pending", { paymentReference: "555\u0000444" });
-    const warnings = vi.spyOn(console, "warn").mockImplementation(() => {});
+    // An answer we cannot apply is an error worth a look, not a passing outage.
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     vi.spyOn(console, "log").mockImplementation(() => {});
     const response = await getStatus(order.externalTransactionId, "?refresh=1");
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: "PEN", referenceNumber: order.referenceNumber });
     expect(response.body).not.toHaveProperty("paymentReference");
-    expect(warnings.mock.calls.map(([line]) => JSON.parse(String(line)))).toContainEqual(
+    expect(errors.mock.calls.map(([line]) => JSON.parse(String(line)))).toContainEqual(
       expect.objectContaining({ event: "order.status_check_failed", kind: "invalid_response" }),
     );
   });
@@ -214,7 +215,7 @@ describe("GET /api/pay/order/:externalTransactionId/status", () => {
 
 describe("the reconcile sweep", () => {
   it("brings every quiet pending order in line with the service, and leaves fresh ones alone", async () => {
-    const { reconcilePendingOrders } = await import("@/lib/orders/status");
+    const { reconcilePendingOrders } = await import("@/lib/orders/reconcile");
     const { payClient } = await import("@/lib/pay");
     const [confirmed, cancelled, pending, fresh] = [
       await placeOrder(),
@@ -243,7 +244,7 @@ describe("the reconcile sweep", () => {
   });
 
   it("during an outage asks about each quiet order with two attempts, and the next sweep leaves them be", async () => {
-    const { reconcilePendingOrders } = await import("@/lib/orders/status");
+    const { reconcilePendingOrders } = await import("@/lib/orders/reconcile");
     const { payClient } = await import("@/lib/pay");
     const orders = [await placeOrder(), await placeOrder()];
     for (const order of orders) await ageOrder(order.externalTransactionId, 120);
@@ -268,7 +269,7 @@ describe("the reconcile sweep", () => {
   });
 
   it("cancels an order abandoned mid-creation (never registered at the service) and releases its stock", async () => {
-    const { reconcilePendingOrders } = await import("@/lib/orders/status");
+    const { reconcilePendingOrders } = await import("@/lib/orders/reconcile");
     const { payClient } = await import("@/lib/pay");
     const product = await insertTestProduct({ stock: 8 });
     const externalTransactionId = newExternalTransactionId();
@@ -321,7 +322,9 @@ describe("GET /api/cron/reconcile", () => {
         checked: expect.any(Number),
         transitioned: expect.any(Number),
         abandoned: expect.any(Number),
+        holdsExpired: expect.any(Number),
         failed: expect.any(Number),
+        stoppedEarly: null,
       });
     } finally {
       vi.unstubAllEnvs();

@@ -1,0 +1,111 @@
+import "server-only";
+import { Prisma } from "../generated/prisma/client";
+import { claimExpiredHolds } from "./holds";
+import {
+  CLAIMED_ORDER_COLUMNS,
+  refreshFromService,
+  type CheckResult,
+  type ClaimedOrder,
+  type StatusDeps,
+} from "./status";
+
+/**
+ * The reconcile sweep (`npm run reconcile`, the worker every minute, `/api/cron/reconcile`):
+ * first it ends pending orders whose stock hold has run out, then it checks quiet pending
+ * orders whose webhook may be late or lost. Both with the service, through lib/orders/status.ts.
+ *
+ * - **Fair**: quiet orders are taken least recently checked first (never checked first, then
+ *   oldest check), and a check moves the order to the back, so with any number of abandoned
+ *   orders every one gets its turn and a newer paid order whose webhook was lost is found.
+ * - **Bounded**: at most `limit` orders and nothing new after `deadline`, so a serverless
+ *   function is not cut off mid-sweep (each check is itself bounded by STATUS_QUERY_RETRY).
+ * - **Stops early** when a whole batch of calls failed: the service is down, and waiting on
+ *   every order would only fill the sweep with timeouts. The next sweep tries again.
+ * - **Concurrent sweeps never ask about the same order**: orders are claimed in batches with
+ *   `FOR UPDATE SKIP LOCKED`, and a claim marks the order checked, so another sweep (another
+ *   instance, the cron and the worker) neither waits for them nor takes them.
+ */
+
+export interface SweepOptions {
+  /** At most this many checks per sweep; default 100. */
+  limit?: number;
+  /** No new batch after this instant (ms since the epoch); default 25 s from the start. */
+  deadline?: number;
+  /** Checks at a time; default 4. */
+  concurrency?: number;
+}
+
+export interface ReconcileSummary {
+  checked: number;
+  transitioned: number;
+  abandoned: number;
+  /** Orders the shop cancelled because their hold ran out. */
+  holdsExpired: number;
+  failed: number;
+  /** Why the sweep stopped before it ran out of orders to check, if it did. */
+  stoppedEarly: "limit" | "deadline" | "service_unavailable" | null;
+}
+
+export const DEFAULT_SWEEP_LIMIT = 100;
+export const DEFAULT_SWEEP_BUDGET_MS = 25_000;
+
+export async function reconcilePendingOrders(deps: StatusDeps & SweepOptions): Promise<ReconcileSummary> {
+  const now = deps.now ?? Date.now;
+  const limit = deps.limit ?? DEFAULT_SWEEP_LIMIT;
+  const deadline = deps.deadline ?? now() + DEFAULT_SWEEP_BUDGET_MS;
+  const concurrency = Math.max(1, deps.concurrency ?? 4);
+  const summary: ReconcileSummary = {
+    checked: 0,
+    transitioned: 0,
+    abandoned: 0,
+    holdsExpired: 0,
+    failed: 0,
+    stoppedEarly: null,
+  };
+
+  const claimers: ((batch: number) => Promise<ClaimedOrder[]>)[] = [
+    (batch) => claimExpiredHolds(deps.db, { limit: batch }),
+    (batch) => claimQuietOrders(deps, batch),
+  ];
+  for (const claim of claimers) {
+    for (;;) {
+      if (summary.checked >= limit) return { ...summary, stoppedEarly: "limit" };
+      if (now() >= deadline) return { ...summary, stoppedEarly: "deadline" };
+      const orders = await claim(Math.min(concurrency, limit - summary.checked));
+      if (orders.length === 0) break;
+      const results = await Promise.all(orders.map((order) => refreshFromService(order, deps)));
+      for (const result of results) tally(summary, result);
+      if (results.every((result) => !result.serviceAnswered))
+        return { ...summary, stoppedEarly: "service_unavailable" };
+    }
+  }
+  return summary;
+}
+
+function tally(summary: ReconcileSummary, result: CheckResult): void {
+  summary.checked += 1;
+  if (result.outcome === "transitioned") summary.transitioned += 1;
+  if (result.outcome === "abandoned") summary.abandoned += 1;
+  if (result.outcome === "hold_expired") summary.holdsExpired += 1;
+  if (!result.serviceAnswered) summary.failed += 1;
+}
+
+/**
+ * Claims up to `batch` pending orders without news (webhook, change or check) for
+ * `staleSeconds`, whose hold still runs: least recently checked first.
+ */
+function claimQuietOrders(deps: StatusDeps, batch: number): Promise<ClaimedOrder[]> {
+  const quietMs = Math.round(deps.staleSeconds * 1000);
+  return deps.db.$queryRaw<ClaimedOrder[]>(Prisma.sql`
+WITH due AS (
+  SELECT o.id AS due_id FROM orders o
+  WHERE o.status = 'PEN' AND o.hold_expires_at > now()
+    AND o.updated_at <= now() - ${quietMs}::int * interval '1 millisecond'
+    AND (o.status_checked_at IS NULL OR o.status_checked_at <= now() - ${quietMs}::int * interval '1 millisecond')
+  ORDER BY o.status_checked_at ASC NULLS FIRST, o.created_at, o.id
+  LIMIT ${batch}::int
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE orders SET status_checked_at = now() FROM due WHERE orders.id = due.due_id
+RETURNING ${CLAIMED_ORDER_COLUMNS}`);
+}
