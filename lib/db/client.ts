@@ -1,5 +1,6 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { getDatabaseEnv, nodeEnv } from "../env";
 import { PrismaClient } from "../generated/prisma/client";
 
@@ -8,17 +9,33 @@ import { PrismaClient } from "../generated/prisma/client";
  * Created on first use rather than on import, so modules that import it can load (and be
  * type-checked or built) without DATABASE_URL; a bad DATABASE_URL fails at the first query
  * with lib/env.ts's message naming the variable.
+ *
+ * The `pg` pool under it is ours, so that what needs plain SQL beside Prisma (the rate limits'
+ * counters, lib/rate-limit.ts) shares its connections instead of opening a second pool:
+ * `dbPool()`. `db().$disconnect()` ends that pool too (scripts call it before exiting).
  */
 
 function createClient() {
   const { databaseUrl, databasePoolMax } = getDatabaseEnv();
-  return new PrismaClient({
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: databasePoolMax,
     // Timestamps are `timestamp without time zone` holding UTC (Prisma's convention); SQL that writes
     // now() must then run in a UTC session, whatever the server's default time zone is.
-    adapter: new PrismaPg({ connectionString: databaseUrl, max: databasePoolMax, options: "-c TimeZone=UTC" }),
+    options: "-c TimeZone=UTC",
+  });
+  // An idle connection the server dropped (a restart, a failover) is reported as an "error" event,
+  // which crashes the process if nobody listens; the pool has already discarded it and the next
+  // query opens another. Prisma's adapter listens (silently) once it connects; this covers the
+  // time before, when the rate limiter may have used the pool first.
+  pool.on("error", () => {});
+  const client = new PrismaClient({
+    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     // No query log: the worker polls every 2 s, which would bury everything else in development.
     log: ["warn", "error"],
   });
+  poolOf.set(client, pool);
+  return client;
 }
 
 type ShopPrismaClient = ReturnType<typeof createClient>;
@@ -31,8 +48,13 @@ type ShopPrismaClient = ReturnType<typeof createClient>;
 export type Database = Omit<PrismaClient, "$on">;
 
 // `next dev` re-evaluates modules on every edit; keeping the client on globalThis stops each
-// reload from opening another connection pool until the database refuses connections.
-const hotReloadCache = globalThis as typeof globalThis & { shopPrismaClient?: ShopPrismaClient };
+// reload from opening another connection pool until the database refuses connections. Each
+// client's pool is found through it, so the two never come from different reloads.
+const hotReloadCache = globalThis as typeof globalThis & {
+  shopPrismaClient?: ShopPrismaClient;
+  shopPgPools?: WeakMap<object, pg.Pool>;
+};
+const poolOf = (hotReloadCache.shopPgPools ??= new WeakMap());
 
 let client: ShopPrismaClient | undefined;
 
@@ -40,4 +62,11 @@ export function db(): ShopPrismaClient {
   client ??= hotReloadCache.shopPrismaClient ?? createClient();
   if (nodeEnv() !== "production") hotReloadCache.shopPrismaClient = client;
   return client;
+}
+
+/** The `pg` pool under `db()`: the same connections, for SQL that does not go through Prisma. */
+export function dbPool(): pg.Pool {
+  const pool = poolOf.get(db());
+  if (!pool) throw new Error("db() was created without its pg pool");
+  return pool;
 }

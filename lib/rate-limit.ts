@@ -1,0 +1,128 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
+import { dbPool } from "./db/client";
+import { consoleLogger, errorKind, type Logger } from "./log";
+
+/**
+ * Fixed-window request limits (so many per minute per key) whose counters live in PostgreSQL,
+ * the `rate_limits` table, so every instance of the app counts against the same allowance: a
+ * limit kept in one process's memory would give each serverless instance, or each server
+ * behind a load balancer, an allowance of its own. Counting is rate-limiter-flexible's
+ * (`RateLimiterPostgres`: one atomic upsert per request, window expiry, the clean-up of old
+ * rows), a well-kept library rather than SQL of our own to get subtly wrong.
+ *
+ * Generic on purpose: a limit is a name ("create-order", a sign-in form later) and a key (a
+ * client address, an account), and the answer says whether to go on and, if not, when to try
+ * again.
+ *
+ * **Fail open.** If the counters cannot be reached (the database down or overloaded, the table
+ * missing), the request is let through and a warning logged: a limit protects the shop and the
+ * service from floods, it is not what keeps an order correct, and refusing every shopper
+ * because a counter is unreachable would turn a database hiccup into an outage of its own.
+ * Whatever the request does next with the database fails on its own terms.
+ */
+
+export type RateLimitVerdict = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+export interface RateLimit {
+  /** Requests allowed per key per minute; 0 (or less) turns the limit off. */
+  pointsPerMinute: number;
+}
+
+/** What the limiter needs of a `pg` Pool (the app's: `dbPool()`). */
+export interface RateLimitPool {
+  query(text: string, values?: unknown[]): Promise<unknown>;
+}
+
+const WINDOW_SECONDS = 60;
+/** The primary key of rate_limits is varchar(255); longer keys are stored as their hash. */
+const MAX_KEY_LENGTH = 255;
+const ALLOWED: RateLimitVerdict = { ok: true };
+
+/**
+ * Limits counted through `pool`. One per app instance is enough (`consumeRateLimit` keeps one
+ * per pool); tests make several over separate pools to play separate instances.
+ */
+export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } = {}) {
+  const log = options.log ?? consoleLogger;
+  // rate-limiter-flexible names its prepared statements; we send its queries unnamed, as Prisma's
+  // adapter sends ours: a named statement belongs to one server session, which breaks behind a
+  // transaction-mode pooler (PgBouncer, Supavisor: the next transaction may get another session,
+  // with or without that name) and on the embedded PGlite, whose connections share one session
+  // ("prepared statement … already exists" from the second connection).
+  const store = {
+    query: (query: { text: string; values?: unknown[] }) => pool.query(query.text, query.values),
+  };
+  const limiters = new Map<string, RateLimiterPostgres>();
+
+  function limiterFor(name: string, points: number): RateLimiterPostgres {
+    const cacheKey = `${name}\u0000${points}`;
+    let limiter = limiters.get(cacheKey);
+    if (!limiter) {
+      limiter = new RateLimiterPostgres({
+        storeClient: store,
+        storeType: "pool",
+        tableName: "rate_limits",
+        // Created by a migration (prisma/migrations/…_holds_attention_limits), never at run time.
+        tableCreated: true,
+        keyPrefix: name,
+        points,
+        duration: WINDOW_SECONDS,
+        // Once a key is over its limit, this instance refuses it from memory until the window
+        // ends, so a flood from one address costs one write per instance per window, not one
+        // per request.
+        inMemoryBlockOnConsumed: points + 1,
+      });
+      // Its clean-up of expired rows runs every 5 minutes on an unref'd timer: it never keeps
+      // a script (the worker, reconcile) from exiting.
+      limiters.set(cacheKey, limiter);
+    }
+    return limiter;
+  }
+
+  return {
+    /** Spends one request of `key`'s allowance under the limit `name`. */
+    async consume(name: string, key: string, limit: RateLimit): Promise<RateLimitVerdict> {
+      if (!(limit.pointsPerMinute > 0)) return ALLOWED;
+      try {
+        await limiterFor(name, limit.pointsPerMinute).consume(storedKey(name, key));
+        return ALLOWED;
+      } catch (refusal) {
+        if (refusal instanceof RateLimiterRes)
+          return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
+        log("warn", "rate_limit.unavailable", { limit: name, error: errorKind(refusal) });
+        return ALLOWED;
+      }
+    },
+  };
+}
+
+/** `key`, or its SHA-256 when `${name}:${key}` would not fit the table's key column. */
+function storedKey(name: string, key: string): string {
+  if (name.length + 1 + key.length <= MAX_KEY_LENGTH) return key;
+  return `sha256-${createHash("sha256").update(key).digest("hex")}`;
+}
+
+type RateLimits = ReturnType<typeof createRateLimits>;
+const perPool = new WeakMap<RateLimitPool, RateLimits>();
+
+/**
+ * Spends one request of `key`'s allowance under the limit `name` (stored as `name:key`),
+ * counted in the app's database. `{ ok: false }` carries the seconds until the window ends
+ * (at least 1), for a Retry-After header.
+ */
+export async function consumeRateLimit(name: string, key: string, limit: RateLimit): Promise<RateLimitVerdict> {
+  if (!(limit.pointsPerMinute > 0)) return ALLOWED;
+  let pool: RateLimitPool;
+  try {
+    pool = dbPool();
+  } catch (error) {
+    // No database configured (DATABASE_URL): fail open like any other database problem.
+    consoleLogger("warn", "rate_limit.unavailable", { limit: name, error: errorKind(error) });
+    return ALLOWED;
+  }
+  let limits = perPool.get(pool);
+  if (!limits) perPool.set(pool, (limits = createRateLimits(pool)));
+  return limits.consume(name, key, limit);
+}
