@@ -1,9 +1,11 @@
 import type { Metadata, Viewport } from "next";
 import { cookies } from "next/headers";
 import { SiteHeader } from "@/components/site-header";
+import { TestModeBanner } from "@/components/test-mode-banner";
 import { getCart } from "@/lib/cart";
 import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
 import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
 import { htmlLang } from "@/lib/i18n/languages";
 import { getLang } from "@/lib/i18n/server";
 import "./globals.css";
@@ -21,6 +23,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   return (
     <html lang={htmlLang(lang)}>
       <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased">
+        <TestModeBanner t={t} mode={getEnv().pay.mode} />
         <SiteHeader t={t} lang={lang} cartCount={cart?.itemCount ?? 0} />
         <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
       </body>

@@ -22,6 +22,14 @@ test("the catalogue lists every seeded product with its price in kwanza", async 
   }
 });
 
+test("a pk_test_ shop says it is in test mode, above the site header", async ({ page }) => {
+  await page.goto("/");
+  const banner = page.getByRole("status").filter({ hasText: "Modo de teste: nenhum pagamento é real" });
+  await expect(banner).toBeVisible();
+  const [bannerBox, headerBox] = [await banner.boundingBox(), await page.getByRole("banner").boundingBox()];
+  expect(bannerBox!.y + bannerBox!.height).toBeLessThanOrEqual(headerBox!.y);
+});
+
 test("every product image loads from the shop itself", async ({ page, baseURL }) => {
   await page.goto("/");
   const images = page.getByRole("main").getByRole("img");

@@ -57,6 +57,7 @@ const shape = {
   /** How long a PEN order may go without news before the status endpoint asks the service (contract 4.2 C). */
   PAY_STATUS_STALE_SECONDS: z.coerce.number({ error: "must be a whole number of seconds" }).int().min(1).default(30),
   ...databaseShape,
+  /** Unset: https://${VERCEL_PROJECT_PRODUCTION_URL} on Vercel, http://localhost:3000 elsewhere. */
   APP_URL: httpUrl.default("http://localhost:3000"),
   // Mail: SMTP when SMTP_URL is set, otherwise the outbox (the emails table) only.
   SMTP_URL: z
@@ -86,18 +87,76 @@ const shape = {
   TRUST_PROXY: wholeNumber("proxies").min(0).max(10).default(0),
   /** Set to "1" by Vercel on its builds and functions: client addresses come from its headers. */
   VERCEL: z.string().optional(),
-  /** Vercel's production domain (no scheme), the default APP_URL on Vercel. */
+  /** Vercel's production domain (no scheme): on Vercel, an unset APP_URL is https:// plus this. */
   VERCEL_PROJECT_PRODUCTION_URL: z.string().trim().optional(),
 };
 
 const schema = z.object(shape);
 
-/** Production requires HTTPS (contract 5.3). Checked on the raw values so it is reported with every other problem. */
-function liveKeyProblems(source: Source): Problem[] {
-  if (!source.PAY_PUBLISHABLE_KEY?.trim().startsWith("pk_live_")) return [];
-  return (["PAY_API_BASE_URL", "PAY_SDK_URL"] as const)
-    .filter((key) => source[key] && !source[key].trim().startsWith("https://"))
-    .map((variable) => ({ variable, message: "must use https:// with a pk_live_ key (production requires HTTPS)" }));
+/** What the https rules accept over plain http: this machine (localhost, *.localhost, 127.0.0.0/8, [::1]). */
+const LOOPBACK_RULE = "unless it points at this machine (localhost, 127.0.0.1, ::1)";
+
+function isLoopback(hostname: string): boolean {
+  // The URL parser has already lowercased the host and normalised IPv4 ("127.1") and IPv6 ("[0::1]") forms.
+  return (
+    hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) ||
+    hostname === "[::1]"
+  );
+}
+
+/** The raw value as an http(s) URL; undefined when it is not one (the schema reports that). */
+function webUrl(value: string | undefined): URL | undefined {
+  const trimmed = value?.trim();
+  if (!trimmed || !URL.canParse(trimmed)) return undefined;
+  const url = new URL(trimmed);
+  return url.protocol === "https:" || url.protocol === "http:" ? url : undefined;
+}
+
+const overPlainHttpToAnotherMachine = (url: URL | undefined) => url?.protocol === "http:" && !isLoopback(url.hostname);
+
+/**
+ * Transport rules, checked on the raw values so they are reported with every other problem:
+ * - the service's API and SDK addresses are https:// unless they are on this machine, whatever
+ *   the key; with a pk_live_ key they are https:// always (production requires HTTPS, contract 5.3);
+ * - with NODE_ENV=production, the shop's own APP_URL is https:// unless it is on this machine
+ *   (the e2e server and the benchmarks run `next start` on http://127.0.0.1).
+ */
+function transportProblems(source: Source): Problem[] {
+  const live = source.PAY_PUBLISHABLE_KEY?.trim().startsWith("pk_live_") ?? false;
+  const problems: Problem[] = [];
+  for (const variable of ["PAY_API_BASE_URL", "PAY_SDK_URL"] as const) {
+    const url = webUrl(source[variable]);
+    if (live && url?.protocol === "http:") {
+      problems.push({ variable, message: "must use https:// with a pk_live_ key (production requires HTTPS)" });
+    } else if (overPlainHttpToAnotherMachine(url)) {
+      problems.push({ variable, message: `must use https:// ${LOOPBACK_RULE}` });
+    }
+  }
+  if (source.NODE_ENV === "production" && overPlainHttpToAnotherMachine(webUrl(source.APP_URL))) {
+    problems.push({
+      variable: "APP_URL",
+      message: `must use https:// in production (NODE_ENV=production) ${LOOPBACK_RULE}`,
+    });
+  }
+  return problems;
+}
+
+/**
+ * On Vercel (VERCEL=1) an unset APP_URL defaults to https:// plus the production domain
+ * Vercel provides (VERCEL_PROJECT_PRODUCTION_URL, a host name without scheme).
+ */
+function withVercelAppUrl(source: Source): { source: Source; problems: Problem[] } {
+  const domain = source.VERCEL_PROJECT_PRODUCTION_URL?.trim();
+  if ((source.APP_URL !== undefined && source.APP_URL !== "") || source.VERCEL !== "1" || !domain) {
+    return { source, problems: [] };
+  }
+  if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(domain)) {
+    const message = "must be a host name without scheme or path (Vercel sets it; it makes the default APP_URL)";
+    return { source, problems: [{ variable: "VERCEL_PROJECT_PRODUCTION_URL", message }] };
+  }
+  return { source: { ...source, APP_URL: `https://${domain}` }, problems: [] };
 }
 
 export type PayMode = "sandbox" | "production";
@@ -195,9 +254,13 @@ function validate<T extends z.ZodType>(
   return result.data;
 }
 
-/** Pure: validates `source` (usually process.env). Throws EnvError naming every bad variable. */
-export function parseEnv(source: Source): Env {
-  const e = validate(schema, Object.keys(shape), source, liveKeyProblems(source));
+/**
+ * Pure: validates `raw` (usually process.env, NODE_ENV included, so the production rules are
+ * testable). Throws EnvError naming every bad variable.
+ */
+export function parseEnv(raw: Source): Env {
+  const { source, problems } = withVercelAppUrl(raw);
+  const e = validate(schema, Object.keys(shape), source, [...problems, ...transportProblems(source)]);
   const [, prefix, applicationUUID] = PUBLISHABLE_KEY.exec(e.PAY_PUBLISHABLE_KEY)!;
   const warnings: string[] = [];
   if (e.PAY_WEBHOOK_SECRET !== e.PAY_WEBHOOK_SECRET.trim()) {

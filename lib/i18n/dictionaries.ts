@@ -31,6 +31,8 @@ export const pt = {
     language: "Idioma",
     languageNames: { pt: "Português", en: "English" } satisfies Record<Lang, string>,
     switchTo: (name: string) => `Mudar para ${name}`,
+    /** The banner above the header with a pk_test_ key (components/test-mode-banner.tsx). */
+    testMode: "Modo de teste: nenhum pagamento é real",
   },
   catalog: {
     title: "Produtos",
@@ -184,6 +186,7 @@ export const en: Dictionary = {
     language: "Language",
     languageNames: { pt: "Português", en: "English" },
     switchTo: (name: string) => `Switch to ${name}`,
+    testMode: "Test mode: no payment is real",
   },
   catalog: {
     title: "Products",

@@ -90,6 +90,136 @@ describe("parseEnv", () => {
     expect(problems.map((p) => p.variable).sort()).toEqual(["PAY_API_BASE_URL", "PAY_SDK_URL", "PAY_WEBHOOK_SECRET"]);
   });
 
+  describe("plain http to another machine", () => {
+    const loopbackRule = "must use https:// unless it points at this machine (localhost, 127.0.0.1, ::1)";
+
+    it.each([
+      ["PAY_API_BASE_URL", "http://pay-sandbox.example.test:4010"],
+      ["PAY_SDK_URL", "http://cdn.example.test/sdks/v1/pay.js"],
+      ["PAY_API_BASE_URL", "http://10.0.0.7:4010"],
+      ["PAY_API_BASE_URL", "http://[::2]:4010"],
+      ["PAY_API_BASE_URL", "http://localhost.example.test"],
+      ["PAY_API_BASE_URL", "http://localhost@attacker.example.test"],
+      ["PAY_API_BASE_URL", "http://128.0.0.1:4010"],
+    ])("refuses %s %s even with a pk_test_ key, naming it but not its value", (variable, value) => {
+      const { problems, message } = problemsOf({ ...valid, [variable]: value });
+      expect(problems).toEqual([{ variable, message: loopbackRule }]);
+      expect(message).toContain(`${variable} ${loopbackRule}`);
+      expect(message).not.toContain(new URL(value).host);
+    });
+
+    it.each([
+      "http://localhost:4010",
+      "http://LOCALHOST:4010",
+      "http://pay.localhost:4010",
+      "http://127.0.0.1:4010",
+      "http://127.12.34.56:4010",
+      "http://127.1:4010",
+      "http://[::1]:4010",
+      "http://[0:0:0:0:0:0:0:1]:4010",
+    ])("accepts %s, on this machine, with a pk_test_ key", (base) => {
+      const env = parseEnv({ ...valid, PAY_API_BASE_URL: base, PAY_SDK_URL: `${base}/sdks/v1/pay.js` });
+      expect(env.pay.apiBaseUrl).toBe(base);
+    });
+
+    it("accepts https addresses anywhere, with either key", () => {
+      const https = {
+        ...valid,
+        PAY_API_BASE_URL: "https://api.example.test",
+        PAY_SDK_URL: "https://cdn.example.test/sdks/v1/pay.js",
+      };
+      expect(parseEnv(https).pay.apiBaseUrl).toBe("https://api.example.test");
+      expect(parseEnv({ ...https, PAY_PUBLISHABLE_KEY: "pk_live_abc" }).pay.mode).toBe("production");
+    });
+
+    it("refuses http even to this machine with a pk_live_ key, naming the live-key rule once per variable", () => {
+      const { problems } = problemsOf({
+        ...valid,
+        PAY_PUBLISHABLE_KEY: "pk_live_abc",
+        PAY_API_BASE_URL: "http://localhost:4010",
+        PAY_SDK_URL: "http://remote.example.test/sdks/v1/pay.js",
+      });
+      expect(problems).toEqual([
+        { variable: "PAY_API_BASE_URL", message: expect.stringContaining("with a pk_live_ key") },
+        { variable: "PAY_SDK_URL", message: expect.stringContaining("with a pk_live_ key") },
+      ]);
+    });
+
+    it("leaves a malformed address to the schema's own message", () => {
+      const { problems } = problemsOf({ ...valid, PAY_PUBLISHABLE_KEY: "pk_live_abc", PAY_API_BASE_URL: "ftp://x" });
+      expect(problems.filter((p) => p.variable === "PAY_API_BASE_URL")).toEqual([
+        { variable: "PAY_API_BASE_URL", message: "must be an absolute http(s) URL" },
+      ]);
+    });
+  });
+
+  describe("APP_URL with NODE_ENV=production", () => {
+    const production = { ...valid, NODE_ENV: "production" };
+
+    it("refuses http to another machine, naming APP_URL but not its value", () => {
+      const { problems, message } = problemsOf({ ...production, APP_URL: "http://shop.example.test" });
+      expect(problems).toEqual([
+        {
+          variable: "APP_URL",
+          message:
+            "must use https:// in production (NODE_ENV=production) unless it points at this machine (localhost, 127.0.0.1, ::1)",
+        },
+      ]);
+      expect(message).not.toContain("shop.example.test");
+    });
+
+    it("accepts https, loopback http (the e2e server and benchmarks) and the localhost default", () => {
+      expect(parseEnv({ ...production, APP_URL: "https://shop.example.test/" }).appUrl).toBe(
+        "https://shop.example.test",
+      );
+      expect(parseEnv({ ...production, APP_URL: "http://127.0.0.1:3100" }).appUrl).toBe("http://127.0.0.1:3100");
+      expect(parseEnv(production).appUrl).toBe("http://localhost:3000");
+    });
+
+    it("does not apply outside production", () => {
+      for (const NODE_ENV of [undefined, "development", "test"]) {
+        expect(parseEnv({ ...valid, NODE_ENV, APP_URL: "http://192.168.1.20:3000" }).appUrl).toBe(
+          "http://192.168.1.20:3000",
+        );
+      }
+    });
+  });
+
+  describe("APP_URL on Vercel", () => {
+    const vercel = {
+      ...valid,
+      NODE_ENV: "production",
+      VERCEL: "1",
+      VERCEL_PROJECT_PRODUCTION_URL: "loja.example.test",
+    };
+
+    it("defaults to https:// plus VERCEL_PROJECT_PRODUCTION_URL when APP_URL is unset or empty", () => {
+      expect(parseEnv(vercel).appUrl).toBe("https://loja.example.test");
+      expect(parseEnv({ ...vercel, APP_URL: "" }).appUrl).toBe("https://loja.example.test");
+      expect(parseEnv(vercel).clientAddress.onVercel).toBe(true);
+    });
+
+    it("keeps an APP_URL that is set", () => {
+      expect(parseEnv({ ...vercel, APP_URL: "https://www.loja.example.test" }).appUrl).toBe(
+        "https://www.loja.example.test",
+      );
+    });
+
+    it("needs VERCEL=1 and the production domain", () => {
+      expect(parseEnv({ ...vercel, VERCEL: undefined }).appUrl).toBe("http://localhost:3000");
+      expect(parseEnv({ ...vercel, VERCEL_PROJECT_PRODUCTION_URL: "" }).appUrl).toBe("http://localhost:3000");
+    });
+
+    it("refuses a production domain that is not a bare host name, without printing it", () => {
+      const { problems, message } = problemsOf({
+        ...vercel,
+        VERCEL_PROJECT_PRODUCTION_URL: "https://loja.example.test/x",
+      });
+      expect(problems.map((p) => p.variable)).toEqual(["VERCEL_PROJECT_PRODUCTION_URL"]);
+      expect(message).not.toContain("loja.example.test");
+    });
+  });
+
   it("never puts a value in the error message", () => {
     const secrets = {
       ...valid,

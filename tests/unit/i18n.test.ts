@@ -46,6 +46,11 @@ describe("dictionaries", () => {
     expect(pt.order.lifeSpan(4320)).toContain("3 dias.");
   });
 
+  it("say the shop is in test mode with a pk_test_ key", () => {
+    expect(pt.shop.testMode).toBe("Modo de teste: nenhum pagamento é real");
+    expect(en.shop.testMode).toBe("Test mode: no payment is real");
+  });
+
   it("count items in the singular and the plural", () => {
     expect(pt.shop.cartWithCount(1)).toBe("Carrinho, 1 artigo");
     expect(pt.shop.cartWithCount(0)).toBe("Carrinho, 0 artigos");
