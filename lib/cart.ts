@@ -173,11 +173,29 @@ const lockedRefusal = () =>
  * product's stock and MAX_LINE_QUANTITY. Without an open cart (none, unknown, or checked out)
  * a new OPEN cart is created: the answer's cartId is the one to keep in the cookie.
  */
-export async function addToCart(db: Database, input: AddToCartInput): Promise<CartChange> {
+export async function addToCart(
+  db: Database,
+  input: AddToCartInput,
+  options: {
+    /**
+     * Ends expired stock holds on these products (lib/orders/holds.ts) and says how many orders it
+     * cancelled. When the product is sold out, it is called once and the add tried again: units
+     * kept by orders nobody paid in time are the shopper's, without waiting for a sweep.
+     */
+    releaseExpiredHolds?: (productIds: string[]) => Promise<number>;
+  } = {},
+): Promise<CartChange> {
   const parsed = addSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
   const request = parsed.data;
+  const result = await addOnce(db, request);
+  // Sold out (a refusal writes nothing, so the same request can simply run again).
+  if (result.ok || result.code !== "out_of_stock" || !options.releaseExpiredHolds) return result;
+  if ((await options.releaseExpiredHolds([request.productId])) === 0) return result;
+  return addOnce(db, request);
+}
 
+async function addOnce(db: Database, request: z.output<typeof addSchema>): Promise<CartChange> {
   return db.$transaction(async (tx) => {
     // Checked first so a refused request leaves no empty cart behind. Not locked: checkout locks
     // the cart and then the products, and taking them in the other order here could deadlock.

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "./db/client";
+import { Prisma } from "./generated/prisma/client";
 
 /** A product as the app shows it; prices are integer AOA. */
 export interface CatalogProduct {
@@ -10,6 +11,11 @@ export interface CatalogProduct {
   priceAoa: number;
   /** Path of a local image under public/. */
   image: string;
+  /**
+   * Units a shopper can buy now: the shelf, plus units still kept by pending orders whose stock
+   * hold has run out (adding to the cart or checking out ends those holds on the spot,
+   * lib/orders/holds.ts), so a product hoarded by unpaid orders never looks sold out for good.
+   */
   stock: number;
 }
 
@@ -32,11 +38,24 @@ function toCatalogProduct({
 
 export async function listProducts(): Promise<CatalogProduct[]> {
   const rows = await db().product.findMany({ select: catalogFields, orderBy: [{ name: "asc" }] });
-  return rows.map(toCatalogProduct);
+  return withExpiredHolds(rows.map(toCatalogProduct));
 }
 
 /** The product shown at /products/[slug]; null for a slug the catalogue does not have. */
 export async function findProductBySlug(slug: string): Promise<CatalogProduct | null> {
   const row = await db().product.findUnique({ where: { slug }, select: catalogFields });
-  return row ? toCatalogProduct(row) : null;
+  return row ? (await withExpiredHolds([toCatalogProduct(row)]))[0]! : null;
+}
+
+/** Adds the units kept by pending orders whose hold ran out (usually none: one indexed query). */
+async function withExpiredHolds(products: CatalogProduct[]): Promise<CatalogProduct[]> {
+  if (products.length === 0) return products;
+  const held = await db().$queryRaw<{ productId: string; units: number }[]>(Prisma.sql`
+SELECT l.product_id AS "productId", sum(l.quantity)::int AS units
+FROM orders o JOIN order_lines l ON l.order_id = o.id
+WHERE o.status = 'PEN' AND o.hold_expires_at <= now()
+GROUP BY l.product_id`);
+  if (held.length === 0) return products;
+  const units = new Map(held.map((row) => [row.productId, row.units]));
+  return products.map((product) => ({ ...product, stock: product.stock + (units.get(product.id) ?? 0) }));
 }

@@ -8,6 +8,10 @@ import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { cartNoticeQuery, type CartNoticeKind } from "@/lib/i18n/notices";
+import { runDueJobs } from "@/lib/jobs/runner";
+import { consoleLogger } from "@/lib/log";
+import { releaseExpiredHolds } from "@/lib/orders/holds";
+import { payClient } from "@/lib/pay";
 
 // The cart's forms post here; each works without JavaScript: validate in lib/cart.ts, then
 // redirect back with a notice in the query (the page shows it, refusals included).
@@ -32,11 +36,19 @@ async function finish(result: CartChange, success: Exclude<CartNoticeKind, "capp
 }
 
 export async function addToCartAction(formData: FormData): Promise<void> {
-  const result = await addToCart(db(), {
-    cartId: await cartIdFromCookie(),
-    productId: formData.get("productId"),
-    quantity: formData.get("quantity"),
-  });
+  const result = await addToCart(
+    db(),
+    { cartId: await cartIdFromCookie(), productId: formData.get("productId"), quantity: formData.get("quantity") },
+    {
+      releaseExpiredHolds: (productIds) =>
+        releaseExpiredHolds(productIds, {
+          db: db(),
+          pay: payClient(),
+          log: consoleLogger,
+          runJobsNow: (ids) => runDueJobs({ ids }),
+        }),
+    },
+  );
   await finish(result, "added", returnPath(formData.get("returnTo")));
 }
 

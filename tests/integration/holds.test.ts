@@ -201,6 +201,40 @@ describe("stock holds", () => {
     });
   });
 
+  it("the catalogue counts units kept by expired holds, and adding one to a cart ends those holds", async () => {
+    quiet();
+    const product = await insertTestProduct({ stock: 2 });
+    const hoarder = await placeOrder(product.id, 2);
+    const { findProductBySlug } = await import("@/lib/catalog");
+    expect((await findProductBySlug(product.slug))!.stock).toBe(0);
+    await expireHold(hoarder.externalTransactionId);
+    expect((await findProductBySlug(product.slug))!.stock).toBe(2);
+    expect(await stockOf(product.id)).toBe(0);
+
+    const { addToCart } = await import("@/lib/cart");
+    const { releaseExpiredHolds } = await import("@/lib/orders/holds");
+    const { payClient } = await import("@/lib/pay");
+    const { runDueJobs } = await import("@/lib/jobs/runner");
+    const input = { productId: product.id, quantity: 1 };
+    // Without the option (as before) a sold-out shelf is a refusal.
+    expect(await addToCart(client as never, input)).toMatchObject({ ok: false, code: "out_of_stock" });
+    const added = await addToCart(client as never, input, {
+      releaseExpiredHolds: (ids) =>
+        releaseExpiredHolds(ids, {
+          db: client as never,
+          pay: payClient(),
+          log: () => {},
+          runJobsNow: (jobIds) => runDueJobs({ ids: jobIds, db: client as never, log: () => {} }),
+        }),
+    });
+    expect(added).toMatchObject({ ok: true, quantity: 1 });
+    expect(await orderRow(hoarder.externalTransactionId)).toMatchObject({
+      status: "CAN",
+      cancelReason: "hold_expired",
+    });
+    expect(await stockOf(product.id)).toBe(2);
+  });
+
   it("the status page of an expired order ends its hold", async () => {
     quiet();
     const product = await insertTestProduct({ stock: 4 });
