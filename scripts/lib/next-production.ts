@@ -4,12 +4,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /**
- * `next build` and `next start` as child processes, for the e2e server and the benchmarks:
- * both measure or test what a deployment runs, the production build, not `next dev`.
+ * `next build` and the shop's production server (scripts/serve.mjs, what `npm start` runs) as
+ * child processes, for the e2e server and the benchmarks: both measure or test what a
+ * deployment runs, the production build, not `next dev`.
  */
 
 // Next's own entry point as our direct child (not through npx), so stopping it stops it.
 export const NEXT_BIN = fileURLToPath(import.meta.resolve("next/dist/bin/next"));
+/** The production server: Next's request handler behind one that appends the peer to X-Forwarded-For. */
+export const SERVE_SCRIPT = fileURLToPath(new URL("../serve.mjs", import.meta.url));
 
 /** The child's environment: ours, without NODE_ENV (Next sets it and warns about other values), plus `appEnv`. */
 function childEnv(appEnv: Record<string, string>): NodeJS.ProcessEnv {
@@ -74,7 +77,10 @@ export interface RunningNextServer {
   stop(): Promise<void>;
 }
 
-/** Starts `next start` on 127.0.0.1:`port` (loopback only) from an existing production build. */
+/**
+ * Starts the production server (scripts/serve.mjs, as `npm start` does) on 127.0.0.1:`port`
+ * (loopback only) from an existing production build.
+ */
 export function startNextServer(options: {
   root: string;
   appEnv: Record<string, string>;
@@ -83,7 +89,7 @@ export function startNextServer(options: {
   output?: "inherit" | "quiet";
 }): RunningNextServer {
   const host = "127.0.0.1";
-  const child = spawn(process.execPath, [NEXT_BIN, "start", "--port", String(options.port), "--hostname", host], {
+  const child = spawn(process.execPath, [SERVE_SCRIPT, "--port", String(options.port), "--hostname", host], {
     cwd: options.root,
     env: childEnv(options.appEnv),
     stdio: ["ignore", options.output === "quiet" ? "ignore" : "inherit", "inherit"],

@@ -1,0 +1,3 @@
+// Types for forwarded-for.mjs (plain JavaScript, run by plain `node`), for the TypeScript tests.
+export declare const UNKNOWN_PEER: string;
+export declare function appendForwardedFor(header: string | string[] | undefined, peer: string | undefined): string;
