@@ -7,7 +7,8 @@ import { useEffect, useRef, useState } from "react";
  * it. The browser's callbacks never decide the outcome; this only shows what the webhook (or
  * the server's status fallback) already wrote. Backoff 1 s, 1.5 s, … capped at 5 s; after
  * about two minutes it stops, and `checkAgain()` asks once more with `?refresh=1` (the server
- * then asks the service) before polling again.
+ * then asks the service) before polling again. A 429 (the server's per-address limit on
+ * refreshes) is not an error: the next request waits at least its Retry-After.
  */
 
 export type OrderStatusCode = "PEN" | "CON" | "CAN";
@@ -23,14 +24,33 @@ export const POLL_BACKOFF_FACTOR = 1.5;
 export const POLL_MAX_DELAY_MS = 5_000;
 export const POLL_GIVE_UP_AFTER_MS = 120_000;
 
+/** How long to wait after a 429 without a usable Retry-After: the limits count per minute. */
+export const RATE_LIMITED_DEFAULT_WAIT_MS = 60_000;
+
 const STATUSES: readonly OrderStatusCode[] = ["PEN", "CON", "CAN"];
 
-async function fetchStatus(externalTransactionId: string, refresh: boolean): Promise<OrderStatusSnapshot | null> {
+/** The server asked us to slow down (429): wait this long before the next request. */
+interface SlowDown {
+  retryAfterMs: number;
+}
+
+/** Retry-After in milliseconds: whole seconds, or an HTTP date. */
+function retryAfterMs(header: string | null): number {
+  if (header && /^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = header ? Date.parse(header) : NaN;
+  return Number.isNaN(date) ? RATE_LIMITED_DEFAULT_WAIT_MS : Math.max(0, date - Date.now());
+}
+
+async function fetchStatus(
+  externalTransactionId: string,
+  refresh: boolean,
+): Promise<OrderStatusSnapshot | SlowDown | null> {
   try {
     const response = await fetch(
       `/api/pay/order/${encodeURIComponent(externalTransactionId)}/status${refresh ? "?refresh=1" : ""}`,
       { cache: "no-store", headers: { Accept: "application/json" } },
     );
+    if (response.status === 429) return { retryAfterMs: retryAfterMs(response.headers.get("Retry-After")) };
     if (!response.ok) return null;
     const body = (await response.json()) as Record<string, unknown>;
     const status = STATUSES.find((code) => code === body.status);
@@ -82,7 +102,9 @@ export function useOrderStatus(
       const next = await fetchStatus(externalTransactionId, refresh);
       if (stopped) return;
       if (refresh) setChecking(false);
-      if (next) {
+      let wait = 0;
+      if (next && "retryAfterMs" in next) wait = next.retryAfterMs;
+      else if (next) {
         setSnapshot(next);
         optionsRef.current.onSnapshot?.(next);
         if (!keepPolling(next)) return;
@@ -92,7 +114,7 @@ export function useOrderStatus(
         return;
       }
       delay = Math.min(delay * POLL_BACKOFF_FACTOR, POLL_MAX_DELAY_MS);
-      timer = setTimeout(() => void poll(false), delay);
+      timer = setTimeout(() => void poll(false), Math.max(delay, wait));
     }
 
     if (round > 0) void poll(true);

@@ -84,6 +84,31 @@ describe("OrderStatus", () => {
     expect(router.refresh).toHaveBeenCalled();
   });
 
+  it("a 429 from endpoint C waits at least its Retry-After before asking again, and the page stays as it was", async () => {
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(
+        Response.json(
+          { error: { code: "rate_limited", message: "too many status checks" } },
+          { status: 429, headers: { "Retry-After": "20" } },
+        ),
+      )
+      .mockImplementation(async () => Response.json({ externalTransactionId: ID, status: "CON" }));
+    vi.stubGlobal("fetch", fetchMock);
+    const host = show("success", "PEN");
+    const shown = () => host.querySelector('[data-testid="order-status"]')?.getAttribute("data-status");
+
+    await firstPoll();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(shown()).toBe("PEN");
+    // The backoff alone would ask again after 1.5 s; the server said 20.
+    await act(() => vi.advanceTimersByTimeAsync(19_900));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(shown()).toBe("CON");
+  });
+
   it("an order already CAN when the page opens is shown, with the way back to the cart, and not left", async () => {
     const fetchMock = answerStatus("CAN");
     const host = show("order", "CAN");

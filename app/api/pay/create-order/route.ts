@@ -9,6 +9,7 @@ import {
 } from "@/lib/checkout/cookies";
 import { createOrder } from "@/lib/checkout/create-order";
 import { createOrderRequestSchema, describeIssues, MAX_CREATE_ORDER_BYTES } from "@/lib/checkout/request";
+import { refuseOverClientLimit } from "@/lib/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
@@ -21,6 +22,12 @@ import { bodyRefusal, readBodyCapped } from "@/lib/request-body";
 export const dynamic = "force-dynamic";
 
 export async function POST(request: NextRequest): Promise<Response> {
+  const limited = await refuseOverClientLimit(request, {
+    name: "create-order",
+    pointsPerMinute: getEnv().rateLimits.createOrderPerMinute,
+    message: "too many orders from this address; please wait a moment and try again",
+  });
+  if (limited) return limited;
   // Requiring JSON also keeps cross-site HTML forms out: they cannot send this content type.
   if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? ""))
     return jsonError(415, "unsupported_media_type", "send the order as Content-Type: application/json");

@@ -1,4 +1,5 @@
 import { after } from "next/server";
+import { refuseOverClientLimit } from "@/lib/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
@@ -14,11 +15,21 @@ export async function GET(
   request: Request,
   { params }: { params: Promise<{ externalTransactionId: string }> },
 ): Promise<Response> {
+  const refreshParam = new URL(request.url).searchParams.get("refresh");
+  const refresh = refreshParam === "1" || refreshParam === "true";
+  // A forced refresh asks the service, so it is limited per client address (every attempt
+  // counts); reading our own database is not.
+  if (refresh) {
+    const limited = await refuseOverClientLimit(request, {
+      name: "status-refresh",
+      pointsPerMinute: getEnv().rateLimits.statusRefreshPerMinute,
+      message: "too many status checks from this address; please wait a moment and try again",
+    });
+    if (limited) return limited;
+  }
   const { externalTransactionId } = await params;
   if (!EXTERNAL_TRANSACTION_ID.test(externalTransactionId))
     return jsonError(400, "invalid_order_id", "the order id must be order_ followed by a lower-case UUID");
-  const refreshParam = new URL(request.url).searchParams.get("refresh");
-  const refresh = refreshParam === "1" || refreshParam === "true";
 
   let result;
   try {
@@ -32,6 +43,8 @@ export async function GET(
     return jsonError(503, "unavailable", "the order's status cannot be read right now");
   }
   if (!result) return jsonError(404, "order_not_found", `no order ${externalTransactionId}`);
-  if (result.refresh === "transitioned" || result.refresh === "abandoned") after(() => drainJobsInBackground());
+  // A change enqueued jobs (a release of stock, a mail): run them once the answer is on its way.
+  if (["transitioned", "abandoned", "hold_expired", "paid_after_cancel"].includes(result.refresh))
+    after(() => drainJobsInBackground());
   return Response.json(result.view, { headers: { "Cache-Control": "no-store" } });
 }
