@@ -12,7 +12,7 @@ const port = Number(process.env.E2E_PORT || 3100);
 const baseURL = `http://127.0.0.1:${port}`;
 
 /** Specs that create orders at the service. */
-const PAYING_TESTS = /(order-lifecycle|checkout|budget)\.spec\.ts$/;
+const PAYING_TESTS = /(order-lifecycle|checkout|budget|holds-and-limits)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "e2e",
