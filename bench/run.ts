@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: each scenario (bench/scenarios/) against the app's production build
- * (`next start`) and against a bare node:http + pg baseline doing the same work, both on
+ * (`scripts/serve.mjs`, as `npm start` runs it) and against a bare node:http + pg baseline doing the same work, both on
  * the same scratch database, measured in this run, and every run checked in the database
  * afterwards. See bench/README.md.
  *

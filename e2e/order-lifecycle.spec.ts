@@ -1,7 +1,7 @@
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 
-// The order lifecycle against the production server (next start) and the local sandbox, over
+// The order lifecycle against the production server (scripts/serve.mjs, as npm start runs it) and the local sandbox, over
 // HTTP only: create-order, the sandbox's signed webhook, the status endpoint, and the jobs that
 // Next's after() runs once the webhook has been answered — the part route tests can only emulate.
 

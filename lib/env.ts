@@ -121,7 +121,7 @@ const overPlainHttpToAnotherMachine = (url: URL | undefined) => url?.protocol ==
  * - the service's API and SDK addresses are https:// unless they are on this machine, whatever
  *   the key; with a pk_live_ key they are https:// always (production requires HTTPS, contract 5.3);
  * - with NODE_ENV=production, the shop's own APP_URL is https:// unless it is on this machine
- *   (the e2e server and the benchmarks run `next start` on http://127.0.0.1).
+ *   (the e2e server and the benchmarks run the production server on http://127.0.0.1).
  */
 function transportProblems(source: Source): Problem[] {
   const live = source.PAY_PUBLISHABLE_KEY?.trim().startsWith("pk_live_") ?? false;

@@ -1,7 +1,7 @@
 /**
  * The server Playwright's webServer starts (playwright.config.ts): an isolated shop
  * (scripts/lib/isolated-shop.ts: fresh database, migrations, seed, random credentials, a local
- * sandbox on a free port), the production build, then `next start` on E2E_PORT.
+ * sandbox on a free port), the production build, then the production server (`scripts/serve.mjs`, as `npm start`) on E2E_PORT.
  * The sandbox's address goes to the tests through test-results/e2e-server.json.
  * SIGTERM or SIGINT (Playwright stops its webServer that way) stops Next and the sandbox and
  * drops the database. E2E_SKIP_BUILD=1 reuses the existing .next/ build.
