@@ -134,6 +134,9 @@ export const pt = {
       amount_too_large: "O total da encomenda é demasiado elevado para um só pagamento.",
       payment_service_unavailable: "O serviço de pagamentos não está a responder. Tente novamente dentro de momentos.",
       payment_service_error: "O serviço de pagamentos recusou a encomenda.",
+      rate_limited: "Demasiadas tentativas seguidas. Aguarde um minuto e tente novamente.",
+      too_many_open_orders:
+        "Já tem encomendas à espera de pagamento. Pague ou cancele uma delas, ou aguarde que expirem, e tente novamente.",
       other: "Tente novamente dentro de momentos.",
     },
   },
@@ -284,6 +287,9 @@ export const en: Dictionary = {
       amount_too_large: "The order total is too large for one payment.",
       payment_service_unavailable: "The payment service is not answering. Try again in a moment.",
       payment_service_error: "The payment service refused the order.",
+      rate_limited: "Too many attempts in a row. Wait a minute and try again.",
+      too_many_open_orders:
+        "You already have orders waiting for payment. Pay or cancel one, or wait for them to expire, and try again.",
       other: "Try again in a moment.",
     },
   },

@@ -100,6 +100,8 @@ describe("why an order could not be created", () => {
       "unavailable",
       "payment_service_unavailable",
       "payment_service_error",
+      "rate_limited",
+      "too_many_open_orders",
     ];
     for (const code of codes) {
       expect(orderErrorMessage(pt, code), code).toBe(pt.payButton.orderErrors[code as "cart_empty"]);

@@ -474,6 +474,8 @@ describe("PayButton: what the shopper is told when the order cannot be created",
     ["a 502 page from a proxy", "unavailable", () => new Response("<h1>Bad gateway</h1>", { status: 502 })],
     ["a 404 without a body", "invalid_response", () => new Response(null, { status: 404 })],
     ["out of stock", "out_of_stock", json(409, "out_of_stock", "not enough Café in stock for 3")],
+    ["too many attempts from this address", "rate_limited", json(429, "rate_limited", "too many orders")],
+    ["too many unpaid orders", "too_many_open_orders", json(429, "too_many_open_orders", "there are already 3")],
     [
       "the payment service down",
       "payment_service_unavailable",

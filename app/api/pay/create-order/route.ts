@@ -65,7 +65,8 @@ export async function POST(request: NextRequest): Promise<Response> {
   if (!result.ok) {
     // A failed creation enqueued its clean-up jobs and ran them; pick up anything left over.
     if (result.status >= 500) after(() => drainJobsInBackground());
-    return jsonError(result.status, result.code, result.message);
+    const retryAfter = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
+    return jsonError(result.status, result.code, result.message, retryAfter);
   }
 
   const response = NextResponse.json({
