@@ -82,8 +82,8 @@ export interface UpdateResult {
 }
 
 /**
- * The CTEs `found` (the order, locked, as it is now), `target` (the same row, when this
- * statement's snapshot has that version), `changed` (the row this statement changed, if any),
+ * The CTEs `found` (the order as it is now: locked when this update may change it), `target`
+ * (the same row, when this statement's snapshot has that version), `changed` (the row this statement changed, if any),
  * `enqueued` (its jobs), `late` (a CON recorded for a CAN order) and `late_jobs`. Follow it with
  * `, more AS (…) SELECT …` or with {@link outcomeSelect}; run it with {@link runUpdateStatement}.
  *
@@ -103,7 +103,7 @@ export function paymentUpdateCtes(lookup: OrderLookup, update: PaymentUpdate): P
   const markChecked = update.markStatusChecked ?? false;
   const paidAfterCancel = update.status === "CON";
   return Prisma.sql`
-WITH found AS (
+WITH candidate AS (
   SELECT o.id, o.external_transaction_id, o.status, o.updated_at, o.xmin::text AS version FROM orders o
   WHERE o.id = (
     SELECT id FROM (
@@ -112,7 +112,17 @@ WITH found AS (
       SELECT id, 1 AS rank FROM orders WHERE reference_number = ${lookup.referenceNumber ?? null}
     ) candidates ORDER BY rank LIMIT 1
   )
-  FOR UPDATE
+), locked AS (
+  -- Only an order this update may change is locked: a PEN one, or a CAN one told CON. A
+  -- duplicate about a final order (the common replay) reads it and writes nothing at all.
+  SELECT o.id, o.external_transaction_id, o.status, o.updated_at, o.xmin::text AS version
+  FROM orders o JOIN candidate c ON c.id = o.id
+  WHERE c.status = 'PEN' OR (${paidAfterCancel} AND c.status = 'CAN')
+  FOR UPDATE OF o
+), found AS (
+  SELECT * FROM locked
+  UNION ALL
+  SELECT * FROM candidate c WHERE NOT (c.status = 'PEN' OR (${paidAfterCancel} AND c.status = 'CAN'))
 ), target AS (
   SELECT found.* FROM found JOIN orders snapshot ON snapshot.id = found.id AND snapshot.xmin::text = found.version
 ), changed AS (

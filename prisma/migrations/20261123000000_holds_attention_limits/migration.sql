@@ -32,12 +32,6 @@ CREATE TABLE "rate_limits" (
 -- CreateIndex
 CREATE INDEX "orders_status_hold_expires_at_idx" ON "orders"("status", "hold_expires_at");
 
--- CreateIndex
-CREATE INDEX "orders_status_status_checked_at_idx" ON "orders"("status", "status_checked_at");
-
--- CreateIndex
-CREATE INDEX "orders_attention_at_idx" ON "orders"("attention_at");
-
 -- ---------------------------------------------------------------------------------------
 -- Hand-written (see the init migration for why these live here).
 -- ---------------------------------------------------------------------------------------
