@@ -55,8 +55,6 @@ export interface PaymentUpdate {
   entityNumber?: string;
   /** Only for the shop's own cancellation: why (a failed creation, `abandoned`, `hold_expired`). */
   cancelReason?: string;
-  /** Set by the status fallback, so it asks the service at most once per staleness window. */
-  markStatusChecked?: boolean;
   /** The change happens only while the order's stock hold has run out (the shop's own expiry). */
   onlyIfHoldExpired?: boolean;
 }
@@ -82,49 +80,34 @@ export interface UpdateResult {
 }
 
 /**
- * The CTEs `found` (the order as it is now: locked when this update may change it), `target`
- * (the same row, when this statement's snapshot has that version), `changed` (the row this statement changed, if any),
- * `enqueued` (its jobs), `late` (a CON recorded for a CAN order) and `late_jobs`. Follow it with
+ * The CTEs `target` (the order as found), `changed` (the row this statement changed, if any),
+ * `late` (a CON recorded for a CAN order) and `enqueued` (the jobs of either). Follow it with
  * `, more AS (…) SELECT …` or with {@link outcomeSelect}; run it with {@link runUpdateStatement}.
  *
- * Why two: `found` locks the row (FOR UPDATE), so when another statement is changing the order
- * at the same moment this one waits for it and then sees the order as it was left. But the
- * statement's snapshot was taken before that change, and an UPDATE reads the row through the
- * snapshot. So every write goes through `target`, which is empty when the snapshot is out of
- * date; the outcome is then `retry`, nothing was written, and the statement runs again with a
- * fresh snapshot. A CON racing the shop's own cancellation is therefore recognised as paid
- * after cancel, never lost as "unchanged".
+ * Concurrency: the statement reads the order through its snapshot. When another statement
+ * changes the order in between, PostgreSQL re-checks `changed`'s condition on the latest row
+ * version (READ COMMITTED), so a final state is never overwritten; but this statement then
+ * sees a PEN order it could not change, which for a final update can only mean that another
+ * transition won. Its outcome is then `retry`, it has written nothing, and it runs again with
+ * a fresh snapshot: a CON racing the shop's own cancellation is recognised as paid after
+ * cancel, never lost as "unchanged". A duplicate about a final order reads and writes nothing.
  */
 export function paymentUpdateCtes(lookup: OrderLookup, update: PaymentUpdate): Prisma.Sql {
   const finalTo = update.status === "PEN" ? null : update.status;
   const reference = update.paymentReference ?? null;
   const entity = update.entityNumber ?? null;
   const jobTypes = finalTo ? jobsForTransition(finalTo) : [];
-  const markChecked = update.markStatusChecked ?? false;
+  const onlyIfHoldExpired = update.onlyIfHoldExpired ?? false;
   const paidAfterCancel = update.status === "CON";
   return Prisma.sql`
-WITH candidate AS (
-  SELECT o.id, o.external_transaction_id, o.status, o.updated_at, o.xmin::text AS version FROM orders o
-  WHERE o.id = (
-    SELECT id FROM (
-      SELECT id, 0 AS rank FROM orders WHERE external_transaction_id = ${lookup.externalTransactionId ?? null}
-      UNION ALL
-      SELECT id, 1 AS rank FROM orders WHERE reference_number = ${lookup.referenceNumber ?? null}
-    ) candidates ORDER BY rank LIMIT 1
-  )
-), locked AS (
-  -- Only an order this update may change is locked: a PEN one, or a CAN one told CON. A
-  -- duplicate about a final order (the common replay) reads it and writes nothing at all.
-  SELECT o.id, o.external_transaction_id, o.status, o.updated_at, o.xmin::text AS version
-  FROM orders o JOIN candidate c ON c.id = o.id
-  WHERE c.status = 'PEN' OR (${paidAfterCancel} AND c.status = 'CAN')
-  FOR UPDATE OF o
-), found AS (
-  SELECT * FROM locked
-  UNION ALL
-  SELECT * FROM candidate c WHERE NOT (c.status = 'PEN' OR (${paidAfterCancel} AND c.status = 'CAN'))
-), target AS (
-  SELECT found.* FROM found JOIN orders snapshot ON snapshot.id = found.id AND snapshot.xmin::text = found.version
+WITH target AS (
+  SELECT id, external_transaction_id, status, updated_at, hold_expires_at FROM (
+    SELECT id, external_transaction_id, status, updated_at, hold_expires_at, 0 AS rank FROM orders
+      WHERE external_transaction_id = ${lookup.externalTransactionId ?? null}
+    UNION ALL
+    SELECT id, external_transaction_id, status, updated_at, hold_expires_at, 1 AS rank FROM orders
+      WHERE reference_number = ${lookup.referenceNumber ?? null}
+  ) found ORDER BY rank LIMIT 1
 ), changed AS (
   UPDATE orders o SET
     status = COALESCE(${finalTo}::"OrderStatus", o.status),
@@ -132,7 +115,6 @@ WITH candidate AS (
     payment_reference = COALESCE(${reference}, o.payment_reference),
     entity_number = COALESCE(${entity}, o.entity_number),
     cancel_reason = COALESCE(${update.cancelReason ?? null}, o.cancel_reason),
-    status_checked_at = CASE WHEN ${markChecked} THEN now() ELSE o.status_checked_at END,
     -- A new payment reference keeps the units for the reference's life span.
     hold_expires_at = CASE
       WHEN ${finalTo}::text IS NULL AND ${reference}::text IS NOT NULL AND ${reference} IS DISTINCT FROM o.payment_reference
@@ -140,22 +122,14 @@ WITH candidate AS (
       ELSE o.hold_expires_at END,
     updated_at = now()
   FROM target
-  WHERE o.id = target.id AND o.status = 'PEN' AND target.status = 'PEN'
-    AND (NOT ${update.onlyIfHoldExpired ?? false} OR o.hold_expires_at <= now())
+  WHERE o.id = target.id AND o.status = 'PEN'
+    AND (NOT ${onlyIfHoldExpired} OR o.hold_expires_at <= now())
     AND (
       ${finalTo}::text IS NOT NULL
       OR (${reference}::text IS NOT NULL AND ${reference} IS DISTINCT FROM o.payment_reference)
       OR (${entity}::text IS NOT NULL AND ${entity} IS DISTINCT FROM o.entity_number)
     )
   RETURNING o.id, o.external_transaction_id, o.status, o.updated_at
-), enqueued AS (
-  INSERT INTO jobs (type, dedupe_key, payload)
-  SELECT job.type, job.type || ':' || changed.external_transaction_id,
-         jsonb_build_object('orderId', changed.id, 'externalTransactionId', changed.external_transaction_id)
-  FROM changed CROSS JOIN unnest(${jobTypes}::text[]) AS job(type)
-  WHERE changed.status <> 'PEN'
-  ON CONFLICT (dedupe_key) DO NOTHING
-  RETURNING id
 ), late AS (
   -- Paid after cancel: recorded once (the first CON); later ones find it recorded.
   UPDATE orders o SET
@@ -164,47 +138,47 @@ WITH candidate AS (
     attention_at = COALESCE(o.attention_at, now()),
     updated_at = now()
   FROM target
-  WHERE ${paidAfterCancel} AND o.id = target.id AND target.status = 'CAN' AND o.paid_after_cancel_at IS NULL
+  WHERE ${paidAfterCancel} AND o.id = target.id AND o.status = 'CAN' AND o.paid_after_cancel_at IS NULL
   RETURNING o.id, o.external_transaction_id, o.updated_at
-), late_jobs AS (
+), enqueued AS (
   INSERT INTO jobs (type, dedupe_key, payload)
-  SELECT ${JOB_TYPES.paidAfterCancelMail}::text, ${JOB_TYPES.paidAfterCancelMail}::text || ':' || late.external_transaction_id,
-         jsonb_build_object('orderId', late.id, 'externalTransactionId', late.external_transaction_id)
-  FROM late
+  SELECT job.type, job.type || ':' || job.external_transaction_id,
+         jsonb_build_object('orderId', job.id, 'externalTransactionId', job.external_transaction_id)
+  FROM (
+    SELECT changed.id, changed.external_transaction_id, type FROM changed
+      CROSS JOIN unnest(${jobTypes}::text[]) AS type WHERE changed.status <> 'PEN'
+    UNION ALL
+    SELECT late.id, late.external_transaction_id, ${JOB_TYPES.paidAfterCancelMail}::text FROM late
+  ) job
   ON CONFLICT (dedupe_key) DO NOTHING
   RETURNING id
-), touched AS (
-  -- A fallback check that found no news still counts as a check.
-  UPDATE orders o SET status_checked_at = now()
-  FROM target
-  WHERE ${markChecked} AND o.id = target.id AND target.status = 'PEN' AND NOT EXISTS (SELECT 1 FROM changed)
-  RETURNING o.id
 )`;
 }
 
-/** The outcome of `update`, as SQL over the CTEs of {@link paymentUpdateCtes} (`found` and `target` joined). */
-export function outcomeSql(update: Pick<PaymentUpdate, "status">): Prisma.Sql {
+/** The outcome of `update`, as SQL over the CTEs of {@link paymentUpdateCtes} (`target`, `changed` joined). */
+export function outcomeSql(update: Pick<PaymentUpdate, "status" | "onlyIfHoldExpired">): Prisma.Sql {
+  const finalUpdate = update.status !== "PEN";
   return Prisma.sql`CASE
-  WHEN found.id IS NULL THEN 'not_found'
-  WHEN target.id IS NULL THEN 'retry'
+  WHEN target.id IS NULL THEN 'not_found'
   WHEN changed.id IS NOT NULL AND changed.status <> 'PEN' THEN 'transitioned'
   WHEN changed.id IS NOT NULL THEN 'pending_updated'
+  WHEN target.status = 'PEN' AND ${finalUpdate}
+       AND (NOT ${update.onlyIfHoldExpired ?? false} OR target.hold_expires_at <= now()) THEN 'retry'
   WHEN ${update.status === "CON"} AND target.status = 'CAN' THEN 'paid_after_cancel'
   WHEN target.status <> 'PEN' THEN 'already_final'
   ELSE 'unchanged' END`;
 }
 
-/** The SELECT that turns the CTEs into one row for {@link readUpdateResult}. */
-export function outcomeSelect(update: Pick<PaymentUpdate, "status">): Prisma.Sql {
+/** The SELECT that turns the CTEs into one row for {@link runUpdateStatement}. */
+export function outcomeSelect(update: Pick<PaymentUpdate, "status" | "onlyIfHoldExpired">): Prisma.Sql {
   return Prisma.sql`
 SELECT ${outcomeSql(update)} AS outcome,
-       found.id AS id,
-       found.external_transaction_id AS "externalTransactionId",
-       COALESCE(changed.status, found.status)::text AS status,
-       COALESCE(changed.updated_at, late.updated_at, found.updated_at) AS "updatedAt",
+       target.id AS id,
+       target.external_transaction_id AS "externalTransactionId",
+       COALESCE(changed.status, target.status)::text AS status,
+       COALESCE(changed.updated_at, late.updated_at, target.updated_at) AS "updatedAt",
        late.id IS NOT NULL AS "firstPaidAfterCancel"
 FROM (SELECT 1) AS one
-LEFT JOIN found ON true
 LEFT JOIN target ON true
 LEFT JOIN changed ON true
 LEFT JOIN late ON true`;

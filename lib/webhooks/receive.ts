@@ -86,14 +86,15 @@ export async function receiveWebhook(
     update,
   );
   // The delivery is logged by the run that applies it (not by one that must be retried).
+  const outcome = outcomeSql(update);
   const result = await runUpdateStatement(
     deps.db,
     Prisma.sql`${ctes}, event AS (
   INSERT INTO webhook_events (raw_body, external_transaction_id, payment_status, outcome, order_id)
-  SELECT ${Buffer.from(rawBody)}, COALESCE(found.external_transaction_id, ${lookup.externalTransactionId ?? null}),
-         ${lookup.status}, CASE WHEN found.id IS NULL THEN 'unmatched' ELSE ${outcomeSql(update)} END, found.id
-  FROM (SELECT 1) AS one LEFT JOIN found ON true LEFT JOIN target ON true LEFT JOIN changed ON true
-  WHERE found.id IS NULL OR target.id IS NOT NULL
+  SELECT ${Buffer.from(rawBody)}, COALESCE(target.external_transaction_id, ${lookup.externalTransactionId ?? null}),
+         ${lookup.status}, CASE WHEN target.id IS NULL THEN 'unmatched' ELSE ${outcome} END, target.id
+  FROM (SELECT 1) AS one LEFT JOIN target ON true LEFT JOIN changed ON true
+  WHERE ${outcome} <> 'retry'
   RETURNING id
 )
 ${outcomeSelect(update)}`,

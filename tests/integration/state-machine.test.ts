@@ -150,6 +150,21 @@ describe("applyPaymentUpdate", () => {
     expect((await jobsOf(order.externalTransactionId)).map((job) => job.type)).toEqual(CON_JOBS);
   });
 
+  it("the shop's own expiry cancels only while the hold has run out", async () => {
+    const order = await insertTestOrder();
+    const lookup = { externalTransactionId: order.externalTransactionId };
+    const expire = { status: "CAN" as const, cancelReason: "hold_expired", onlyIfHoldExpired: true };
+    expect((await applyPaymentUpdate(db(), lookup, expire)).outcome).toBe("unchanged");
+    expect(await statusOf(order.id)).toBe("PEN");
+    await db()
+      .$executeRaw`UPDATE orders SET hold_expires_at = now() - interval '1 second' WHERE id = ${order.id}::uuid`;
+    expect((await applyPaymentUpdate(db(), lookup, expire)).outcome).toBe("transitioned");
+    expect(await db().order.findUniqueOrThrow({ where: { id: order.id } })).toMatchObject({
+      status: "CAN",
+      cancelReason: "hold_expired",
+    });
+  });
+
   it("a CAN order told CON stays CAN, records the payment once, marks it for attention and enqueues one mail", async () => {
     const order = await insertTestOrder({ status: "CAN" });
     const lookup = { externalTransactionId: order.externalTransactionId };
@@ -182,16 +197,5 @@ describe("applyPaymentUpdate", () => {
         final === "CON" ? CON_JOBS : [JOB_TYPES.paidAfterCancelMail, ...CAN_JOBS],
       );
     }
-  });
-
-  it("records a status check even when there is no news", async () => {
-    const order = await insertTestOrder();
-    const result = await applyPaymentUpdate(
-      db(),
-      { externalTransactionId: order.externalTransactionId },
-      { status: "PEN", markStatusChecked: true },
-    );
-    expect(result.outcome).toBe("unchanged");
-    expect((await db().order.findUniqueOrThrow({ where: { id: order.id } })).statusCheckedAt).not.toBeNull();
   });
 });
