@@ -96,5 +96,3 @@ export async function releaseExpiredHolds(productIds: readonly string[], deps: R
 /** The check left the order CAN: the shop's own expiry, or the service's CAN applied. */
 const endedCancelled = (result: CheckResult) =>
   result.outcome === "hold_expired" || (result.outcome === "transitioned" && result.serviceAnswered);
-
-export type { Database };
