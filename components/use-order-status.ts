@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { parseRetryAfterMs } from "@/lib/pay/retry";
 
 /**
  * Polls endpoint C (GET /api/pay/order/:id/status) for an order's status as the server knows
@@ -34,12 +35,8 @@ interface SlowDown {
   retryAfterMs: number;
 }
 
-/** Retry-After in milliseconds: whole seconds, or an HTTP date. */
-function retryAfterMs(header: string | null): number {
-  if (header && /^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const date = header ? Date.parse(header) : NaN;
-  return Number.isNaN(date) ? RATE_LIMITED_DEFAULT_WAIT_MS : Math.max(0, date - Date.now());
-}
+/** Retry-After in milliseconds (whole seconds or an HTTP date), else the default wait. */
+const retryAfterMs = (header: string | null) => parseRetryAfterMs(header, Date.now()) ?? RATE_LIMITED_DEFAULT_WAIT_MS;
 
 async function fetchStatus(
   externalTransactionId: string,

@@ -47,13 +47,13 @@ export async function findProductBySlug(slug: string): Promise<CatalogProduct | 
   return row ? (await withExpiredHolds([toCatalogProduct(row)]))[0]! : null;
 }
 
-/** Adds the units kept by pending orders whose hold ran out (usually none: one indexed query). */
+/** Adds the units of these products kept by pending orders whose hold ran out (usually none: one indexed query). */
 async function withExpiredHolds(products: CatalogProduct[]): Promise<CatalogProduct[]> {
   if (products.length === 0) return products;
   const held = await db().$queryRaw<{ productId: string; units: number }[]>(Prisma.sql`
 SELECT l.product_id AS "productId", sum(l.quantity)::int AS units
 FROM orders o JOIN order_lines l ON l.order_id = o.id
-WHERE o.status = 'PEN' AND o.hold_expires_at <= now()
+WHERE o.status = 'PEN' AND o.hold_expires_at <= now() AND l.product_id = ANY(${products.map((p) => p.id)}::uuid[])
 GROUP BY l.product_id`);
   if (held.length === 0) return products;
   const units = new Map(held.map((row) => [row.productId, row.units]));

@@ -55,7 +55,7 @@ const shape = {
     .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, { error: "must be a language code such as pt or en" })
     .default("pt"),
   /** How long a PEN order may go without news before the status endpoint asks the service (contract 4.2 C). */
-  PAY_STATUS_STALE_SECONDS: z.coerce.number({ error: "must be a whole number of seconds" }).int().min(1).default(30),
+  PAY_STATUS_STALE_SECONDS: wholeNumber("seconds").min(1).default(30),
   ...databaseShape,
   /** Unset: https://${VERCEL_PROJECT_PRODUCTION_URL} on Vercel, http://localhost:3000 elsewhere. */
   APP_URL: httpUrl.default("http://localhost:3000"),

@@ -3,7 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
 import { getEnv } from "../env";
 import { Prisma } from "../generated/prisma/client";
-import { dedupeKeyOf, jobsForTransition } from "../jobs/catalog";
+import { jobsForTransition } from "../jobs/catalog";
+import { jobsOfOrders } from "../jobs/queue";
 import { errorKind, type Logger } from "../log";
 import { releaseExpiredHolds } from "../orders/holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
@@ -309,10 +310,7 @@ async function cancelUnpaidOrder(externalTransactionId: string, error: unknown, 
   const reason = error instanceof PayServiceError ? `service_${error.kind}` : "internal_error";
   deps.log("warn", "order.creation_failed", { externalTransactionId, reason });
   await applyPaymentUpdate(deps.db, { externalTransactionId }, { status: "CAN", cancelReason: reason });
-  const jobs = await deps.db.job.findMany({
-    where: { dedupeKey: { in: jobsForTransition("CAN").map((type) => dedupeKeyOf(type, externalTransactionId)) } },
-    select: { id: true },
-  });
+  const jobs = await jobsOfOrders(deps.db, jobsForTransition("CAN"), [externalTransactionId]);
   await deps.runJobsNow(jobs.map((job) => job.id));
 }
 

@@ -48,39 +48,54 @@ const skipped = (reason: string): JobResult => ({ skipped: reason });
 /** Orders are never deleted: a job whose order is missing is an anomaly, retried and then parked for a person. */
 const orderNotFound = (orderId: string) => new Error(`order ${orderId} not found`);
 
-/** CON: mail the shop's orders mailbox what was paid and what to ship. */
-async function sendConfirmationMail(job: ClaimedJob, { db, mail }: JobContext): Promise<JobResult> {
-  const orderId = orderIdOf(job);
-  const order = await db.order.findUnique({
+type OrderWithLines = NonNullable<Awaited<ReturnType<typeof findOrderWithLines>>>;
+
+const findOrderWithLines = (db: Database, orderId: string) =>
+  db.order.findUnique({
     where: { id: orderId },
     include: { lines: { orderBy: [{ productName: "asc" }, { id: "asc" }] } },
   });
+
+/**
+ * A mail to the shop's orders mailbox about the job's order, once: `skipReason` says why the
+ * order no longer calls for it, and an `emails` row with the job's key means an earlier run
+ * sent it and crashed (or timed out) before the job was marked DONE.
+ */
+async function mailAboutOrder(
+  job: ClaimedJob,
+  { db, mail }: JobContext,
+  compose: {
+    skipReason: (order: OrderWithLines) => string | undefined;
+    message: (order: OrderWithLines) => { subject: string; text: string };
+  },
+): Promise<JobResult> {
+  const orderId = orderIdOf(job);
+  const order = await findOrderWithLines(db, orderId);
   if (!order) throw orderNotFound(orderId);
-  if (order.status !== "CON") return skipped(`order is ${order.status}, not CON`);
-  // Sent by an earlier run that crashed (or timed out) before the job was marked DONE.
+  const reason = compose.skipReason(order);
+  if (reason) return skipped(reason);
   if (await db.email.findFirst({ where: { jobKey: job.dedupeKey }, select: { id: true } }))
     return skipped("already mailed");
   const { mailer, to } = mail();
-  await mailer.send({ to, jobKey: job.dedupeKey, ...orderConfirmationMail(order) });
+  await mailer.send({ to, jobKey: job.dedupeKey, ...compose.message(order) });
 }
+
+/** CON: mail the shop's orders mailbox what was paid and what to ship. */
+const sendConfirmationMail: JobHandler = (job, context) =>
+  mailAboutOrder(job, context, {
+    skipReason: (order) => (order.status === "CON" ? undefined : `order is ${order.status}, not CON`),
+    message: orderConfirmationMail,
+  });
 
 /**
  * CON after CAN: mail the orders mailbox that a cancelled order was paid, so a person fulfils or
  * refunds it. The order was marked for attention by the statement that recorded the payment.
  */
-async function sendPaidAfterCancelMail(job: ClaimedJob, { db, mail }: JobContext): Promise<JobResult> {
-  const orderId = orderIdOf(job);
-  const order = await db.order.findUnique({
-    where: { id: orderId },
-    include: { lines: { orderBy: [{ productName: "asc" }, { id: "asc" }] } },
+const sendPaidAfterCancelMail: JobHandler = (job, context) =>
+  mailAboutOrder(job, context, {
+    skipReason: (order) => (order.paidAfterCancelAt ? undefined : "the order has no payment after cancel"),
+    message: paidAfterCancelMail,
   });
-  if (!order) throw orderNotFound(orderId);
-  if (!order.paidAfterCancelAt) return skipped("the order has no payment after cancel");
-  if (await db.email.findFirst({ where: { jobKey: job.dedupeKey }, select: { id: true } }))
-    return skipped("already mailed");
-  const { mailer, to } = mail();
-  await mailer.send({ to, jobKey: job.dedupeKey, ...paidAfterCancelMail(order) });
-}
 
 /**
  * CON: issue the invoice, once, numbered without gaps. In one transaction: lock the counter row

@@ -1,5 +1,6 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
+import { dedupeKeyOf, type JobType } from "./catalog";
 
 /**
  * The jobs table as a queue (docs/jobs.md). Jobs are inserted by the statement that changes an
@@ -100,6 +101,21 @@ WHERE j.id = due.id
 RETURNING j.id, j.type, j.dedupe_key AS "dedupeKey", j.payload, j.attempts AS attempt,
           j.max_attempts AS "maxAttempts", due.reclaimed`);
   return rows;
+}
+
+/**
+ * The jobs of `types` that these orders' transitions enqueued (found by dedupe key), e.g. a
+ * cancellation's stock release and cart reopening, to run them at once while a shopper waits.
+ */
+export async function jobsOfOrders(
+  client: SqlRunner,
+  types: readonly JobType[],
+  externalTransactionIds: readonly string[],
+): Promise<{ id: string; externalTransactionId: string }[]> {
+  const keys = externalTransactionIds.flatMap((id) => types.map((type) => dedupeKeyOf(type, id)));
+  if (keys.length === 0) return [];
+  return client.$queryRaw(Prisma.sql`
+SELECT id, payload->>'externalTransactionId' AS "externalTransactionId" FROM jobs WHERE dedupe_key = ANY(${keys}::text[])`);
 }
 
 export interface ParkedJob {

@@ -1,13 +1,13 @@
 import "server-only";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
-import { dedupeKeyOf, jobsForTransition } from "../jobs/catalog";
+import { jobsForTransition } from "../jobs/catalog";
+import { jobsOfOrders } from "../jobs/queue";
 import {
-  CLAIMED_ORDER_COLUMNS,
+  claimChecks,
   MIN_REFRESH_INTERVAL_MS,
   refreshFromService,
   type CheckDeps,
-  type CheckResult,
   type ClaimedOrder,
   type RefreshOptions,
 } from "./status";
@@ -33,30 +33,21 @@ export const ON_REQUEST_RETRY: RefreshOptions["retry"] = { maxAttempts: 1, timeo
 
 /**
  * Claims up to `limit` pending orders whose hold has run out (only those holding one of
- * `productIds`, when given), soonest expired first. A claim sets `status_checked_at`; orders
- * another check claimed in the last MIN_REFRESH_INTERVAL_MS, or that another claim is locking
- * right now, are skipped, so two instances never ask about the same order at once.
+ * `productIds`, when given), soonest expired first, each at most once per
+ * MIN_REFRESH_INTERVAL_MS (lib/orders/status.ts, `claimChecks`).
  */
-export async function claimExpiredHolds(
+export function claimExpiredHolds(
   db: Database,
   options: { limit: number; productIds?: readonly string[] },
 ): Promise<ClaimedOrder[]> {
-  if (options.limit < 1) return [];
   const productIds = options.productIds ? [...options.productIds] : null;
-  return db.$queryRaw<ClaimedOrder[]>(Prisma.sql`
-WITH due AS (
-  SELECT o.id AS due_id FROM orders o
-  WHERE o.status = 'PEN' AND o.hold_expires_at <= now()
-    AND (o.status_checked_at IS NULL
-         OR o.status_checked_at <= now() - ${MIN_REFRESH_INTERVAL_MS}::int * interval '1 millisecond')
-    AND (${productIds}::uuid[] IS NULL OR EXISTS (
-      SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.product_id = ANY(${productIds}::uuid[])))
-  ORDER BY o.hold_expires_at, o.id
-  LIMIT ${options.limit}::int
-  FOR UPDATE SKIP LOCKED
-)
-UPDATE orders SET status_checked_at = now() FROM due WHERE orders.id = due.due_id
-RETURNING ${CLAIMED_ORDER_COLUMNS}`);
+  return claimChecks(db, {
+    where: Prisma.sql`o.hold_expires_at <= now() AND (${productIds}::uuid[] IS NULL OR EXISTS (
+      SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.product_id = ANY(${productIds}::uuid[])))`,
+    orderBy: Prisma.sql`o.hold_expires_at, o.id`,
+    minIntervalMs: MIN_REFRESH_INTERVAL_MS,
+    limit: options.limit,
+  });
 }
 
 export interface ReleaseDeps extends CheckDeps {
@@ -67,32 +58,20 @@ export interface ReleaseDeps extends CheckDeps {
 /**
  * On a shopper's request: ends the expired holds on `productIds` (at most ON_REQUEST_LIMIT, each
  * service call within ON_REQUEST_RETRY) and puts the units of those that ended CAN back on the
- * shelf before returning. Returns how many orders it cancelled or saw cancelled; the caller
- * tries its reservation again when that is more than 0.
+ * shelf before returning. Returns how many orders ended CAN; the caller tries its reservation
+ * again when that is more than 0.
  */
 export async function releaseExpiredHolds(productIds: readonly string[], deps: ReleaseDeps): Promise<number> {
   const claimed = await claimExpiredHolds(deps.db, { limit: ON_REQUEST_LIMIT, productIds });
   if (claimed.length === 0) return 0;
-  const results = await Promise.all(
-    claimed.map((order) => refreshFromService(order, deps, { retry: ON_REQUEST_RETRY })),
+  await Promise.all(claimed.map((order) => refreshFromService(order, deps, { retry: ON_REQUEST_RETRY })));
+  // Only the orders that ended CAN (the shop's expiry, or the service's CAN) have these jobs.
+  const jobs = await jobsOfOrders(
+    deps.db,
+    jobsForTransition("CAN"),
+    claimed.map((order) => order.externalTransactionId),
   );
-  const ended = claimed.filter((_, i) => endedCancelled(results[i]!));
-  if (ended.length === 0) return 0;
-  const jobs = await deps.db.job.findMany({
-    where: {
-      status: "QUEUED",
-      dedupeKey: {
-        in: ended.flatMap((order) =>
-          jobsForTransition("CAN").map((type) => dedupeKeyOf(type, order.externalTransactionId)),
-        ),
-      },
-    },
-    select: { id: true },
-  });
+  if (jobs.length === 0) return 0;
   await deps.runJobsNow(jobs.map((job) => job.id));
-  return ended.length;
+  return new Set(jobs.map((job) => job.externalTransactionId)).size;
 }
-
-/** The check left the order CAN: the shop's own expiry, or the service's CAN applied. */
-const endedCancelled = (result: CheckResult) =>
-  result.outcome === "hold_expired" || (result.outcome === "transitioned" && result.serviceAnswered);

@@ -1,13 +1,7 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
 import { claimExpiredHolds } from "./holds";
-import {
-  CLAIMED_ORDER_COLUMNS,
-  refreshFromService,
-  type CheckResult,
-  type ClaimedOrder,
-  type StatusDeps,
-} from "./status";
+import { claimChecks, refreshFromService, type CheckResult, type ClaimedOrder, type StatusDeps } from "./status";
 
 /**
  * The reconcile sweep (`npm run reconcile`, the worker every minute, `/api/cron/reconcile`):
@@ -96,16 +90,10 @@ function tally(summary: ReconcileSummary, result: CheckResult): void {
  */
 function claimQuietOrders(deps: StatusDeps, batch: number): Promise<ClaimedOrder[]> {
   const quietMs = Math.round(deps.staleSeconds * 1000);
-  return deps.db.$queryRaw<ClaimedOrder[]>(Prisma.sql`
-WITH due AS (
-  SELECT o.id AS due_id FROM orders o
-  WHERE o.status = 'PEN' AND o.hold_expires_at > now()
-    AND o.updated_at <= now() - ${quietMs}::int * interval '1 millisecond'
-    AND (o.status_checked_at IS NULL OR o.status_checked_at <= now() - ${quietMs}::int * interval '1 millisecond')
-  ORDER BY o.status_checked_at ASC NULLS FIRST, o.created_at, o.id
-  LIMIT ${batch}::int
-  FOR UPDATE SKIP LOCKED
-)
-UPDATE orders SET status_checked_at = now() FROM due WHERE orders.id = due.due_id
-RETURNING ${CLAIMED_ORDER_COLUMNS}`);
+  return claimChecks(deps.db, {
+    where: Prisma.sql`o.hold_expires_at > now() AND o.updated_at <= now() - ${quietMs}::int * interval '1 millisecond'`,
+    orderBy: Prisma.sql`o.status_checked_at ASC NULLS FIRST, o.created_at, o.id`,
+    minIntervalMs: quietMs,
+    limit: batch,
+  });
 }

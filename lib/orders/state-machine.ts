@@ -184,7 +184,7 @@ LEFT JOIN changed ON true
 LEFT JOIN late ON true`;
 }
 
-export interface UpdateRow {
+interface UpdateRow {
   outcome: UpdateOutcome | "retry";
   id: string | null;
   externalTransactionId: string | null;
@@ -193,8 +193,7 @@ export interface UpdateRow {
   firstPaidAfterCancel?: boolean | null;
 }
 
-export function readUpdateResult(row: UpdateRow | undefined): UpdateResult {
-  if (row?.outcome === "retry") throw new Error("readUpdateResult: a statement to retry (use runUpdateStatement)");
+function readUpdateResult(row: Omit<UpdateRow, "outcome"> & { outcome: UpdateOutcome }): UpdateResult {
   if (!row || !row.id || !row.externalTransactionId || !row.status || !row.updatedAt) return { outcome: "not_found" };
   return {
     outcome: row.outcome,
@@ -210,7 +209,7 @@ export function readUpdateResult(row: UpdateRow | undefined): UpdateResult {
 
 type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 
-/** A change of the order committed between this statement's snapshot and its lock: at most this many runs. */
+/** Runs of one statement while other statements keep changing its order: at most this many. */
 const MAX_STATEMENT_RUNS = 5;
 
 /**
@@ -221,7 +220,8 @@ const MAX_STATEMENT_RUNS = 5;
 export async function runUpdateStatement(client: SqlRunner, statement: Prisma.Sql): Promise<UpdateResult> {
   for (let run = 1; ; run++) {
     const [row] = await client.$queryRaw<UpdateRow[]>(statement);
-    if (row?.outcome !== "retry") return readUpdateResult(row);
+    if (!row) return { outcome: "not_found" };
+    if (row.outcome !== "retry") return readUpdateResult({ ...row, outcome: row.outcome });
     if (run >= MAX_STATEMENT_RUNS)
       throw new Error(`the order kept changing under ${MAX_STATEMENT_RUNS} status updates`);
   }

@@ -104,11 +104,37 @@ export interface ClaimedOrder {
   referenceNumber: string | null;
   amountAoa: number;
   createdAt: Date;
+  /** Its stock hold had run out when it was claimed: the check ends the hold unless the service keeps it. */
+  holdExpired: boolean;
 }
 
-/** The columns of a {@link ClaimedOrder}, for the RETURNING of a claim. */
-export const CLAIMED_ORDER_COLUMNS = Prisma.sql`id, external_transaction_id AS "externalTransactionId",
-  reference_number AS "referenceNumber", amount_aoa AS "amountAoa", created_at AS "createdAt"`;
+/**
+ * The one way a check claims pending orders (the status endpoint, the expiry of holds, the
+ * sweep): up to `limit` of them matching `where` (SQL over `o`) whose last check is at least
+ * `minIntervalMs` old, in `orderBy` order. The claim sets `status_checked_at = now()`; rows
+ * another claim is locking at this moment are skipped (`SKIP LOCKED`), and a row another claim
+ * has just committed no longer qualifies, so of any number of concurrent claimers — requests,
+ * instances, sweeps — exactly one gets each order per window.
+ */
+export function claimChecks(
+  db: Database,
+  claim: { where: Prisma.Sql; orderBy: Prisma.Sql; minIntervalMs: number; limit: number },
+): Promise<ClaimedOrder[]> {
+  if (claim.limit < 1) return Promise.resolve([]);
+  return db.$queryRaw<ClaimedOrder[]>(Prisma.sql`
+WITH due AS (
+  SELECT o.id AS due_id FROM orders o
+  WHERE o.status = 'PEN' AND ${claim.where}
+    AND (o.status_checked_at IS NULL
+         OR o.status_checked_at <= now() - ${Math.round(claim.minIntervalMs)}::int * interval '1 millisecond')
+  ORDER BY ${claim.orderBy}
+  LIMIT ${claim.limit}::int
+  FOR UPDATE SKIP LOCKED
+)
+UPDATE orders SET status_checked_at = now() FROM due WHERE orders.id = due.due_id
+RETURNING id, external_transaction_id AS "externalTransactionId", reference_number AS "referenceNumber",
+          amount_aoa AS "amountAoa", created_at AS "createdAt", hold_expires_at <= now() AS "holdExpired"`);
+}
 
 function toView(order: OrderRow): OrderStatusView {
   return {
@@ -133,7 +159,13 @@ export async function orderStatus(
   const window = checkWindow(order, options, deps);
   if (!window) return { view: toView(order), refresh: "skipped" };
 
-  const claimed = await claimCheck(deps.db, order.id, window);
+  const [claimed] = await claimChecks(deps.db, {
+    where: Prisma.sql`o.id = ${order.id}::uuid
+      AND (o.hold_expires_at <= now() OR o.updated_at <= now() - ${window.quietMs}::int * interval '1 millisecond')`,
+    orderBy: Prisma.sql`o.id`,
+    minIntervalMs: window.minIntervalMs,
+    limit: 1,
+  });
   if (!claimed) return { view: toView(order), refresh: "skipped" };
   const { outcome: refresh } = await refreshFromService(claimed, deps);
   const current = await deps.db.order.findUniqueOrThrow({ where: { id: order.id }, select: viewFields });
@@ -161,21 +193,6 @@ function checkWindow(order: OrderRow, options: { refresh: boolean }, deps: Statu
     return sinceCheck >= MIN_REFRESH_INTERVAL_MS ? { minIntervalMs: MIN_REFRESH_INTERVAL_MS, quietMs: 0 } : null;
   const quiet = now - order.updatedAt.getTime() >= staleMs && sinceCheck >= staleMs;
   return quiet ? { minIntervalMs: staleMs, quietMs: staleMs } : null;
-}
-
-/**
- * Claims this window's check of one pending order: sets `status_checked_at` when the previous
- * check is at least `minIntervalMs` old (and the order quiet for `quietMs`). Concurrent claims
- * queue on the row and re-read it, so exactly one succeeds. Null: not ours to ask.
- */
-async function claimCheck(db: Database, orderId: string, window: CheckWindow): Promise<ClaimedOrder | null> {
-  const [claimed] = await db.$queryRaw<ClaimedOrder[]>(Prisma.sql`
-UPDATE orders SET status_checked_at = now()
-WHERE id = ${orderId}::uuid AND status = 'PEN'
-  AND (status_checked_at IS NULL OR status_checked_at <= now() - ${window.minIntervalMs}::int * interval '1 millisecond')
-  AND (hold_expires_at <= now() OR updated_at <= now() - ${window.quietMs}::int * interval '1 millisecond')
-RETURNING ${CLAIMED_ORDER_COLUMNS}`);
-  return claimed ?? null;
 }
 
 export interface RefreshOptions {
@@ -251,10 +268,12 @@ export async function refreshFromService(
 }
 
 /**
- * The shop's own cancellation of a pending order whose hold has run out (and only then: a new
- * payment reference, or a webhook that arrived meanwhile, keeps it). True when it cancelled.
+ * The shop's own cancellation of a pending order whose hold had run out when it was claimed
+ * (and still has: a new payment reference, or a webhook that arrived meanwhile, keeps it).
+ * True when it cancelled. An order whose hold still runs costs no statement here.
  */
 async function expireHold(order: ClaimedOrder, deps: CheckDeps): Promise<boolean> {
+  if (!order.holdExpired) return false;
   const result = await applyPaymentUpdate(
     deps.db,
     { externalTransactionId: order.externalTransactionId },

@@ -448,7 +448,7 @@ describe("when the reference cannot be stored after the service created the orde
 
     const { refreshFromService } = await import("@/lib/orders/status");
     const { payClient } = await import("@/lib/pay");
-    await refreshFromService(order!, { db: db(), pay: payClient(), log: () => {} });
+    await refreshFromService({ ...order!, holdExpired: false }, { db: db(), pay: payClient(), log: () => {} });
     expect(await db().order.findUniqueOrThrow({ where: { id: order!.id } })).toMatchObject({
       status: "PEN",
       referenceNumber: result.referenceNumber,

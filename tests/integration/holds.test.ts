@@ -299,16 +299,24 @@ describe("open orders per shopper", () => {
   });
 });
 
+/**
+ * `count` pending orders, quiet for about an hour, oldest first; the newest is paid at the
+ * service but its webhook never arrives: the order a sweep must not forget.
+ */
+async function quietOrdersWithTheNewestPaid(count: number) {
+  const product = await insertTestProduct({ stock: count + 80 });
+  const orders = [];
+  for (let i = 0; i < count; i++) orders.push(await placeOrder(product.id));
+  for (const [i, order] of orders.entries()) await age(order.externalTransactionId, 3600 - i);
+  const newest = orders.at(-1)!;
+  await sandboxOrder(newest.externalTransactionId, "confirm", { delivery: "drop" });
+  return { orders, newest };
+}
+
 describe("the reconcile sweep", () => {
   it("with 120 quiet pending orders and the newest paid at the service, two sweeps find it", async () => {
     quiet();
-    const product = await insertTestProduct({ stock: 200 });
-    const orders = [];
-    for (let i = 0; i < 120; i++) orders.push(await placeOrder(product.id));
-    // Oldest first: the newest is also the most recently created.
-    for (const [i, order] of orders.entries()) await age(order.externalTransactionId, 3600 - i);
-    const newest = orders.at(-1)!;
-    await sandboxOrder(newest.externalTransactionId, "confirm", { delivery: "drop" });
+    const { newest } = await quietOrdersWithTheNewestPaid(120);
 
     const first = await sweep();
     expect(first).toMatchObject({ checked: 100, stoppedEarly: "limit" });
@@ -362,12 +370,7 @@ describe("the reconcile sweep", () => {
     vi.stubEnv("CRON_SECRET", "a-cron-secret-of-some-length");
     vi.resetModules();
     try {
-      const product = await insertTestProduct({ stock: 200 });
-      const orders = [];
-      for (let i = 0; i < 120; i++) orders.push(await placeOrder(product.id));
-      for (const [i, order] of orders.entries()) await age(order.externalTransactionId, 3600 - i);
-      const newest = orders.at(-1)!;
-      await sandboxOrder(newest.externalTransactionId, "confirm", { delivery: "drop" });
+      const { newest } = await quietOrdersWithTheNewestPaid(120);
       const { GET } = await import("@/app/api/cron/reconcile/route");
       const call = async () =>
         (
