@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { DEMO_PRODUCTS } from "../lib/db/seed";
+import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { expect, test } from "./support/fixtures";
 import { readE2eServerEnvironment } from "./support/server-environment";
 import { addFromCatalog, CUSTOMER, payButton } from "./support/shop";

@@ -1,4 +1,4 @@
-import { DEMO_PRODUCTS } from "../lib/db/seed";
+import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { expect, loadAllImages, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 

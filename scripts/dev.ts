@@ -10,8 +10,8 @@
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { applyMigrations } from "../lib/db/migrate";
-import { seedCatalog } from "../lib/db/seed";
+import { applyMigrations } from "./db/migrate.mjs";
+import { seedCatalog } from "./db/seed.mjs";
 import { startSandbox } from "../sandbox/server";
 import { startEmbeddedPostgres } from "./lib/embedded-postgres";
 import { isLocalSandbox, prepareLocalEnv } from "./lib/local-env";

@@ -1,5 +1,5 @@
-import { applyMigrations } from "../../lib/db/migrate";
-import { seedCatalog } from "../../lib/db/seed";
+import { applyMigrations } from "../db/migrate.mjs";
+import { seedCatalog } from "../db/seed.mjs";
 import { startSandbox, type SandboxCredentials } from "../../sandbox/server";
 import { payEnvFor, randomCredentials } from "../../sandbox/credentials";
 import { createScratchDatabase } from "./scratch-database";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { withPgClient } from "../../lib/db/pg-client";
+import { withPgClient } from "../db/pg-client.mjs";
 import { startEmbeddedPostgres } from "./embedded-postgres";
 
 /**

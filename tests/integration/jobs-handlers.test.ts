@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { JOB_TYPES, type JobType } from "@/lib/jobs/catalog";
 import { jobHandlers } from "@/lib/jobs/handlers";

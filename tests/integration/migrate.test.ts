@@ -4,9 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { withPgClient } from "@/lib/db/pg-client";
+import { withPgClient } from "@/scripts/db/pg-client.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
 // The migrator against empty databases of its own: what it records must be exactly what

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { applyMigrations } from "@/lib/db/migrate";
-import { DEMO_PRODUCTS, seedCatalog } from "@/lib/db/seed";
+import { applyMigrations } from "@/scripts/db/migrate.mjs";
+import { DEMO_PRODUCTS, seedCatalog } from "@/scripts/db/seed.mjs";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
 // GET /api/products, called as Next calls it, against a real database of this file's own:

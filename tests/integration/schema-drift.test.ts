@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations } from "@/lib/db/migrate";
+import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { actualSchemaFacts, describeSchemaDrift, expectedSchemaFacts, type SchemaFacts } from "../support/schema-drift";
 

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { applyMigrations } from "@/lib/db/migrate";
-import { DEMO_PRODUCTS, seedCatalog } from "@/lib/db/seed";
+import { applyMigrations } from "@/scripts/db/migrate.mjs";
+import { DEMO_PRODUCTS, seedCatalog } from "@/scripts/db/seed.mjs";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
 // The demo catalogue on a database of its own, so other tests' stock changes cannot interfere.

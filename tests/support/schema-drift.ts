@@ -1,6 +1,6 @@
 import { get_dmmf } from "@prisma/prisma-schema-wasm";
 import pg from "pg";
-import { withPgClient } from "../../lib/db/pg-client";
+import { withPgClient } from "../../scripts/db/pg-client.mjs";
 
 /**
  * Detects drift between prisma/schema.prisma and the hand-written SQL migrations, without

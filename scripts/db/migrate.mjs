@@ -1,3 +1,4 @@
+// @ts-check
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
@@ -10,8 +11,10 @@ import pg from "pg";
  * It records each migration in `_prisma_migrations` exactly as Prisma does, so the real
  * `prisma migrate deploy` later sees the same history and has nothing to do.
  *
- * Framework-free on purpose: `npm run dev`, `npm run db:migrate` and the test suite's global
- * setup all call it, and none of them should need the app's environment to be complete.
+ * Plain JavaScript (type-checked through JSDoc) on purpose: it runs where no TypeScript runner
+ * is installed (`npm run db:migrate` after `npm prune --omit=dev`, the container's migrate
+ * step, `vercel-build`), and it needs nothing of the app's configuration but a database URL.
+ * It needs a direct connection (not a transaction-mode pooler): it holds a session advisory lock.
  */
 
 const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
@@ -37,47 +40,56 @@ CREATE TABLE IF NOT EXISTS _prisma_migrations (
 
 /** As in Prisma, a migration counts as applied when it finished and `migrate resolve` did not mark it rolled back. */
 const APPLIED_ROW_CONDITION = "finished_at IS NOT NULL AND rolled_back_at IS NULL";
-const isAppliedRow = (row: MigrationRow) => row.finished_at !== null && row.rolled_back_at === null;
 
-export interface ApplyMigrationsOptions {
-  connectionString: string;
-  /** Defaults to this repository's prisma/migrations. */
-  migrationsDir?: string;
-  log?: (line: string) => void;
-}
+/**
+ * @typedef {object} ApplyMigrationsOptions
+ * @property {string} connectionString
+ * @property {string} [migrationsDir] Defaults to this repository's prisma/migrations.
+ * @property {(line: string) => void} [log]
+ */
 
-export interface ApplyMigrationsResult {
-  /** Migrations this call applied, in order. */
-  applied: string[];
-  /** Migrations that were already recorded as applied (possibly by a concurrent migrator). */
-  alreadyApplied: string[];
-}
+/**
+ * @typedef {object} ApplyMigrationsResult
+ * @property {string[]} applied Migrations this call applied, in order.
+ * @property {string[]} alreadyApplied Migrations already recorded as applied (possibly by a concurrent migrator).
+ */
+
+/**
+ * @typedef {object} LocalMigration
+ * @property {string} name The directory name, e.g. 20261121000000_init; also `_prisma_migrations.migration_name`.
+ * @property {string} sql
+ * @property {string} checksum sha256 (hex) of the migration.sql bytes, as Prisma computes it.
+ */
+
+/**
+ * @typedef {object} MigrationRow
+ * @property {string} migration_name
+ * @property {string} checksum
+ * @property {Date} started_at
+ * @property {Date | null} finished_at
+ * @property {Date | null} rolled_back_at
+ */
 
 /** A problem that stops migrating; its message says what to do about it. */
 export class MigrationError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * @param {string} message
+   * @param {{ cause?: unknown }} [options]
+   */
+  constructor(message, options) {
     super(message, options);
     this.name = "MigrationError";
   }
 }
 
-interface LocalMigration {
-  /** The directory name, e.g. 20261121000000_init; also `_prisma_migrations.migration_name`. */
-  name: string;
-  sql: string;
-  /** sha256 (hex) of the migration.sql bytes, as Prisma computes it. */
-  checksum: string;
-}
+/** @param {MigrationRow} row */
+const isAppliedRow = (row) => row.finished_at !== null && row.rolled_back_at === null;
 
-interface MigrationRow {
-  migration_name: string;
-  checksum: string;
-  started_at: Date;
-  finished_at: Date | null;
-  rolled_back_at: Date | null;
-}
-
-export async function applyMigrations(options: ApplyMigrationsOptions): Promise<ApplyMigrationsResult> {
+/**
+ * @param {ApplyMigrationsOptions} options
+ * @returns {Promise<ApplyMigrationsResult>}
+ */
+export async function applyMigrations(options) {
   const log = options.log ?? (() => {});
   const migrations = await readLocalMigrations(options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
 
@@ -88,14 +100,16 @@ export async function applyMigrations(options: ApplyMigrationsOptions): Promise<
     try {
       await client.query(CREATE_MIGRATIONS_TABLE);
       const rows = (
-        await client.query<MigrationRow>(
+        await client.query(
           "SELECT migration_name, checksum, started_at, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY started_at",
         )
       ).rows;
       refuseFailedMigrations(rows);
 
-      const pending: LocalMigration[] = [];
-      const alreadyApplied: string[] = [];
+      /** @type {LocalMigration[]} */
+      const pending = [];
+      /** @type {string[]} */
+      const alreadyApplied = [];
       for (const migration of migrations) {
         const row = rows.find((r) => r.migration_name === migration.name && isAppliedRow(r));
         if (!row) {
@@ -112,7 +126,8 @@ export async function applyMigrations(options: ApplyMigrationsOptions): Promise<
         alreadyApplied.push(migration.name);
       }
 
-      const applied: string[] = [];
+      /** @type {string[]} */
+      const applied = [];
       for (const migration of pending) {
         if (await applyInTransaction(client, migration, log)) applied.push(migration.name);
         else alreadyApplied.push(migration.name);
@@ -128,8 +143,12 @@ export async function applyMigrations(options: ApplyMigrationsOptions): Promise<
   }
 }
 
-async function readLocalMigrations(migrationsDir: string): Promise<LocalMigration[]> {
-  const entries = await readdir(migrationsDir, { withFileTypes: true }).catch((error: unknown) => {
+/**
+ * @param {string} migrationsDir
+ * @returns {Promise<LocalMigration[]>}
+ */
+async function readLocalMigrations(migrationsDir) {
+  const entries = await readdir(migrationsDir, { withFileTypes: true }).catch((error) => {
     throw new MigrationError(`Cannot read the migrations directory ${migrationsDir}`, { cause: error });
   });
   // Prisma orders migrations by directory name, which starts with a UTC timestamp.
@@ -140,7 +159,7 @@ async function readLocalMigrations(migrationsDir: string): Promise<LocalMigratio
   return Promise.all(
     names.map(async (name) => {
       const file = path.join(migrationsDir, name, "migration.sql");
-      const bytes = await readFile(file).catch((error: unknown) => {
+      const bytes = await readFile(file).catch((error) => {
         throw new MigrationError(`Migration ${name} has no readable migration.sql (${file})`, { cause: error });
       });
       return { name, sql: bytes.toString("utf8"), checksum: sha256(bytes) };
@@ -148,17 +167,22 @@ async function readLocalMigrations(migrationsDir: string): Promise<LocalMigratio
   );
 }
 
-async function acquireMigrateLock(client: pg.Client, log: (line: string) => void): Promise<void> {
-  const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
-    PRISMA_MIGRATE_LOCK_KEY,
-  ]);
+/**
+ * @param {pg.Client} client
+ * @param {(line: string) => void} log
+ */
+async function acquireMigrateLock(client, log) {
+  const { rows } = await client.query("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_MIGRATE_LOCK_KEY]);
   if (rows[0]?.locked) return;
   log("another migrator is running; waiting for it to finish");
   await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
 }
 
-/** Prisma's P3009: after a failed migration nobody knows the schema's state, so stop. */
-function refuseFailedMigrations(rows: MigrationRow[]): void {
+/**
+ * Prisma's P3009: after a failed migration nobody knows the schema's state, so stop.
+ * @param {MigrationRow[]} rows
+ */
+function refuseFailedMigrations(rows) {
   const failed = rows.filter((row) => !row.finished_at && !row.rolled_back_at);
   if (failed.length === 0) return;
   const list = failed.map((row) => `  - ${row.migration_name} (started ${row.started_at.toISOString()})`).join("\n");
@@ -174,12 +198,12 @@ function refuseFailedMigrations(rows: MigrationRow[]): void {
 /**
  * Runs one migration and records it in a single transaction, so a failure leaves neither a
  * half-applied schema nor a history row behind. Returns false when another migrator got there first.
+ * @param {pg.Client} client
+ * @param {LocalMigration} migration
+ * @param {(line: string) => void} log
+ * @returns {Promise<boolean>}
  */
-async function applyInTransaction(
-  client: pg.Client,
-  migration: LocalMigration,
-  log: (line: string) => void,
-): Promise<boolean> {
+async function applyInTransaction(client, migration, log) {
   await client.query("BEGIN");
   try {
     // Under the advisory lock this finds nothing on a real server. PGlite's socket server runs
@@ -195,12 +219,10 @@ async function applyInTransaction(
     }
     log(`applying ${migration.name}`);
     // Without parameters pg uses the simple query protocol, which accepts a whole multi-statement file.
-    await client.query(migration.sql).catch((error: unknown) => {
+    await client.query(migration.sql).catch((error) => {
       throw new MigrationError(
         `Migration ${migration.name} failed and was rolled back: ${describeSqlError(error, migration.sql)}`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     });
     // now() is the transaction's start and clock_timestamp() the present: the same two instants Prisma records.
@@ -220,18 +242,25 @@ async function applyInTransaction(
 /**
  * Like Prisma, accept a file whose line endings git converted after it was applied
  * (for example a Windows checkout with core.autocrlf), but nothing else.
+ * @param {string} sql
+ * @param {string} recordedChecksum
  */
-function matchesRecordedChecksum(sql: string, recordedChecksum: string): boolean {
+function matchesRecordedChecksum(sql, recordedChecksum) {
   const variants = [sql, sql.replaceAll("\r\n", "\n"), sql.replaceAll("\n", "\r\n")];
   return variants.some((variant) => sha256(variant) === recordedChecksum);
 }
 
-function sha256(content: string | Buffer): string {
+/** @param {string | Buffer} content */
+function sha256(content) {
   return createHash("sha256").update(content).digest("hex");
 }
 
-/** The server's message, plus the line of migration.sql it points at when it points at one. */
-function describeSqlError(error: unknown, sql: string): string {
+/**
+ * The server's message, plus the line of migration.sql it points at when it points at one.
+ * @param {unknown} error
+ * @param {string} sql
+ */
+function describeSqlError(error, sql) {
   if (!(error instanceof Error)) return String(error);
   const position = error instanceof pg.DatabaseError ? Number(error.position) : Number.NaN;
   if (!Number.isInteger(position) || position < 1) return error.message;

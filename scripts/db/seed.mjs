@@ -1,31 +1,40 @@
-import type pg from "pg";
-import { withPgClient } from "./pg-client";
+// @ts-check
+import { withPgClient } from "./pg-client.mjs";
 
 /**
- * The demo catalogue of an Angolan shop. Framework-free so `npm run dev`, `npm run db:seed`
- * and the tests can all load it with a plain connection.
+ * The demo catalogue of an Angolan shop, and the two ways to load it. Plain JavaScript so it
+ * runs where no TypeScript runner is installed (`npm run db:seed` after `npm prune --omit=dev`,
+ * `vercel-build` with SEED_DEMO_CATALOGUE=1); `npm run dev` and the tests load it too.
  */
 
-export interface DemoProduct {
-  slug: string;
-  name: string;
-  /** Portuguese, as shown on the product card. */
-  description: string;
-  /** Under public/, served by Next.js at this path. */
-  imagePath: string;
-  /** Integer AOA (whole kwanza). */
-  priceAoa: number;
-  /** Only used when the product is first inserted; re-seeding never touches live stock. */
-  initialStock: number;
-}
+/**
+ * @typedef {object} DemoProduct
+ * @property {string} slug
+ * @property {string} name
+ * @property {string} description Portuguese, as shown on the product card.
+ * @property {string} imagePath Under public/, served by Next.js at this path.
+ * @property {number} priceAoa Integer AOA (whole kwanza).
+ * @property {number} initialStock Only used when the product is first inserted; re-seeding never touches live stock.
+ */
 
-const product = (
-  slug: string,
-  name: string,
-  description: string,
-  priceAoa: number,
-  initialStock: number,
-): DemoProduct => ({
+/** @typedef {import("pg").Client | import("pg").Pool | import("pg").PoolClient} Queryable */
+
+/**
+ * @typedef {object} SeedResult
+ * @property {number} products How many demo products the catalogue now holds.
+ * @property {number} inserted
+ * @property {number} updated Existing products whose name, description, image or price changed.
+ */
+
+/**
+ * @param {string} slug
+ * @param {string} name
+ * @param {string} description
+ * @param {number} priceAoa
+ * @param {number} initialStock
+ * @returns {DemoProduct}
+ */
+const product = (slug, name, description, priceAoa, initialStock) => ({
   slug,
   name,
   description,
@@ -34,7 +43,8 @@ const product = (
   initialStock,
 });
 
-export const DEMO_PRODUCTS: readonly DemoProduct[] = [
+/** @type {readonly DemoProduct[]} */
+export const DEMO_PRODUCTS = Object.freeze([
   product(
     "cafe-de-angola-torrado-1kg",
     "Café de Angola torrado, 1 kg",
@@ -126,24 +136,17 @@ export const DEMO_PRODUCTS: readonly DemoProduct[] = [
     7_500,
     10,
   ),
-];
+]);
 
-export type SeedTarget = string | pg.Client | pg.Pool | pg.PoolClient;
-
-export interface SeedResult {
-  /** How many demo products the catalogue now holds. */
-  products: number;
-  inserted: number;
-  /** Existing products whose name, description, image or price changed. */
-  updated: number;
-}
+const COLUMNS = "slug, name, description, image_path, price_aoa, stock";
+const DEMO_ROWS = "SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::integer[])";
 
 // One statement for the whole catalogue. Existing rows get the catalogue fields only, never
 // `stock`, which customers' orders change; and only when something differs, so re-running
 // the seed changes nothing, not even updated_at (which Prisma's @updatedAt would otherwise set).
 const UPSERT_PRODUCTS = `
-INSERT INTO products (slug, name, description, image_path, price_aoa, stock)
-SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::integer[])
+INSERT INTO products (${COLUMNS})
+${DEMO_ROWS}
 ON CONFLICT (slug) DO UPDATE SET
   name = EXCLUDED.name,
   description = EXCLUDED.description,
@@ -154,21 +157,57 @@ WHERE (products.name, products.description, products.image_path, products.price_
   IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.description, EXCLUDED.image_path, EXCLUDED.price_aoa)
 RETURNING (xmax = 0) AS inserted`;
 
-/** Inserts or updates the demo catalogue. Safe to run any number of times. */
-export async function seedCatalog(target: SeedTarget): Promise<SeedResult> {
-  if (typeof target !== "string") return upsertDemoProducts(target);
-  return withPgClient(target, upsertDemoProducts);
+// A deployed shop's catalogue belongs to its owner: the demo goes only into a table that has
+// never held a product, in one statement (so two deployments building at once insert it once at most).
+const INSERT_INTO_EMPTY_CATALOGUE = `
+INSERT INTO products (${COLUMNS})
+${DEMO_ROWS}
+WHERE NOT EXISTS (SELECT 1 FROM products)
+ON CONFLICT (slug) DO NOTHING`;
+
+/**
+ * Inserts or updates the demo catalogue. Safe to run any number of times (`npm run dev`, `npm run db:seed`).
+ * @param {string | Queryable} target a connection string, or a connection to use
+ * @returns {Promise<SeedResult>}
+ */
+export async function seedCatalog(target) {
+  return withQueryable(target, async (queryable) => {
+    const { rows } = await queryable.query(UPSERT_PRODUCTS, demoRowParameters());
+    const inserted = rows.filter((row) => row.inserted).length;
+    return { products: DEMO_PRODUCTS.length, inserted, updated: rows.length - inserted };
+  });
 }
 
-async function upsertDemoProducts(queryable: pg.Client | pg.Pool | pg.PoolClient): Promise<SeedResult> {
-  const { rows } = await queryable.query<{ inserted: boolean }>(UPSERT_PRODUCTS, [
+/**
+ * Loads the demo catalogue only when the products table is empty; otherwise changes nothing.
+ * What a deployment does with SEED_DEMO_CATALOGUE=1 (scripts/vercel-build.mjs, the container's migrate step).
+ * @param {string | Queryable} target
+ * @returns {Promise<{ inserted: number }>}
+ */
+export async function seedCatalogIfEmpty(target) {
+  return withQueryable(target, async (queryable) => {
+    const { rowCount } = await queryable.query(INSERT_INTO_EMPTY_CATALOGUE, demoRowParameters());
+    return { inserted: rowCount ?? 0 };
+  });
+}
+
+function demoRowParameters() {
+  return [
     DEMO_PRODUCTS.map((p) => p.slug),
     DEMO_PRODUCTS.map((p) => p.name),
     DEMO_PRODUCTS.map((p) => p.description),
     DEMO_PRODUCTS.map((p) => p.imagePath),
     DEMO_PRODUCTS.map((p) => p.priceAoa),
     DEMO_PRODUCTS.map((p) => p.initialStock),
-  ]);
-  const inserted = rows.filter((row) => row.inserted).length;
-  return { products: DEMO_PRODUCTS.length, inserted, updated: rows.length - inserted };
+  ];
+}
+
+/**
+ * @template T
+ * @param {string | Queryable} target
+ * @param {(queryable: Queryable) => Promise<T>} use
+ * @returns {Promise<T>}
+ */
+function withQueryable(target, use) {
+  return typeof target === "string" ? withPgClient(target, use) : use(target);
 }
