@@ -15,6 +15,9 @@ import { formatAoa } from "@/lib/money";
 import { EXTERNAL_TRANSACTION_ID } from "@/lib/orders/status";
 import { getOrderSummary } from "@/lib/orders/summary";
 
+// The cart actions of this page may end expired stock holds, asking the service once (1.5 s at most).
+export const maxDuration = 30;
+
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {

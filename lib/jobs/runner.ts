@@ -189,8 +189,16 @@ async function withTimeout<T>(ms: number, task: (signal: AbortSignal) => Promise
   }
 }
 
-/** How long one background drain may keep claiming jobs. */
-const DRAIN_BUDGET_MS = 25_000;
+/** When a drain without `finishBy` must have finished: 50 s, so it claims jobs for 20 s. */
+const DEFAULT_DRAIN_MS = 50_000;
+
+/**
+ * The instant work started by a route must have finished: its function's end (`maxDuration`,
+ * counted from the request's start, covers `after()` work on a serverless host) less a margin.
+ */
+export function endOfInvocation(startedAt: number, maxDurationSeconds: number): number {
+  return startedAt + maxDurationSeconds * 1000 - 5_000;
+}
 
 let draining: Promise<void> | undefined;
 let drainAgain = false;
@@ -202,7 +210,15 @@ let drainAgain = false;
  * once more (so jobs enqueued meanwhile are not missed). Never rejects; failures are logged, and
  * whatever is left is picked up by the worker or the cron route.
  */
-export function drainJobsInBackground(options: Omit<RunOptions, "deadline" | "ids"> = {}): Promise<void> {
+export function drainJobsInBackground(
+  options: Omit<RunOptions, "deadline" | "ids"> & {
+    /**
+     * The drain has ended by then: it claims no job later than one job's timeout before it, and
+     * whatever is left waits for the worker or the cron route. Routes pass endOfInvocation().
+     */
+    finishBy?: number;
+  } = {},
+): Promise<void> {
   if (draining) {
     drainAgain = true;
     return draining;
@@ -210,12 +226,14 @@ export function drainJobsInBackground(options: Omit<RunOptions, "deadline" | "id
   const log = options.log ?? consoleLogger;
   draining = (async () => {
     try {
+      const finishBy = options.finishBy ?? Date.now() + DEFAULT_DRAIN_MS;
+      const deadline = finishBy - (options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
       let firstRound = true;
       do {
         drainAgain = false;
-        await runDueJobs({ ...options, deadline: Date.now() + DRAIN_BUDGET_MS, parkAbandoned: firstRound });
+        await runDueJobs({ ...options, deadline, parkAbandoned: firstRound });
         firstRound = false;
-      } while (drainAgain);
+      } while (drainAgain && Date.now() < deadline);
     } catch (error) {
       log("error", "jobs.drain_failed", { error: describeJobError(error) });
     } finally {

@@ -8,6 +8,9 @@ import { findProductBySlug } from "@/lib/catalog";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
 
+// The cart actions of this page may end expired stock holds, asking the service once (1.5 s at most).
+export const maxDuration = 30;
+
 export const dynamic = "force-dynamic";
 
 const SLUG = /^[a-z0-9-]{1,120}$/;

@@ -3,7 +3,7 @@ import { authorizeCron } from "@/lib/cron";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
-import { drainJobsInBackground } from "@/lib/jobs/runner";
+import { drainJobsInBackground, endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { reconcilePendingOrders } from "@/lib/orders/reconcile";
 import { payClient } from "@/lib/pay";
@@ -11,12 +11,14 @@ import { payClient } from "@/lib/pay";
 // The reconcile sweep for serverless hosts (vercel.json schedules it); `npm run reconcile` elsewhere.
 // It ends expired stock holds, then checks quiet pending orders (lib/orders/reconcile.ts).
 export const dynamic = "force-dynamic";
-// The sweep starts no new check after SWEEP_FOR_MS; the last ones take at most ~7 s (two 3 s attempts).
+// The sweep starts no new check after SWEEP_FOR_MS; the last ones take at most ~7 s (two 3 s
+// attempts). The jobs it enqueued then run in after() until the function's end (endOfInvocation).
 export const maxDuration = 60;
 
-const SWEEP_FOR_MS = 25_000;
+const SWEEP_FOR_MS = 15_000;
 
 async function reconcile(request: Request): Promise<Response> {
+  const startedAt = Date.now();
   const refused = authorizeCron(request);
   if (refused) return refused;
   try {
@@ -25,10 +27,11 @@ async function reconcile(request: Request): Promise<Response> {
       pay: payClient(),
       staleSeconds: getEnv().pay.statusStaleSeconds,
       log: consoleLogger,
-      deadline: Date.now() + SWEEP_FOR_MS,
+      deadline: startedAt + SWEEP_FOR_MS,
     });
     consoleLogger("info", "reconcile.done", { ...summary });
-    if (summary.transitioned + summary.abandoned + summary.holdsExpired > 0) after(() => drainJobsInBackground());
+    if (summary.transitioned + summary.abandoned + summary.holdsExpired > 0)
+      after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
     return Response.json(summary);
   } catch (error) {
     consoleLogger("error", "reconcile.failed", { error: errorKind(error) });

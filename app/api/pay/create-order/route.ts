@@ -13,15 +13,19 @@ import { refuseOverClientLimit } from "@/lib/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
-import { drainJobsInBackground, runDueJobs } from "@/lib/jobs/runner";
+import { drainJobsInBackground, endOfInvocation, runDueJobs } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { payClient } from "@/lib/pay";
 import { bodyRefusal, readBodyCapped } from "@/lib/request-body";
 
 // Endpoint A (contract 4.2): called by the PayButton's createOrder() before the popup opens.
 export const dynamic = "force-dynamic";
+// The service call (retried within lib/pay's policy) and, after a failure, a drain of the jobs it left.
+// Cut off at worst mid-call, the order is still PEN: its hold expires and the sweep asks the service.
+export const maxDuration = 60;
 
 export async function POST(request: NextRequest): Promise<Response> {
+  const startedAt = Date.now();
   const limited = await refuseOverClientLimit(request, {
     name: "create-order",
     pointsPerMinute: getEnv().rateLimits.createOrderPerMinute,
@@ -64,7 +68,7 @@ export async function POST(request: NextRequest): Promise<Response> {
   }
   if (!result.ok) {
     // A failed creation enqueued its clean-up jobs and ran them; pick up anything left over.
-    if (result.status >= 500) after(() => drainJobsInBackground());
+    if (result.status >= 500) after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
     const retryAfter = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
     return jsonError(result.status, result.code, result.message, retryAfter);
   }

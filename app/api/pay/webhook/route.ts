@@ -2,7 +2,7 @@ import { after } from "next/server";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
-import { drainJobsInBackground } from "@/lib/jobs/runner";
+import { drainJobsInBackground, endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { bodyRefusal, readBodyCapped } from "@/lib/request-body";
 import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/webhooks/receive";
@@ -10,9 +10,12 @@ import { SIGNATURE_HEADER } from "@/lib/webhooks/signature";
 
 // Endpoint B (contract 4.2): the service's signed notifications, the only source of truth.
 export const dynamic = "force-dynamic";
+// Answered at once; the jobs the notification enqueued then run in after(), inside this duration.
+export const maxDuration = 60;
 
 export async function POST(request: Request): Promise<Response> {
   const started = performance.now();
+  const startedAt = Date.now();
   const body = await readBodyCapped(request, MAX_WEBHOOK_BYTES);
   if (!body.ok) return bodyRefusal(body, MAX_WEBHOOK_BYTES);
 
@@ -45,6 +48,7 @@ export async function POST(request: Request): Promise<Response> {
     },
   );
   // The transition enqueued its side effects; run them once the reply is on its way.
-  if (receipt.outcome === "transitioned" || paidAfterCancel) after(() => drainJobsInBackground());
+  if (receipt.outcome === "transitioned" || paidAfterCancel)
+    after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
   return Response.json({ received: true, outcome: receipt.outcome === "not_found" ? "unmatched" : receipt.outcome });
 }

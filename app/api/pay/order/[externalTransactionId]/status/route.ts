@@ -3,18 +3,21 @@ import { refuseOverClientLimit } from "@/lib/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
-import { drainJobsInBackground } from "@/lib/jobs/runner";
+import { drainJobsInBackground, endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { EXTERNAL_TRANSACTION_ID, orderStatus } from "@/lib/orders/status";
 import { payClient } from "@/lib/pay";
 
 // Endpoint C (contract 4.2): the order's status from our database, checked with the service when stale.
 export const dynamic = "force-dynamic";
+// A status query (two 3 s attempts at most), then a drain of the jobs a change enqueued.
+export const maxDuration = 60;
 
 export async function GET(
   request: Request,
   { params }: { params: Promise<{ externalTransactionId: string }> },
 ): Promise<Response> {
+  const startedAt = Date.now();
   const refreshParam = new URL(request.url).searchParams.get("refresh");
   const refresh = refreshParam === "1" || refreshParam === "true";
   // A forced refresh asks the service, so it is limited per client address (every attempt
@@ -45,6 +48,6 @@ export async function GET(
   if (!result) return jsonError(404, "order_not_found", `no order ${externalTransactionId}`);
   // A change enqueued jobs (a release of stock, a mail): run them once the answer is on its way.
   if (["transitioned", "abandoned", "hold_expired", "paid_after_cancel"].includes(result.refresh))
-    after(() => drainJobsInBackground());
+    after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
   return Response.json(result.view, { headers: { "Cache-Control": "no-store" } });
 }
