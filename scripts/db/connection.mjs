@@ -32,7 +32,7 @@ export function loadEnvFiles(dir = process.cwd()) {
 
 /**
  * The direct database URL: DATABASE_URL_UNPOOLED, else DATABASE_URL.
- * @param {NodeJS.ProcessEnv} env
+ * @param {Record<string, string | undefined>} env
  * @returns {{ url: string, variable: "DATABASE_URL_UNPOOLED" | "DATABASE_URL" }}
  */
 export function directDatabaseUrl(env = process.env) {
