@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { readdir, readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PRODUCTS } from "@/scripts/db/seed.mjs";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
@@ -13,7 +12,6 @@ import { routeFiles } from "../support/routes";
 // what Vercel would deploy, and what it does to the database. A production build migrates and
 // seeds an empty database; a preview build must not touch one.
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
 const BUILD_TIMEOUT_MS = 8 * 60_000;
 
 let copy: FreshCopy;
@@ -96,7 +94,7 @@ describe("vercel build", () => {
 
       const output = path.join(copy.dir, ".vercel", "output");
       const config = await readJson(path.join(output, "config.json"));
-      const { crons } = await readJson(path.join(root, "vercel.json"));
+      const { crons } = await readJson(path.join(copy.dir, "vercel.json"));
       expect(crons).toHaveLength(2);
       expect(config.crons).toEqual(crons);
       for (const cron of crons as { path: string }[]) {
@@ -105,8 +103,8 @@ describe("vercel build", () => {
       }
 
       // Every route that declares a maxDuration gets it, on the Node major package.json pins.
-      const { engines } = await readJson(path.join(root, "package.json"));
-      const declared = (await routeFiles()).filter((route) => route.maxDuration !== undefined);
+      const { engines } = await readJson(path.join(copy.dir, "package.json"));
+      const declared = (await routeFiles(copy.dir)).filter((route) => route.maxDuration !== undefined);
       expect(declared.length).toBeGreaterThan(5);
       for (const route of declared) {
         const vc = await readJson(path.join(functionDir(route.file), ".vc-config.json"));
@@ -115,7 +113,7 @@ describe("vercel build", () => {
       }
 
       // GET /api/health compares the database with the migrations shipped beside it.
-      const migrations = (await readdir(path.join(root, "prisma", "migrations"), { withFileTypes: true }))
+      const migrations = (await readdir(path.join(copy.dir, "prisma", "migrations"), { withFileTypes: true }))
         .filter((entry) => entry.isDirectory())
         .map((entry) => entry.name)
         .sort();

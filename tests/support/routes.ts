@@ -12,16 +12,16 @@ export interface RouteFile {
   maxDuration?: number;
 }
 
-/** Every route handler and page under app/, with its source and its declared maxDuration. */
-export async function routeFiles(): Promise<RouteFile[]> {
-  const entries = await readdir(path.join(root, "app"), { recursive: true, withFileTypes: true });
+/** Every route handler and page under `dir`/app (this repository's by default), with its source and its declared maxDuration. */
+export async function routeFiles(dir = root): Promise<RouteFile[]> {
+  const entries = await readdir(path.join(dir, "app"), { recursive: true, withFileTypes: true });
   const files = entries
     .filter((entry) => entry.isFile() && /^(route\.ts|page\.tsx)$/.test(entry.name))
-    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
     .sort();
   return Promise.all(
     files.map(async (file) => {
-      const source = await readFile(path.join(root, file), "utf8");
+      const source = await readFile(path.join(dir, file), "utf8");
       const declared = /^export const maxDuration = (\d+);/m.exec(source);
       return { file, source, ...(declared ? { maxDuration: Number(declared[1]) } : {}) };
     }),
