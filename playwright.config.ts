@@ -40,8 +40,11 @@ export default defineConfig({
     { name: "browse", testIgnore: PAYING_TESTS, use: { ...devices["Desktop Chrome"] } },
     { name: "pay", testMatch: PAYING_TESTS, dependencies: ["browse"], use: { ...devices["Desktop Chrome"] } },
   ],
+  // Stopped with SIGTERM to its process group. Plain node with tsx's loader, not the tsx command:
+  // that one relays the signal to the script a second time when the script is slow to
+  // acknowledge the first, which ends it half-way through its clean-up (a scratch database left).
   webServer: {
-    command: "node_modules/.bin/tsx --conditions=react-server scripts/e2e-server.ts",
+    command: "node --import tsx --conditions=react-server scripts/e2e-server.ts",
     url: baseURL,
     env: { E2E_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
     // A server already on the port could be anything (another branch, `npm start`): refuse it.
