@@ -4,15 +4,21 @@ import { chromiumLaunchOptions } from "./tests/support/chromium";
 /**
  * Browser tests against the production build of an isolated shop (scripts/e2e-server.ts):
  * its own fresh database, random credentials and local sandbox, so a run never touches the
- * developer's data and needs no network.
+ * developer's data and needs no network. The "dev" project checks `npm run dev` itself: one
+ * journey against `next dev` for a second isolated shop (scripts/e2e-dev-server.ts).
  */
 
 // Fixed so baseURL is stable; change it with E2E_PORT when 3100 is taken.
 const port = Number(process.env.E2E_PORT || 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+// The dev server's; opened at 127.0.0.1 on purpose (e2e/dev-server.spec.ts). E2E_DEV_PORT when 3101 is taken.
+const devPort = Number(process.env.E2E_DEV_PORT || 3101);
+const devBaseURL = `http://127.0.0.1:${devPort}`;
 
 /** Specs that create orders at the service. */
 const PAYING_TESTS = /(order-lifecycle|checkout|budget|holds-and-limits)\.spec\.ts$/;
+/** Specs for the dev server, and only for it. */
+const DEV_SERVER_TESTS = /dev-server\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "e2e",
@@ -37,23 +43,48 @@ export default defineConfig({
   projects: [
     // Browsing first: "browsing never calls the service" reads the sandbox's whole request log,
     // so the tests that pay (and call the service) run after it.
-    { name: "browse", testIgnore: PAYING_TESTS, use: { ...devices["Desktop Chrome"] } },
+    { name: "browse", testIgnore: [PAYING_TESTS, DEV_SERVER_TESTS], use: { ...devices["Desktop Chrome"] } },
     { name: "pay", testMatch: PAYING_TESTS, dependencies: ["browse"], use: { ...devices["Desktop Chrome"] } },
+    // Its own shop and sandbox, so it needs no other project. `next dev` compiles every page,
+    // route and server action on its first request: generous timeouts.
+    {
+      name: "dev",
+      testMatch: DEV_SERVER_TESTS,
+      timeout: 240_000,
+      expect: { timeout: 60_000 },
+      use: { ...devices["Desktop Chrome"], baseURL: devBaseURL, navigationTimeout: 120_000 },
+    },
   ],
-  // Stopped with SIGTERM to its process group. Plain node with tsx's loader, not the tsx command:
-  // that one relays the signal to the script a second time when the script is slow to
+  // Started one after the other, in this order, before any test, whichever projects run; stopped in reverse.
+  // Each is stopped with SIGTERM to its process group. Plain node with tsx's loader, not the tsx
+  // command: that one relays the signal to the script a second time when the script is slow to
   // acknowledge the first, which ends it half-way through its clean-up (a scratch database left).
-  webServer: {
-    command: "node --import tsx --conditions=react-server scripts/e2e-server.ts",
-    url: baseURL,
-    env: { E2E_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
-    // A server already on the port could be anything (another branch, `npm start`): refuse it.
-    reuseExistingServer: false,
-    // Migrations, seed and `next build` come first.
-    timeout: 240_000,
-    stdout: "pipe",
-    stderr: "pipe",
-    // The default is SIGKILL, which would leave the scratch database behind on PostgreSQL.
-    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
-  },
+  webServer: [
+    {
+      name: "production",
+      command: "node --import tsx --conditions=react-server scripts/e2e-server.ts",
+      url: baseURL,
+      env: { E2E_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+      // A server already on the port could be anything (another branch, `npm start`): refuse it.
+      reuseExistingServer: false,
+      // Migrations, seed and `next build` come first.
+      timeout: 240_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      // The default is SIGKILL, which would leave the scratch database behind on PostgreSQL.
+      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+    },
+    {
+      name: "dev",
+      command: "node --import tsx --conditions=react-server scripts/e2e-dev-server.ts",
+      // Answers once `next dev` has compiled the catalogue.
+      url: devBaseURL,
+      env: { E2E_DEV_PORT: String(devPort), NEXT_TELEMETRY_DISABLED: "1" },
+      reuseExistingServer: false,
+      timeout: 240_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+    },
+  ],
 });

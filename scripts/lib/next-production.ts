@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 /**
  * `next build` and the shop's production server (scripts/serve.mjs, what `npm start` runs) as
  * child processes, for the e2e server and the benchmarks: both measure or test what a
- * deployment runs, the production build, not `next dev`.
+ * deployment runs, the production build, not `next dev`. The one exception, the e2e project
+ * that checks `npm run dev` itself (scripts/e2e-dev-server.ts), starts `next dev` from here too.
  */
 
 // Next's own entry point as our direct child (not through npx), so stopping it stops it.
@@ -94,9 +95,33 @@ export function startNextServer(options: {
     env: childEnv(options.appEnv),
     stdio: ["ignore", options.output === "quiet" ? "ignore" : "inherit", "inherit"],
   });
+  return runningServer(`http://${host}:${options.port}`, child);
+}
+
+/**
+ * Starts `next dev` on `port` the way `npm run dev` does (scripts/dev.ts): without --hostname,
+ * so it listens on every interface and serves its development resources (/_next/*, the HMR
+ * socket) to pages from localhost and next.config's allowedDevOrigins only. A --hostname would
+ * be allowed as well, and hide a missing entry there. Its output goes to `.next/dev/`, beside a
+ * production build in `.next/`, which `next build` leaves alone.
+ */
+export function startNextDevServer(options: {
+  root: string;
+  appEnv: Record<string, string>;
+  port: number;
+}): RunningNextServer {
+  const child = spawn(process.execPath, [NEXT_BIN, "dev", "--port", String(options.port)], {
+    cwd: options.root,
+    env: childEnv(options.appEnv),
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  return runningServer(`http://localhost:${options.port}`, child);
+}
+
+function runningServer(url: string, child: ChildProcess): RunningNextServer {
   const exited = exitCodeOf(child);
   return {
-    url: `http://${host}:${options.port}`,
+    url,
     child,
     exited,
     async stop() {
