@@ -1,8 +1,11 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { buildTools } from "@/scripts/build-tools.mjs";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyPaymentUpdate } from "@/lib/orders/state-machine";
@@ -11,9 +14,9 @@ import { createTestDatabase, type TestDatabase } from "../support/database";
 import { newExternalTransactionId } from "../support/orders";
 import { sandboxControl } from "../support/sandbox";
 
-// `npm run worker -- --once` and `npm run reconcile` as an operator runs them: child processes
-// configured by environment alone, against the suite's sandbox and a database of this file's
-// own (a worker runs every due job it finds, so it must not find other files' jobs).
+// `npm run worker -- --once`, its built twin and `npm run reconcile` as an operator runs them:
+// child processes configured by environment alone, against the suite's sandbox and a database of
+// this file's own (a worker runs every due job it finds, so it must not find other files' jobs).
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 // One connection on embedded PGlite, which cannot keep concurrent connections' statements apart.
@@ -32,8 +35,13 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Runs `npm run <args>` in the repository with the suite's PAY_ settings and this file's database. */
+/** `npm run <args>` in the repository, as runInRepository runs it. */
 function npmRun(args: string[]): Promise<{ code: number; output: string }> {
+  return runInRepository("npm", ["run", "--silent", ...args]);
+}
+
+/** Runs a command in the repository with the suite's PAY_ settings and this file's database. */
+function runInRepository(command: string, args: string[]): Promise<{ code: number; output: string }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...inject("appEnv"),
@@ -43,7 +51,7 @@ function npmRun(args: string[]): Promise<{ code: number; output: string }> {
     SMTP_URL: "",
   };
   return new Promise((resolve) => {
-    execFile("npm", ["run", "--silent", ...args], { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) =>
+    execFile(command, args, { cwd: root, env, timeout: 60_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
     );
   });
@@ -84,21 +92,45 @@ async function insertPendingOrder(options: { quantity: number; stockLeft: number
   return { order, product, cart };
 }
 
+/** A cancelled order's jobs, run by `worker` (a promise of its exit): its stock comes back and its cart reopens. */
+async function expectWorkerRunsCancelledOrdersJobs(worker: () => Promise<{ code: number; output: string }>) {
+  const { order, product, cart } = await insertPendingOrder({ quantity: 2, stockLeft: 8 });
+  await applyPaymentUpdate(client, { externalTransactionId: order.externalTransactionId }, { status: "CAN" });
+
+  const run = await worker();
+  expect(run.code, run.output).toBe(0);
+  expect(run.output).toContain("ran the due jobs: 2 done, 0 retried, 0 parked");
+  const jobs = await client.job.findMany({
+    where: { dedupeKey: { endsWith: `:${order.externalTransactionId}` } },
+    select: { type: true, status: true },
+    orderBy: { type: "asc" },
+  });
+  expect(jobs).toEqual([
+    { type: "release-stock", status: "DONE" },
+    { type: "reopen-cart", status: "DONE" },
+  ]);
+  expect((await client.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(10);
+  expect((await client.cart.findUniqueOrThrow({ where: { id: cart.id } })).status).toBe("OPEN");
+}
+
 describe("npm run worker -- --once", () => {
   it("runs the due jobs and exits 0: a cancelled order's stock comes back and its cart reopens", async () => {
-    const { order, product, cart } = await insertPendingOrder({ quantity: 2, stockLeft: 8 });
-    await applyPaymentUpdate(client, { externalTransactionId: order.externalTransactionId }, { status: "CAN" });
+    await expectWorkerRunsCancelledOrdersJobs(() => npmRun(["worker", "--", "--once"]));
+  });
+});
 
-    const run = await npmRun(["worker", "--", "--once"]);
-    expect(run.code, run.output).toBe(0);
-    expect(run.output).toContain("ran the due jobs: 2 done, 0 retried, 0 parked");
-    const jobs = await client.job.findMany({ select: { type: true, status: true }, orderBy: { type: "asc" } });
-    expect(jobs).toEqual([
-      { type: "release-stock", status: "DONE" },
-      { type: "reopen-cart", status: "DONE" },
-    ]);
-    expect((await client.product.findUniqueOrThrow({ where: { id: product.id } })).stock).toBe(10);
-    expect((await client.cart.findUniqueOrThrow({ where: { id: cart.id } })).status).toBe("OPEN");
+describe("the built worker (dist/worker.mjs, `npm run start:worker`) with --once", () => {
+  it("runs on plain node and does what the TypeScript worker does", async () => {
+    // Built as `npm run build` builds it, into a directory of its own inside node_modules (the
+    // bundle imports its packages from there), so the checkout's dist/ is left alone.
+    await mkdir(path.join(root, "node_modules", ".cache"), { recursive: true });
+    const outdir = await mkdtemp(path.join(root, "node_modules", ".cache", "built-worker-"));
+    try {
+      const [worker] = await buildTools({ outdir });
+      await expectWorkerRunsCancelledOrdersJobs(() => runInRepository(process.execPath, [worker!, "--once"]));
+    } finally {
+      await rm(outdir, { recursive: true, force: true });
+    }
   });
 });
 
