@@ -32,6 +32,11 @@ const databaseShape = {
     .trim()
     .regex(/^postgres(ql)?:\/\/\S+$/, { error: "must be a postgres:// or postgresql:// URL" }),
   DATABASE_POOL_MAX: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(100).default(10),
+  /**
+   * Set to "1" by Vercel on its builds and functions: client addresses come from its headers, and
+   * the database pool lets idle connections go sooner (lib/db/client.ts).
+   */
+  VERCEL: z.string().optional(),
 };
 
 const shape = {
@@ -85,8 +90,6 @@ const shape = {
    * nginx or load balancer). 0 (the default): forwarded headers are ignored, the TCP peer counts.
    */
   TRUST_PROXY: wholeNumber("proxies").min(0).max(10).default(0),
-  /** Set to "1" by Vercel on its builds and functions: client addresses come from its headers. */
-  VERCEL: z.string().optional(),
   /** Vercel's production domain (no scheme): on Vercel, an unset APP_URL is https:// plus this. */
   VERCEL_PROJECT_PRODUCTION_URL: z.string().trim().optional(),
 };
@@ -309,10 +312,17 @@ export function getEnv(): Env {
 
 const databaseSchema = z.object(databaseShape);
 
+export interface DatabaseEnv {
+  databaseUrl: string;
+  databasePoolMax: number;
+  /** VERCEL=1: serverless functions, which Vercel suspends between requests. */
+  onVercel: boolean;
+}
+
 /** Only the database settings: for migrations, seeding and the Prisma client, which need no PAY_ keys. */
-export function getDatabaseEnv(source: Source = process.env): { databaseUrl: string; databasePoolMax: number } {
+export function getDatabaseEnv(source: Source = process.env): DatabaseEnv {
   const e = validate(databaseSchema, Object.keys(databaseShape), source);
-  return { databaseUrl: e.DATABASE_URL, databasePoolMax: e.DATABASE_POOL_MAX };
+  return { databaseUrl: e.DATABASE_URL, databasePoolMax: e.DATABASE_POOL_MAX, onVercel: e.VERCEL === "1" };
 }
 
 /** NODE_ENV, set by Next.js (and by Vitest to "test"): decides dev-only behaviour such as query logs. */

@@ -1,7 +1,8 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { attachDatabasePool } from "@vercel/functions";
 import pg from "pg";
-import { getDatabaseEnv, nodeEnv } from "../env";
+import { getDatabaseEnv, nodeEnv, type DatabaseEnv } from "../env";
 import { PrismaClient } from "../generated/prisma/client";
 
 /**
@@ -13,17 +14,34 @@ import { PrismaClient } from "../generated/prisma/client";
  * The `pg` pool under it is ours, so that what needs plain SQL beside Prisma (the rate limits'
  * counters, lib/rate-limit.ts) shares its connections instead of opening a second pool:
  * `dbPool()`. `db().$disconnect()` ends that pool too (scripts call it before exiting).
+ *
+ * DATABASE_URL may go through a transaction-mode pooler (PgBouncer: Vercel's Neon integration
+ * gives a pooled DATABASE_URL), so the pool sends no startup option a pooler refuses and relies
+ * on no session state between transactions. The sessions' time zone, UTC, is the database's own
+ * default (migration 20261124000000_utc_database; docs/database.md, "Time zone").
  */
 
+/** Vercel's advice for functions: a suspended instance should not keep idle connections open. */
+const VERCEL_IDLE_TIMEOUT_MS = 5_000;
+/** pg's own default, for long-running servers. */
+const SERVER_IDLE_TIMEOUT_MS = 10_000;
+
+/** The pool's settings in `env`: pure, so a test can read them without a database. */
+export function poolConfig(env: DatabaseEnv): pg.PoolConfig {
+  return {
+    connectionString: env.databaseUrl,
+    max: env.databasePoolMax,
+    idleTimeoutMillis: env.onVercel ? VERCEL_IDLE_TIMEOUT_MS : SERVER_IDLE_TIMEOUT_MS,
+  };
+}
+
 function createClient() {
-  const { databaseUrl, databasePoolMax } = getDatabaseEnv();
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: databasePoolMax,
-    // Timestamps are `timestamp without time zone` holding UTC (Prisma's convention); SQL that writes
-    // now() must then run in a UTC session, whatever the server's default time zone is.
-    options: "-c TimeZone=UTC",
-  });
+  const env = getDatabaseEnv();
+  const pool = new pg.Pool(poolConfig(env));
+  // On Vercel, keeps the function from being suspended until the pool has closed its idle
+  // connections (idleTimeoutMillis after the last query, plus 100 ms), so they are not left
+  // open on the database while the instance sleeps. It does nothing outside Vercel's functions.
+  if (env.onVercel) attachDatabasePool(pool);
   // An idle connection the server dropped (a restart, a failover) is reported as an "error" event,
   // which crashes the process if nobody listens; the pool has already discarded it and the next
   // query opens another. Prisma's adapter listens (silently) once it connects; this covers the

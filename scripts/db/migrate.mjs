@@ -218,13 +218,23 @@ async function applyInTransaction(client, migration, log) {
       return false;
     }
     log(`applying ${migration.name}`);
-    // Without parameters pg uses the simple query protocol, which accepts a whole multi-statement file.
-    await client.query(migration.sql).catch((error) => {
-      throw new MigrationError(
-        `Migration ${migration.name} failed and was rolled back: ${describeSqlError(error, migration.sql)}`,
-        { cause: error },
+    // What the migration tells whoever runs it (RAISE WARNING …): shown, not lost.
+    /** @param {import("pg-protocol/dist/messages.js").NoticeMessage} notice */
+    const relay = (notice) =>
+      log(
+        `${migration.name}: ${notice.severity ?? "NOTICE"}: ${notice.message}${notice.hint ? ` (${notice.hint})` : ""}`,
       );
-    });
+    client.on("notice", relay);
+    // Without parameters pg uses the simple query protocol, which accepts a whole multi-statement file.
+    await client
+      .query(migration.sql)
+      .catch((error) => {
+        throw new MigrationError(
+          `Migration ${migration.name} failed and was rolled back: ${describeSqlError(error, migration.sql)}`,
+          { cause: error },
+        );
+      })
+      .finally(() => client.off("notice", relay));
     // now() is the transaction's start and clock_timestamp() the present: the same two instants Prisma records.
     await client.query(
       `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count)

@@ -261,10 +261,17 @@ describe("getDatabaseEnv", () => {
     expect(getDatabaseEnv({ DATABASE_URL: valid.DATABASE_URL, DATABASE_POOL_MAX: "3" })).toEqual({
       databaseUrl: valid.DATABASE_URL,
       databasePoolMax: 3,
+      onVercel: false,
     });
     expect(() => getDatabaseEnv({})).toThrow(/DATABASE_URL is missing/);
     expect(() => getDatabaseEnv({ DATABASE_URL: valid.DATABASE_URL, DATABASE_POOL_MAX: "many" })).toThrow(
       /DATABASE_POOL_MAX/,
     );
+  });
+
+  it("knows it runs on Vercel from VERCEL=1, which sizes the pool's idle timeout", () => {
+    expect(getDatabaseEnv({ DATABASE_URL: valid.DATABASE_URL, VERCEL: "1" }).onVercel).toBe(true);
+    expect(getDatabaseEnv({ DATABASE_URL: valid.DATABASE_URL, VERCEL: "" }).onVercel).toBe(false);
+    expect(parseEnv({ ...valid, VERCEL: "1" }).clientAddress.onVercel).toBe(true);
   });
 });
