@@ -2,6 +2,7 @@ import "server-only";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type pg from "pg";
+import { isUtc } from "./db/time-zone";
 import { errorKind, type Logger } from "./log";
 
 /**
@@ -9,7 +10,8 @@ import { errorKind, type Logger } from "./log";
  * health check: can this instance reach its database, and does the database hold every
  * migration this code was built with? Anything else (the service, SMTP) is not the
  * instance's health: a load balancer that pulled every instance because the payment service
- * is slow would turn a slow service into a dead shop.
+ * is slow would turn a slow service into a dead shop. One more thing is checked because it
+ * silently corrupts data: the sessions' time zone must be UTC (lib/db/time-zone.ts).
  */
 
 export type HealthReport =
@@ -19,7 +21,8 @@ export type HealthReport =
       body:
         | { database: "unreachable"; reason: string }
         | { migrations: "unknown"; reason: string }
-        | { database: "ok"; migrations: "pending"; pending: string[]; reason: string };
+        | { database: "ok"; migrations: "pending"; pending: string[]; reason: string }
+        | { database: "ok"; migrations: "current"; timeZone: string; reason: string };
     };
 
 export interface HealthDeps {
@@ -35,8 +38,10 @@ export interface HealthDeps {
 /** Where the deployed code's migrations are: next.config.mjs ships them with the health route's function. */
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 
-const APPLIED_MIGRATIONS = `SELECT migration_name FROM _prisma_migrations
-WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+// One round trip. Without the history table (a database nobody migrated) it fails with 42P01.
+const HEALTH_QUERY = `SELECT current_setting('TimeZone') AS "timeZone",
+  ARRAY(SELECT migration_name FROM _prisma_migrations
+        WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL) AS applied`;
 
 export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
   let expected: string[];
@@ -50,12 +55,14 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
     };
   }
   let applied: Set<string>;
+  let timeZone: string;
   try {
     const { rows } = await withTimeout(
-      deps.pool().query<{ migration_name: string }>(APPLIED_MIGRATIONS),
+      deps.pool().query<{ timeZone: string; applied: string[] }>(HEALTH_QUERY),
       deps.timeoutMs,
     );
-    applied = new Set(rows.map((row) => row.migration_name));
+    applied = new Set(rows[0]?.applied ?? []);
+    timeZone = rows[0]?.timeZone ?? "";
   } catch (error) {
     // No history table at all: a database nobody has migrated yet.
     if (isUndefinedTable(error)) return pending(expected);
@@ -69,7 +76,22 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
   // Migrations the database has and this code does not know are normal while an older
   // deployment still serves (a rollback, or the minutes before a new one goes live).
   const missing = expected.filter((name) => !applied.has(name));
-  return missing.length ? pending(missing) : { healthy: true, body: { database: "ok", migrations: "current" } };
+  if (missing.length) return pending(missing);
+  if (!isUtc(timeZone)) {
+    deps.log("error", "health.time_zone_not_utc", { timeZone });
+    return {
+      healthy: false,
+      body: {
+        database: "ok",
+        migrations: "current",
+        timeZone,
+        reason:
+          `database sessions run in time zone ${timeZone}, not UTC, which shifts every stored time: ` +
+          "see docs/database.md, Time zone",
+      },
+    };
+  }
+  return { healthy: true, body: { database: "ok", migrations: "current" } };
 }
 
 /**

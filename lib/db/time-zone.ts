@@ -14,5 +14,10 @@ const UTC_NAMES = /^(Etc\/)?(UTC|UCT|Universal|Zulu|GMT|GMT[+-]?0|Greenwich)$/;
 export async function sessionTimeZone(pool: Pick<pg.Pool, "query">): Promise<{ timeZone: string; utc: boolean }> {
   const { rows } = await pool.query<{ timeZone: string }>(`SELECT current_setting('TimeZone') AS "timeZone"`);
   const timeZone = rows[0]?.timeZone ?? "";
-  return { timeZone, utc: UTC_NAMES.test(timeZone) };
+  return { timeZone, utc: isUtc(timeZone) };
+}
+
+/** Whether a TimeZone setting, as PostgreSQL reports it, is UTC. */
+export function isUtc(timeZone: string): boolean {
+  return UTC_NAMES.test(timeZone);
 }

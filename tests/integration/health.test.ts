@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkHealth, sharedHealthCheck, type HealthDeps } from "@/lib/health";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
+import { withPgClient } from "@/scripts/db/pg-client.mjs";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 
 // GET /api/health against real databases: the suite's (migrated), one of this file's own
@@ -79,6 +80,29 @@ describe("GET /api/health", () => {
     expect(report.healthy).toBe(false);
     expect(report.body).toMatchObject({ database: "ok", migrations: "pending" });
     expect((report.body as { pending: string[] }).pending).toContain(newest);
+  });
+
+  it("answers unhealthy when the database's sessions do not run in UTC, which would shift every stored time", async () => {
+    const offset = await createTestDatabase("health-time-zone");
+    databases.push(offset);
+    await applyMigrations({ connectionString: offset.url });
+    // What a role's own setting or a pooler connected before the UTC migration leaves behind:
+    // new sessions on a server take the database's default; embedded PGlite has one shared session.
+    await withPgClient(offset.url, async (client) => {
+      await client.query(
+        `ALTER DATABASE "${(await client.query("SELECT current_database() AS d")).rows[0].d}" SET "TimeZone" TO 'Asia/Tokyo'`,
+      );
+      await client.query(`SET "TimeZone" TO 'Asia/Tokyo'`);
+    });
+    expect(await checkHealth(deps(offset.url))).toEqual({
+      healthy: false,
+      body: {
+        database: "ok",
+        migrations: "current",
+        timeZone: "Asia/Tokyo",
+        reason: expect.stringContaining("not UTC"),
+      },
+    });
   });
 
   it("answers unhealthy with a reason, and no connection detail, when the database cannot be reached", async () => {
