@@ -319,7 +319,7 @@ export interface DatabaseEnv {
   onVercel: boolean;
 }
 
-/** Only the database settings: for migrations, seeding and the Prisma client, which need no PAY_ keys. */
+/** Only the database settings: for the Prisma client and its pool, which need no PAY_ keys. */
 export function getDatabaseEnv(source: Source = process.env): DatabaseEnv {
   const e = validate(databaseSchema, Object.keys(databaseShape), source);
   return { databaseUrl: e.DATABASE_URL, databasePoolMax: e.DATABASE_POOL_MAX, onVercel: e.VERCEL === "1" };
