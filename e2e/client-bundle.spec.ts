@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "./support/fixtures";
+import { readE2eServerEnvironment } from "./support/server-environment";
 
 /**
  * The production build's client output (.next/static, what any browser can download) holds none
@@ -24,6 +25,18 @@ test("the client JavaScript holds neither PAY_CLIENT_SECRET nor PAY_WEBHOOK_SECR
       ...(text.includes(clientSecret) ? [`PAY_CLIENT_SECRET in ${file}`] : []),
       ...(text.includes(webhookSecret) ? [`PAY_WEBHOOK_SECRET in ${file}`] : []),
     ];
+  });
+  expect(leaks).toEqual([]);
+});
+
+test("the client JavaScript holds neither ADMIN_PASSWORD nor ADMIN_SESSION_SECRET", () => {
+  test.skip(process.env.E2E_SKIP_BUILD === "1", "E2E_SKIP_BUILD=1: the build is not this run's");
+  const { adminPassword, adminSessionSecret } = readE2eServerEnvironment();
+  const scripts = readdirSync(staticDir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+  expect(scripts.length, "client scripts in .next/static").toBeGreaterThan(0);
+  const leaks = scripts.filter((file) => {
+    const text = readFileSync(path.join(staticDir, file), "utf8");
+    return text.includes(adminPassword) || text.includes(adminSessionSecret);
   });
   expect(leaks).toEqual([]);
 });

@@ -85,6 +85,21 @@ const shape = {
   RATE_LIMIT_CREATE_ORDER_PER_MINUTE: wholeNumber("requests").min(0).default(10),
   /** Status checks forced with ?refresh=1, per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_STATUS_REFRESH_PER_MINUTE: wholeNumber("requests").min(0).default(30),
+  /** Back-office sign-in attempts (POST /api/admin/session) per client address per minute; 0 turns the limit off. */
+  RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: wholeNumber("requests").min(0).default(5),
+  /**
+   * The back office's password (/admin). Unset: the back office is off. Not trimmed: every
+   * character is part of the password. Its length rule in production is in adminProblems().
+   */
+  ADMIN_PASSWORD: z.string().optional(),
+  /**
+   * The key that seals the back office's session cookie, apart from the password so a stolen
+   * cookie never helps to guess the password offline. Required with ADMIN_PASSWORD.
+   */
+  ADMIN_SESSION_SECRET: z
+    .string()
+    .refine((value) => value.trim().length >= 32, { error: "must be at least 32 characters (a random string)" })
+    .optional(),
   /**
    * Self-hosted behind reverse proxies: how many of them append to X-Forwarded-For (1 for one
    * nginx or load balancer). 0 (the default): forwarded headers are ignored, the TCP peer counts.
@@ -99,7 +114,7 @@ const schema = z.object(shape);
 /** What the https rules accept over plain http: this machine (localhost, *.localhost, 127.0.0.0/8, [::1]). */
 const LOOPBACK_RULE = "unless it points at this machine (localhost, 127.0.0.1, ::1)";
 
-function isLoopback(hostname: string): boolean {
+export function isLoopback(hostname: string): boolean {
   // The URL parser has already lowercased the host and normalised IPv4 ("127.1") and IPv6 ("[0::1]") forms.
   return (
     hostname === "localhost" ||
@@ -141,6 +156,32 @@ function transportProblems(source: Source): Problem[] {
     problems.push({
       variable: "APP_URL",
       message: `must use https:// in production (NODE_ENV=production) ${LOOPBACK_RULE}`,
+    });
+  }
+  return problems;
+}
+
+/** The shortest ADMIN_PASSWORD a production server starts with. */
+export const MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH = 12;
+
+/**
+ * The back office's rules, on the raw values (empty means unset): a password needs a session
+ * secret, and with NODE_ENV=production at least 12 characters. Messages never quote a value.
+ */
+function adminProblems(source: Source): Problem[] {
+  const password = source.ADMIN_PASSWORD || undefined;
+  if (password === undefined) return [];
+  const problems: Problem[] = [];
+  if (!source.ADMIN_SESSION_SECRET) {
+    problems.push({
+      variable: "ADMIN_SESSION_SECRET",
+      message: "is required when ADMIN_PASSWORD is set (a random string of 32 or more characters)",
+    });
+  }
+  if (source.NODE_ENV === "production" && password.length < MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH) {
+    problems.push({
+      variable: "ADMIN_PASSWORD",
+      message: `must be at least ${MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH} characters in production (NODE_ENV=production)`,
     });
   }
   return problems;
@@ -192,7 +233,9 @@ export interface Env {
     maxOpenPerShopper: number;
   };
   /** Requests per client address per minute; 0: no limit. */
-  rateLimits: { createOrderPerMinute: number; statusRefreshPerMinute: number };
+  rateLimits: { createOrderPerMinute: number; statusRefreshPerMinute: number; adminSignInPerMinute: number };
+  /** The back office (/admin); undefined when ADMIN_PASSWORD is unset, and the back office is off. */
+  admin?: { password: string; sessionSecret: string };
   /** Where the client's address comes from (lib/client-address.ts). */
   clientAddress: { onVercel: boolean; trustedProxies: number };
   databaseUrl: string;
@@ -230,6 +273,9 @@ const DEFAULTED = new Set([
   "MAX_OPEN_ORDERS_PER_SHOPPER",
   "RATE_LIMIT_CREATE_ORDER_PER_MINUTE",
   "RATE_LIMIT_STATUS_REFRESH_PER_MINUTE",
+  "RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE",
+  "ADMIN_PASSWORD",
+  "ADMIN_SESSION_SECRET",
   "TRUST_PROXY",
   "VERCEL",
   "VERCEL_PROJECT_PRODUCTION_URL",
@@ -263,7 +309,11 @@ function validate<T extends z.ZodType>(
  */
 export function parseEnv(raw: Source): Env {
   const { source, problems } = withVercelAppUrl(raw);
-  const e = validate(schema, Object.keys(shape), source, [...problems, ...transportProblems(source)]);
+  const e = validate(schema, Object.keys(shape), source, [
+    ...problems,
+    ...transportProblems(source),
+    ...adminProblems(source),
+  ]);
   const [, prefix, applicationUUID] = PUBLISHABLE_KEY.exec(e.PAY_PUBLISHABLE_KEY)!;
   const warnings: string[] = [];
   if (e.PAY_WEBHOOK_SECRET !== e.PAY_WEBHOOK_SECRET.trim()) {
@@ -290,7 +340,11 @@ export function parseEnv(raw: Source): Env {
     rateLimits: {
       createOrderPerMinute: e.RATE_LIMIT_CREATE_ORDER_PER_MINUTE,
       statusRefreshPerMinute: e.RATE_LIMIT_STATUS_REFRESH_PER_MINUTE,
+      adminSignInPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE,
     },
+    ...(e.ADMIN_PASSWORD && e.ADMIN_SESSION_SECRET
+      ? { admin: { password: e.ADMIN_PASSWORD, sessionSecret: e.ADMIN_SESSION_SECRET } }
+      : {}),
     clientAddress: { onVercel: e.VERCEL === "1", trustedProxies: e.TRUST_PROXY },
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,

@@ -33,6 +33,8 @@ runE2eServer({
       sdkUrl: shop.appEnv.PAY_SDK_URL!,
       appUrl,
       databaseUrl: shop.databaseUrl,
+      adminPassword: shop.appEnv.ADMIN_PASSWORD!,
+      adminSessionSecret: shop.appEnv.ADMIN_SESSION_SECRET!,
     };
     mkdirSync(path.dirname(E2E_ENVIRONMENT_FILE), { recursive: true });
     writeFileSync(E2E_ENVIRONMENT_FILE, `${JSON.stringify(environment, null, 2)}\n`);

@@ -17,6 +17,10 @@ export interface E2eServerEnvironment {
   appUrl: string;
   /** The run's scratch database, for tests that check what the shop recorded (test data only). */
   databaseUrl: string;
+  /** The shop's ADMIN_PASSWORD, random for the run, to sign in to /admin. */
+  adminPassword: string;
+  /** Its ADMIN_SESSION_SECRET, random for the run too: the client-bundle test looks for it. */
+  adminSessionSecret: string;
 }
 
 const root = fileURLToPath(new URL("../..", import.meta.url));

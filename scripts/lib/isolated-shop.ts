@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { applyMigrations } from "../db/migrate.mjs";
 import { seedCatalog } from "../db/seed.mjs";
 import { startSandbox, type SandboxCredentials } from "../../sandbox/server";
@@ -87,7 +88,12 @@ function appEnvOf(options: IsolatedShopOptions, databaseUrl: string, payEnv: Rec
     // are about these limits turn them on themselves.
     RATE_LIMIT_CREATE_ORDER_PER_MINUTE: "0",
     RATE_LIMIT_STATUS_REFRESH_PER_MINUTE: "0",
+    RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: "0",
     MAX_OPEN_ORDERS_PER_SHOPPER: "0",
+    // The back office is on, with a password and a session secret of this run's own: the tests
+    // sign in with appEnv.ADMIN_PASSWORD (e2e: test-results/e2e-server.json's adminPassword).
+    ADMIN_PASSWORD: `admin-test-${randomBytes(12).toString("base64url")}`,
+    ADMIN_SESSION_SECRET: randomBytes(32).toString("base64url"),
   };
 }
 

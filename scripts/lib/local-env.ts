@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseEnv } from "node:util";
 import { payEnvFor, randomCredentials } from "../../sandbox/credentials";
@@ -5,7 +6,9 @@ import { payEnvFor, randomCredentials } from "../../sandbox/credentials";
 /**
  * The environment `npm run dev` starts with: the process's own variables over .env.local
  * over .env (Next.js's order). On a fresh clone it writes random local test credentials
- * to .env.local, which the app and the local sandbox share and git ignores.
+ * to .env.local, which the app and the local sandbox share and git ignores, and the back
+ * office's session secret and password (printed once, when written). Variables already set
+ * anywhere are kept; only missing ones are appended.
  */
 export const LOCAL_SANDBOX_URL = "http://127.0.0.1:4010";
 
@@ -32,17 +35,28 @@ export function prepareLocalEnv(options: {
     ...definedOnly(options.processEnv),
   };
   const apiBaseUrl = merged.PAY_API_BASE_URL || LOCAL_SANDBOX_URL;
-  const defaults = payEnvFor(randomCredentials(), apiBaseUrl.replace(/\/+$/, ""));
-  const missing = Object.keys(defaults).filter((key) => !merged[key]);
-  if (missing.length === 0) return merged;
-  if (!isLocalSandbox(apiBaseUrl)) {
-    throw new Error(`PAY_API_BASE_URL points at a remote service, so these must be set too: ${missing.join(", ")}`);
+  const payDefaults = payEnvFor(randomCredentials(), apiBaseUrl.replace(/\/+$/, ""));
+  const missingPay = Object.keys(payDefaults).filter((key) => !merged[key]);
+  if (missingPay.length > 0 && !isLocalSandbox(apiBaseUrl)) {
+    throw new Error(`PAY_API_BASE_URL points at a remote service, so these must be set too: ${missingPay.join(", ")}`);
   }
+  // The back office (/admin): a session secret, and a password only where there is none yet.
+  const adminDefaults: Record<string, string> = {
+    ADMIN_PASSWORD: randomBytes(12).toString("base64url"),
+    ADMIN_SESSION_SECRET: randomBytes(32).toString("base64url"),
+  };
+  const defaults = { ...payDefaults, ...adminDefaults };
+  const missing = [...missingPay, ...Object.keys(adminDefaults).filter((key) => !merged[key])];
+  if (missing.length === 0) return merged;
   const lines = missing.map((key) => `${key}=${defaults[key]}`);
   const header = existsSync(localFile)
     ? ""
     : "# Written by `npm run dev`: local test credentials shared by the app and the local sandbox. Never commit.\n";
   writeFileSync(localFile, `${header}${existsSync(localFile) ? "\n" : ""}${lines.join("\n")}\n`, { flag: "a" });
   options.log(`wrote local test credentials to .env.local (${missing.join(", ")})`);
+  if (missing.includes("ADMIN_PASSWORD"))
+    options.log(
+      `the back office is at /admin; its password (ADMIN_PASSWORD in .env.local): ${defaults.ADMIN_PASSWORD}`,
+    );
   return { ...merged, ...Object.fromEntries(missing.map((key) => [key, defaults[key]!])) };
 }

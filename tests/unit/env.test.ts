@@ -254,6 +254,46 @@ describe("parseEnv", () => {
     expect(env.warnings.join()).not.toContain("padded-secret");
     expect(parseEnv(valid).warnings).toEqual([]);
   });
+
+  describe("the back office", () => {
+    const secret = "s".repeat(32);
+
+    it("is off without ADMIN_PASSWORD (unset or empty), and sign-ins are limited to 5 a minute by default", () => {
+      expect(parseEnv(valid).admin).toBeUndefined();
+      expect(parseEnv({ ...valid, ADMIN_PASSWORD: "", ADMIN_SESSION_SECRET: "" }).admin).toBeUndefined();
+      expect(parseEnv({ ...valid, ADMIN_SESSION_SECRET: secret }).admin).toBeUndefined();
+      expect(parseEnv(valid).rateLimits.adminSignInPerMinute).toBe(5);
+      expect(parseEnv({ ...valid, RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: "0" }).rateLimits.adminSignInPerMinute).toBe(0);
+      expect(problemsOf({ ...valid, RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: "-1" }).problems[0]?.variable).toBe(
+        "RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE",
+      );
+    });
+
+    it("is on with a password and a session secret, each used exactly as written", () => {
+      const env = parseEnv({ ...valid, ADMIN_PASSWORD: " short pw ", ADMIN_SESSION_SECRET: secret });
+      expect(env.admin).toEqual({ password: " short pw ", sessionSecret: secret });
+    });
+
+    it("needs ADMIN_SESSION_SECRET with a password, of 32 characters or more", () => {
+      const missing = problemsOf({ ...valid, ADMIN_PASSWORD: "a-long-enough-password" });
+      expect(missing.problems).toEqual([
+        { variable: "ADMIN_SESSION_SECRET", message: expect.stringMatching(/required when ADMIN_PASSWORD is set/) },
+      ]);
+      const short = problemsOf({ ...valid, ADMIN_PASSWORD: "pw", ADMIN_SESSION_SECRET: "x".repeat(31) });
+      expect(short.problems).toEqual([{ variable: "ADMIN_SESSION_SECRET", message: expect.stringMatching(/32/) }]);
+      expect(short.message).not.toContain("x".repeat(31));
+    });
+
+    it("refuses a password under 12 characters in production, naming the variable and not the value", () => {
+      const production = { ...valid, NODE_ENV: "production", ADMIN_SESSION_SECRET: secret };
+      const { problems, message } = problemsOf({ ...production, ADMIN_PASSWORD: "elevenchars" });
+      expect(problems).toEqual([{ variable: "ADMIN_PASSWORD", message: expect.stringMatching(/at least 12/) }]);
+      expect(message).not.toContain("elevenchars");
+      expect(parseEnv({ ...production, ADMIN_PASSWORD: "twelve-chars" }).admin?.password).toBe("twelve-chars");
+      // Outside production a short password is the developer's choice.
+      expect(parseEnv({ ...valid, ADMIN_PASSWORD: "dev", ADMIN_SESSION_SECRET: secret }).admin?.password).toBe("dev");
+    });
+  });
 });
 
 describe("getDatabaseEnv", () => {

@@ -7,7 +7,13 @@ import { describe, expect, it } from "vitest";
 // build and our `tsx --conditions=react-server` scripts do). Vitest aliases it away, so this
 // imports each in a plain Node process, where the marker must refuse it.
 
-const SECRET_HOLDERS = ["lib/pay/client.ts", "lib/pay/token-cache.ts", "lib/webhooks/signature.ts"];
+const SECRET_HOLDERS = [
+  "lib/pay/client.ts",
+  "lib/pay/token-cache.ts",
+  "lib/webhooks/signature.ts",
+  "lib/admin/session.ts",
+  "lib/admin/sign-in.ts",
+];
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Imports `file` in a Node process of its own with tsx's loader: its exit code and stderr. */

@@ -1,0 +1,7 @@
+import type { NextRequest } from "next/server";
+import { signOut } from "@/lib/admin/sign-in";
+
+// The sign-out button's form (HTML forms cannot send DELETE): clears the session, back to /admin.
+export const dynamic = "force-dynamic";
+
+export const POST = (request: NextRequest) => signOut(request);

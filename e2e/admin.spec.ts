@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import { query } from "./support/database";
+import { expect, test } from "./support/fixtures";
+import { screenshotAtEachWidth } from "./support/screenshots";
+import { readE2eServerEnvironment } from "./support/server-environment";
+import { kwanza } from "./support/shop";
+
+/**
+ * The back office's sign-in and home page (/admin, lib/admin), in the browser: the e2e shop has
+ * an ADMIN_PASSWORD of its own (scripts/lib/isolated-shop.ts), in test-results/e2e-server.json.
+ */
+
+const signInForm = (page: import("@playwright/test").Page) => ({
+  password: page.getByLabel("Palavra-passe"),
+  submit: page.getByRole("button", { name: "Entrar" }),
+});
+
+/** The integer AOA a figure of the home page shows ("12 500 Kz" → 12500). */
+async function aoaOf(page: import("@playwright/test").Page, testId: string): Promise<number> {
+  const text = (await page.getByTestId(testId).textContent()) ?? "";
+  expect(text, testId).toMatch(/Kz/);
+  return Number(text.replace(/\D/g, ""));
+}
+
+test("without a session /admin shows only the sign-in form; a wrong password is refused", async ({
+  page,
+}, testInfo) => {
+  const response = await page.goto("/admin");
+  expect(response?.status()).toBe(200);
+  const html = await response!.text();
+  for (const figure of ["paid-today", "paid-this-month", "pending-orders", "Pago hoje", "Encomendas por pagar"]) {
+    expect(html, "no order data before signing in").not.toContain(figure);
+  }
+  expect(await page.locator('meta[name="robots"]').getAttribute("content")).toMatch(/noindex/);
+  await expect(page.getByRole("heading", { level: 1, name: "Entrar na gestão da loja" })).toBeVisible();
+  await screenshotAtEachWidth(page, testInfo, "admin-sign-in");
+
+  const form = signInForm(page);
+  await form.password.fill("not-the-password");
+  await form.submit.click();
+  await expect(page).toHaveURL(/\/admin\?error=wrong_password$/);
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Palavra-passe incorrecta.");
+  await expect(form.password).toBeVisible();
+  await expect(page.getByTestId("paid-today")).toHaveCount(0);
+  expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain("admin_session");
+});
+
+test("the right password opens the home with the day's totals; sign-out returns to the sign-in", async ({
+  page,
+}, testInfo) => {
+  const { adminPassword } = readE2eServerEnvironment();
+  await page.goto("/admin");
+  const form = signInForm(page);
+  await form.password.fill(adminPassword);
+  await form.submit.click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Gestão da loja" })).toBeVisible();
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === "admin_session");
+  expect(session).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
+  expect(session!.value).not.toContain(adminPassword);
+
+  // An order paid just now adds to today's and this month's totals.
+  const before = { today: await aoaOf(page, "paid-today"), month: await aoaOf(page, "paid-this-month") };
+  const pending = Number(await page.getByTestId("pending-orders").textContent());
+  const [row] = await query<{ count: string }>("SELECT count(*) FROM orders WHERE status = 'PEN'");
+  expect(pending).toBe(Number(row!.count));
+  const externalTransactionId = `order_${randomUUID()}`;
+  await query(
+    `INSERT INTO orders (external_transaction_id, status, amount_aoa, client_id, finalized_at)
+     VALUES ($1, 'CON', 12345, $2, now())`,
+    [externalTransactionId, `shopper_${randomUUID()}`],
+  );
+  try {
+    await page.reload();
+    expect(await aoaOf(page, "paid-today")).toBe(before.today + 12345);
+    expect(await aoaOf(page, "paid-this-month")).toBe(before.month + 12345);
+    expect(await page.getByTestId("paid-today").textContent()).toBe(kwanza.format(before.today + 12345));
+    await screenshotAtEachWidth(page, testInfo, "admin-home");
+  } finally {
+    await query("DELETE FROM orders WHERE external_transaction_id = $1", [externalTransactionId]);
+  }
+
+  await page.getByRole("button", { name: "Sair" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(signInForm(page).password).toBeVisible();
+  await expect(page.getByTestId("paid-today")).toHaveCount(0);
+  expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain("admin_session");
+});
+
+test("in English through the language cookie", async ({ page, baseURL }) => {
+  await page.context().addCookies([{ name: "lang", value: "en", url: baseURL! }]);
+  await page.goto("/admin");
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in to shop management" })).toBeVisible();
+  await page.getByLabel("Password").fill("wrong");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Wrong password.");
+});
+
+test("a sign-in posted from another site is refused with a 403", async ({ request }) => {
+  const response = await request.post("/api/admin/session", {
+    headers: { Origin: "https://evil.example.test" },
+    form: { password: readE2eServerEnvironment().adminPassword },
+  });
+  expect(response.status()).toBe(403);
+  expect(response.headers()["set-cookie"] ?? "").not.toContain("admin_session");
+});

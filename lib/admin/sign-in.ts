@@ -1,0 +1,120 @@
+import "server-only";
+import { NextResponse, type NextRequest } from "next/server";
+import { z } from "zod";
+import { refuseOverClientLimit } from "../client-limits";
+import { getEnv, isLoopback } from "../env";
+import { jsonError } from "../http";
+import { bodyRefusal, readBodyCapped } from "../request-body";
+import {
+  adminConfig,
+  adminSessionCookie,
+  backOfficeOff,
+  clearedAdminSessionCookie,
+  passwordMatches,
+  sealAdminSession,
+} from "./session";
+
+/**
+ * Signing in and out of the back office, for the route handlers under app/api/admin/session.
+ * Both answer the sign-in form (application/x-www-form-urlencoded) with a 303 to /admin, its
+ * outcome in `?error=`, and a JSON client with JSON. Nothing a client sends leads to a 500.
+ */
+
+/** Why /admin shows the sign-in form again; app/admin/page.tsx has a sentence for each. */
+export const SIGN_IN_ERRORS = ["wrong_password", "rate_limited", "invalid_request"] as const;
+export type SignInError = (typeof SIGN_IN_ERRORS)[number];
+
+const MAX_SIGN_IN_BYTES = 4096;
+const signInSchema = z.object({ password: z.string().min(1).max(1024) });
+
+/**
+ * Whether a request comes from one of the shop's own pages. Browsers send `Origin` with every
+ * POST and DELETE: it must be APP_URL's origin, or, while the shop runs on this machine, the
+ * origin of the Host the browser used (localhost or 127.0.0.1). Without `Origin`, a
+ * `Sec-Fetch-Site` must say same-origin. With neither, the client is not a browser (curl, a
+ * script), which no other site can make send a request, and it may go on.
+ */
+export function isSameOriginRequest(request: Request, appUrl: string): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) {
+    const fetchSite = request.headers.get("sec-fetch-site");
+    return fetchSite === null || fetchSite === "same-origin";
+  }
+  if (!URL.canParse(origin)) return false;
+  const from = new URL(origin);
+  const app = new URL(appUrl);
+  if (from.origin === app.origin) return true;
+  return isLoopback(app.hostname) && isLoopback(from.hostname) && from.host === request.headers.get("host");
+}
+
+/** 403 for a request from another site; every admin mutation asks this first. */
+export function refuseCrossSite(request: Request): Response | undefined {
+  if (isSameOriginRequest(request, getEnv().appUrl)) return undefined;
+  return jsonError(403, "cross_site", "requests to the back office must come from the shop's own pages");
+}
+
+const isForm = (request: Request) =>
+  /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
+const isJson = (request: Request) => /^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
+
+const seeOther = (location: string) => new NextResponse(null, { status: 303, headers: { Location: location } });
+const backToSignIn = (error: SignInError) => seeOther(`/admin?error=${error}`);
+
+/** The password a sign-in request carries, or the answer to a request that carries none. */
+async function readPassword(
+  request: Request,
+): Promise<{ ok: true; password: string } | { ok: false; response: Response }> {
+  const body = await readBodyCapped(request, MAX_SIGN_IN_BYTES);
+  if (!body.ok) return { ok: false, response: bodyRefusal(body, MAX_SIGN_IN_BYTES) };
+  const text = new TextDecoder().decode(body.bytes);
+  let input: unknown;
+  if (isForm(request)) {
+    input = Object.fromEntries(new URLSearchParams(text));
+  } else {
+    try {
+      input = JSON.parse(text);
+    } catch {
+      return { ok: false, response: jsonError(400, "invalid_json", "the body is not valid JSON") };
+    }
+  }
+  const parsed = signInSchema.safeParse(input);
+  if (!parsed.success)
+    return { ok: false, response: jsonError(400, "invalid_request", "send the password, 1 to 1024 characters") };
+  return { ok: true, password: parsed.data.password };
+}
+
+/** POST /api/admin/session: a right password gets the session cookie; a wrong one a 401 (or the form again). */
+export async function signIn(request: NextRequest): Promise<Response> {
+  const crossSite = refuseCrossSite(request);
+  if (crossSite) return crossSite;
+  const form = isForm(request);
+  if (!form && !isJson(request))
+    return jsonError(415, "unsupported_media_type", "send application/x-www-form-urlencoded or application/json");
+  const admin = adminConfig();
+  if (!admin) return form ? seeOther("/admin") : backOfficeOff();
+  const { appUrl, rateLimits } = getEnv();
+  // Every attempt counts, well-formed or not, before the password is looked at.
+  const limited = await refuseOverClientLimit(request, {
+    name: "admin-sign-in",
+    pointsPerMinute: rateLimits.adminSignInPerMinute,
+    message: "too many sign-in attempts from this address; wait a minute and try again",
+  });
+  if (limited) return form ? backToSignIn("rate_limited") : limited;
+  const input = await readPassword(request);
+  if (!input.ok) return form ? backToSignIn("invalid_request") : input.response;
+  if (!passwordMatches(input.password, admin.password))
+    return form ? backToSignIn("wrong_password") : jsonError(401, "wrong_password", "wrong password");
+
+  const response = form ? seeOther("/admin") : NextResponse.json({ signedIn: true });
+  response.cookies.set(adminSessionCookie(await sealAdminSession(admin), appUrl));
+  return response;
+}
+
+/** Sign-out (DELETE /api/admin/session, or the form's POST /api/admin/session/sign-out): the cookie is cleared. */
+export function signOut(request: NextRequest): Response {
+  const crossSite = refuseCrossSite(request);
+  if (crossSite) return crossSite;
+  const response = isForm(request) ? seeOther("/admin") : NextResponse.json({ signedIn: false });
+  response.cookies.set(clearedAdminSessionCookie(getEnv().appUrl));
+  return response;
+}
