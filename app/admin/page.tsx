@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { AdminNav } from "@/components/admin/admin-nav";
 import { adminOverview } from "@/lib/admin/overview";
 import { adminState } from "@/lib/admin/guard";
 import { SIGN_IN_ERRORS, type SignInError } from "@/lib/admin/sign-in";
@@ -47,6 +48,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
           </button>
         </form>
       </div>
+      <AdminNav t={t} current="home" />
       <dl className="grid gap-4 sm:grid-cols-3">
         {figures.map((figure) => (
           <div key={figure.testId} className="rounded-xl border border-stone-200 bg-white px-4 py-3">

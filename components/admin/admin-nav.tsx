@@ -1,0 +1,24 @@
+import Link from "next/link";
+import type { Dictionary } from "@/lib/i18n/dictionaries";
+
+/** The back office's sections, on every signed-in admin page; later sections add a link here. */
+export function AdminNav({ t, current }: { t: Dictionary; current: "home" | "orders" }) {
+  const links = [
+    { key: "home", href: "/admin", label: t.admin.nav.home },
+    { key: "orders", href: "/admin/orders", label: t.admin.nav.orders },
+  ] as const;
+  return (
+    <nav aria-label={t.admin.nav.label} className="flex flex-wrap gap-2 text-sm">
+      {links.map((link) => (
+        <Link
+          key={link.key}
+          href={link.href}
+          aria-current={link.key === current ? "page" : undefined}
+          className="rounded-md border border-stone-300 px-3 py-1.5 hover:bg-stone-100 aria-[current=page]:border-brand-700 aria-[current=page]:bg-brand-700 aria-[current=page]:text-white"
+        >
+          {link.label}
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,132 @@
+import "server-only";
+import { stringify } from "csv-stringify/sync";
+import { z } from "zod";
+import type { Database } from "../db/client";
+
+/**
+ * The orders as CSV for an accountant (GET /api/admin/orders/export): every order created between
+ * two dates of the Luanda calendar (UTC+1 all year, like the home's totals), both included, oldest
+ * first. Read in batches of 1000 by keyset (created_at, id), each written to the response as it
+ * comes, so a year of orders is never in memory at once.
+ *
+ * csv-stringify quotes what needs quoting, and its `escape_formulas` puts an apostrophe before a
+ * text starting with =, +, -, @, a tab or a carriage return (and their full-width forms), so a
+ * customer named `=HYPERLINK(…)` stays text in a spreadsheet (OWASP "CSV injection"). Numbers are
+ * left alone (a negative amount is not a formula).
+ */
+
+export const EXPORT_BATCH_SIZE = 1000;
+/** The longest range one download may cover, in days. */
+export const EXPORT_MAX_DAYS = 366;
+
+const LUANDA_OFFSET_MS = 3600_000;
+const DAY_MS = 86_400_000;
+
+export const EXPORT_COLUMNS = [
+  "order_id",
+  "created_at",
+  "finalized_at",
+  "status",
+  "amount_aoa",
+  "reference_number",
+  "payment_reference",
+  "customer_name",
+  "customer_phone",
+  "invoice_number",
+  "items",
+] as const;
+
+const isoDate = z.iso.date();
+
+export interface ExportRange {
+  from: string;
+  to: string;
+  /** The first instant of `from` in Luanda. */
+  start: Date;
+  /** The first instant after `to` in Luanda. */
+  end: Date;
+}
+
+export type ExportRangeResult = { ok: true; range: ExportRange } | { ok: false; message: string };
+
+/** The start of a Luanda calendar day (YYYY-MM-DD) as an instant. */
+const luandaDayStart = (date: string) => new Date(`${date}T00:00:00.000Z`).getTime() - LUANDA_OFFSET_MS;
+
+/** A date of the Luanda calendar, YYYY-MM-DD. */
+export function luandaDate(instant: Date): string {
+  return new Date(instant.getTime() + LUANDA_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** `from` and `to` (YYYY-MM-DD, both optional: today in Luanda), or why they cannot be used. */
+export function parseExportRange(from: string | null, to: string | null, now = new Date()): ExportRangeResult {
+  const today = luandaDate(now);
+  const first = isoDate.safeParse(from ?? today);
+  const last = isoDate.safeParse(to ?? today);
+  if (!first.success || !last.success) return { ok: false, message: "from and to must be dates, YYYY-MM-DD" };
+  const start = luandaDayStart(first.data);
+  const end = luandaDayStart(last.data) + DAY_MS;
+  if (end <= start) return { ok: false, message: "from must not be after to" };
+  if ((end - start) / DAY_MS > EXPORT_MAX_DAYS) {
+    return { ok: false, message: `a range covers at most ${EXPORT_MAX_DAYS} days` };
+  }
+  return { ok: true, range: { from: first.data, to: last.data, start: new Date(start), end: new Date(end) } };
+}
+
+/** An instant as ISO 8601 in Luanda's time, e.g. 2026-11-23T21:30:00+01:00. */
+export function luandaIso(instant: Date): string {
+  return `${new Date(instant.getTime() + LUANDA_OFFSET_MS).toISOString().slice(0, 19)}+01:00`;
+}
+
+const csvOptions = { escape_formulas: true, record_delimiter: "\r\n" } as const;
+
+/** The CSV, header first, as a stream of UTF-8 text read from `db` batch by batch. */
+export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after: { createdAt: Date; id: string } | undefined;
+  let done = false;
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(encoder.encode(stringify([[...EXPORT_COLUMNS]], csvOptions)));
+    },
+    async pull(controller) {
+      if (done) return;
+      const orders = await db.order.findMany({
+        where: {
+          // From the last batch's time on, so each batch reads the index from where the last one stopped.
+          createdAt: { gte: after?.createdAt ?? range.start, lt: range.end },
+          ...(after && {
+            OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }],
+          }),
+        },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        take: EXPORT_BATCH_SIZE,
+        include: {
+          invoice: { select: { number: true } },
+          lines: { select: { productName: true, quantity: true }, orderBy: { productName: "asc" } },
+        },
+      });
+      const last = orders.at(-1);
+      if (last) {
+        after = { createdAt: last.createdAt, id: last.id };
+        const rows = orders.map((order) => [
+          order.externalTransactionId,
+          luandaIso(order.createdAt),
+          order.finalizedAt ? luandaIso(order.finalizedAt) : "",
+          order.status,
+          order.amountAoa,
+          order.referenceNumber ?? "",
+          order.paymentReference ?? "",
+          order.customerName ?? "",
+          order.customerPhone ?? "",
+          order.invoice?.number ?? "",
+          order.lines.map((line) => `${line.quantity} x ${line.productName}`).join("; "),
+        ]);
+        controller.enqueue(encoder.encode(stringify(rows, csvOptions)));
+      }
+      if (orders.length < EXPORT_BATCH_SIZE) {
+        done = true;
+        controller.close();
+      }
+    },
+  });
+}
