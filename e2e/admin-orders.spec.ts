@@ -63,8 +63,11 @@ test("an order paid just now is in the list, found by status and search, and in 
     await expect(first).toContainText(kwanza.format(23456));
     await expect(first).toContainText("Pago");
     await expect(first.getByTestId("attention")).toContainText("paid_after_cancel");
-    // The order's own page comes in a later part of issue 13: no link to it yet.
-    await expect(first.getByRole("link")).toHaveCount(0);
+    // The order id links to the order's own page (e2e/admin-order.spec.ts).
+    await expect(first.getByRole("link", { name: externalTransactionId })).toHaveAttribute(
+      "href",
+      `/admin/orders/${externalTransactionId}`,
+    );
     await screenshotAtEachWidth(page, testInfo, "admin-orders");
     await page.setViewportSize({ width: 1280, height: 800 });
 

@@ -216,3 +216,30 @@ export function describeJobError(error: unknown): string {
     .trim();
   return cleaned.length > MAX_ERROR_LENGTH ? `${cleaned.slice(0, MAX_ERROR_LENGTH - 1)}…` : cleaned || "unknown error";
 }
+
+/**
+ * A person's "retry" of a PARKED job (the back office's order page): back to QUEUED, due now,
+ * with `attempts` reset to 0 so the job gets its whole retry schedule again, as if new; the old
+ * `last_error` stays until the next attempt's outcome. Only a job that is PARKED and whose dedupe
+ * key ends with `:<externalTransactionId>`. "not_found" when there is no such job of this
+ * order, "not_parked" when it is in another state.
+ */
+export async function requeueParkedJob(
+  client: SqlRunner,
+  job: { id: string; externalTransactionId: string },
+): Promise<"requeued" | "not_found" | "not_parked"> {
+  if (!UUID.test(job.id)) return "not_found";
+  const suffix = `:${job.externalTransactionId}`;
+  const [row] = await client.$queryRaw<{ requeued: boolean }[]>(Prisma.sql`
+WITH target AS (
+  SELECT id, status FROM jobs WHERE id = ${job.id}::uuid AND right(dedupe_key, ${suffix.length}::int) = ${suffix}
+  FOR UPDATE
+), requeued AS (
+  UPDATE jobs SET status = 'QUEUED', run_at = now(), attempts = 0, locked_at = NULL, updated_at = now()
+  FROM target WHERE jobs.id = target.id AND target.status = 'PARKED'
+  RETURNING jobs.id
+)
+SELECT EXISTS (SELECT 1 FROM requeued) AS requeued FROM target`);
+  if (!row) return "not_found";
+  return row.requeued ? "requeued" : "not_parked";
+}

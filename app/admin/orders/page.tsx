@@ -114,7 +114,9 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                   </td>
                   <td className="order-last col-span-2 font-mono text-xs break-all sm:order-none sm:table-cell sm:px-3 sm:py-2">
                     <CellLabel>{text.orderId}</CellLabel>
-                    {order.externalTransactionId}
+                    <Link href={`/admin/orders/${order.externalTransactionId}`} className="underline">
+                      {order.externalTransactionId}
+                    </Link>
                     {order.referenceNumber && (
                       <span className="block text-stone-600 tabular-nums">{order.referenceNumber}</span>
                     )}

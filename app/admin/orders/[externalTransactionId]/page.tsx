@@ -1,0 +1,281 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { AdminNav } from "@/components/admin/admin-nav";
+import { luandaIso } from "@/lib/admin/export";
+import { requireAdminSession } from "@/lib/admin/guard";
+import { ORDER_ACTION_DONE, ORDER_ACTION_ERRORS, orderPagePath } from "@/lib/admin/order-flash";
+import { adminOrderDetail, type AdminOrderJob, type TimelineEvent } from "@/lib/admin/order-timeline";
+import { db } from "@/lib/db/client";
+import type { Dictionary } from "@/lib/i18n/dictionaries";
+import { getLang } from "@/lib/i18n/server";
+import { formatAoa } from "@/lib/money";
+
+// One order in the back office: its header, lines, jobs and history (lib/admin/order-timeline.ts),
+// and the buttons of lib/admin/order-actions.ts.
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ externalTransactionId: string }>;
+type Query = Record<string, string | string[] | undefined>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const [{ t }, { externalTransactionId }] = await Promise.all([getLang(), params]);
+  return { title: t.admin.order.title(externalTransactionId), robots: { index: false, follow: false } };
+}
+
+/** "2026-11-23 21:30:05", Luanda time. */
+const luandaSecond = (instant: Date) => luandaIso(instant).slice(0, 19).replace("T", " ");
+
+const buttonClass = "rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600";
+const smallButtonClass = "rounded-md bg-brand-700 px-3 py-1 text-sm font-medium text-white hover:bg-brand-600";
+
+/** One of `allowed`, from a query parameter, or undefined. */
+function flagOf<T extends string>(value: string | string[] | undefined, allowed: readonly T[]): T | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return allowed.find((flag) => flag === first);
+}
+
+export default async function AdminOrderPage({
+  params,
+  searchParams,
+}: {
+  params: Params;
+  searchParams: Promise<Query>;
+}) {
+  await requireAdminSession();
+  const [{ t }, { externalTransactionId }, query] = await Promise.all([getLang(), params, searchParams]);
+  const detail = await adminOrderDetail(db(), externalTransactionId);
+  if (!detail) notFound();
+  const { order, lines, jobs, timeline } = detail;
+  const text = t.admin.order;
+  const done = flagOf(query.done, ORDER_ACTION_DONE);
+  const error = flagOf(query.error, ORDER_ACTION_ERRORS);
+  const actionPath = orderPagePath(order.externalTransactionId).replace("/admin/", "/api/admin/");
+
+  return (
+    <section className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold tracking-tight break-all">{text.title(order.externalTransactionId)}</h1>
+      <AdminNav t={t} current="orders" />
+      <Link href="/admin/orders" className="text-sm underline">
+        {text.back}
+      </Link>
+
+      {done && (
+        <p role="status" data-testid="order-flash" className="rounded-md bg-green-50 px-3 py-2 text-green-900">
+          {text.done[done]}
+        </p>
+      )}
+      {error && (
+        <p role="alert" data-testid="order-flash" className="rounded-md bg-amber-50 px-3 py-2 text-amber-900">
+          {text.errors[error]}
+        </p>
+      )}
+
+      <dl
+        data-testid="order-header"
+        className="grid grid-cols-1 gap-x-6 gap-y-3 rounded-xl border border-stone-200 bg-white p-4 text-sm sm:grid-cols-2"
+      >
+        <Field label={text.status}>{t.order.status[order.status]}</Field>
+        <Field label={text.amount}>{formatAoa(order.amountAoa)}</Field>
+        <Field label={text.customer}>{order.customerName ?? "—"}</Field>
+        <Field label={text.phone}>{order.customerPhone ?? "—"}</Field>
+        <Field label={text.referenceNumber}>{order.referenceNumber ?? "—"}</Field>
+        <Field label={text.paymentReference}>
+          {order.paymentReference ?? "—"}
+          {order.entityNumber && ` (${text.entity} ${order.entityNumber})`}
+        </Field>
+        <Field label={text.created}>{luandaSecond(order.createdAt)}</Field>
+        <Field label={text.finalized}>{order.finalizedAt ? luandaSecond(order.finalizedAt) : "—"}</Field>
+        {order.cancelReason && <Field label={text.cancelReason}>{order.cancelReason}</Field>}
+        {order.attentionReason && (
+          <Field label={text.attention}>
+            <span data-testid="attention">{order.attentionReason}</span>
+            {order.paidAfterCancelAt && (
+              <span className="block text-stone-600">
+                {text.paidAfterCancel}: {luandaSecond(order.paidAfterCancelAt)}
+              </span>
+            )}
+          </Field>
+        )}
+      </dl>
+
+      {order.status === "PEN" && (
+        <form method="post" action={`${actionPath}/refresh`} className="flex flex-wrap items-center gap-3">
+          <h2 className="sr-only">{text.actions}</h2>
+          <button type="submit" className={buttonClass}>
+            {text.askService}
+          </button>
+        </form>
+      )}
+
+      <div className="flex flex-col gap-2">
+        <h2 className="text-lg font-semibold">{text.lines}</h2>
+        <LineList lines={lines} />
+      </div>
+
+      {jobs.length > 0 && (
+        <div className="flex flex-col gap-2">
+          <h2 className="text-lg font-semibold">{text.jobs}</h2>
+          <ul className="flex flex-col gap-2">
+            {jobs.map((job) => (
+              <li
+                key={job.id}
+                data-testid="order-job"
+                className="rounded-xl border border-stone-200 bg-white p-3 text-sm"
+              >
+                <JobSummary job={job} t={t} />
+                {job.status === "PARKED" && (
+                  <form method="post" action={`${actionPath}/jobs/${job.id}/retry`} className="mt-2">
+                    <button type="submit" className={smallButtonClass}>
+                      {text.retry}
+                    </button>
+                  </form>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      <div className="flex flex-col gap-2">
+        <h2 className="text-lg font-semibold">{text.timeline}</h2>
+        <p className="text-sm text-stone-600">{text.timelineNote}</p>
+        <ol className="flex flex-col gap-2 border-l-2 border-stone-200 pl-4">
+          {timeline.map((event, index) => (
+            <li key={index} data-testid="timeline-event" data-kind={event.kind} className="text-sm">
+              <time dateTime={event.at.toISOString()} className="block text-xs text-stone-500 tabular-nums">
+                {luandaSecond(event.at)}
+              </time>
+              <EventBody event={event} t={t} />
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-stone-500">{label}</dt>
+      <dd className="break-all">{children}</dd>
+    </div>
+  );
+}
+
+function LineList({ lines }: { lines: { productName: string; quantity: number; unitPriceAoa: number }[] }) {
+  return (
+    <ul className="flex flex-col gap-1 text-sm">
+      {lines.map((line, index) => (
+        <li key={index} className="flex justify-between gap-3">
+          <span>
+            {line.quantity} × {line.productName}
+          </span>
+          <span className="tabular-nums">{formatAoa(line.unitPriceAoa * line.quantity)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function JobSummary({ job, t }: { job: AdminOrderJob; t: Dictionary }) {
+  const text = t.admin.order;
+  return (
+    <div className="flex flex-col gap-0.5">
+      <span>
+        <span className="font-mono">{job.type}</span> · <strong data-testid="job-status">{job.status}</strong> ·{" "}
+        {text.attempts(job.attempts, job.maxAttempts)}
+      </span>
+      {job.lastError && (
+        <span className="break-words text-amber-900">
+          {text.lastError}: {job.lastError}
+        </span>
+      )}
+      <span className="text-xs text-stone-500 tabular-nums">
+        {text.runAt} {luandaSecond(job.runAt)} · {text.updatedAt} {luandaSecond(job.updatedAt)}
+      </span>
+    </div>
+  );
+}
+
+function EventBody({ event, t }: { event: TimelineEvent; t: Dictionary }) {
+  const text = t.admin.order.event;
+  switch (event.kind) {
+    case "created": {
+      const payment = event.paymentOrder;
+      return (
+        <div className="flex flex-col gap-1">
+          <span className="font-medium">{text.created}</span>
+          <LineList lines={event.lines} />
+          <span>
+            {payment.kind === "created"
+              ? text.paymentCreated(payment.referenceNumber)
+              : payment.kind === "failed"
+                ? text.paymentFailed(payment.cancelReason)
+                : text.paymentUnknown}
+          </span>
+        </div>
+      );
+    }
+    case "webhook":
+      return (
+        <div className="flex flex-col gap-1">
+          <span className="font-medium">{text.webhook(event.paymentStatus ?? "—")}</span>
+          <span className="text-stone-600">
+            {text.signature} · {text.outcome}: <span className="font-mono">{event.outcome}</span>
+          </span>
+          <details>
+            <summary className="cursor-pointer text-stone-600">{t.admin.order.rawBody}</summary>
+            {/* As text: React escapes it, never HTML. */}
+            <pre className="mt-1 overflow-x-auto rounded bg-stone-100 p-2 text-xs whitespace-pre-wrap break-all">
+              {event.rawBody}
+            </pre>
+          </details>
+        </div>
+      );
+    case "job":
+      return (
+        <div className="flex flex-col gap-1">
+          <span className="font-medium">{text.job(event.job.type)}</span>
+          <JobSummary job={event.job} t={t} />
+        </div>
+      );
+    case "email":
+      return (
+        <div className="flex flex-col gap-0.5">
+          <span className="font-medium">{text.email(event.subject)}</span>
+          <span className="text-stone-600">
+            {text.to} {event.to} · {event.transport === "outbox" ? text.outbox : `${text.sent} (${event.transport})`}
+          </span>
+        </div>
+      );
+    case "finalized":
+      return (
+        <span className="font-medium">
+          {text.finalized(t.order.status[event.status])}
+          {event.cancelReason && ` (${event.cancelReason})`}
+        </span>
+      );
+    case "invoice":
+      return (
+        <span className="font-medium">
+          {text.invoice(event.number)} · {formatAoa(event.amountAoa)}
+        </span>
+      );
+    case "stock_released":
+      return (
+        <div className="flex flex-col gap-1">
+          <span className="font-medium">{text.stockReleased}</span>
+          <LineList lines={event.lines} />
+        </div>
+      );
+    case "paid_after_cancel":
+      return <span className="font-medium">{text.paidAfterCancel}</span>;
+    case "attention":
+      return <span className="font-medium">{text.attention(event.reason)}</span>;
+    case "status_checked":
+      return <span className="font-medium">{text.statusChecked}</span>;
+  }
+}

@@ -1,0 +1,199 @@
+import "server-only";
+import type { Database } from "../db/client";
+import { EXTERNAL_TRANSACTION_ID } from "../orders/status";
+import type { OrderStatusCode } from "./orders";
+
+/**
+ * One order as the back office shows it (/admin/orders/<externalTransactionId>): its header, its
+ * lines, its jobs and a timeline of what the database records about it, oldest first. Nothing is
+ * inferred: an event is a column or a row, at the instant stored with it. What is not stored is
+ * not shown, e.g. status checks keep only the last one (`status_checked_at`), and only deliveries
+ * whose signature verified are recorded (the others are refused before anything is written).
+ */
+
+export interface AdminOrderLine {
+  productName: string;
+  quantity: number;
+  unitPriceAoa: number;
+}
+
+export interface AdminOrderJob {
+  id: string;
+  type: string;
+  status: "QUEUED" | "RUNNING" | "DONE" | "PARKED";
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  runAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface AdminOrderHeader {
+  id: string;
+  externalTransactionId: string;
+  status: OrderStatusCode;
+  amountAoa: number;
+  customerName: string | null;
+  customerPhone: string | null;
+  referenceNumber: string | null;
+  paymentReference: string | null;
+  entityNumber: string | null;
+  createdAt: Date;
+  finalizedAt: Date | null;
+  cancelReason: string | null;
+  attentionReason: string | null;
+  attentionAt: Date | null;
+  paidAfterCancelAt: Date | null;
+  statusCheckedAt: Date | null;
+  stockReleasedAt: Date | null;
+}
+
+/**
+ * What createPaymentOrder left behind: the service's reference number, or a cancellation whose
+ * reason is a creation failure (`service_<kind>` or `internal_error`, lib/checkout/create-order.ts),
+ * or neither (the call had not returned, or its reference was not stored yet).
+ */
+export type PaymentOrderOutcome =
+  { kind: "created"; referenceNumber: string } | { kind: "failed"; cancelReason: string } | { kind: "unknown" };
+
+export type TimelineEvent =
+  | { kind: "created"; at: Date; lines: AdminOrderLine[]; paymentOrder: PaymentOrderOutcome }
+  | {
+      kind: "webhook";
+      at: Date;
+      id: string;
+      paymentStatus: string | null;
+      outcome: string;
+      rawBody: string;
+    }
+  | { kind: "job"; at: Date; job: AdminOrderJob }
+  | { kind: "email"; at: Date; id: string; to: string; subject: string; transport: string }
+  | { kind: "finalized"; at: Date; status: OrderStatusCode; cancelReason: string | null }
+  | { kind: "invoice"; at: Date; number: number; amountAoa: number }
+  | { kind: "stock_released"; at: Date; lines: AdminOrderLine[] }
+  | { kind: "paid_after_cancel"; at: Date }
+  | { kind: "attention"; at: Date; reason: string }
+  | { kind: "status_checked"; at: Date };
+
+export interface AdminOrderDetail {
+  order: AdminOrderHeader;
+  lines: AdminOrderLine[];
+  jobs: AdminOrderJob[];
+  timeline: TimelineEvent[];
+}
+
+/** Cancel reasons create-order writes when createPaymentOrder fails. */
+const isCreationFailure = (reason: string | null): reason is string =>
+  reason !== null && (reason.startsWith("service_") || reason === "internal_error");
+
+/** Events at the same instant keep this order (the order of cause and effect). */
+const KIND_RANK: Record<TimelineEvent["kind"], number> = {
+  created: 0,
+  webhook: 1,
+  status_checked: 2,
+  finalized: 3,
+  paid_after_cancel: 4,
+  attention: 5,
+  job: 6,
+  email: 7,
+  invoice: 8,
+  stock_released: 9,
+};
+
+/** The order and its history, or null when no order has this id (or the id is malformed). */
+export async function adminOrderDetail(db: Database, externalTransactionId: string): Promise<AdminOrderDetail | null> {
+  if (!EXTERNAL_TRANSACTION_ID.test(externalTransactionId)) return null;
+  const order = await db.order.findUnique({
+    where: { externalTransactionId },
+    select: {
+      id: true,
+      externalTransactionId: true,
+      status: true,
+      amountAoa: true,
+      customerName: true,
+      customerPhone: true,
+      referenceNumber: true,
+      paymentReference: true,
+      entityNumber: true,
+      createdAt: true,
+      finalizedAt: true,
+      cancelReason: true,
+      attentionReason: true,
+      attentionAt: true,
+      paidAfterCancelAt: true,
+      statusCheckedAt: true,
+      stockReleasedAt: true,
+      lines: { select: { productName: true, quantity: true, unitPriceAoa: true }, orderBy: { productName: "asc" } },
+      invoice: { select: { number: true, amountAoa: true, issuedAt: true } },
+    },
+  });
+  if (!order) return null;
+  // Jobs and mails name their order by key (`<type>:<externalTransactionId>`, lib/jobs/catalog.ts).
+  const suffix = `:${externalTransactionId}`;
+  const [webhooks, jobs, emails] = await Promise.all([
+    db.webhookEvent.findMany({
+      where: { OR: [{ orderId: order.id }, { externalTransactionId }] },
+      select: { id: true, receivedAt: true, paymentStatus: true, outcome: true, rawBody: true },
+      orderBy: { receivedAt: "asc" },
+    }),
+    db.job.findMany({
+      where: { dedupeKey: { endsWith: suffix } },
+      select: {
+        id: true,
+        type: true,
+        status: true,
+        attempts: true,
+        maxAttempts: true,
+        lastError: true,
+        runAt: true,
+        createdAt: true,
+        updatedAt: true,
+      },
+      orderBy: [{ createdAt: "asc" }, { type: "asc" }],
+    }),
+    db.email.findMany({
+      where: { jobKey: { endsWith: suffix } },
+      select: { id: true, to: true, subject: true, transport: true, createdAt: true },
+      orderBy: { createdAt: "asc" },
+    }),
+  ]);
+
+  const { lines, invoice, ...header } = order;
+  const paymentOrder: PaymentOrderOutcome = header.referenceNumber
+    ? { kind: "created", referenceNumber: header.referenceNumber }
+    : isCreationFailure(header.cancelReason)
+      ? { kind: "failed", cancelReason: header.cancelReason }
+      : { kind: "unknown" };
+
+  const timeline: TimelineEvent[] = [
+    { kind: "created", at: header.createdAt, lines, paymentOrder },
+    ...webhooks.map((event): TimelineEvent => ({
+      kind: "webhook",
+      at: event.receivedAt,
+      id: event.id,
+      paymentStatus: event.paymentStatus,
+      outcome: event.outcome,
+      rawBody: new TextDecoder().decode(event.rawBody),
+    })),
+    ...jobs.map((job): TimelineEvent => ({ kind: "job", at: job.createdAt, job })),
+    ...emails.map((email): TimelineEvent => ({ kind: "email", at: email.createdAt, ...email })),
+  ];
+  if (header.finalizedAt && header.status !== "PEN")
+    timeline.push({
+      kind: "finalized",
+      at: header.finalizedAt,
+      status: header.status,
+      cancelReason: header.cancelReason,
+    });
+  if (invoice)
+    timeline.push({ kind: "invoice", at: invoice.issuedAt, number: invoice.number, amountAoa: invoice.amountAoa });
+  if (header.stockReleasedAt) timeline.push({ kind: "stock_released", at: header.stockReleasedAt, lines });
+  if (header.paidAfterCancelAt) timeline.push({ kind: "paid_after_cancel", at: header.paidAfterCancelAt });
+  if (header.attentionReason && header.attentionAt)
+    timeline.push({ kind: "attention", at: header.attentionAt, reason: header.attentionReason });
+  if (header.statusCheckedAt) timeline.push({ kind: "status_checked", at: header.statusCheckedAt });
+  timeline.sort((a, b) => a.at.getTime() - b.at.getTime() || KIND_RANK[a.kind] - KIND_RANK[b.kind]);
+
+  return { order: header, lines, jobs, timeline };
+}
