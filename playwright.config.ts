@@ -20,6 +20,18 @@ const PAYING_TESTS = /(order-lifecycle|checkout|budget|holds-and-limits)\.spec\.
 /** Specs for the dev server, and only for it. */
 const DEV_SERVER_TESTS = /dev-server\.spec\.ts$/;
 
+/** What both web servers (an isolated shop each) share. */
+const isolatedShopServer = {
+  // A server already on the port could be anything (another branch, `npm start`): refuse it.
+  reuseExistingServer: false,
+  // Migrations, seed and `next build` (or next dev's first compile) come first.
+  timeout: 240_000,
+  stdout: "pipe",
+  stderr: "pipe",
+  // The default is SIGKILL, which would leave the scratch database behind on PostgreSQL.
+  gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+} as const;
+
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
@@ -65,14 +77,7 @@ export default defineConfig({
       command: "node --import tsx --conditions=react-server scripts/e2e-server.ts",
       url: baseURL,
       env: { E2E_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
-      // A server already on the port could be anything (another branch, `npm start`): refuse it.
-      reuseExistingServer: false,
-      // Migrations, seed and `next build` come first.
-      timeout: 240_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      // The default is SIGKILL, which would leave the scratch database behind on PostgreSQL.
-      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+      ...isolatedShopServer,
     },
     {
       name: "dev",
@@ -80,11 +85,7 @@ export default defineConfig({
       // Answers once `next dev` has compiled the catalogue.
       url: devBaseURL,
       env: { E2E_DEV_PORT: String(devPort), NEXT_TELEMETRY_DISABLED: "1" },
-      reuseExistingServer: false,
-      timeout: 240_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+      ...isolatedShopServer,
     },
   ],
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import type pg from "pg";
 import { isUtc } from "./db/time-zone";
 import { errorKind, type Logger } from "./log";
+import { TimeoutError, withTimeout } from "./timeout";
 
 /**
  * What `GET /api/health` reports to a load balancer, an uptime monitor or a container's
@@ -57,9 +58,8 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
   let applied: Set<string>;
   let timeZone: string;
   try {
-    const { rows } = await withTimeout(
+    const { rows } = await withTimeout(deps.timeoutMs, () =>
       deps.pool().query<{ timeZone: string; applied: string[] }>(HEALTH_QUERY),
-      deps.timeoutMs,
     );
     applied = new Set(rows[0]?.applied ?? []);
     timeZone = rows[0]?.timeZone ?? "";
@@ -139,16 +139,6 @@ function localMigrations(dir: string): Promise<string[]> {
     names.catch(() => (cachedMigrations = undefined));
   }
   return cachedMigrations.names;
-}
-
-class TimeoutError extends Error {}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError()), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 const isUndefinedTable = (error: unknown) => (error as { code?: unknown } | null)?.code === "42P01";

@@ -2,6 +2,7 @@ import "server-only";
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import { luandaDate, luandaDayStart, luandaIso } from "./luanda-calendar";
 
 /**
  * The orders as CSV for an accountant (GET /api/admin/orders/export): every order created between
@@ -19,7 +20,6 @@ export const EXPORT_BATCH_SIZE = 1000;
 /** The longest range one download may cover, in days. */
 export const EXPORT_MAX_DAYS = 366;
 
-const LUANDA_OFFSET_MS = 3600_000;
 const DAY_MS = 86_400_000;
 
 export const EXPORT_COLUMNS = [
@@ -49,14 +49,6 @@ export interface ExportRange {
 
 export type ExportRangeResult = { ok: true; range: ExportRange } | { ok: false; message: string };
 
-/** The start of a Luanda calendar day (YYYY-MM-DD) as an instant. */
-const luandaDayStart = (date: string) => new Date(`${date}T00:00:00.000Z`).getTime() - LUANDA_OFFSET_MS;
-
-/** A date of the Luanda calendar, YYYY-MM-DD. */
-export function luandaDate(instant: Date): string {
-  return new Date(instant.getTime() + LUANDA_OFFSET_MS).toISOString().slice(0, 10);
-}
-
 /** `from` and `to` (YYYY-MM-DD, both optional: today in Luanda), or why they cannot be used. */
 export function parseExportRange(from: string | null, to: string | null, now = new Date()): ExportRangeResult {
   const today = luandaDate(now);
@@ -70,11 +62,6 @@ export function parseExportRange(from: string | null, to: string | null, now = n
     return { ok: false, message: `a range covers at most ${EXPORT_MAX_DAYS} days` };
   }
   return { ok: true, range: { from: first.data, to: last.data, start: new Date(start), end: new Date(end) } };
-}
-
-/** An instant as ISO 8601 in Luanda's time, e.g. 2026-11-23T21:30:00+01:00. */
-export function luandaIso(instant: Date): string {
-  return `${new Date(instant.getTime() + LUANDA_OFFSET_MS).toISOString().slice(0, 19)}+01:00`;
 }
 
 const csvOptions = { escape_formulas: true, record_delimiter: "\r\n" } as const;

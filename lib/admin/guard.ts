@@ -8,7 +8,7 @@ import { ADMIN_SESSION_COOKIE, adminConfig, backOfficeOff, isAdminSession } from
 /**
  * The back office's guards, one for pages and one for API routes: every admin page but /admin
  * itself starts with `await requireAdminSession()`, every admin API route with
- * `refuseWithoutAdminSession(request)` (and every mutation with `refuseCrossSite`, ./sign-in.ts).
+ * `refuseWithoutAdminSession(request)` (and every mutation with `refuseCrossSite`, ./requests.ts).
  */
 
 export type AdminState = "off" | "signed-out" | "signed-in";

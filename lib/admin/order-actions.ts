@@ -12,7 +12,7 @@ import { EXTERNAL_TRANSACTION_ID, orderStatus, type RefreshOutcome } from "../or
 import type { PayClient } from "../pay";
 import { refuseWithoutAdminSession } from "./guard";
 import { orderPagePath, type OrderActionDone, type OrderActionError } from "./order-flash";
-import { refuseCrossSite } from "./sign-in";
+import { isFormPost, refuseCrossSite, seeOther } from "./requests";
 
 /**
  * The order page's buttons (/admin/orders/<externalTransactionId>), for the route handlers under
@@ -46,18 +46,14 @@ export async function adminOrderAction<Schema extends z.ZodType<{ externalTransa
   if (refusal) return refusal;
   const parsed = schema.safeParse(await params);
   const result = parsed.success ? await action(parsed.data) : notFound;
-  const form = /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
-  if (!form)
+  if (!isFormPost(request))
     return result.ok
       ? NextResponse.json({ done: result.done, ...result.details })
       : jsonError(result.status, result.code, result.message);
   if (!parsed.success || (!result.ok && result.code === "not_found"))
     return jsonError(404, "not_found", "no such order or job");
   const flash = result.ok ? `done=${result.done}` : `error=${result.code}`;
-  return new NextResponse(null, {
-    status: 303,
-    headers: { Location: `${orderPagePath(parsed.data.externalTransactionId)}?${flash}` },
-  });
+  return seeOther(`${orderPagePath(parsed.data.externalTransactionId)}?${flash}`);
 }
 
 export interface AskServiceDeps {

@@ -2,9 +2,10 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { refuseOverClientLimit } from "../client-limits";
-import { getEnv, isLoopback } from "../env";
+import { getEnv } from "../env";
 import { jsonError } from "../http";
 import { bodyRefusal, readBodyCapped } from "../request-body";
+import { isFormPost, refuseCrossSite, seeOther } from "./requests";
 import {
   adminConfig,
   adminSessionCookie,
@@ -27,37 +28,8 @@ export type SignInError = (typeof SIGN_IN_ERRORS)[number];
 const MAX_SIGN_IN_BYTES = 4096;
 const signInSchema = z.object({ password: z.string().min(1).max(1024) });
 
-/**
- * Whether a request comes from one of the shop's own pages. Browsers send `Origin` with every
- * POST and DELETE: it must be APP_URL's origin, or, while the shop runs on this machine, the
- * origin of the Host the browser used (localhost or 127.0.0.1). Without `Origin`, a
- * `Sec-Fetch-Site` must say same-origin. With neither, the client is not a browser (curl, a
- * script), which no other site can make send a request, and it may go on.
- */
-export function isSameOriginRequest(request: Request, appUrl: string): boolean {
-  const origin = request.headers.get("origin");
-  if (origin === null) {
-    const fetchSite = request.headers.get("sec-fetch-site");
-    return fetchSite === null || fetchSite === "same-origin";
-  }
-  if (!URL.canParse(origin)) return false;
-  const from = new URL(origin);
-  const app = new URL(appUrl);
-  if (from.origin === app.origin) return true;
-  return isLoopback(app.hostname) && isLoopback(from.hostname) && from.host === request.headers.get("host");
-}
-
-/** 403 for a request from another site; every admin mutation asks this first. */
-export function refuseCrossSite(request: Request): Response | undefined {
-  if (isSameOriginRequest(request, getEnv().appUrl)) return undefined;
-  return jsonError(403, "cross_site", "requests to the back office must come from the shop's own pages");
-}
-
-const isForm = (request: Request) =>
-  /^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
 const isJson = (request: Request) => /^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
 
-const seeOther = (location: string) => new NextResponse(null, { status: 303, headers: { Location: location } });
 const backToSignIn = (error: SignInError) => seeOther(`/admin?error=${error}`);
 
 /** The password a sign-in request carries, or the answer to a request that carries none. */
@@ -68,7 +40,7 @@ async function readPassword(
   if (!body.ok) return { ok: false, response: bodyRefusal(body, MAX_SIGN_IN_BYTES) };
   const text = new TextDecoder().decode(body.bytes);
   let input: unknown;
-  if (isForm(request)) {
+  if (isFormPost(request)) {
     input = Object.fromEntries(new URLSearchParams(text));
   } else {
     try {
@@ -87,7 +59,7 @@ async function readPassword(
 export async function signIn(request: NextRequest): Promise<Response> {
   const crossSite = refuseCrossSite(request);
   if (crossSite) return crossSite;
-  const form = isForm(request);
+  const form = isFormPost(request);
   if (!form && !isJson(request))
     return jsonError(415, "unsupported_media_type", "send application/x-www-form-urlencoded or application/json");
   const admin = adminConfig();
@@ -114,7 +86,7 @@ export async function signIn(request: NextRequest): Promise<Response> {
 export function signOut(request: NextRequest): Response {
   const crossSite = refuseCrossSite(request);
   if (crossSite) return crossSite;
-  const response = isForm(request) ? seeOther("/admin") : NextResponse.json({ signedIn: false });
+  const response = isFormPost(request) ? seeOther("/admin") : NextResponse.json({ signedIn: false });
   response.cookies.set(clearedAdminSessionCookie(getEnv().appUrl));
   return response;
 }

@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { getEnv } from "../env";
 import { consoleLogger, type Logger } from "../log";
 import { createMailer, mailer as sharedMailer, type Mailer } from "../mail";
+import { TimeoutError, withTimeout } from "../timeout";
 import { jobHandlers, type Database, type JobContext, type JobHandler, type JobResult } from "./handlers";
 import {
   claimJobs,
@@ -138,7 +139,11 @@ async function runOne(job: ClaimedJob, deps: RunOneDeps): Promise<Outcome> {
   try {
     const { handler } = deps;
     if (!handler) throw new Error(`no handler for job type "${job.type}"`);
-    result = await withTimeout(deps.timeoutMs, (signal) => handler(job, { ...deps.context, signal }));
+    result = await withTimeout(
+      deps.timeoutMs,
+      (signal) => handler(job, { ...deps.context, signal }),
+      () => new JobTimeoutError(`timed out after ${deps.timeoutMs} ms`),
+    );
   } catch (error) {
     const failed = await failJob(deps.client, job, error, deps.fail);
     const outcome = failed ? (failed.status === "PARKED" ? "parked" : "retried") : "lease_lost";
@@ -161,32 +166,9 @@ async function runOne(job: ClaimedJob, deps: RunOneDeps): Promise<Outcome> {
   return completed ? "done" : "lease_lost";
 }
 
-export class JobTimeoutError extends Error {
+/** A job that did not finish within its timeout (the runner's withTimeout, lib/timeout.ts). */
+export class JobTimeoutError extends TimeoutError {
   override name = "JobTimeoutError";
-}
-
-/**
- * Rejects after `ms` and aborts the signal the task was given. A task cannot be killed, so one
- * that ignores the signal keeps running in the background; its result is ignored, and the
- * handlers' idempotency makes a late finish harmless.
- */
-async function withTimeout<T>(ms: number, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new JobTimeoutError(`timed out after ${ms} ms`);
-      controller.abort(error);
-      reject(error);
-    }, ms);
-  });
-  const running = task(controller.signal);
-  running.catch(() => {}); // a late failure after the timeout is not an unhandled rejection
-  try {
-    return await Promise.race([running, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** When a drain without `finishBy` must have finished: 50 s, so it claims jobs for 20 s. */

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { adminOrderDetail } from "@/lib/admin/order-timeline";
 import { sealAdminSession } from "@/lib/admin/session";
 import { db } from "@/lib/db/client";
+import { postCreateOrder } from "../support/checkout";
 import { settleAfterTasks } from "../support/next-after";
 import { insertTestOrder, insertTestProduct } from "../support/orders";
 import { useOwnSandbox } from "../support/sandbox";
@@ -29,19 +30,12 @@ afterEach(async () => {
 /** An order created through endpoint A, so the sandbox knows it too. */
 async function placeOrder() {
   const product = await insertTestProduct({ stock: 10, priceAoa: 3000 });
-  const { POST } = await import("@/app/api/pay/create-order/route");
-  const response = await POST(
-    new NextRequest(`${APP}/api/pay/create-order`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({
-        items: [{ productId: product.id, quantity: 2 }],
-        customer: { name: "Ana Tchissola", phone: "923 000 111" },
-      }),
-    }),
-  );
-  expect(response.status).toBe(200);
-  const body = (await response.json()) as { externalTransactionId: string; referenceNumber: string };
+  const answer = await postCreateOrder({
+    items: [{ productId: product.id, quantity: 2 }],
+    customer: { name: "Ana Tchissola", phone: "923 000 111" },
+  });
+  expect(answer.status).toBe(200);
+  const body = answer.body as { externalTransactionId: string; referenceNumber: string };
   return { ...body, product };
 }
 

@@ -2,7 +2,8 @@ import { randomInt, randomUUID } from "node:crypto";
 import { sealData } from "iron-session";
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { adminOverview, luandaPeriods } from "@/lib/admin/overview";
+import { luandaPeriods } from "@/lib/admin/luanda-calendar";
+import { adminOverview } from "@/lib/admin/overview";
 import { ADMIN_SESSION_SECONDS, isAdminSession, sealAdminSession, type AdminConfig } from "@/lib/admin/session";
 import { db } from "@/lib/db/client";
 

@@ -1,9 +1,9 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { checkout, placeOrder as placeShopOrder } from "../support/checkout";
 import { settleAfterTasks } from "../support/next-after";
 import { insertTestProduct } from "../support/orders";
 import { useOwnSandbox } from "../support/sandbox";
@@ -51,24 +51,7 @@ const quiet = () => {
   vi.spyOn(console, "warn").mockImplementation(() => {});
 };
 
-/** POST /api/pay/create-order through the route handler, as the PayButton sends it. */
-async function checkout(productId: string, quantity: number, headers: Record<string, string> = {}) {
-  const { POST } = await import("@/app/api/pay/create-order/route");
-  const response = await POST(
-    new NextRequest("http://localhost:3000/api/pay/create-order", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...headers },
-      body: JSON.stringify({ items: [{ productId, quantity }] }),
-    }),
-  );
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
-}
-
-async function placeOrder(productId: string, quantity = 1) {
-  const answer = await checkout(productId, quantity);
-  if (answer.status !== 200) throw new Error(`create-order: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body as { externalTransactionId: string; referenceNumber: string; amountAoa: number };
-}
+const placeOrder = (productId: string, quantity = 1) => placeShopOrder({ items: [{ productId, quantity }] });
 
 async function getStatus(externalTransactionId: string, query = "") {
   const { GET } = await import("@/app/api/pay/order/[externalTransactionId]/status/route");

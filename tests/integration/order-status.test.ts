@@ -1,6 +1,6 @@
-import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
+import { placeOrder as placeShopOrder } from "../support/checkout";
 import { settleAfterTasks } from "../support/next-after";
 import { insertTestProduct, jobsOf, newExternalTransactionId } from "../support/orders";
 import { useOwnSandbox } from "../support/sandbox";
@@ -25,17 +25,10 @@ afterEach(async () => {
 /** An order created through endpoint A, so the sandbox knows it too. */
 async function placeOrder(quantity = 1) {
   const product = await insertTestProduct({ stock: 10 });
-  const { POST } = await import("@/app/api/pay/create-order/route");
-  const response = await POST(
-    new NextRequest("http://localhost:3000/api/pay/create-order", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ items: [{ productId: product.id, quantity }] }),
-    }),
-  );
-  if (response.status !== 200) throw new Error(`create-order: ${response.status} ${await response.text()}`);
-  const { externalTransactionId, referenceNumber } = (await response.json()) as Record<string, string>;
-  return { externalTransactionId: externalTransactionId!, referenceNumber: referenceNumber!, productId: product.id };
+  const { externalTransactionId, referenceNumber } = await placeShopOrder({
+    items: [{ productId: product.id, quantity }],
+  });
+  return { externalTransactionId, referenceNumber, productId: product.id };
 }
 
 async function getStatus(externalTransactionId: string, query = "") {

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { NextRequest } from "next/server";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, dbPool } from "@/lib/db/client";
@@ -8,6 +7,7 @@ import { consumeRateLimit } from "@/lib/rate-limit";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
 import { createTestDatabase, type TestDatabase } from "../support/database";
+import { checkout, placeOrder as placeShopOrder } from "../support/checkout";
 import { settleAfterTasks } from "../support/next-after";
 import { insertTestProduct, jobsOf } from "../support/orders";
 import { pgBouncerBinary, startPgBouncer, type RunningPgBouncer } from "../support/pgbouncer";
@@ -101,23 +101,8 @@ describe.runIf(!unavailable)("through PgBouncer in transaction mode", () => {
     vi.spyOn(console, "warn").mockImplementation(() => {});
   };
 
-  async function checkout(productId: string, quantity: number) {
-    const { POST } = await import("@/app/api/pay/create-order/route");
-    const response = await POST(
-      new NextRequest("http://localhost:3000/api/pay/create-order", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ items: [{ productId, quantity }] }),
-      }),
-    );
-    return { status: response.status, body: (await response.json()) as Record<string, any> };
-  }
-
-  async function placeOrder(productId: string, quantity: number): Promise<string> {
-    const answer = await checkout(productId, quantity);
-    if (answer.status !== 200) throw new Error(`create-order: ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body.externalTransactionId as string;
-  }
+  const placeOrder = async (productId: string, quantity: number) =>
+    (await placeShopOrder({ items: [{ productId, quantity }] })).externalTransactionId;
 
   const orderRow = (externalTransactionId: string) =>
     db().order.findUniqueOrThrow({ where: { externalTransactionId } });

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
-import { luandaDate, luandaIso } from "@/lib/admin/export";
+import { luandaDate, luandaIso } from "@/lib/admin/luanda-calendar";
 import { requireAdminSession } from "@/lib/admin/guard";
 import { listAdminOrders, ORDER_STATUSES, parseOrdersQuery, type OrdersQuery } from "@/lib/admin/orders";
 import { db } from "@/lib/db/client";

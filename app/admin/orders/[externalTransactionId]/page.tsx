@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { AdminNav } from "@/components/admin/admin-nav";
-import { luandaIso } from "@/lib/admin/export";
+import { luandaIso } from "@/lib/admin/luanda-calendar";
 import { requireAdminSession } from "@/lib/admin/guard";
 import { ORDER_ACTION_DONE, ORDER_ACTION_ERRORS, orderPagePath } from "@/lib/admin/order-flash";
 import { adminOrderDetail, type AdminOrderJob, type TimelineEvent } from "@/lib/admin/order-timeline";

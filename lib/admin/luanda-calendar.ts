@@ -1,0 +1,30 @@
+/**
+ * The shop's calendar and clock in the back office: Luanda's (Africa/Luanda, West Africa Time,
+ * UTC+1 all year: Angola has had no summer time since 1979), whatever the server's or the
+ * database's zone (UTC). The home's totals, the orders list and the CSV export all count days here.
+ */
+
+const LUANDA_OFFSET_MS = 3600_000;
+
+/** A date of the Luanda calendar, YYYY-MM-DD. */
+export function luandaDate(instant: Date): string {
+  return new Date(instant.getTime() + LUANDA_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** The first instant (ms since the epoch) of a Luanda calendar day, YYYY-MM-DD. */
+export const luandaDayStart = (date: string) => new Date(`${date}T00:00:00.000Z`).getTime() - LUANDA_OFFSET_MS;
+
+/** An instant as ISO 8601 in Luanda's time, e.g. 2026-11-23T21:30:00+01:00. */
+export function luandaIso(instant: Date): string {
+  return `${new Date(instant.getTime() + LUANDA_OFFSET_MS).toISOString().slice(0, 19)}+01:00`;
+}
+
+/** The start of `now`'s day and month in Luanda, as instants. */
+export function luandaPeriods(now: Date): { dayStart: Date; monthStart: Date } {
+  const local = new Date(now.getTime() + LUANDA_OFFSET_MS);
+  const [year, month, day] = [local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()];
+  return {
+    dayStart: new Date(Date.UTC(year, month, day) - LUANDA_OFFSET_MS),
+    monthStart: new Date(Date.UTC(year, month, 1) - LUANDA_OFFSET_MS),
+  };
+}
