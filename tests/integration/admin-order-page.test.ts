@@ -177,6 +177,14 @@ describe("ask the service now", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ done: "refreshed", status: "PEN" });
   });
+
+  it("refuses a second ask within the status check's window: one query at a time", async () => {
+    const placed = await placeOrder();
+    expect((await askService(placed.externalTransactionId)).status).toBe(200);
+    const again = await askService(placed.externalTransactionId);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: { code: "checked_recently" } });
+  });
 });
 
 describe("retry a parked job", () => {
