@@ -1,9 +1,13 @@
 import type { Metadata } from "next";
 import { AdminNav } from "@/components/admin/admin-nav";
+import { attentionItems, type Attention, type AttentionGroup } from "@/lib/admin/attention";
+import { luandaMinute } from "@/lib/admin/luanda-calendar";
+import { deliveryPagePath, orderPagePath } from "@/lib/admin/order-flash";
 import { adminOverview } from "@/lib/admin/overview";
 import { adminState } from "@/lib/admin/guard";
 import { SIGN_IN_ERRORS, type SignInError } from "@/lib/admin/sign-in";
 import { db } from "@/lib/db/client";
+import Link from "next/link";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
@@ -32,7 +36,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
     const error = SIGN_IN_ERRORS.find((code) => code === query.error);
     return <SignInForm t={t} error={error} />;
   }
-  const overview = await adminOverview(db());
+  const [overview, attention] = await Promise.all([adminOverview(db()), attentionItems(db())]);
   const figures = [
     { label: t.admin.paidToday, value: formatAoa(overview.paidTodayAoa), testId: "paid-today" },
     { label: t.admin.paidThisMonth, value: formatAoa(overview.paidThisMonthAoa), testId: "paid-this-month" },
@@ -60,10 +64,114 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
         ))}
       </dl>
       <p className="text-sm text-stone-600">{t.admin.periodNote}</p>
+      <AttentionSection attention={attention} t={t} />
     </section>
   );
 }
 
+interface AttentionRow {
+  key: string;
+  href: string | undefined;
+  label: string;
+  detail: string;
+  at: Date;
+}
+
+/** Everything that needs a person (lib/admin/attention.ts), each item linked to its order or delivery. */
+function AttentionSection({ attention, t }: { attention: Attention; t: Dictionary }) {
+  const text = t.admin.attention;
+  const orderRow = (order: Attention["raisedOrders"]["items"][number]): AttentionRow => ({
+    key: order.externalTransactionId,
+    href: orderPagePath(order.externalTransactionId),
+    label: order.externalTransactionId,
+    detail: `${order.reason} · ${formatAoa(order.amountAoa)}`,
+    at: order.at,
+  });
+  const groups = [
+    {
+      id: "raised-orders",
+      title: text.raisedOrders,
+      hint: text.raisedOrdersHint,
+      ...rows(attention.raisedOrders, orderRow),
+    },
+    {
+      id: "failed-creations",
+      title: text.failedCreations,
+      hint: text.failedCreationsHint,
+      ...rows(attention.failedCreations, orderRow),
+    },
+    {
+      id: "parked-jobs",
+      title: text.parkedJobs,
+      hint: text.parkedJobsHint,
+      ...rows(attention.parkedJobs, (job) => ({
+        key: job.id,
+        href: job.externalTransactionId ? orderPagePath(job.externalTransactionId) : undefined,
+        label: `${job.type} · ${job.externalTransactionId ?? text.noOrder}`,
+        detail: job.lastError ?? "",
+        at: job.at,
+      })),
+    },
+    {
+      id: "unmatched-deliveries",
+      title: text.unmatchedDeliveries,
+      hint: text.unmatchedDeliveriesHint,
+      ...rows(attention.unmatchedDeliveries, (delivery) => ({
+        key: delivery.id,
+        href: deliveryPagePath(delivery.id),
+        label: `${delivery.paymentStatus ?? "—"} · ${delivery.externalTransactionId ?? text.noOrder}`,
+        detail: delivery.outcome,
+        at: delivery.at,
+      })),
+    },
+  ].filter((group) => group.total > 0);
+  return (
+    <section aria-labelledby="attention-title" data-testid="attention" className="flex flex-col gap-4">
+      <h2 id="attention-title" className="text-xl font-semibold tracking-tight">
+        {text.title}
+      </h2>
+      {groups.length === 0 && <p className="text-stone-600">{text.nothing}</p>}
+      {groups.map((group) => (
+        <div
+          key={group.id}
+          data-testid={`attention-${group.id}`}
+          className="rounded-xl border border-amber-300 bg-amber-50 p-4"
+        >
+          <h3 className="font-semibold">
+            {group.title} <span className="tabular-nums">({group.total})</span>
+          </h3>
+          <p className="text-sm text-stone-700">{group.hint}</p>
+          {group.total > group.items.length && (
+            <p className="text-sm text-stone-700">{text.shown(group.items.length, group.total)}</p>
+          )}
+          <ul className="mt-2 flex flex-col gap-2 text-sm">
+            {group.items.map((item) => (
+              <li key={item.key} className="flex flex-col">
+                {item.href ? (
+                  <Link href={item.href} className="font-mono break-all underline">
+                    {item.label}
+                  </Link>
+                ) : (
+                  <span className="font-mono break-all">{item.label}</span>
+                )}
+                <span className="break-words text-stone-700">
+                  <time dateTime={item.at.toISOString()} className="tabular-nums">
+                    {luandaMinute(item.at)}
+                  </time>
+                  {item.detail && ` · ${item.detail}`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function rows<Item>(group: AttentionGroup<Item>, row: (item: Item) => AttentionRow) {
+  return { total: group.total, items: group.items.map(row) };
+}
 function SignInForm({ t, error }: { t: Dictionary; error: SignInError | undefined }) {
   return (
     <section className="mx-auto flex w-full max-w-sm flex-col gap-4">

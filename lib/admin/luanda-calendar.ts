@@ -28,3 +28,9 @@ export function luandaPeriods(now: Date): { dayStart: Date; monthStart: Date } {
     monthStart: new Date(Date.UTC(year, month, 1) - LUANDA_OFFSET_MS),
   };
 }
+
+/** "2026-11-23 21:30", Luanda time, as the back office's lists show an instant. */
+export const luandaMinute = (instant: Date) => luandaIso(instant).slice(0, 16).replace("T", " ");
+
+/** "2026-11-23 21:30:05", Luanda time, as the back office's detail pages show an instant. */
+export const luandaSecond = (instant: Date) => luandaIso(instant).slice(0, 19).replace("T", " ");

@@ -11,49 +11,85 @@ import { consoleLogger } from "../log";
 import { EXTERNAL_TRANSACTION_ID, orderStatus, type RefreshOutcome } from "../orders/status";
 import type { PayClient } from "../pay";
 import { refuseWithoutAdminSession } from "./guard";
+import { resolutionNoteSchema, type ResolveOutcome } from "./attention";
 import { orderPagePath, type OrderActionDone, type OrderActionError } from "./order-flash";
-import { isFormPost, refuseCrossSite, seeOther } from "./requests";
+import { isFormPost, readFormOrJson, refuseCrossSite, seeOther } from "./requests";
 
 /**
- * The order page's buttons (/admin/orders/<externalTransactionId>), for the route handlers under
- * app/api/admin/orders/[externalTransactionId]: ask the service about the order now, and retry a
- * PARKED job. Each answers the page's form with a 303 back to the order page, its outcome in
- * `?done=` or `?error=`, and a JSON client with JSON: 401 without a session, 403 cross-site, 404
- * for an unknown order or job, 409 when the action does not apply.
+ * The back office's buttons, for the route handlers under app/api/admin: on an order's page
+ * (/admin/orders/<externalTransactionId>) ask the service about the order now, retry a PARKED
+ * job, mark the order's attention or a parked job resolved; on a webhook delivery's page
+ * (/admin/webhooks/<id>) mark it resolved. Each answers the page's form with a 303 back to the
+ * page, its outcome in `?done=` or `?error=`, and a JSON client with JSON: 401 without a session,
+ * 403 cross-site, 404 for an unknown order, job or delivery, 400 for a bad note, 409 when the
+ * action does not apply.
  */
 
 export type ActionResult =
   | { ok: true; done: OrderActionDone; details: Record<string, unknown> }
-  | { ok: false; status: 404 | 409 | 503; code: OrderActionError | "not_found"; message: string };
+  | { ok: false; status: 400 | 404 | 409 | 503; code: OrderActionError | "not_found"; message: string };
 
-/** The routes' path parameters; a malformed one is an unknown order or job (404). */
+/** The routes' path parameters; a malformed one is an unknown order, job or delivery (404). */
 export const orderParams = z.object({ externalTransactionId: z.string().regex(EXTERNAL_TRANSACTION_ID) });
 export const jobParams = orderParams.extend({ jobId: z.uuid() });
+export const deliveryParams = z.object({ id: z.uuid() });
 
-const notFound: ActionResult = { ok: false, status: 404, code: "not_found", message: "no such order or job" };
+const notFound: ActionResult = { ok: false, status: 404, code: "not_found", message: "no such order, job or delivery" };
 
 /**
  * The whole of an action's route: the session guard, the cross-site check, the parameters
- * through zod, then `action`; its result as a 303 for the page's form or JSON for anyone else.
+ * through zod, then `action`; its result as a 303 to `pagePath` for the page's form, or JSON
+ * for anyone else.
  */
-export async function adminOrderAction<Schema extends z.ZodType<{ externalTransactionId: string }>>(
+export async function adminAction<Schema extends z.ZodType>(
   request: NextRequest,
   params: Promise<unknown>,
   schema: Schema,
-  action: (input: z.infer<Schema>) => Promise<ActionResult>,
+  pagePath: (input: z.infer<Schema>) => string,
+  action: (input: z.infer<Schema>, request: NextRequest) => Promise<ActionResult>,
 ): Promise<Response> {
   const refusal = (await refuseWithoutAdminSession(request)) ?? refuseCrossSite(request);
   if (refusal) return refusal;
   const parsed = schema.safeParse(await params);
-  const result = parsed.success ? await action(parsed.data) : notFound;
+  const result = parsed.success ? await action(parsed.data, request) : notFound;
   if (!isFormPost(request))
     return result.ok
       ? NextResponse.json({ done: result.done, ...result.details })
       : jsonError(result.status, result.code, result.message);
   if (!parsed.success || (!result.ok && result.code === "not_found"))
-    return jsonError(404, "not_found", "no such order or job");
+    return jsonError(404, "not_found", "no such order, job or delivery");
   const flash = result.ok ? `done=${result.done}` : `error=${result.code}`;
-  return seeOther(`${orderPagePath(parsed.data.externalTransactionId)}?${flash}`);
+  return seeOther(`${pagePath(parsed.data)}?${flash}`);
+}
+
+/** {@link adminAction} for the buttons of an order's page. */
+export const adminOrderAction = <Schema extends z.ZodType<{ externalTransactionId: string }>>(
+  request: NextRequest,
+  params: Promise<unknown>,
+  schema: Schema,
+  action: (input: z.infer<Schema>, request: NextRequest) => Promise<ActionResult>,
+) => adminAction(request, params, schema, (input) => orderPagePath(input.externalTransactionId), action);
+
+/** The longest "mark resolved" body read: a note of 2000 characters, each up to 4 bytes, form-encoded. */
+const MAX_NOTE_BYTES = 32 * 1024;
+
+/**
+ * "Mark resolved": the note from the form or JSON body (`note`, 1 to 2000 characters), then
+ * `resolve` (lib/admin/attention.ts).
+ */
+export async function markResolved(
+  request: NextRequest,
+  resolve: (note: string) => Promise<ResolveOutcome>,
+): Promise<ActionResult> {
+  const body = await readFormOrJson(request, MAX_NOTE_BYTES);
+  const parsed = body.ok ? resolutionNoteSchema.safeParse(body.input) : undefined;
+  if (!parsed?.success)
+    return { ok: false, status: 400, code: "invalid_note", message: "write a note of 1 to 2000 characters" };
+  const outcome = await resolve(parsed.data.note);
+  if (outcome === "not_found") return notFound;
+  if (outcome === "nothing_to_resolve")
+    return { ok: false, status: 409, code: "nothing_to_resolve", message: "nothing here needs resolving" };
+  return { ok: true, done: "resolved", details: {} };
 }
 
 export interface AskServiceDeps {

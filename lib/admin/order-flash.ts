@@ -1,16 +1,32 @@
 /**
- * The order page's flash messages (/admin/orders/<externalTransactionId>?done=… or ?error=…), set
- * by the actions of ./order-actions.ts. Apart from them so the page does not import the actions'
- * service client and job runner.
+ * The flash messages of the back office's action pages (/admin/orders/<externalTransactionId> and
+ * /admin/webhooks/<id>, `?done=…` or `?error=…`), set by the actions of ./order-actions.ts. Apart
+ * from them so the pages do not import the actions' service client and job runner.
  */
 
 /** Why an action did nothing; the order page has a sentence for each. */
-export const ORDER_ACTION_ERRORS = ["not_pending", "checked_recently", "not_parked", "service_failed"] as const;
+export const ORDER_ACTION_ERRORS = [
+  "not_pending",
+  "checked_recently",
+  "not_parked",
+  "service_failed",
+  "invalid_note",
+  "nothing_to_resolve",
+] as const;
 export type OrderActionError = (typeof ORDER_ACTION_ERRORS)[number];
 /** What an action did; the order page has a sentence for each. */
-export const ORDER_ACTION_DONE = ["refreshed", "retried"] as const;
+export const ORDER_ACTION_DONE = ["refreshed", "retried", "resolved"] as const;
 export type OrderActionDone = (typeof ORDER_ACTION_DONE)[number];
 
 /** The order page's address, with the outcome for its flash message. */
 export const orderPagePath = (externalTransactionId: string) =>
   `/admin/orders/${encodeURIComponent(externalTransactionId)}`;
+
+/** A webhook delivery's page in the back office (one that matched no order has no other). */
+export const deliveryPagePath = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}`;
+
+/** One of `allowed`, from a page's query parameter (`?done=` or `?error=`), or undefined. */
+export function flashOf<T extends string>(value: string | string[] | undefined, allowed: readonly T[]): T | undefined {
+  const first = Array.isArray(value) ? value[0] : value;
+  return allowed.find((flag) => flag === first);
+}

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Database } from "../db/client";
+import { isCreationFailure } from "../orders/cancel-reasons";
 import { EXTERNAL_TRANSACTION_ID } from "../orders/status";
 import type { OrderStatusCode } from "./orders";
 
@@ -24,6 +25,9 @@ export interface AdminOrderJob {
   attempts: number;
   maxAttempts: number;
   lastError: string | null;
+  /** When a person marked it resolved while PARKED, and why. */
+  resolvedAt: Date | null;
+  resolutionNote: string | null;
   runAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -44,6 +48,10 @@ export interface AdminOrderHeader {
   cancelReason: string | null;
   attentionReason: string | null;
   attentionAt: Date | null;
+  attentionResolvedAt: Date | null;
+  attentionNote: string | null;
+  /** Whether the order is listed on the home as needing a person (./attention.ts), so the page offers "mark resolved". */
+  needsAttention: boolean;
   paidAfterCancelAt: Date | null;
   statusCheckedAt: Date | null;
   stockReleasedAt: Date | null;
@@ -74,6 +82,7 @@ export type TimelineEvent =
   | { kind: "stock_released"; at: Date; lines: AdminOrderLine[] }
   | { kind: "paid_after_cancel"; at: Date }
   | { kind: "attention"; at: Date; reason: string }
+  | { kind: "resolved"; at: Date; note: string }
   | { kind: "status_checked"; at: Date };
 
 export interface AdminOrderDetail {
@@ -83,10 +92,6 @@ export interface AdminOrderDetail {
   timeline: TimelineEvent[];
 }
 
-/** Cancel reasons create-order writes when createPaymentOrder fails. */
-const isCreationFailure = (reason: string | null): reason is string =>
-  reason !== null && (reason.startsWith("service_") || reason === "internal_error");
-
 /** Events at the same instant keep this order (the order of cause and effect). */
 const KIND_RANK: Record<TimelineEvent["kind"], number> = {
   created: 0,
@@ -95,6 +100,7 @@ const KIND_RANK: Record<TimelineEvent["kind"], number> = {
   finalized: 3,
   paid_after_cancel: 4,
   attention: 5,
+  resolved: 10,
   job: 6,
   email: 7,
   invoice: 8,
@@ -121,6 +127,8 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
       cancelReason: true,
       attentionReason: true,
       attentionAt: true,
+      attentionResolvedAt: true,
+      attentionNote: true,
       paidAfterCancelAt: true,
       statusCheckedAt: true,
       stockReleasedAt: true,
@@ -146,6 +154,8 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
         attempts: true,
         maxAttempts: true,
         lastError: true,
+        resolvedAt: true,
+        resolutionNote: true,
         runAt: true,
         createdAt: true,
         updatedAt: true,
@@ -159,7 +169,12 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
     }),
   ]);
 
-  const { lines, invoice, ...header } = order;
+  const { lines, invoice, ...columns } = order;
+  const header: AdminOrderHeader = {
+    ...columns,
+    needsAttention:
+      columns.attentionResolvedAt === null && (columns.attentionAt !== null || isCreationFailure(columns.cancelReason)),
+  };
   const paymentOrder: PaymentOrderOutcome = header.referenceNumber
     ? { kind: "created", referenceNumber: header.referenceNumber }
     : isCreationFailure(header.cancelReason)
@@ -193,6 +208,8 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
   if (header.attentionReason && header.attentionAt)
     timeline.push({ kind: "attention", at: header.attentionAt, reason: header.attentionReason });
   if (header.statusCheckedAt) timeline.push({ kind: "status_checked", at: header.statusCheckedAt });
+  if (header.attentionResolvedAt)
+    timeline.push({ kind: "resolved", at: header.attentionResolvedAt, note: header.attentionNote ?? "" });
   timeline.sort((a, b) => a.at.getTime() - b.at.getTime() || KIND_RANK[a.kind] - KIND_RANK[b.kind]);
 
   return { order: header, lines, jobs, timeline };

@@ -4,8 +4,7 @@ import { z } from "zod";
 import { refuseOverClientLimit } from "../client-limits";
 import { getEnv } from "../env";
 import { jsonError } from "../http";
-import { bodyRefusal, readBodyCapped } from "../request-body";
-import { isFormPost, refuseCrossSite, seeOther } from "./requests";
+import { isFormPost, isJson, readFormOrJson, refuseCrossSite, seeOther } from "./requests";
 import {
   adminConfig,
   adminSessionCookie,
@@ -28,28 +27,15 @@ export type SignInError = (typeof SIGN_IN_ERRORS)[number];
 const MAX_SIGN_IN_BYTES = 4096;
 const signInSchema = z.object({ password: z.string().min(1).max(1024) });
 
-const isJson = (request: Request) => /^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
-
 const backToSignIn = (error: SignInError) => seeOther(`/admin?error=${error}`);
 
 /** The password a sign-in request carries, or the answer to a request that carries none. */
 async function readPassword(
   request: Request,
 ): Promise<{ ok: true; password: string } | { ok: false; response: Response }> {
-  const body = await readBodyCapped(request, MAX_SIGN_IN_BYTES);
-  if (!body.ok) return { ok: false, response: bodyRefusal(body, MAX_SIGN_IN_BYTES) };
-  const text = new TextDecoder().decode(body.bytes);
-  let input: unknown;
-  if (isFormPost(request)) {
-    input = Object.fromEntries(new URLSearchParams(text));
-  } else {
-    try {
-      input = JSON.parse(text);
-    } catch {
-      return { ok: false, response: jsonError(400, "invalid_json", "the body is not valid JSON") };
-    }
-  }
-  const parsed = signInSchema.safeParse(input);
+  const body = await readFormOrJson(request, MAX_SIGN_IN_BYTES);
+  if (!body.ok) return body;
+  const parsed = signInSchema.safeParse(body.input);
   if (!parsed.success)
     return { ok: false, response: jsonError(400, "invalid_request", "send the password, 1 to 1024 characters") };
   return { ok: true, password: parsed.data.password };

@@ -6,6 +6,7 @@ import { Prisma } from "../generated/prisma/client";
 import { jobsForTransition } from "../jobs/catalog";
 import { jobsOfOrders } from "../jobs/queue";
 import { errorKind, type Logger } from "../log";
+import { creationFailureReason } from "../orders/cancel-reasons";
 import { releaseExpiredHolds } from "../orders/holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
 import { PayServiceError, type PayClient } from "../pay";
@@ -307,7 +308,7 @@ function paymentOrderName(lines: ReservedOrder["lines"]): string {
 }
 
 async function cancelUnpaidOrder(externalTransactionId: string, error: unknown, deps: CreateOrderDeps): Promise<void> {
-  const reason = error instanceof PayServiceError ? `service_${error.kind}` : "internal_error";
+  const reason = creationFailureReason(error);
   deps.log("warn", "order.creation_failed", { externalTransactionId, reason });
   await applyPaymentUpdate(deps.db, { externalTransactionId }, { status: "CAN", cancelReason: reason });
   const jobs = await jobsOfOrders(deps.db, jobsForTransition("CAN"), [externalTransactionId]);

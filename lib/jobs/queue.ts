@@ -220,7 +220,8 @@ export function describeJobError(error: unknown): string {
 /**
  * A person's "retry" of a PARKED job (the back office's order page): back to QUEUED, due now,
  * with `attempts` reset to 0 so the job gets its whole retry schedule again, as if new; the old
- * `last_error` stays until the next attempt's outcome. Only a job that is PARKED and whose dedupe
+ * `last_error` stays until the next attempt's outcome, and a resolution a person wrote for it
+ * (lib/admin/attention.ts) is cleared: should it park again, it needs a person again. Only a job that is PARKED and whose dedupe
  * key ends with `:<externalTransactionId>`. "not_found" when there is no such job of this
  * order, "not_parked" when it is in another state.
  */
@@ -235,7 +236,8 @@ WITH target AS (
   SELECT id, status FROM jobs WHERE id = ${job.id}::uuid AND right(dedupe_key, ${suffix.length}::int) = ${suffix}
   FOR UPDATE
 ), requeued AS (
-  UPDATE jobs SET status = 'QUEUED', run_at = now(), attempts = 0, locked_at = NULL, updated_at = now()
+  UPDATE jobs SET status = 'QUEUED', run_at = now(), attempts = 0, locked_at = NULL, updated_at = now(),
+    resolved_at = NULL, resolution_note = NULL
   FROM target WHERE jobs.id = target.id AND target.status = 'PARKED'
   RETURNING jobs.id
 )

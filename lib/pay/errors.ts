@@ -4,7 +4,8 @@
  * - `rejected`: the service refused our request (4xx) → 502, a bug or misconfiguration on our side;
  * - `invalid_response`: 2xx without the fields the contract promises → 502.
  */
-export type PayErrorKind = "unavailable" | "rejected" | "invalid_response";
+export const PAY_ERROR_KINDS = ["unavailable", "rejected", "invalid_response"] as const;
+export type PayErrorKind = (typeof PAY_ERROR_KINDS)[number];
 
 export class PayServiceError extends Error {
   readonly kind: PayErrorKind;

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
-import { luandaDate, luandaIso } from "@/lib/admin/luanda-calendar";
+import { luandaDate, luandaMinute } from "@/lib/admin/luanda-calendar";
 import { requireAdminSession } from "@/lib/admin/guard";
 import { listAdminOrders, ORDER_STATUSES, parseOrdersQuery, type OrdersQuery } from "@/lib/admin/orders";
 import { db } from "@/lib/db/client";
@@ -27,9 +27,6 @@ function hrefOf(query: OrdersQuery): string {
   const search = params.toString();
   return search ? `/admin/orders?${search}` : "/admin/orders";
 }
-
-/** "2026-11-23 21:30", Luanda time. */
-const luandaMinute = (instant: Date) => luandaIso(instant).slice(0, 16).replace("T", " ");
 
 const fieldClass = "rounded-md border border-stone-300 bg-white px-3 py-2";
 const buttonClass = "rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600";

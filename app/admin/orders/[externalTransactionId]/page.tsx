@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import type { ReactNode } from "react";
 import { AdminNav } from "@/components/admin/admin-nav";
-import { luandaIso } from "@/lib/admin/luanda-calendar";
+import { Field } from "@/components/admin/field";
+import { ResolveForm } from "@/components/admin/resolve-form";
+import { luandaSecond } from "@/lib/admin/luanda-calendar";
 import { requireAdminSession } from "@/lib/admin/guard";
-import { ORDER_ACTION_DONE, ORDER_ACTION_ERRORS, orderPagePath } from "@/lib/admin/order-flash";
+import { flashOf, ORDER_ACTION_DONE, ORDER_ACTION_ERRORS, orderPagePath } from "@/lib/admin/order-flash";
 import { adminOrderDetail, type AdminOrderJob, type TimelineEvent } from "@/lib/admin/order-timeline";
 import { db } from "@/lib/db/client";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
@@ -24,17 +25,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: t.admin.order.title(externalTransactionId), robots: { index: false, follow: false } };
 }
 
-/** "2026-11-23 21:30:05", Luanda time. */
-const luandaSecond = (instant: Date) => luandaIso(instant).slice(0, 19).replace("T", " ");
-
 const buttonClass = "rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600";
 const smallButtonClass = "rounded-md bg-brand-700 px-3 py-1 text-sm font-medium text-white hover:bg-brand-600";
-
-/** One of `allowed`, from a query parameter, or undefined. */
-function flagOf<T extends string>(value: string | string[] | undefined, allowed: readonly T[]): T | undefined {
-  const first = Array.isArray(value) ? value[0] : value;
-  return allowed.find((flag) => flag === first);
-}
 
 export default async function AdminOrderPage({
   params,
@@ -49,8 +41,8 @@ export default async function AdminOrderPage({
   if (!detail) notFound();
   const { order, lines, jobs, timeline } = detail;
   const text = t.admin.order;
-  const done = flagOf(query.done, ORDER_ACTION_DONE);
-  const error = flagOf(query.error, ORDER_ACTION_ERRORS);
+  const done = flashOf(query.done, ORDER_ACTION_DONE);
+  const error = flashOf(query.error, ORDER_ACTION_ERRORS);
   const actionPath = orderPagePath(order.externalTransactionId).replace("/admin/", "/api/admin/");
 
   return (
@@ -98,7 +90,22 @@ export default async function AdminOrderPage({
             )}
           </Field>
         )}
+        {order.attentionResolvedAt && (
+          <Field label={text.resolve.resolved(luandaSecond(order.attentionResolvedAt))}>
+            <span data-testid="attention-note" className="break-words whitespace-pre-wrap">
+              {order.attentionNote}
+            </span>
+          </Field>
+        )}
       </dl>
+
+      {order.needsAttention && (
+        <div className="flex flex-col gap-2 rounded-xl border border-amber-300 bg-amber-50 p-4">
+          <h2 className="font-semibold">{text.resolve.title}</h2>
+          {!order.attentionReason && <p className="text-sm">{text.resolve.creationFailed}</p>}
+          <ResolveForm action={`${actionPath}/resolve`} id="order" t={t} />
+        </div>
+      )}
 
       {order.status === "PEN" && (
         <form method="post" action={`${actionPath}/refresh`} className="flex flex-wrap items-center gap-3">
@@ -132,6 +139,12 @@ export default async function AdminOrderPage({
                     </button>
                   </form>
                 )}
+                {job.status === "PARKED" && !job.resolvedAt && (
+                  <details className="mt-2">
+                    <summary className="cursor-pointer">{text.resolve.title}</summary>
+                    <ResolveForm action={`${actionPath}/jobs/${job.id}/resolve`} id={`job-${job.id}`} t={t} />
+                  </details>
+                )}
               </li>
             ))}
           </ul>
@@ -153,15 +166,6 @@ export default async function AdminOrderPage({
         </ol>
       </div>
     </section>
-  );
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs text-stone-500">{label}</dt>
-      <dd className="break-all">{children}</dd>
-    </div>
   );
 }
 
@@ -191,6 +195,11 @@ function JobSummary({ job, t }: { job: AdminOrderJob; t: Dictionary }) {
       {job.lastError && (
         <span className="break-words text-amber-900">
           {text.lastError}: {job.lastError}
+        </span>
+      )}
+      {job.resolvedAt && (
+        <span data-testid="job-resolution" className="break-words">
+          {text.resolve.resolved(luandaSecond(job.resolvedAt))}: {job.resolutionNote}
         </span>
       )}
       <span className="text-xs text-stone-500 tabular-nums">
@@ -277,5 +286,11 @@ function EventBody({ event, t }: { event: TimelineEvent; t: Dictionary }) {
       return <span className="font-medium">{text.attention(event.reason)}</span>;
     case "status_checked":
       return <span className="font-medium">{text.statusChecked}</span>;
+    case "resolved":
+      return (
+        <span className="font-medium break-words whitespace-pre-wrap">
+          {text.resolved}: {event.note}
+        </span>
+      );
   }
 }

@@ -1,0 +1,16 @@
+import type { NextRequest } from "next/server";
+import { resolveParkedJob } from "@/lib/admin/attention";
+import { adminOrderAction, jobParams, markResolved } from "@/lib/admin/order-actions";
+import { db } from "@/lib/db/client";
+
+// The order page's "Mark resolved" of a parked job, with a note (lib/admin/attention.ts).
+export const dynamic = "force-dynamic";
+
+export function POST(
+  request: NextRequest,
+  { params }: { params: Promise<{ externalTransactionId: string; jobId: string }> },
+) {
+  return adminOrderAction(request, params, jobParams, ({ externalTransactionId, jobId }) =>
+    markResolved(request, (note) => resolveParkedJob(db(), { id: jobId, externalTransactionId }, note)),
+  );
+}

@@ -1,0 +1,13 @@
+import type { NextRequest } from "next/server";
+import { resolveOrderAttention } from "@/lib/admin/attention";
+import { adminOrderAction, markResolved, orderParams } from "@/lib/admin/order-actions";
+import { db } from "@/lib/db/client";
+
+// The order page's "Mark resolved" of the order's attention item, with a note (lib/admin/attention.ts).
+export const dynamic = "force-dynamic";
+
+export function POST(request: NextRequest, { params }: { params: Promise<{ externalTransactionId: string }> }) {
+  return adminOrderAction(request, params, orderParams, ({ externalTransactionId }) =>
+    markResolved(request, (note) => resolveOrderAttention(db(), externalTransactionId, note)),
+  );
+}
