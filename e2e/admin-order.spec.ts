@@ -1,9 +1,8 @@
 import { randomInt, randomUUID } from "node:crypto";
-import type { Page } from "@playwright/test";
+import { signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
-import { readE2eServerEnvironment } from "./support/server-environment";
 
 /**
  * The back office's order page (/admin/orders/<externalTransactionId>, lib/admin/order-timeline.ts
@@ -11,13 +10,6 @@ import { readE2eServerEnvironment } from "./support/server-environment";
  * database with a PARKED job (as a runner leaves one after its last failed attempt), opened from
  * the list, its job retried from its page. Removed afterwards.
  */
-
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  await page.getByLabel("Palavra-passe").fill(readE2eServerEnvironment().adminPassword);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Gestão da loja" })).toBeVisible();
-}
 
 test("without a session an order page goes to the sign-in; an unknown order is not found", async ({
   page,
@@ -27,7 +19,7 @@ test("without a session an order page goes to the sign-in; an unknown order is n
   expect([303, 307, 308]).toContain(response.status());
   expect(response.headers().location).toMatch(/\/admin$/);
 
-  await signIn(page);
+  await signInToBackOffice(page);
   for (const id of [`order_${randomUUID()}`, "not-an-order"]) {
     const unknown = await page.goto(`/admin/orders/${id}`);
     expect(unknown?.status()).toBe(404);
@@ -56,7 +48,7 @@ test("open an order from the list, see its history, retry its parked job and see
     [`record-invoice:${externalTransactionId}`, JSON.stringify({ orderId: order!.id, externalTransactionId })],
   );
   try {
-    await signIn(page);
+    await signInToBackOffice(page);
     await page.goto(`/admin/orders?q=${externalTransactionId}`);
     await page.getByRole("link", { name: externalTransactionId }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/orders/${externalTransactionId}$`));
@@ -68,7 +60,7 @@ test("open an order from the list, see its history, retry its parked job and see
     const job = page.getByTestId("order-job");
     await expect(job.getByTestId("job-status")).toHaveText("PARKED");
     await expect(job).toContainText("the database was down");
-    await screenshotAtEachWidth(page, testInfo, "admin-order");
+    await screenshotAtEachWidth(page, testInfo, "admin-order", { accessible: true });
     await page.setViewportSize({ width: 1280, height: 800 });
 
     await job.getByRole("button", { name: "Tentar de novo" }).click();

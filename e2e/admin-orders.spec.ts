@@ -1,11 +1,10 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
-import type { Page } from "@playwright/test";
+import { signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
-import { readE2eServerEnvironment } from "./support/server-environment";
 import { kwanza } from "./support/shop";
 
 /**
@@ -13,13 +12,6 @@ import { kwanza } from "./support/shop";
  * lib/admin/export.ts), in the browser, with an order written straight into the e2e database
  * (as e2e/admin.spec.ts does for the home's totals) and removed afterwards.
  */
-
-async function signIn(page: Page) {
-  await page.goto("/admin");
-  await page.getByLabel("Palavra-passe").fill(readE2eServerEnvironment().adminPassword);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Gestão da loja" })).toBeVisible();
-}
 
 test("without a session /admin/orders goes to the sign-in, with no order data", async ({ page, request }) => {
   const response = await request.get("/admin/orders", { maxRedirects: 0 });
@@ -50,7 +42,7 @@ test("an order paid just now is in the list, found by status and search, and in 
     [externalTransactionId, referenceNumber, `shopper_${randomUUID()}`, phone],
   );
   try {
-    await signIn(page);
+    await signInToBackOffice(page);
     await page.getByRole("navigation", { name: "Gestão" }).getByRole("link", { name: "Encomendas" }).click();
     await expect(page).toHaveURL(/\/admin\/orders$/);
     await expect(page.getByRole("heading", { level: 1, name: "Encomendas" })).toBeVisible();
@@ -68,7 +60,7 @@ test("an order paid just now is in the list, found by status and search, and in 
       "href",
       `/admin/orders/${externalTransactionId}`,
     );
-    await screenshotAtEachWidth(page, testInfo, "admin-orders");
+    await screenshotAtEachWidth(page, testInfo, "admin-orders", { accessible: true });
     await page.setViewportSize({ width: 1280, height: 800 });
 
     const row = page.getByTestId("admin-order").filter({ hasText: externalTransactionId });
@@ -108,7 +100,7 @@ test("an order paid just now is in the list, found by status and search, and in 
 });
 
 test("in English through the language cookie", async ({ page, baseURL }) => {
-  await signIn(page);
+  await signInToBackOffice(page);
   await page.context().addCookies([{ name: "lang", value: "en", url: baseURL! }]);
   await page.goto("/admin/orders?status=NOPE&page=-1");
   await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();

@@ -33,7 +33,7 @@ test("without a session /admin shows only the sign-in form; a wrong password is 
   }
   expect(await page.locator('meta[name="robots"]').getAttribute("content")).toMatch(/noindex/);
   await expect(page.getByRole("heading", { level: 1, name: "Entrar na gestão da loja" })).toBeVisible();
-  await screenshotAtEachWidth(page, testInfo, "admin-sign-in");
+  await screenshotAtEachWidth(page, testInfo, "admin-sign-in", { accessible: true });
 
   const form = signInForm(page);
   await form.password.fill("not-the-password");
@@ -75,7 +75,7 @@ test("the right password opens the home with the day's totals; sign-out returns 
     expect(await aoaOf(page, "paid-today")).toBe(before.today + 12345);
     expect(await aoaOf(page, "paid-this-month")).toBe(before.month + 12345);
     expect(await page.getByTestId("paid-today").textContent()).toBe(kwanza.format(before.today + 12345));
-    await screenshotAtEachWidth(page, testInfo, "admin-home");
+    await screenshotAtEachWidth(page, testInfo, "admin-home", { accessible: true });
   } finally {
     await query("DELETE FROM orders WHERE external_transaction_id = $1", [externalTransactionId]);
   }

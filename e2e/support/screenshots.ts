@@ -1,4 +1,5 @@
 import type { Page, TestInfo } from "@playwright/test";
+import { expectNoAxeViolations } from "./accessibility";
 import { expect, loadAllImages } from "./fixtures";
 
 export const SCREENSHOT_VIEWPORTS = [
@@ -8,9 +9,15 @@ export const SCREENSHOT_VIEWPORTS = [
 
 /**
  * A full-page screenshot of the page as it is, at phone and desktop widths, attached to the test
- * (test-results/). Nothing may be wider than the screen: a phone would scroll sideways.
+ * (test-results/). Nothing may be wider than the screen: a phone would scroll sideways. With
+ * `accessible`, axe-core finds no violation at either width (./accessibility.ts).
  */
-export async function screenshotAtEachWidth(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+export async function screenshotAtEachWidth(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  options: { accessible?: boolean } = {},
+): Promise<void> {
   for (const viewport of SCREENSHOT_VIEWPORTS) {
     await page.setViewportSize(viewport.size);
     await loadAllImages(page);
@@ -18,6 +25,7 @@ export async function screenshotAtEachWidth(page: Page, testInfo: TestInfo, name
       await page.evaluate(() => document.documentElement.scrollWidth),
       `${name} at ${viewport.name}`,
     ).toBeLessThanOrEqual(viewport.size.width);
+    if (options.accessible) await expectNoAxeViolations(page, `${name} at ${viewport.name}`);
     const file = testInfo.outputPath(`${name}-${viewport.name}.png`);
     await page.screenshot({ path: file, fullPage: true });
     await testInfo.attach(`${name}-${viewport.name}`, { path: file, contentType: "image/png" });

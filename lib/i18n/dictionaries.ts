@@ -27,7 +27,8 @@ export const pt = {
     description: "Loja de demonstração: pagamentos em kwanza (AOA) através do serviço de pagamentos.",
     mainNavigation: "Navegação principal",
     cart: "Carrinho",
-    cartWithCount: (count: number) => `Carrinho, ${plural(count, "artigo", "artigos")}`,
+    /** After the cart link's visible count, for screen readers: "Carrinho 1 artigo". */
+    cartUnit: (count: number): string => (count === 1 ? "artigo" : "artigos"),
     language: "Idioma",
     languageNames: { pt: "Português", en: "English" } satisfies Record<Lang, string>,
     switchTo: (name: string) => `Mudar para ${name}`,
@@ -321,7 +322,7 @@ export const en: Dictionary = {
     description: "Demo shop: payments in kwanza (AOA) through the payment service.",
     mainNavigation: "Main navigation",
     cart: "Cart",
-    cartWithCount: (count: number) => `Cart, ${plural(count, "item", "items")}`,
+    cartUnit: (count: number) => (count === 1 ? "item" : "items"),
     language: "Language",
     languageNames: { pt: "Português", en: "English" },
     switchTo: (name: string) => `Switch to ${name}`,

@@ -52,9 +52,9 @@ describe("dictionaries", () => {
   });
 
   it("count items in the singular and the plural", () => {
-    expect(pt.shop.cartWithCount(1)).toBe("Carrinho, 1 artigo");
-    expect(pt.shop.cartWithCount(0)).toBe("Carrinho, 0 artigos");
-    expect(en.shop.cartWithCount(3)).toBe("Cart, 3 items");
+    expect(pt.shop.cartUnit(1)).toBe("artigo");
+    expect(pt.shop.cartUnit(0)).toBe("artigos");
+    expect(en.shop.cartUnit(3)).toBe("items");
   });
 });
 

@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import { routeFiles } from "../tests/support/routes";
+import { signInToBackOffice } from "./support/admin";
+import { query } from "./support/database";
+import { expect, test } from "./support/fixtures";
+import { screenshotAtEachWidth } from "./support/screenshots";
+
+/**
+ * The back office's attention list on its home (lib/admin/attention.ts) and "mark resolved", in
+ * the browser: an order paid after it was cancelled and a signed webhook delivery for an order the
+ * shop never had, written straight into the e2e database as the state machine and the webhook
+ * route write them, each opened from the home, resolved with a note, and removed afterwards.
+ */
+
+test("every admin page without a session goes to the sign-in", async ({ request }) => {
+  const pages = (await routeFiles())
+    .map(({ file }) => file)
+    // /admin itself is the sign-in (e2e/admin.spec.ts).
+    .filter((file) => file.startsWith("app/admin/") && file.endsWith("/page.tsx") && file !== "app/admin/page.tsx");
+  expect(pages).toContain("app/admin/orders/page.tsx");
+  for (const file of pages) {
+    const path = file
+      .replace(/^app/, "")
+      .replace(/\/page\.tsx$/, "")
+      .replace(/\[([^\]]+)\]/g, (_, name: string) =>
+        name === "externalTransactionId" ? `order_${randomUUID()}` : randomUUID(),
+      );
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect([303, 307, 308], `${path} (${file})`).toContain(response.status());
+    expect(response.headers().location, path).toMatch(/\/admin$/);
+  }
+});
+
+test("the home lists what needs a person; each item is opened, resolved with a note and leaves the list", async ({
+  page,
+}, testInfo) => {
+  const orderId = `order_${randomUUID()}`;
+  const strangerId = `order_${randomUUID()}`;
+  const [order] = await query<{ id: string }>(
+    `INSERT INTO orders (external_transaction_id, reference_number, status, amount_aoa, client_id, customer_name,
+                         finalized_at, cancel_reason, paid_after_cancel_at, attention_reason, attention_at)
+     VALUES ($1, '512 345 678', 'CAN', 7000, $2, 'Ana Tchissola', now(), 'hold_expired', now(), 'paid_after_cancel', now())
+     RETURNING id`,
+    [orderId, `shopper_${randomUUID()}`],
+  );
+  const rawBody = JSON.stringify({
+    event: "payment.status_changed",
+    data: { externalTransactionId: strangerId, paymentStatus: "CON" },
+  });
+  const [delivery] = await query<{ id: string }>(
+    `INSERT INTO webhook_events (raw_body, external_transaction_id, payment_status, outcome)
+     VALUES (convert_to($1, 'UTF8'), $2, 'CON', 'unmatched') RETURNING id`,
+    [rawBody, strangerId],
+  );
+  try {
+    await signInToBackOffice(page);
+    const raised = page.getByTestId("attention-raised-orders");
+    const unmatched = page.getByTestId("attention-unmatched-deliveries");
+    await expect(raised.getByRole("link", { name: orderId })).toBeVisible();
+    await expect(raised).toContainText("paid_after_cancel");
+    await expect(unmatched.getByRole("link", { name: `CON · ${strangerId}` })).toBeVisible();
+    await screenshotAtEachWidth(page, testInfo, "admin-home-attention", { accessible: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // The delivery: its own page, with what arrived, resolved there.
+    await unmatched.getByRole("link", { name: `CON · ${strangerId}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/webhooks/${delivery!.id}$`));
+    await expect(page.getByRole("main")).toContainText(rawBody);
+    await expect(page.getByRole("main")).toContainText("unmatched");
+    await screenshotAtEachWidth(page, testInfo, "admin-webhook", { accessible: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByLabel("Nota (o que foi feito)").fill("Notificação de teste do serviço; nada a fazer.");
+    await page.getByRole("button", { name: "Marcar como resolvido" }).click();
+    await expect(page).toHaveURL(/\?done=resolved$/);
+    await expect(page.getByTestId("delivery-flash")).toHaveText("Marcado como resolvido.");
+    await expect(page.getByTestId("delivery-note")).toHaveText("Notificação de teste do serviço; nada a fazer.");
+    await expect(page.getByRole("button", { name: "Marcar como resolvido" })).toHaveCount(0);
+
+    // The order: from the home to its page, resolved there.
+    await page.goto("/admin");
+    await expect(page.getByRole("link", { name: `CON · ${strangerId}` })).toHaveCount(0);
+    await raised.getByRole("link", { name: orderId }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/orders/${orderId}$`));
+    await expect(page.getByTestId("attention")).toHaveText("paid_after_cancel");
+    await page.getByLabel("Nota (o que foi feito)").fill("Cliente contactado: encomenda enviada.");
+    await page.getByRole("button", { name: "Marcar como resolvido" }).click();
+    await expect(page).toHaveURL(/\?done=resolved$/);
+    await expect(page.getByTestId("order-flash")).toHaveText("Marcado como resolvido.");
+    await expect(page.getByTestId("attention-note")).toHaveText("Cliente contactado: encomenda enviada.");
+    await expect(page.locator('[data-testid="timeline-event"][data-kind="resolved"]')).toContainText(
+      "Cliente contactado: encomenda enviada.",
+    );
+    await page.goto("/admin");
+    await expect(page.getByRole("link", { name: orderId })).toHaveCount(0);
+
+    const [row] = await query<{ attention_note: string; attention_reason: string }>(
+      "SELECT attention_note, attention_reason FROM orders WHERE id = $1::uuid",
+      [order!.id],
+    );
+    expect(row).toEqual({
+      attention_note: "Cliente contactado: encomenda enviada.",
+      attention_reason: "paid_after_cancel",
+    });
+  } finally {
+    await query("DELETE FROM webhook_events WHERE id = $1::uuid", [delivery!.id]);
+    await query("DELETE FROM orders WHERE id = $1::uuid", [order!.id]);
+  }
+});
