@@ -125,7 +125,17 @@ export async function getCart(db: Database, id: string | undefined): Promise<Car
         orderBy: [{ createdAt: "asc" }, { product: { name: "asc" } }],
         select: {
           quantity: true,
-          product: { select: { id: true, slug: true, name: true, imagePath: true, priceAoa: true, stock: true } },
+          product: {
+            select: {
+              id: true,
+              slug: true,
+              name: true,
+              imagePath: true,
+              priceAoa: true,
+              stock: true,
+              archivedAt: true,
+            },
+          },
         },
       },
     },
@@ -138,7 +148,8 @@ export async function getCart(db: Database, id: string | undefined): Promise<Car
     image: product.imagePath,
     unitPriceAoa: product.priceAoa,
     quantity,
-    stock: product.stock,
+    // An archived product is no longer sold: its line is sold out, so the cart asks to remove it.
+    stock: product.archivedAt ? 0 : product.stock,
     lineTotalAoa: product.priceAoa * quantity,
   }));
   return {
@@ -200,7 +211,11 @@ async function addOnce(db: Database, request: z.output<typeof addSchema>): Promi
     // Checked first so a refused request leaves no empty cart behind. Not locked: checkout locks
     // the cart and then the products, and taking them in the other order here could deadlock.
     // Stock is checked again when the order reserves it.
-    const product = await tx.product.findUnique({ where: { id: request.productId }, select: { stock: true } });
+    const product = await tx.product.findUnique({
+      where: { id: request.productId, archivedAt: null },
+      select: { stock: true },
+    });
+    // An archived product (lib/admin/products.ts) is not sold any more: as unknown as one never sold.
     if (!product) return refuse("unknown_product", `no product with id ${request.productId}`);
     if (product.stock <= 0) return refuse("out_of_stock", "the product is sold out");
 
@@ -244,10 +259,10 @@ export async function setLineQuantity(db: Database, input: SetQuantityInput): Pr
     if (refusal) return refusal;
     const line = await tx.cartItem.findUnique({
       where: { cartId_productId: { cartId, productId: request.productId } },
-      select: { id: true, product: { select: { stock: true } } },
+      select: { id: true, product: { select: { stock: true, archivedAt: true } } },
     });
     if (!line) return refuse("line_not_found", "that product is not in the cart");
-    const { stock } = line.product;
+    const stock = line.product.archivedAt ? 0 : line.product.stock;
     if (stock <= 0) return refuse("out_of_stock", "the product is sold out; remove it from the cart");
     const quantity = Math.min(request.quantity, stock);
     await tx.cartItem.update({ where: { id: line.id }, data: { quantity } });

@@ -9,7 +9,7 @@ export interface CatalogProduct {
   name: string;
   description: string;
   priceAoa: number;
-  /** Path of a local image under public/. */
+  /** Path of the image the shop serves: under public/, or an upload at /api/images/<id>. */
   image: string;
   /**
    * Units a shopper can buy now: the shelf, plus units still kept by pending orders whose stock
@@ -36,14 +36,17 @@ function toCatalogProduct({
   return { ...product, image: imagePath };
 }
 
+/** Products on sale: archived ones (the back office, lib/admin/products.ts) are left out everywhere. */
+const onSale = { archivedAt: null };
+
 export async function listProducts(): Promise<CatalogProduct[]> {
-  const rows = await db().product.findMany({ select: catalogFields, orderBy: [{ name: "asc" }] });
+  const rows = await db().product.findMany({ where: onSale, select: catalogFields, orderBy: [{ name: "asc" }] });
   return withExpiredHolds(rows.map(toCatalogProduct));
 }
 
-/** The product shown at /products/[slug]; null for a slug the catalogue does not have. */
+/** The product shown at /products/[slug]; null for a slug the catalogue does not have, or an archived product. */
 export async function findProductBySlug(slug: string): Promise<CatalogProduct | null> {
-  const row = await db().product.findUnique({ where: { slug }, select: catalogFields });
+  const row = await db().product.findUnique({ where: { slug, ...onSale }, select: catalogFields });
   return row ? (await withExpiredHolds([toCatalogProduct(row)]))[0]! : null;
 }
 

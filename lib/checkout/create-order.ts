@@ -196,8 +196,9 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
 
     if (policy.maxOpenPerShopper > 0) await refuseTooManyOpenOrders(tx, input.clientId, policy.maxOpenPerShopper);
 
+    // Archived products (lib/admin/products.ts) are no longer sold: refused as unknown ones are.
     const products = await tx.product.findMany({
-      where: { id: { in: items.map((item) => item.productId) } },
+      where: { id: { in: items.map((item) => item.productId) }, archivedAt: null },
       select: { id: true, name: true, priceAoa: true, imagePath: true },
     });
     const byId = new Map(products.map((product) => [product.id, product]));

@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AdminNav } from "@/components/admin/admin-nav";
+import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
+import { ProductForm } from "@/components/admin/product-form";
+import { requireAdminSession } from "@/lib/admin/guard";
+import { getLang } from "@/lib/i18n/server";
+
+// A new product (lib/admin/products.ts createProduct): on sale as soon as it is created.
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getLang();
+  return { title: t.admin.products.newTitle, robots: { index: false, follow: false } };
+}
+
+export default async function NewProductPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  await requireAdminSession();
+  const [{ t }, query] = await Promise.all([getLang(), searchParams]);
+  const flash = productFlashOf(query);
+  return (
+    <section className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold tracking-tight">{t.admin.products.newTitle}</h1>
+      <AdminNav t={t} current="products" />
+      <Link href="/admin/products" className="text-sm underline">
+        {t.admin.products.back}
+      </Link>
+      <ProductFlash t={t} flash={flash} />
+      <ProductForm t={t} invalid={flash.field} />
+    </section>
+  );
+}

@@ -1,0 +1,16 @@
+import type { NextRequest } from "next/server";
+import { setArchived } from "@/lib/admin/products";
+import { db } from "@/lib/db/client";
+import { productAction, productPagePath } from "@/lib/admin/product-actions";
+
+// "Archive" on a product's page: it leaves the catalogue, carts and checkout; never deleted.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return productAction(request, {
+    formPage: productPagePath(id),
+    readsBody: false,
+    action: () => setArchived(id, true, { db: db() }),
+  });
+}

@@ -1,0 +1,16 @@
+import type { NextRequest } from "next/server";
+import { setArchived } from "@/lib/admin/products";
+import { db } from "@/lib/db/client";
+import { productAction, productPagePath } from "@/lib/admin/product-actions";
+
+// "Restore" on an archived product's page: back in the catalogue at once.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return productAction(request, {
+    formPage: productPagePath(id),
+    readsBody: false,
+    action: () => setArchived(id, false, { db: db() }),
+  });
+}

@@ -1,0 +1,20 @@
+import type { NextRequest } from "next/server";
+import { updateProduct } from "@/lib/admin/products";
+import { db } from "@/lib/db/client";
+import { postgresImageStore } from "@/lib/images/postgres-store";
+import { productAction, productPagePath } from "@/lib/admin/product-actions";
+
+// The product form (/admin/products/<id>): name, slug, description, price, a new image, and the
+// stock against the one the form showed (409 stock_changed when a checkout took units meanwhile).
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ id: string }> };
+
+export async function POST(request: NextRequest, { params }: Params) {
+  const { id } = await params;
+  return productAction(request, {
+    formPage: productPagePath(id),
+    readsBody: true,
+    action: ({ fields, image }) => updateProduct(id, fields, image, { db: db(), images: postgresImageStore(db()) }),
+  });
+}

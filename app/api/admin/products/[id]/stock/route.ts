@@ -1,0 +1,16 @@
+import type { NextRequest } from "next/server";
+import { adjustStock } from "@/lib/admin/products";
+import { db } from "@/lib/db/client";
+import { productAction, productPagePath } from "@/lib/admin/product-actions";
+
+// "Adjust stock" on a product's page: a signed delta and a reason, kept in the product's history.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return productAction(request, {
+    formPage: productPagePath(id),
+    readsBody: true,
+    action: ({ fields }) => adjustStock(id, fields, { db: db() }),
+  });
+}

@@ -1,0 +1,18 @@
+import type { NextRequest } from "next/server";
+import { createProduct } from "@/lib/admin/products";
+import { db } from "@/lib/db/client";
+import { postgresImageStore } from "@/lib/images/postgres-store";
+import { productAction, productPagePath } from "@/lib/admin/product-actions";
+
+// The back office's "new product" form (/admin/products/new): multipart with its image, or JSON
+// (then without an image, which a new product needs: 400 image_required). 201 with the product.
+export const dynamic = "force-dynamic";
+
+export function POST(request: NextRequest) {
+  return productAction(request, {
+    formPage: "/admin/products/new",
+    donePage: (result) => productPagePath(result.product.id),
+    readsBody: true,
+    action: ({ fields, image }) => createProduct(fields, image, { db: db(), images: postgresImageStore(db()) }),
+  });
+}

@@ -1,0 +1,166 @@
+import type { ReactNode } from "react";
+import { PRODUCT_LIMITS, type AdminProduct, type ProductField } from "@/lib/admin/products";
+import type { Dictionary } from "@/lib/i18n/dictionaries";
+
+/**
+ * The product form of the back office, to create a product (`product` absent) or edit one. A
+ * multipart form, for the image; it posts to app/api/admin/products (lib/admin/products.ts checks
+ * everything again). When editing, the stock it shows goes back as `stockShown`, so a change is
+ * refused if a checkout took units meanwhile rather than giving them back.
+ */
+
+export const fieldClass =
+  "w-full rounded-md border border-stone-300 bg-white px-3 py-2 aria-[invalid=true]:border-red-700";
+export const buttonClass = "rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600";
+
+export function ProductForm({
+  t,
+  product,
+  invalid,
+}: {
+  t: Dictionary;
+  product?: AdminProduct;
+  /** The field the last attempt was refused for. */
+  invalid?: ProductField;
+}) {
+  const text = t.admin.products;
+  const id = (name: string) => `product-${name}`;
+  const invalidProps = (field: ProductField) => (invalid === field ? { "aria-invalid": true } : {});
+  return (
+    <form
+      method="post"
+      action={product ? `/api/admin/products/${product.id}` : "/api/admin/products"}
+      encType="multipart/form-data"
+      className="flex flex-col gap-4 rounded-xl border border-stone-200 bg-white p-4"
+    >
+      <Field label={text.name} htmlFor={id("name")}>
+        <input
+          id={id("name")}
+          name="name"
+          required
+          maxLength={PRODUCT_LIMITS.nameMax}
+          defaultValue={product?.name}
+          className={fieldClass}
+          {...invalidProps("name")}
+        />
+      </Field>
+      <Field label={text.slug} htmlFor={id("slug")} hint={text.slugHint}>
+        <input
+          id={id("slug")}
+          name="slug"
+          required
+          maxLength={PRODUCT_LIMITS.slugMax}
+          pattern="[a-z0-9]+(-[a-z0-9]+)*"
+          autoCapitalize="none"
+          spellCheck={false}
+          defaultValue={product?.slug}
+          aria-describedby={`${id("slug")}-hint`}
+          className={`${fieldClass} font-mono`}
+          {...invalidProps("slug")}
+        />
+      </Field>
+      <Field label={text.description} htmlFor={id("description")}>
+        <textarea
+          id={id("description")}
+          name="description"
+          required
+          rows={4}
+          maxLength={PRODUCT_LIMITS.descriptionMax}
+          defaultValue={product?.description}
+          className={fieldClass}
+          {...invalidProps("description")}
+        />
+      </Field>
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+        <Field label={text.price} htmlFor={id("price")}>
+          <input
+            id={id("price")}
+            name="priceAoa"
+            type="number"
+            inputMode="numeric"
+            required
+            min={1}
+            max={PRODUCT_LIMITS.priceMax}
+            step={1}
+            defaultValue={product?.priceAoa}
+            className={fieldClass}
+            {...invalidProps("priceAoa")}
+          />
+        </Field>
+        <Field label={text.stock} htmlFor={id("stock")} hint={product ? text.stockHint : undefined}>
+          <input
+            id={id("stock")}
+            name="stock"
+            type="number"
+            inputMode="numeric"
+            required
+            min={0}
+            max={PRODUCT_LIMITS.stockMax}
+            step={1}
+            defaultValue={product?.stock ?? 0}
+            aria-describedby={product ? `${id("stock")}-hint` : undefined}
+            className={fieldClass}
+            {...invalidProps("stock")}
+          />
+        </Field>
+      </div>
+      {product && (
+        <>
+          <input type="hidden" name="stockShown" value={product.stock} />
+          <Field label={text.stockReason} htmlFor={id("stock-reason")}>
+            <input
+              id={id("stock-reason")}
+              name="stockReason"
+              maxLength={PRODUCT_LIMITS.reasonMax}
+              className={fieldClass}
+              {...invalidProps("stockReason")}
+            />
+          </Field>
+        </>
+      )}
+      <Field label={product ? text.newImage : text.image} htmlFor={id("image")} hint={text.imageHint}>
+        <input
+          id={id("image")}
+          name="image"
+          type="file"
+          accept="image/png,image/jpeg,image/webp"
+          required={!product}
+          aria-describedby={`${id("image")}-hint`}
+          className="w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-stone-200 file:px-3 file:py-2"
+          {...invalidProps("image")}
+        />
+      </Field>
+      <div>
+        <button type="submit" className={buttonClass}>
+          {product ? text.save : text.create}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function Field({
+  label,
+  htmlFor,
+  hint,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  hint?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      <label htmlFor={htmlFor} className="text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      {hint && (
+        <p id={`${htmlFor}-hint`} className="text-sm text-stone-600">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,220 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
+import { signInToBackOffice } from "./support/admin";
+import { query } from "./support/database";
+import { expect, test } from "./support/fixtures";
+import { screenshotAtEachWidth } from "./support/screenshots";
+import { kwanza } from "./support/shop";
+
+/**
+ * The back office's products and stock (/admin/products, lib/admin/products.ts) in the browser:
+ * a demo product's price, stock and image edited and seen at once in /api/products and the
+ * catalogue, a stock adjustment with its reason in the history, and a product of the test's own
+ * created, archived and restored. Other specs read the demo catalogue: the demo product is put
+ * back as it was, and the product created here is removed, whatever happens.
+ */
+
+/** A 4×3 green PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGOQzXeCIwacHAC6twmpGx4hjgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+const DEMO = DEMO_PRODUCTS[0]!;
+type ProductRow = { id: string; price_aoa: number; stock: number; image_path: string; archived_at: Date | null };
+const demoRow = async () =>
+  (
+    await query<ProductRow>("SELECT id, price_aoa, stock, image_path, archived_at FROM products WHERE slug = $1", [
+      DEMO.slug,
+    ])
+  )[0]!;
+
+let original: ProductRow | undefined;
+const createdSlugs: string[] = [];
+
+test.beforeAll(async () => {
+  original = await demoRow();
+});
+
+test.afterAll(async () => {
+  if (original)
+    await query("UPDATE products SET price_aoa = $2, stock = $3, image_path = $4, archived_at = $5 WHERE id = $1", [
+      original.id,
+      original.price_aoa,
+      original.stock,
+      original.image_path,
+      original.archived_at,
+    ]);
+  // Never through the shop (it deletes nothing); these have no orders, and their history goes with them.
+  if (createdSlugs.length) await query("DELETE FROM products WHERE slug = ANY($1::text[])", [createdSlugs]);
+});
+
+const apiProduct = async (page: Page, slug: string) => {
+  const response = await page.request.get("/api/products");
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { slug: string; priceAoa: number; stock: number; image: string }[]).find(
+    (product) => product.slug === slug,
+  );
+};
+
+const catalogueCard = (page: Page, name: string) =>
+  page.getByTestId("product-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
+
+test("without a session the pages go to the sign-in and the API answers 401", async ({ request }) => {
+  const { id } = await demoRow();
+  for (const path of ["/admin/products", "/admin/products/new", `/admin/products/${id}`]) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect([303, 307, 308], path).toContain(response.status());
+    expect(response.headers().location, path).toMatch(/\/admin$/);
+  }
+  for (const path of ["/api/admin/products", `/api/admin/products/${id}`, `/api/admin/products/${id}/archive`]) {
+    const response = await request.post(path, { form: { name: "x" } });
+    expect(response.status(), path).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: "unauthorized" } });
+  }
+});
+
+test("signed in, a post from another site is refused", async ({ page }) => {
+  await signInToBackOffice(page);
+  const { id } = await demoRow();
+  const response = await page.request.post(`/api/admin/products/${id}/archive`, {
+    headers: { origin: "https://evil.example" },
+  });
+  expect(response.status()).toBe(403);
+  expect((await demoRow()).archived_at).toBeNull();
+});
+
+test("editing a product's price, stock and image shows in /api/products and the catalogue at once", async ({
+  page,
+}, testInfo) => {
+  const before = await demoRow();
+  const newPrice = before.price_aoa + 1_234;
+  const newStock = before.stock + 7;
+
+  await signInToBackOffice(page);
+  await page.getByRole("navigation", { name: "Gestão" }).getByRole("link", { name: "Produtos e stock" }).click();
+  await expect(page).toHaveURL(/\/admin\/products$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Produtos e stock" })).toBeVisible();
+  expect(await page.locator('meta[name="robots"]').getAttribute("content")).toMatch(/noindex/);
+  const row = page.getByTestId("admin-product").filter({ hasText: DEMO.name });
+  await expect(row.getByTestId("admin-product-price")).toHaveText(kwanza.format(before.price_aoa));
+  await screenshotAtEachWidth(page, testInfo, "admin-products", { accessible: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await row.getByRole("link", { name: DEMO.name }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/products/${before.id}$`));
+  await expect(page.getByRole("heading", { level: 1, name: DEMO.name })).toBeVisible();
+  await screenshotAtEachWidth(page, testInfo, "admin-product", { accessible: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await page.getByLabel("Preço (Kz, inteiro)").fill(String(newPrice));
+  await page.getByLabel("Stock", { exact: true }).fill(String(newStock));
+  await page.getByLabel("Motivo da mudança de stock").fill("Chegou uma palete");
+  await page
+    .getByLabel("Nova imagem (opcional)")
+    .setInputFiles({ name: "cafe.png", mimeType: "image/png", buffer: PNG });
+  await page.getByRole("button", { name: "Guardar" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Alterações guardadas." })).toBeVisible();
+  await expect(page.getByTestId("current-stock")).toHaveText(String(newStock));
+  await expect(page.getByTestId("stock-adjustment").first()).toContainText("Chegou uma palete");
+  await expect(page.getByTestId("stock-adjustment").first().getByTestId("adjustment-delta")).toHaveText("+7");
+
+  const listed = await apiProduct(page, DEMO.slug);
+  expect(listed).toMatchObject({
+    priceAoa: newPrice,
+    stock: newStock,
+    image: expect.stringMatching(/^\/api\/images\//),
+  });
+  const image = await page.request.get(listed!.image);
+  expect(image.status()).toBe(200);
+  expect(image.headers()["content-type"]).toBe("image/png");
+  expect(image.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  expect(image.headers()["x-content-type-options"]).toBe("nosniff");
+
+  await page.goto("/");
+  const card = catalogueCard(page, DEMO.name);
+  expect(await card.getByTestId("price").textContent()).toBe(kwanza.format(newPrice));
+  await expect(card).toContainText(`${newStock} em stock`);
+  const picture = card.getByRole("img");
+  await expect(picture).toHaveAttribute("src", listed!.image);
+  await expect
+    .poll(() => picture.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth))
+    .toBe(4);
+
+  // An adjustment with a reason, newest first in the history.
+  await page.goto(`/admin/products/${before.id}`);
+  await page.getByLabel("Unidades a somar (negativo para tirar)").fill("-2");
+  await page.getByLabel("Motivo", { exact: true }).fill("Partido no transporte");
+  await page.getByRole("button", { name: "Ajustar" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Stock ajustado." })).toBeVisible();
+  await expect(page.getByTestId("current-stock")).toHaveText(String(newStock - 2));
+  const newest = page.getByTestId("stock-adjustment").first();
+  await expect(newest).toContainText("Partido no transporte");
+  await expect(newest.getByTestId("adjustment-delta")).toHaveText("-2");
+  expect((await apiProduct(page, DEMO.slug))?.stock).toBe(newStock - 2);
+});
+
+test("a new product is created with its image, archived out of the shop and restored", async ({ page }, testInfo) => {
+  const slug = `produto-e2e-${randomUUID().slice(0, 8)}`;
+  const name = `Produto de teste ${slug.slice(-8)}`;
+  createdSlugs.push(slug);
+
+  await signInToBackOffice(page);
+  await page.goto("/admin/products");
+  await page.getByRole("link", { name: "Novo produto" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Novo produto" })).toBeVisible();
+
+  const fill = async (withSlug: string) => {
+    await page.getByLabel("Nome").fill(name);
+    await page.getByLabel("Endereço (slug)").fill(withSlug);
+    await page.getByLabel("Descrição").fill("Criado pelo teste do navegador.");
+    await page.getByLabel("Preço (Kz, inteiro)").fill("4321");
+    await page.getByLabel("Stock", { exact: true }).fill("9");
+    await page
+      .getByLabel("Imagem", { exact: true })
+      .setInputFiles({ name: "novo.png", mimeType: "image/png", buffer: PNG });
+    await page.getByRole("button", { name: "Criar produto" }).click();
+  };
+
+  // A slug another product has: the form comes back saying so, as an alert.
+  await fill(DEMO.slug);
+  await expect(page).toHaveURL(/\/admin\/products\/new\?error=slug_taken&field=slug$/);
+  await expect(page.getByTestId("product-flash")).toHaveAttribute("role", "alert");
+  await expect(page.getByTestId("product-flash")).toContainText("Já existe um produto com este endereço (slug).");
+  await expect(page.getByLabel("Endereço (slug)")).toHaveAttribute("aria-invalid", "true");
+  await screenshotAtEachWidth(page, testInfo, "admin-product-new", { accessible: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await fill(slug);
+  await expect(page).toHaveURL(/\/admin\/products\/[0-9a-f-]{36}\?done=created$/);
+  await expect(page.getByRole("status").filter({ hasText: "Produto criado." })).toBeVisible();
+  await expect(page.getByTestId("stock-adjustment")).toHaveCount(1);
+  expect(await apiProduct(page, slug)).toMatchObject({ priceAoa: 4321, stock: 9 });
+  const productPage = page.url().replace(/\?.*$/, "");
+
+  await page.getByRole("button", { name: "Arquivar" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Produto arquivado" })).toBeVisible();
+  await expect(page.getByTestId("product-state")).toContainText("Arquivado");
+  await expect(page.getByRole("button", { name: "Repor à venda" })).toBeVisible();
+  await expect(page.getByRole("button", { name: /apagar|eliminar/i })).toHaveCount(0);
+  expect(await apiProduct(page, slug)).toBeUndefined();
+  await page.goto("/");
+  await expect(catalogueCard(page, name)).toHaveCount(0);
+  expect((await page.goto(`/products/${slug}`))?.status()).toBe(404);
+
+  await page.goto(productPage);
+  await page.getByRole("button", { name: "Repor à venda" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Produto reposto à venda." })).toBeVisible();
+  expect(await apiProduct(page, slug)).toMatchObject({ priceAoa: 4321 });
+  await page.goto("/");
+  await expect(catalogueCard(page, name)).toHaveCount(1);
+});
+
+test("in English through the language cookie", async ({ page, baseURL }) => {
+  await signInToBackOffice(page);
+  await page.context().addCookies([{ name: "lang", value: "en", url: baseURL! }]);
+  await page.goto("/admin/products");
+  await expect(page.getByRole("heading", { level: 1, name: "Products and stock" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "New product" })).toBeVisible();
+});

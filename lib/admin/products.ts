@@ -1,0 +1,412 @@
+import "server-only";
+import { z } from "zod";
+import type { Database } from "../db/client";
+import { Prisma } from "../generated/prisma/client";
+import type { ImageStore } from "../images/store";
+import { checkImage } from "../images/validate";
+
+/**
+ * The back office's products and stock (/admin/products), without the web: the form's input
+ * through zod, creating and editing a product, archiving and restoring it (a product is never
+ * deleted: orders point at it), and changing its stock with a reason that is kept.
+ *
+ * Stock is never written from a number read earlier, since checkouts take units at any moment
+ * (lib/checkout/create-order.ts decrements it in their own transactions):
+ * - an adjustment adds a signed delta in one UPDATE that refuses to go below zero;
+ * - the product form sends the stock it showed beside the new one, and the change is made only
+ *   if the stock is still what it showed (compare-and-set under the row's lock), else 409.
+ * Either way the change and its history row are written in one transaction.
+ */
+
+export const PRODUCT_LIMITS = {
+  nameMax: 120,
+  /** The storefront's product route accepts slugs of up to 120 characters. */
+  slugMax: 120,
+  descriptionMax: 2000,
+  /** 100 million kwanza a unit; an order's total must also fit the database's integer. */
+  priceMax: 100_000_000,
+  stockMax: 1_000_000,
+  reasonMax: 500,
+} as const;
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** What an action did, and why it did nothing: the admin pages have a sentence for each (?done=, ?error=). */
+export const PRODUCT_DONE = ["created", "saved", "archived", "restored", "adjusted"] as const;
+export type ProductDone = (typeof PRODUCT_DONE)[number];
+export const PRODUCT_ERRORS = [
+  "invalid_input",
+  "slug_taken",
+  "stock_changed",
+  "insufficient_stock",
+  "image_required",
+  "image_empty",
+  "image_too_large",
+  "unsupported_image",
+] as const;
+export type ProductError = (typeof PRODUCT_ERRORS)[number];
+/** The form fields an `invalid_input` may name (?field=). */
+export const PRODUCT_FIELDS = [
+  "name",
+  "slug",
+  "description",
+  "priceAoa",
+  "stock",
+  "stockReason",
+  "delta",
+  "reason",
+  "image",
+] as const;
+export type ProductField = (typeof PRODUCT_FIELDS)[number];
+
+export type ProductResult =
+  | { ok: true; done: ProductDone; product: AdminProduct }
+  | {
+      ok: false;
+      status: 400 | 404 | 409 | 413 | 415;
+      code: ProductError | "not_found";
+      message: string;
+      field?: ProductField;
+    };
+
+export interface AdminProduct {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  priceAoa: number;
+  stock: number;
+  imagePath: string;
+  archivedAt: Date | null;
+  updatedAt: Date;
+}
+
+export interface StockAdjustmentRow {
+  id: string;
+  kind: "initial" | "edit" | "adjustment";
+  delta: number;
+  stockAfter: number;
+  reason: string;
+  createdAt: Date;
+}
+
+/** An uploaded file, as the route read it; absent or empty when the form had none. */
+export interface ImageUpload {
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+const productFields = {
+  id: true,
+  slug: true,
+  name: true,
+  description: true,
+  priceAoa: true,
+  stock: true,
+  imagePath: true,
+  archivedAt: true,
+  updatedAt: true,
+} as const;
+
+/** A whole number, as JSON sends it or as the decimal digits a form sends ("12", not "12.0" or "1e3"). */
+const integer = z.union([
+  z.int({ error: "must be a whole number" }),
+  z
+    .string()
+    .trim()
+    .regex(/^[+-]?[0-9]{1,10}$/, { error: "must be a whole number" })
+    .transform(Number),
+]);
+
+const text = (max: number) =>
+  z
+    .string({ error: "is required" })
+    .trim()
+    .min(1, { error: "is required" })
+    .max(max, { error: `must have at most ${max} characters` });
+
+const stockValue = integer.pipe(
+  z
+    .number()
+    .min(0, { error: "must not be negative" })
+    .max(PRODUCT_LIMITS.stockMax, { error: `must be at most ${PRODUCT_LIMITS.stockMax}` }),
+);
+
+const catalogueFields = z.object({
+  name: text(PRODUCT_LIMITS.nameMax),
+  slug: z
+    .string({ error: "is required" })
+    .trim()
+    .max(PRODUCT_LIMITS.slugMax, { error: `must have at most ${PRODUCT_LIMITS.slugMax} characters` })
+    .regex(SLUG_PATTERN, { error: "must be lower-case letters and digits joined by single hyphens" }),
+  description: text(PRODUCT_LIMITS.descriptionMax),
+  priceAoa: integer.pipe(
+    z
+      .number()
+      .min(1, { error: "must be at least 1 kwanza" })
+      .max(PRODUCT_LIMITS.priceMax, { error: `must be at most ${PRODUCT_LIMITS.priceMax}` }),
+  ),
+});
+
+export const createProductSchema = catalogueFields.extend({ stock: stockValue });
+
+/** A form sends "" for an untouched optional field. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
+
+/**
+ * The product form. `stock` is the new stock and `stockShown` the one the form showed; both or
+ * neither (a JSON client may leave the stock alone). A change needs `stockReason`.
+ */
+export const updateProductSchema = catalogueFields
+  .extend({
+    stock: optional(stockValue),
+    stockShown: optional(stockValue),
+    stockReason: optional(z.string().trim().max(PRODUCT_LIMITS.reasonMax)),
+  })
+  .superRefine((input, context) => {
+    if ((input.stock === undefined) !== (input.stockShown === undefined))
+      context.addIssue({ code: "custom", path: ["stock"], message: "needs stockShown, the stock the form showed" });
+    else if (input.stock !== input.stockShown && !input.stockReason)
+      context.addIssue({ code: "custom", path: ["stockReason"], message: "is required when the stock changes" });
+  });
+
+export const adjustStockSchema = z.object({
+  delta: integer.pipe(
+    z
+      .number()
+      .min(-PRODUCT_LIMITS.stockMax, { error: `must be at least -${PRODUCT_LIMITS.stockMax}` })
+      .max(PRODUCT_LIMITS.stockMax, { error: `must be at most ${PRODUCT_LIMITS.stockMax}` })
+      .refine((delta) => delta !== 0, { error: "must not be 0" }),
+  ),
+  reason: text(PRODUCT_LIMITS.reasonMax),
+});
+
+export const productIdSchema = z.uuid();
+
+const invalid = (error: z.ZodError): ProductResult => {
+  const issue = error.issues[0];
+  const path = String(issue?.path[0] ?? "");
+  const field = PRODUCT_FIELDS.find((name) => name === path);
+  return {
+    ok: false,
+    status: 400,
+    code: "invalid_input",
+    message: error.issues.map((each) => `${each.path.join(".") || "input"} ${each.message}`).join("; "),
+    ...(field ? { field } : {}),
+  };
+};
+
+const notFound: ProductResult = { ok: false, status: 404, code: "not_found", message: "no such product" };
+const slugTaken: ProductResult = {
+  ok: false,
+  status: 409,
+  code: "slug_taken",
+  message: "another product already has this slug",
+  field: "slug",
+};
+
+const isUniqueViolation = (error: unknown) =>
+  error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+
+/** Checks an uploaded image and stores it; undefined when none was sent. */
+async function storeImage(
+  image: ImageUpload | undefined,
+  store: ImageStore,
+): Promise<{ ok: true; path?: string } | Extract<ProductResult, { ok: false }>> {
+  if (!image || image.bytes.byteLength === 0) return { ok: true };
+  const checked = await checkImage(image.bytes);
+  if (!checked.ok) return { ...checked, field: "image" };
+  return { ok: true, path: (await store.put(image.bytes, checked.contentType)).path };
+}
+
+export interface ProductDeps {
+  db: Database;
+  images: ImageStore;
+}
+
+/** A new product, on sale at once, with its image (required) and its first stock in the history. */
+export async function createProduct(
+  input: unknown,
+  image: ImageUpload | undefined,
+  deps: ProductDeps,
+): Promise<ProductResult> {
+  const parsed = createProductSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  if (!image || image.bytes.byteLength === 0)
+    return { ok: false, status: 400, code: "image_required", message: "a new product needs an image", field: "image" };
+  const data = parsed.data;
+  if (await deps.db.product.findUnique({ where: { slug: data.slug }, select: { id: true } })) return slugTaken;
+  const stored = await storeImage(image, deps.images);
+  if (!stored.ok) return stored;
+  try {
+    const product = await deps.db.$transaction(async (tx) => {
+      const created = await tx.product.create({
+        data: { ...data, imagePath: stored.path! },
+        select: productFields,
+      });
+      if (created.stock > 0)
+        await tx.stockAdjustment.create({
+          data: { productId: created.id, kind: "initial", delta: created.stock, stockAfter: created.stock, reason: "" },
+        });
+      return created;
+    });
+    return { ok: true, done: "created", product };
+  } catch (error) {
+    if (isUniqueViolation(error)) return slugTaken;
+    throw error;
+  }
+}
+
+/**
+ * The product form: name, slug, description, price, a new image when one is sent, and the stock
+ * when it differs from the one the form showed (with a reason, kept as an `edit` adjustment).
+ */
+export async function updateProduct(
+  productId: string,
+  input: unknown,
+  image: ImageUpload | undefined,
+  deps: ProductDeps,
+): Promise<ProductResult> {
+  if (!productIdSchema.safeParse(productId).success) return notFound;
+  const parsed = updateProductSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { stock, stockShown, stockReason, ...catalogue } = parsed.data;
+  if (!(await deps.db.product.findUnique({ where: { id: productId }, select: { id: true } }))) return notFound;
+  const clash = await deps.db.product.findFirst({
+    where: { slug: catalogue.slug, id: { not: productId } },
+    select: { id: true },
+  });
+  if (clash) return slugTaken;
+  const stored = await storeImage(image, deps.images);
+  if (!stored.ok) return stored;
+
+  try {
+    return await deps.db.$transaction(async (tx): Promise<ProductResult> => {
+      // The row's lock: a checkout's decrement waits for this transaction, then applies to its result.
+      const [current] = await tx.$queryRaw<{ stock: number }[]>(
+        Prisma.sql`SELECT stock FROM products WHERE id = ${productId}::uuid FOR UPDATE`,
+      );
+      if (!current) return notFound;
+      const stockChange = stock !== undefined && stock !== stockShown;
+      if (stockChange && current.stock !== stockShown)
+        return {
+          ok: false,
+          status: 409,
+          code: "stock_changed",
+          message: `the stock changed to ${current.stock} since the form showed ${stockShown}; nothing was saved`,
+          field: "stock",
+        };
+      const product = await tx.product.update({
+        where: { id: productId },
+        data: { ...catalogue, ...(stored.path ? { imagePath: stored.path } : {}), ...(stockChange ? { stock } : {}) },
+        select: productFields,
+      });
+      if (stockChange)
+        await tx.stockAdjustment.create({
+          data: {
+            productId,
+            kind: "edit",
+            delta: stock - current.stock,
+            stockAfter: stock,
+            reason: stockReason!,
+          },
+        });
+      return { ok: true, done: "saved", product };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return slugTaken;
+    throw error;
+  }
+}
+
+/**
+ * Adds `delta` units (negative: takes them) with a reason. One UPDATE adds to whatever the stock
+ * is now, so units that checkouts take meanwhile are never given back; it refuses to end below
+ * zero or above the limit (409) rather than clamp.
+ */
+export async function adjustStock(productId: string, input: unknown, deps: { db: Database }): Promise<ProductResult> {
+  if (!productIdSchema.safeParse(productId).success) return notFound;
+  const parsed = adjustStockSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { delta, reason } = parsed.data;
+  return deps.db.$transaction(async (tx): Promise<ProductResult> => {
+    const [updated] = await tx.$queryRaw<{ stock: number }[]>(Prisma.sql`
+UPDATE products SET stock = stock + ${delta}, updated_at = CURRENT_TIMESTAMP
+WHERE id = ${productId}::uuid AND stock + ${delta} BETWEEN 0 AND ${PRODUCT_LIMITS.stockMax}
+RETURNING stock`);
+    if (!updated) {
+      const product = await tx.product.findUnique({ where: { id: productId }, select: { stock: true } });
+      if (!product) return notFound;
+      return {
+        ok: false,
+        status: 409,
+        code: "insufficient_stock",
+        message: `the stock is ${product.stock}; adding ${delta} would leave it outside 0..${PRODUCT_LIMITS.stockMax}`,
+        field: "delta",
+      };
+    }
+    await tx.stockAdjustment.create({
+      data: { productId, kind: "adjustment", delta, stockAfter: updated.stock, reason },
+    });
+    const product = await tx.product.findUniqueOrThrow({ where: { id: productId }, select: productFields });
+    return { ok: true, done: "adjusted", product };
+  });
+}
+
+/**
+ * Archives (`archived: true`) or restores a product. An archived product leaves the catalogue,
+ * /api/products and its page, and carts and checkout refuse it; its orders and history stay.
+ * Doing it twice changes nothing.
+ */
+export async function setArchived(
+  productId: string,
+  archived: boolean,
+  deps: { db: Database },
+): Promise<ProductResult> {
+  if (!productIdSchema.safeParse(productId).success) return notFound;
+  await deps.db.product.updateMany({
+    where: { id: productId, archivedAt: archived ? null : { not: null } },
+    data: { archivedAt: archived ? new Date() : null },
+  });
+  const product = await deps.db.product.findUnique({ where: { id: productId }, select: productFields });
+  if (!product) return notFound;
+  return { ok: true, done: archived ? "archived" : "restored", product };
+}
+
+/** Every product, archived ones last, for /admin/products. */
+export async function listAdminProducts(db: Database): Promise<AdminProduct[]> {
+  return db.product.findMany({
+    select: productFields,
+    orderBy: [{ archivedAt: { sort: "desc", nulls: "first" } }, { name: "asc" }],
+  });
+}
+
+export interface AdminProductDetail {
+  product: AdminProduct;
+  /** Newest first, at most ADJUSTMENTS_SHOWN. */
+  adjustments: StockAdjustmentRow[];
+  /** Order lines that name it: why it can only be archived. */
+  orderLines: number;
+}
+
+export const ADJUSTMENTS_SHOWN = 100;
+
+export async function adminProductDetail(db: Database, productId: string): Promise<AdminProductDetail | null> {
+  if (!productIdSchema.safeParse(productId).success) return null;
+  const product = await db.product.findUnique({ where: { id: productId }, select: productFields });
+  if (!product) return null;
+  const [adjustments, orderLines] = await Promise.all([
+    db.stockAdjustment.findMany({
+      where: { productId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: ADJUSTMENTS_SHOWN,
+      select: { id: true, kind: true, delta: true, stockAfter: true, reason: true, createdAt: true },
+    }),
+    db.orderLine.count({ where: { productId } }),
+  ]);
+  return {
+    product,
+    adjustments: adjustments.map((row) => ({ ...row, kind: row.kind as StockAdjustmentRow["kind"] })),
+    orderLines,
+  };
+}
