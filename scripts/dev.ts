@@ -2,7 +2,7 @@
  * `npm run dev`: everything a fresh clone needs, in one process tree.
  * 1. local test credentials in .env.local (first run only),
  * 2. embedded PostgreSQL (PGlite, data in .data/pglite) when DATABASE_URL is unset,
- * 3. migrations and the idempotent seed,
+ * 3. migrations, and the demo catalogue into a shop without products,
  * 4. the local sandbox of the service when PAY_API_BASE_URL points at this machine,
  * 5. `next dev`, and the worker (scripts/worker.ts): job retries and the reconcile sweep.
  * Ctrl-C stops all of it.
@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { applyMigrations } from "./db/migrate.mjs";
-import { seedCatalog } from "./db/seed.mjs";
+import { seedCatalogIfEmpty } from "./db/seed.mjs";
 import { startSandbox } from "../sandbox/server";
 import { startEmbeddedPostgres } from "./lib/embedded-postgres";
 import { isLocalSandbox, prepareLocalEnv } from "./lib/local-env";
@@ -36,8 +36,9 @@ async function main(): Promise<void> {
 
   const { applied } = await applyMigrations({ connectionString: env.DATABASE_URL, log });
   log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database schema is up to date");
-  const seeded = await seedCatalog(env.DATABASE_URL);
-  log(`catalogue ready (${seeded.products} products)`);
+  // Only into an empty shop: products edited in the back office (/admin/products) stay as edited.
+  const seeded = await seedCatalogIfEmpty(env.DATABASE_URL);
+  log(seeded.inserted ? `demo catalogue loaded (${seeded.inserted} products)` : "catalogue kept as it is");
 
   const apiBaseUrl = env.PAY_API_BASE_URL!;
   if (isLocalSandbox(apiBaseUrl)) {
