@@ -1,0 +1,36 @@
+// @ts-check
+/**
+ * `npm run docs:screenshots`: copies the back office's screenshots that the browser tests took
+ * (test-results/, at phone and desktop widths) to docs/screenshots/, where the README shows them.
+ * Run it after `npm test` (or `npx playwright test e2e/admin`) when a page's look changed.
+ */
+import { copyFile, mkdir, readdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const from = path.join(root, "test-results");
+const to = path.join(root, "docs", "screenshots");
+
+/** The pages the README shows, by the name e2e/support/screenshots.ts gives their files. */
+export const DOCUMENTED = [
+  "admin-sign-in",
+  "admin-home-attention",
+  "admin-orders",
+  "admin-order",
+  "admin-webhook",
+  "admin-products",
+  "admin-product",
+];
+
+const wanted = new Set(DOCUMENTED.flatMap((name) => [`${name}-phone.png`, `${name}-desktop.png`]));
+const entries = await readdir(from, { recursive: true, withFileTypes: true }).catch(() => []);
+const found = entries.filter((entry) => entry.isFile() && wanted.has(entry.name));
+await mkdir(to, { recursive: true });
+for (const entry of found) await copyFile(path.join(entry.parentPath, entry.name), path.join(to, entry.name));
+const missing = [...wanted].filter((name) => !found.some((entry) => entry.name === name));
+console.log(`copied ${found.length} screenshots to docs/screenshots/`);
+if (missing.length) {
+  console.error(`missing (run the browser tests first): ${missing.join(", ")}`);
+  process.exitCode = 1;
+}
