@@ -4,6 +4,7 @@ import { signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
+import { pt } from "../lib/i18n/dictionaries";
 
 /**
  * The back office's attention list on its home (lib/admin/attention.ts) and "mark resolved", in
@@ -69,12 +70,12 @@ test("the home lists what needs a person; each item is opened, resolved with a n
     await expect(page.getByRole("main")).toContainText("unmatched");
     await screenshotAtEachWidth(page, testInfo, "admin-webhook", { accessible: true });
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.getByLabel("Nota (o que foi feito)").fill("Notificação de teste do serviço; nada a fazer.");
-    await page.getByRole("button", { name: "Marcar como resolvido" }).click();
+    await page.getByLabel(pt.admin.order.resolve.note).fill("Notificação de teste do serviço; nada a fazer.");
+    await page.getByRole("button", { name: pt.admin.order.resolve.submit }).click();
     await expect(page).toHaveURL(/\?done=resolved$/);
-    await expect(page.getByTestId("delivery-flash")).toHaveText("Marcado como resolvido.");
+    await expect(page.getByTestId("delivery-flash")).toHaveText(pt.admin.order.done.resolved);
     await expect(page.getByTestId("delivery-note")).toHaveText("Notificação de teste do serviço; nada a fazer.");
-    await expect(page.getByRole("button", { name: "Marcar como resolvido" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: pt.admin.order.resolve.submit })).toHaveCount(0);
 
     // The order: from the home to its page, resolved there.
     await page.goto("/admin");
@@ -82,10 +83,10 @@ test("the home lists what needs a person; each item is opened, resolved with a n
     await raised.getByRole("link", { name: orderId }).click();
     await expect(page).toHaveURL(new RegExp(`/admin/orders/${orderId}$`));
     await expect(page.getByTestId("attention")).toHaveText("paid_after_cancel");
-    await page.getByLabel("Nota (o que foi feito)").fill("Cliente contactado: encomenda enviada.");
-    await page.getByRole("button", { name: "Marcar como resolvido" }).click();
+    await page.getByLabel(pt.admin.order.resolve.note).fill("Cliente contactado: encomenda enviada.");
+    await page.getByRole("button", { name: pt.admin.order.resolve.submit }).click();
     await expect(page).toHaveURL(/\?done=resolved$/);
-    await expect(page.getByTestId("order-flash")).toHaveText("Marcado como resolvido.");
+    await expect(page.getByTestId("order-flash")).toHaveText(pt.admin.order.done.resolved);
     await expect(page.getByTestId("attention-note")).toHaveText("Cliente contactado: encomenda enviada.");
     await expect(page.locator('[data-testid="timeline-event"][data-kind="resolved"]')).toContainText(
       "Cliente contactado: encomenda enviada.",

@@ -5,6 +5,7 @@ import { signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { addFromCatalog, openCheckout, openPopup } from "./support/shop";
+import { pt } from "../lib/i18n/dictionaries";
 
 /**
  * The owner's day, end to end: a shopper pays in the service's popup (the local sandbox's),
@@ -35,10 +36,13 @@ test("an order paid in the popup reaches the back office: list, page, webhook, j
 
   // The list: the newest order first.
   await signInToBackOffice(page);
-  await page.getByRole("navigation", { name: "Gestão" }).getByRole("link", { name: "Encomendas" }).click();
+  await page
+    .getByRole("navigation", { name: pt.admin.nav.label })
+    .getByRole("link", { name: pt.admin.nav.orders })
+    .click();
   const first = page.getByTestId("admin-order").first();
   await expect(first).toContainText(id);
-  await expect(first).toContainText("Pago");
+  await expect(first).toContainText(pt.order.status.CON);
 
   // Its page: the delivery the service signed, and the jobs the confirmation enqueued, all DONE.
   await first.getByRole("link", { name: id }).click();
@@ -47,7 +51,7 @@ test("an order paid in the popup reaches the back office: list, page, webhook, j
   await expect(webhook).toHaveCount(1);
   await expect(webhook).toContainText("CON");
   await expect(webhook).toContainText("transitioned");
-  await webhook.getByText("Corpo recebido").click();
+  await webhook.getByText(pt.admin.order.rawBody).click();
   await expect(webhook.locator("pre")).toContainText(id);
   const jobs = page.getByTestId("order-job");
   await expect
@@ -74,7 +78,7 @@ test("an order paid in the popup reaches the back office: list, page, webhook, j
   await parked.getByRole("link", { name: `confirmation-mail · ${id}` }).click();
   const mailJob = jobs.filter({ hasText: "confirmation-mail" });
   await expect(mailJob.getByTestId("job-status")).toHaveText("PARKED");
-  await mailJob.getByRole("button", { name: "Tentar de novo" }).click();
+  await mailJob.getByRole("button", { name: pt.admin.order.retry }).click();
   await expect(page).toHaveURL(/\?done=retried$/);
   await expect(mailJob.getByTestId("job-status")).toHaveText("DONE");
   const [job] = await query<{ status: string; attempts: number }>(
@@ -88,7 +92,7 @@ test("an order paid in the popup reaches the back office: list, page, webhook, j
   // Today's CSV (the form's default dates) holds the order, paid, at its amount.
   await page.goto("/admin/orders");
   const downloading = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Descarregar CSV" }).click();
+  await page.getByRole("button", { name: pt.admin.orders.download }).click();
   const records: string[][] = parse(await readFile((await (await downloading).path())!, "utf8"));
   const line = records.find((record) => record[0] === id);
   expect(line?.slice(3, 5)).toEqual(["CON", String(stored!.amount_aoa)]);

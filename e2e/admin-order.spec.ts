@@ -3,6 +3,7 @@ import { signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
+import { pt } from "../lib/i18n/dictionaries";
 
 /**
  * The back office's order page (/admin/orders/<externalTransactionId>, lib/admin/order-timeline.ts
@@ -63,9 +64,9 @@ test("open an order from the list, see its history, retry its parked job and see
     await screenshotAtEachWidth(page, testInfo, "admin-order", { accessible: true });
     await page.setViewportSize({ width: 1280, height: 800 });
 
-    await job.getByRole("button", { name: "Tentar de novo" }).click();
+    await job.getByRole("button", { name: pt.admin.order.retry }).click();
     await expect(page).toHaveURL(/\?done=retried$/);
-    await expect(page.getByTestId("order-flash")).toHaveText("A tarefa foi executada de novo.");
+    await expect(page.getByTestId("order-flash")).toHaveText(pt.admin.order.done.retried);
     await expect(job.getByTestId("job-status")).toHaveText("DONE");
     await expect(job.getByRole("button")).toHaveCount(0);
     await expect(page.locator('[data-testid="timeline-event"][data-kind="invoice"]')).toBeVisible();

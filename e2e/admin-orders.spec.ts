@@ -6,6 +6,7 @@ import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { kwanza } from "./support/shop";
+import { en, pt } from "../lib/i18n/dictionaries";
 
 /**
  * The back office's orders list and CSV export (/admin/orders, lib/admin/orders.ts and
@@ -21,7 +22,7 @@ test("without a session /admin/orders goes to the sign-in, with no order data", 
 
   await page.goto("/admin/orders?status=CON");
   await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByLabel("Palavra-passe")).toBeVisible();
+  await expect(page.getByLabel(pt.admin.password)).toBeVisible();
   await expect(page.getByTestId("admin-order")).toHaveCount(0);
 
   const csv = await request.get("/api/admin/orders/export");
@@ -43,9 +44,12 @@ test("an order paid just now is in the list, found by status and search, and in 
   );
   try {
     await signInToBackOffice(page);
-    await page.getByRole("navigation", { name: "Gestão" }).getByRole("link", { name: "Encomendas" }).click();
+    await page
+      .getByRole("navigation", { name: pt.admin.nav.label })
+      .getByRole("link", { name: pt.admin.nav.orders })
+      .click();
     await expect(page).toHaveURL(/\/admin\/orders$/);
-    await expect(page.getByRole("heading", { level: 1, name: "Encomendas" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: pt.admin.orders.title })).toBeVisible();
     expect(await page.locator('meta[name="robots"]').getAttribute("content")).toMatch(/noindex/);
 
     // Newest first: the order just written is the first row.
@@ -53,7 +57,7 @@ test("an order paid just now is in the list, found by status and search, and in 
     await expect(first).toContainText(externalTransactionId);
     await expect(first).toContainText("Ana Tchissola");
     await expect(first).toContainText(kwanza.format(23456));
-    await expect(first).toContainText("Pago");
+    await expect(first).toContainText(pt.order.status.CON);
     await expect(first.getByTestId("attention")).toContainText("paid_after_cancel");
     // The order id links to the order's own page (e2e/admin-order.spec.ts).
     await expect(first.getByRole("link", { name: externalTransactionId })).toHaveAttribute(
@@ -65,27 +69,27 @@ test("an order paid just now is in the list, found by status and search, and in 
 
     const row = page.getByTestId("admin-order").filter({ hasText: externalTransactionId });
     // Filtered by status: among the paid, not among the pending.
-    await page.getByLabel("Estado").selectOption("CON");
-    await page.getByRole("button", { name: "Filtrar" }).click();
+    await page.getByLabel(pt.admin.orders.status).selectOption("CON");
+    await page.getByRole("button", { name: pt.admin.orders.filter }).click();
     await expect(page).toHaveURL(/status=CON/);
     await expect(row).toHaveCount(1);
-    await page.getByLabel("Estado").selectOption("PEN");
-    await page.getByRole("button", { name: "Filtrar" }).click();
+    await page.getByLabel(pt.admin.orders.status).selectOption("PEN");
+    await page.getByRole("button", { name: pt.admin.orders.filter }).click();
     await expect(page).toHaveURL(/status=PEN/);
     await expect(row).toHaveCount(0);
 
     // Searched by reference number, by phone (as the merchant types it) and by id.
-    await page.getByLabel("Estado").selectOption("");
+    await page.getByLabel(pt.admin.orders.status).selectOption("");
     for (const search of [referenceNumber, phone.replace("+244 ", "").replaceAll(" ", ""), externalTransactionId]) {
-      await page.getByLabel("Procurar").fill(search);
-      await page.getByRole("button", { name: "Filtrar" }).click();
-      await expect(page.getByTestId("orders-count")).toHaveText("1 encomenda");
+      await page.getByLabel(pt.admin.orders.search).fill(search);
+      await page.getByRole("button", { name: pt.admin.orders.filter }).click();
+      await expect(page.getByTestId("orders-count")).toHaveText(pt.admin.orders.count(1));
       await expect(row).toHaveCount(1);
     }
 
     // Today's CSV, from the form's default dates.
     const downloading = page.waitForEvent("download");
-    await page.getByRole("button", { name: "Descarregar CSV" }).click();
+    await page.getByRole("button", { name: pt.admin.orders.download }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
     const records: string[][] = parse(await readFile((await download.path())!, "utf8"));
@@ -103,7 +107,7 @@ test("in English through the language cookie", async ({ page, baseURL }) => {
   await signInToBackOffice(page);
   await page.context().addCookies([{ name: "lang", value: "en", url: baseURL! }]);
   await page.goto("/admin/orders?status=NOPE&page=-1");
-  await expect(page.getByRole("heading", { level: 1, name: "Orders" })).toBeVisible();
-  await expect(page.getByLabel("Status")).toHaveValue("");
-  await expect(page.getByRole("button", { name: "Download CSV" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: en.admin.nav.orders })).toBeVisible();
+  await expect(page.getByLabel(en.admin.orders.status)).toHaveValue("");
+  await expect(page.getByRole("button", { name: en.admin.orders.download })).toBeVisible();
 });

@@ -6,6 +6,7 @@ import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { kwanza } from "./support/shop";
+import { en, pt } from "../lib/i18n/dictionaries";
 
 /**
  * The back office's products and stock (/admin/products, lib/admin/products.ts) in the browser:
@@ -93,9 +94,12 @@ test("editing a product's price, stock and image shows in /api/products and the 
   const newStock = before.stock + 7;
 
   await signInToBackOffice(page);
-  await page.getByRole("navigation", { name: "Gestão" }).getByRole("link", { name: "Produtos e stock" }).click();
+  await page
+    .getByRole("navigation", { name: pt.admin.nav.label })
+    .getByRole("link", { name: pt.admin.products.title })
+    .click();
   await expect(page).toHaveURL(/\/admin\/products$/);
-  await expect(page.getByRole("heading", { level: 1, name: "Produtos e stock" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: pt.admin.products.title })).toBeVisible();
   expect(await page.locator('meta[name="robots"]').getAttribute("content")).toMatch(/noindex/);
   const row = page.getByTestId("admin-product").filter({ hasText: DEMO.name });
   await expect(row.getByTestId("admin-product-price")).toHaveText(kwanza.format(before.price_aoa));
@@ -108,14 +112,14 @@ test("editing a product's price, stock and image shows in /api/products and the 
   await screenshotAtEachWidth(page, testInfo, "admin-product", { accessible: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  await page.getByLabel("Preço (Kz, inteiro)").fill(String(newPrice));
-  await page.getByLabel("Stock", { exact: true }).fill(String(newStock));
-  await page.getByLabel("Motivo da mudança de stock").fill("Chegou uma palete");
+  await page.getByLabel(pt.admin.products.price).fill(String(newPrice));
+  await page.getByLabel(pt.admin.products.stock, { exact: true }).fill(String(newStock));
+  await page.getByLabel(pt.admin.products.stockReason).fill("Chegou uma palete");
   await page
-    .getByLabel("Nova imagem (opcional)")
+    .getByLabel(pt.admin.products.newImage)
     .setInputFiles({ name: "cafe.png", mimeType: "image/png", buffer: PNG });
-  await page.getByRole("button", { name: "Guardar" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Alterações guardadas." })).toBeVisible();
+  await page.getByRole("button", { name: pt.admin.products.save }).click();
+  await expect(page.getByRole("status").filter({ hasText: pt.admin.products.done.saved })).toBeVisible();
   await expect(page.getByTestId("current-stock")).toHaveText(String(newStock));
   await expect(page.getByTestId("stock-adjustment").first()).toContainText("Chegou uma palete");
   await expect(page.getByTestId("stock-adjustment").first().getByTestId("adjustment-delta")).toHaveText("+7");
@@ -144,9 +148,9 @@ test("editing a product's price, stock and image shows in /api/products and the 
 
   // An adjustment with a reason, newest first in the history.
   await page.goto(`/admin/products/${before.id}`);
-  await page.getByLabel("Unidades a somar (negativo para tirar)").fill("-2");
-  await page.getByLabel("Motivo", { exact: true }).fill("Partido no transporte");
-  await page.getByRole("button", { name: "Ajustar" }).click();
+  await page.getByLabel(pt.admin.products.delta).fill("-2");
+  await page.getByLabel(pt.admin.products.reason, { exact: true }).fill("Partido no transporte");
+  await page.getByRole("button", { name: pt.admin.products.adjust }).click();
   await expect(page.getByRole("status").filter({ hasText: "Stock ajustado." })).toBeVisible();
   await expect(page.getByTestId("current-stock")).toHaveText(String(newStock - 2));
   const newest = page.getByTestId("stock-adjustment").first();
@@ -162,27 +166,27 @@ test("a new product is created with its image, archived out of the shop and rest
 
   await signInToBackOffice(page);
   await page.goto("/admin/products");
-  await page.getByRole("link", { name: "Novo produto" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Novo produto" })).toBeVisible();
+  await page.getByRole("link", { name: pt.admin.products.newProduct }).click();
+  await expect(page.getByRole("heading", { level: 1, name: pt.admin.products.newProduct })).toBeVisible();
 
   const fill = async (withSlug: string) => {
-    await page.getByLabel("Nome").fill(name);
-    await page.getByLabel("Endereço (slug)").fill(withSlug);
-    await page.getByLabel("Descrição").fill("Criado pelo teste do navegador.");
-    await page.getByLabel("Preço (Kz, inteiro)").fill("4321");
-    await page.getByLabel("Stock", { exact: true }).fill("9");
+    await page.getByLabel(pt.admin.products.name).fill(name);
+    await page.getByLabel(pt.admin.products.slug).fill(withSlug);
+    await page.getByLabel(pt.admin.products.description).fill("Criado pelo teste do navegador.");
+    await page.getByLabel(pt.admin.products.price).fill("4321");
+    await page.getByLabel(pt.admin.products.stock, { exact: true }).fill("9");
     await page
-      .getByLabel("Imagem", { exact: true })
+      .getByLabel(pt.admin.products.image, { exact: true })
       .setInputFiles({ name: "novo.png", mimeType: "image/png", buffer: PNG });
-    await page.getByRole("button", { name: "Criar produto" }).click();
+    await page.getByRole("button", { name: pt.admin.products.create }).click();
   };
 
   // A slug another product has: the form comes back saying so, as an alert.
   await fill(DEMO.slug);
   await expect(page).toHaveURL(/\/admin\/products\/new\?error=slug_taken&field=slug$/);
   await expect(page.getByTestId("product-flash")).toHaveAttribute("role", "alert");
-  await expect(page.getByTestId("product-flash")).toContainText("Já existe um produto com este endereço (slug).");
-  await expect(page.getByLabel("Endereço (slug)")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByTestId("product-flash")).toContainText(pt.admin.products.errors.slug_taken);
+  await expect(page.getByLabel(pt.admin.products.slug)).toHaveAttribute("aria-invalid", "true");
   await screenshotAtEachWidth(page, testInfo, "admin-product-new", { accessible: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -193,10 +197,10 @@ test("a new product is created with its image, archived out of the shop and rest
   expect(await apiProduct(page, slug)).toMatchObject({ priceAoa: 4321, stock: 9 });
   const productPage = page.url().replace(/\?.*$/, "");
 
-  await page.getByRole("button", { name: "Arquivar" }).click();
+  await page.getByRole("button", { name: pt.admin.products.archive }).click();
   await expect(page.getByRole("status").filter({ hasText: "Produto arquivado" })).toBeVisible();
-  await expect(page.getByTestId("product-state")).toContainText("Arquivado");
-  await expect(page.getByRole("button", { name: "Repor à venda" })).toBeVisible();
+  await expect(page.getByTestId("product-state")).toContainText(pt.admin.products.archived);
+  await expect(page.getByRole("button", { name: pt.admin.products.restore })).toBeVisible();
   await expect(page.getByRole("button", { name: /apagar|eliminar/i })).toHaveCount(0);
   expect(await apiProduct(page, slug)).toBeUndefined();
   await page.goto("/");
@@ -204,7 +208,7 @@ test("a new product is created with its image, archived out of the shop and rest
   expect((await page.goto(`/products/${slug}`))?.status()).toBe(404);
 
   await page.goto(productPage);
-  await page.getByRole("button", { name: "Repor à venda" }).click();
+  await page.getByRole("button", { name: pt.admin.products.restore }).click();
   await expect(page.getByRole("status").filter({ hasText: "Produto reposto à venda." })).toBeVisible();
   expect(await apiProduct(page, slug)).toMatchObject({ priceAoa: 4321 });
   await page.goto("/");
@@ -215,6 +219,6 @@ test("in English through the language cookie", async ({ page, baseURL }) => {
   await signInToBackOffice(page);
   await page.context().addCookies([{ name: "lang", value: "en", url: baseURL! }]);
   await page.goto("/admin/products");
-  await expect(page.getByRole("heading", { level: 1, name: "Products and stock" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "New product" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: en.admin.products.title })).toBeVisible();
+  await expect(page.getByRole("link", { name: en.admin.products.newProduct })).toBeVisible();
 });

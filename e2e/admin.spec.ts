@@ -4,6 +4,7 @@ import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { readE2eServerEnvironment } from "./support/server-environment";
 import { kwanza } from "./support/shop";
+import { en, pt } from "../lib/i18n/dictionaries";
 
 /**
  * The back office's sign-in and home page (/admin, lib/admin), in the browser: the e2e shop has
@@ -11,8 +12,8 @@ import { kwanza } from "./support/shop";
  */
 
 const signInForm = (page: import("@playwright/test").Page) => ({
-  password: page.getByLabel("Palavra-passe"),
-  submit: page.getByRole("button", { name: "Entrar" }),
+  password: page.getByLabel(pt.admin.password),
+  submit: page.getByRole("button", { name: pt.admin.signIn }),
 });
 
 /** The integer AOA a figure of the home page shows ("12 500 Kz" → 12500). */
@@ -32,14 +33,14 @@ test("without a session /admin shows only the sign-in form; a wrong password is 
     expect(html, "no order data before signing in").not.toContain(figure);
   }
   expect(await page.locator('meta[name="robots"]').getAttribute("content")).toMatch(/noindex/);
-  await expect(page.getByRole("heading", { level: 1, name: "Entrar na gestão da loja" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: pt.admin.signInTitle })).toBeVisible();
   await screenshotAtEachWidth(page, testInfo, "admin-sign-in", { accessible: true });
 
   const form = signInForm(page);
   await form.password.fill("not-the-password");
   await form.submit.click();
   await expect(page).toHaveURL(/\/admin\?error=wrong_password$/);
-  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Palavra-passe incorrecta.");
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(pt.admin.errors.wrong_password);
   await expect(form.password).toBeVisible();
   await expect(page.getByTestId("paid-today")).toHaveCount(0);
   expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain("admin_session");
@@ -54,7 +55,7 @@ test("the right password opens the home with the day's totals; sign-out returns 
   await form.password.fill(adminPassword);
   await form.submit.click();
   await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByRole("heading", { level: 1, name: "Gestão da loja" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: pt.admin.title })).toBeVisible();
   const session = (await page.context().cookies()).find((cookie) => cookie.name === "admin_session");
   expect(session).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/" });
   expect(session!.value).not.toContain(adminPassword);
@@ -80,7 +81,7 @@ test("the right password opens the home with the day's totals; sign-out returns 
     await query("DELETE FROM orders WHERE external_transaction_id = $1", [externalTransactionId]);
   }
 
-  await page.getByRole("button", { name: "Sair" }).click();
+  await page.getByRole("button", { name: pt.admin.signOut }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(signInForm(page).password).toBeVisible();
   await expect(page.getByTestId("paid-today")).toHaveCount(0);
@@ -90,10 +91,10 @@ test("the right password opens the home with the day's totals; sign-out returns 
 test("in English through the language cookie", async ({ page, baseURL }) => {
   await page.context().addCookies([{ name: "lang", value: "en", url: baseURL! }]);
   await page.goto("/admin");
-  await expect(page.getByRole("heading", { level: 1, name: "Sign in to shop management" })).toBeVisible();
-  await page.getByLabel("Password").fill("wrong");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("main").getByRole("alert")).toHaveText("Wrong password.");
+  await expect(page.getByRole("heading", { level: 1, name: en.admin.signInTitle })).toBeVisible();
+  await page.getByLabel(en.admin.password).fill("wrong");
+  await page.getByRole("button", { name: en.admin.signIn }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toHaveText(en.admin.errors.wrong_password);
 });
 
 test("a sign-in posted from another site is refused with a 403", async ({ request }) => {

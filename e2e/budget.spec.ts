@@ -4,6 +4,7 @@ import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { expect, test } from "./support/fixtures";
 import { readE2eServerEnvironment } from "./support/server-environment";
 import { addFromCatalog, CUSTOMER, payButton } from "./support/shop";
+import { pt } from "../lib/i18n/dictionaries";
 
 /**
  * The performance budget, measured against the production build and printed (timings are
@@ -60,8 +61,8 @@ test("performance budget: first-load JavaScript, time to a clickable PayButton, 
   // Time to a clickable button: from the navigation's start (the page's own clock) to the
   // SDK's button being in the DOM, enabled, with the customer typed in as fast as a browser can.
   await page.goto("/checkout");
-  await page.getByLabel("Nome").fill(CUSTOMER.name);
-  await page.getByLabel("Telefone").fill(CUSTOMER.phone);
+  await page.getByLabel(pt.checkout.name).fill(CUSTOMER.name);
+  await page.getByLabel(pt.checkout.phone).fill(CUSTOMER.phone);
   await payButton(page);
   const clickableMs = await page.evaluate(() => {
     const ready = performance.getEntriesByName("pay-button-ready", "mark")[0];
@@ -69,11 +70,11 @@ test("performance budget: first-load JavaScript, time to a clickable PayButton, 
   });
 
   // Moving around the shop client-side and back re-renders the button, never reloads the SDK.
-  await page.getByRole("link", { name: "Alterar o carrinho" }).click();
+  await page.getByRole("link", { name: pt.checkout.editCart }).click();
   await expect(page).toHaveURL(/\/cart$/);
-  await page.getByRole("link", { name: "Finalizar compra" }).click();
-  await page.getByLabel("Nome").fill(CUSTOMER.name);
-  await page.getByLabel("Telefone").fill(CUSTOMER.phone);
+  await page.getByRole("link", { name: pt.cart.checkout }).click();
+  await page.getByLabel(pt.checkout.name).fill(CUSTOMER.name);
+  await page.getByLabel(pt.checkout.phone).fill(CUSTOMER.phone);
   await payButton(page);
   expect(await page.locator(`script[src="${sdkUrl}"]`).count()).toBe(1);
 

@@ -1,6 +1,7 @@
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { expect, loadAllImages, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
+import { pt } from "../lib/i18n/dictionaries";
 
 /** The catalogue page and GET /api/products, against the freshly seeded demo catalogue. */
 
@@ -10,7 +11,7 @@ const kwanza = new Intl.NumberFormat("pt-AO", { style: "currency", currency: "AO
 
 test("the catalogue lists every seeded product with its price in kwanza", async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByRole("heading", { level: 1, name: "Produtos" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: pt.catalog.title })).toBeVisible();
   const cards = page.getByTestId("product-card");
   await expect(cards).toHaveCount(DEMO_PRODUCTS.length);
 
@@ -24,7 +25,7 @@ test("the catalogue lists every seeded product with its price in kwanza", async 
 
 test("a pk_test_ shop says it is in test mode, above the site header", async ({ page }) => {
   await page.goto("/");
-  const banner = page.getByRole("status").filter({ hasText: "Modo de teste: nenhum pagamento é real" });
+  const banner = page.getByRole("status").filter({ hasText: pt.shop.testMode });
   await expect(banner).toBeVisible();
   const [bannerBox, headerBox] = [await banner.boundingBox(), await page.getByRole("banner").boundingBox()];
   expect(bannerBox!.y + bannerBox!.height).toBeLessThanOrEqual(headerBox!.y);

@@ -4,6 +4,7 @@ import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { readE2eServerEnvironment } from "./support/server-environment";
 import { addFromCatalog, kwanza, openCheckout, openPopup, payButton } from "./support/shop";
+import { pt } from "../lib/i18n/dictionaries";
 
 /**
  * The shopper's whole journey in the browser: the cart, the checkout page with the PayButton,
@@ -68,7 +69,7 @@ test("approved in the popup: the success page says confirmed only after the webh
     await screenshotAtEachWidth(page, testInfo, "success");
 
     // The order's own page, as the success page links to it.
-    await page.getByRole("link", { name: "Ver a encomenda" }).click();
+    await page.getByRole("link", { name: pt.cart.viewOrder }).click();
     await expect(page).toHaveURL(new RegExp(`/orders/${id}$`));
     await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON");
     await expect(page.getByRole("main")).toContainText(product.name);
@@ -158,7 +159,7 @@ test("a reference that expires while the pending page is open: the page goes to 
 
   await sandbox.call("POST", `/orders/${id}/expire`);
   await expect(page).toHaveURL(new RegExp(`/cart\\?cancelled=${id}$`), { timeout: 15_000 });
-  await expect(page.getByTestId("payment-cancelled")).toContainText("Pagamento cancelado");
+  await expect(page.getByTestId("payment-cancelled")).toContainText(pt.cart.cancelledTitle);
   await expect(page.getByRole("button", { name: `Remover ${product.name}` })).toBeVisible({ timeout: 15_000 });
   expect(await storedOrder(id)).toMatchObject({ status: "CAN" });
   await expect.poll(() => stockOf(product.slug)).toBe(stockBefore);
@@ -178,7 +179,7 @@ test("the cart names an order still being paid elsewhere as in progress, and as 
   const { externalTransactionId: id } = (await created.json()) as { externalTransactionId: string };
 
   await page.goto(`/cart?cancelled=${id}`);
-  await expect(page.getByTestId("payment-in-progress")).toContainText("Pagamento em curso");
+  await expect(page.getByTestId("payment-in-progress")).toContainText(pt.cart.lockedTitle);
   await expect(page.getByTestId("payment-in-progress").getByRole("link")).toHaveAttribute("href", `/orders/${id}`);
   await expect(page.getByTestId("payment-cancelled")).toHaveCount(0);
 
@@ -207,10 +208,10 @@ test("popup closed without paying: the order stays payable and paying again reus
   ).filter((candidate) => candidate.referenceNumber === reference);
   expect(order).toMatchObject({ status: "PEN" });
   expect(await storedOrder(order!.externalTransactionId)).toMatchObject({ status: "PEN" });
-  await expect(page.getByRole("link", { name: "Continuar o pagamento" })).toBeVisible();
+  await expect(page.getByRole("link", { name: pt.cart.continueCheckout })).toBeVisible();
 
   const createdBefore = (await sandbox.requests("/paypartner/createPaymentOrder")).length;
-  await page.getByRole("link", { name: "Continuar o pagamento" }).click();
+  await page.getByRole("link", { name: pt.cart.continueCheckout }).click();
   await openCheckout(page);
   const again = await openPopup(page);
   await expect(again.locator("[data-cancel]")).toBeVisible();
@@ -248,12 +249,10 @@ test("an unreachable SDK script: a clear error, and trying again loads it once",
   await openCheckout(page);
   const wrapper = page.getByTestId("pay-button");
   await expect(wrapper).toHaveAttribute("data-state", "error", { timeout: 20_000 });
-  await expect(page.getByTestId("pay-button-error")).toHaveText(
-    "Não foi possível carregar o botão de pagamento. Verifique a ligação.",
-  );
+  await expect(page.getByTestId("pay-button-error")).toHaveText(pt.payButton.loadFailed);
 
   await page.unroute(sdkUrl);
-  await page.getByRole("button", { name: "Tentar novamente" }).click();
+  await page.getByRole("button", { name: pt.payButton.retry }).click();
   await payButton(page);
   expect(await page.locator(`script[src="${sdkUrl}"]`).count()).toBe(1);
 });

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { expect, test } from "./support/fixtures";
 import { addFromCatalog, CUSTOMER, payButton } from "./support/shop";
+import { pt } from "../lib/i18n/dictionaries";
 
 /**
  * `npm run dev` opened at http://127.0.0.1 works as it does at http://localhost (issue 12).
@@ -15,7 +16,7 @@ import { addFromCatalog, CUSTOMER, payButton } from "./support/shop";
 /** React has taken over the page's server-rendered markup: it keeps its props on the elements it hydrated. */
 const hydrated = (page: Page) =>
   page
-    .getByLabel("Nome")
+    .getByLabel(pt.checkout.name)
     .evaluate((input) => Object.keys(input).some((key) => key.startsWith("__reactProps$")))
     .catch(() => false);
 
@@ -32,8 +33,8 @@ test("at 127.0.0.1 the dev server's checkout page hydrates and shows the PayButt
   await page.goto("/checkout");
   // Before typing: a form filled before React hydrates it would not know what was typed.
   await expect.poll(() => hydrated(page), { message: "the checkout page hydrated" }).toBe(true);
-  await page.getByLabel("Nome").fill(CUSTOMER.name);
-  await page.getByLabel("Telefone").fill(CUSTOMER.phone);
+  await page.getByLabel(pt.checkout.name).fill(CUSTOMER.name);
+  await page.getByLabel(pt.checkout.phone).fill(CUSTOMER.phone);
   await payButton(page);
   expect(refused, "development resources the dev server refused").toEqual([]);
 });

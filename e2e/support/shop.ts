@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect } from "./fixtures";
+import { pt } from "../../lib/i18n/dictionaries";
 
 /** What the browser tests do in the shop, the way a shopper does it. */
 
@@ -11,15 +12,15 @@ export const CUSTOMER = { name: "Ana Teste", phone: "+244 923 456 789" };
 export async function addFromCatalog(page: Page, productName: string): Promise<void> {
   await page.goto("/");
   const before = Number(await page.getByTestId("cart-count").textContent());
-  await page.getByRole("button", { name: `Adicionar ao carrinho: ${productName}` }).click();
+  await page.getByRole("button", { name: pt.catalog.addNamedToCart(productName) }).click();
   await expect(page.getByTestId("cart-count")).toHaveText(String(before + 1));
 }
 
 /** Opens the checkout page and fills in the customer, so the PayButton appears. */
 export async function openCheckout(page: Page, customer = CUSTOMER): Promise<void> {
   await page.goto("/checkout");
-  await page.getByLabel("Nome").fill(customer.name);
-  await page.getByLabel("Telefone").fill(customer.phone);
+  await page.getByLabel(pt.checkout.name).fill(customer.name);
+  await page.getByLabel(pt.checkout.phone).fill(customer.phone);
 }
 
 /** What the SDK rendered inside the PayButton, once it is clickable (any SDK: the local sandbox's or the service's). */

@@ -1,14 +1,15 @@
 /**
- * The shop's languages. Portuguese (Angola) is the default; English is offered in the header.
- * Framework-free, so the server, client components and tests share it.
+ * The shop's languages, as many as ./dictionaries.ts has dictionaries. Portuguese (Angola) is the
+ * default; the others are offered in the header. Framework-free, so the server, client
+ * components and tests share it.
  */
 
 import { shopCookie } from "../cookies";
+import { DEFAULT_LANG, DICTIONARIES, type Lang } from "./dictionaries";
 
-export const LANGS = ["pt", "en"] as const;
-export type Lang = (typeof LANGS)[number];
+export { DEFAULT_LANG, type Lang };
 
-export const DEFAULT_LANG: Lang = "pt";
+export const LANGS = Object.keys(DICTIONARIES) as Lang[];
 
 /** Holds the shopper's choice; not httpOnly-sensitive, but only the server reads it. */
 export const LANG_COOKIE = "lang";
@@ -18,9 +19,9 @@ export function parseLang(value: unknown): Lang {
   return LANGS.find((lang) => lang === value) ?? DEFAULT_LANG;
 }
 
-/** The `<html lang>` value: prices and dates follow Angola's conventions in Portuguese. */
+/** The `<html lang>` value, from the language's dictionary: prices and dates follow Angola's conventions in Portuguese. */
 export function htmlLang(lang: Lang): string {
-  return lang === "pt" ? "pt-AO" : "en";
+  return DICTIONARIES[lang].locale;
 }
 
 export const langCookie = (lang: Lang, appUrl: string) => shopCookie(LANG_COOKIE, lang, appUrl, 365 * 24 * 3600);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { dictionary, en, pt } from "@/lib/i18n/dictionaries";
-import { htmlLang, langCookie, parseLang } from "@/lib/i18n/languages";
+import { htmlLang, LANGS, langCookie, parseLang } from "@/lib/i18n/languages";
 import { cartNoticeMessage, cartNoticeQuery, orderErrorMessage, readCartNotice } from "@/lib/i18n/notices";
 import { isPopupBlockedError } from "@/lib/pay-sdk/errors";
 
@@ -32,6 +32,14 @@ describe("the lang cookie", () => {
 });
 
 describe("dictionaries", () => {
+  it("are the language list: one file each, Portuguese first, each naming every language", () => {
+    expect(LANGS).toEqual(["pt", "en"]);
+    for (const lang of LANGS) {
+      expect(Object.keys(dictionary(lang).shop.languageNames).sort()).toEqual([...LANGS].sort());
+      expect(htmlLang(lang)).toBe(dictionary(lang).locale);
+    }
+  });
+
   it("default to Portuguese", () => {
     expect(dictionary()).toBe(pt);
     expect(dictionary("en")).toBe(en);
