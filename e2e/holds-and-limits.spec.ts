@@ -55,7 +55,7 @@ async function startShop(settings: Record<string, string>): Promise<Shop> {
   }
   return {
     url: appUrl,
-    sandbox: sandboxControl(isolated.sandboxUrl),
+    sandbox: sandboxControl({ url: isolated.sandboxUrl, token: isolated.sandboxToken }),
     async query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
       const client = new pg.Client({ connectionString: isolated.databaseUrl });
       await client.connect();

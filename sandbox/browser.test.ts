@@ -203,6 +203,7 @@ describe("the button", () => {
       return {
         missing: attempt(() => sdk.generateButton(base).render("#nowhere")),
         secretKey: attempt(() => Pay("sk_test_123")),
+        liveKey: attempt(() => Pay("pk_live_123")),
         noOnError: attempt(() => sdk.generateButton({ ...base, onError: undefined as never })),
         badMethod: attempt(() =>
           sdk.generateButton({
@@ -222,6 +223,7 @@ describe("the button", () => {
     }, sandbox.credentials.publishableKey);
     expect(errors.missing).toMatch(/^Error: .*"#nowhere".*in the DOM before render/);
     expect(errors.secretKey).toMatch(/^TypeError: .*pk_test_ or pk_live_/);
+    expect(errors.liveKey).toMatch(/^TypeError: .*refuses pk_live_ keys/);
     expect(errors.noOnError).toMatch(/^TypeError: .*onError/);
     expect(errors.badMethod).toMatch(/^TypeError: .*"CASH"/);
     expect(errors.badShape).toMatch(/^TypeError: .*shape/);
@@ -441,7 +443,7 @@ describe("the dashboard", () => {
   }
   /** The dashboard, once it lists the order; the order's row. */
   async function dashboardRow(externalTransactionId: string) {
-    await page.goto(`${sandbox.url}/__sandbox/dashboard`);
+    await page.goto(sandbox.dashboardUrl);
     const row = page.locator(`tr[data-order="${externalTransactionId}"]`);
     await eventually(() => row.count()).toBe(1);
     return row;

@@ -318,7 +318,7 @@ describe("POST /checkout/:referenceNumber/pay and /cancel", () => {
 
 describe("GET /__sandbox/dashboard", () => {
   it("is a page whose script and stylesheet come from the sandbox itself", async () => {
-    const answer = await sandbox.call("GET", "/__sandbox/dashboard");
+    const answer = await sandbox.call("GET", `/__sandbox/dashboard?token=${sandbox.token}`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(answer.headers.get("content-security-policy")).toContain("connect-src 'self'");
@@ -327,7 +327,7 @@ describe("GET /__sandbox/dashboard", () => {
     expect(script.headers.get("content-type")).toBe("application/javascript; charset=utf-8");
     const stylesheet = await sandbox.call("GET", "/checkout/assets/pages.css");
     expect(stylesheet.headers.get("content-type")).toBe("text/css; charset=utf-8");
-    expect(sandbox.logLines).toContain(`dashboard at ${sandbox.url}/__sandbox/dashboard`);
+    expect(sandbox.logLines).toContain(`dashboard at ${sandbox.url}/__sandbox/dashboard?token=${sandbox.token}`);
     // What a browser asks for by itself is no call to the service either.
     expect((await sandbox.call("GET", "/favicon.ico")).status).toBe(204);
     expect((await sandbox.requests()).map((entry) => entry.path)).toEqual(["/token"]);

@@ -49,6 +49,22 @@ describe("readServeConfig", () => {
     expect(config).toMatchObject({ port: 4999, dataFile: "/tmp/x.json" });
   });
 
+  it("takes SANDBOX_TOKEN, refusing a short one without printing it", () => {
+    const token = "t".repeat(16);
+    expect(readServeConfig({ ...validEnv, SANDBOX_TOKEN: token }, "/repo").token).toBe(token);
+    expect(readServeConfig({ ...validEnv, SANDBOX_TOKEN: "" }, "/repo").token).toBeUndefined();
+    expect(() => readServeConfig({ ...validEnv, SANDBOX_TOKEN: "short-secret" }, "/repo")).toThrow(
+      /SANDBOX_TOKEN must be at least 16 characters/,
+    );
+    expect(() => readServeConfig({ ...validEnv, SANDBOX_TOKEN: "short-secret" }, "/repo")).not.toThrow(/short-secret/);
+  });
+
+  it("refuses a pk_live_ publishable key", () => {
+    expect(() => readServeConfig({ ...validEnv, PAY_PUBLISHABLE_KEY: "pk_live_abc" }, "/repo")).toThrow(
+      /PAY_PUBLISHABLE_KEY must be pk_test_ .*refuses pk_live_ keys/,
+    );
+  });
+
   it("names every missing or bad variable and never prints a value", () => {
     const env = {
       ...validEnv,
@@ -133,7 +149,7 @@ describe("commands for a running sandbox", () => {
   beforeAll(async () => {
     receiver = await startWebhookReceiver({ secret: credentials.webhookSecret });
     sandbox = await startTestSandbox({ credentials, webhookUrl: receiver.url });
-    env = { SANDBOX_URL: sandbox.url };
+    env = { SANDBOX_URL: sandbox.url, SANDBOX_TOKEN: sandbox.token };
   });
   afterAll(async () => {
     await sandbox.close();
@@ -191,6 +207,22 @@ describe("commands for a running sandbox", () => {
     }
   });
 
+  it("sends the token of --token or SANDBOX_TOKEN, and says where to find it when it is missing or wrong", async () => {
+    const flagged = await runCli(["trigger", "redeliver", "order_unknown", "--token", sandbox.token], {
+      SANDBOX_URL: sandbox.url,
+      SANDBOX_TOKEN: "wrong-token-but-long-enough",
+    });
+    expect(flagged.stderr).toContain("no payment order with externalTransactionId order_unknown (not_found)");
+    const wrong = await runCli(["forward-to", receiver.url], {
+      SANDBOX_URL: sandbox.url,
+      SANDBOX_TOKEN: "x".repeat(20),
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("wrong x-sandbox-token header");
+    expect(wrong.stderr).toContain("(unauthorized)");
+    expect((await runCli(["trigger", "approve", "latest", "--token"], env)).code).toBe(2);
+  });
+
   it("print-secret: prints PAY_WEBHOOK_SECRET alone", async () => {
     const run = await runCli(["print-secret"], { PAY_WEBHOOK_SECRET: credentials.webhookSecret });
     expect(run).toMatchObject({ code: 0, stdout: `${credentials.webhookSecret}\n` });
@@ -199,7 +231,10 @@ describe("commands for a running sandbox", () => {
   it("says so when no sandbox is running, and shows the usage for a wrong command", async () => {
     const closed = await startTestSandbox();
     await closed.close();
-    const run = await runCli(["trigger", "approve", "latest"], { SANDBOX_URL: closed.url });
+    const run = await runCli(["trigger", "approve", "latest"], {
+      SANDBOX_URL: closed.url,
+      SANDBOX_TOKEN: closed.token,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`No sandbox answers at ${closed.url}`);
     const usage = await runCli(["trigger", "approve"], env);
@@ -219,9 +254,12 @@ describe("serve", () => {
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      await expect.poll(() => output, { timeout: 15_000 }).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+      await expect
+        .poll(() => output, { timeout: 15_000 })
+        .toMatch(/listening on http:\/\/127\.0\.0\.1:\d+[\s\S]*SANDBOX_TOKEN=\S+/);
       const url = /listening on (\S+)/.exec(output)![1]!;
-      expect((await fetch(`${url}/__sandbox/health`)).status).toBe(200);
+      const token = /SANDBOX_TOKEN=(\S+)/.exec(output)![1]!;
+      expect((await fetch(`${url}/__sandbox/health`, { headers: { "x-sandbox-token": token } })).status).toBe(200);
 
       const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");

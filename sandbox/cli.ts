@@ -7,12 +7,15 @@
  *   print-secret                        print PAY_WEBHOOK_SECRET, to verify notifications elsewhere
  *   forward-to <url>                    send the running sandbox's notifications to <url>
  *
- * Each command is one entry of `commands`.
+ * `--token <token>` (anywhere) sets SANDBOX_TOKEN: the token `serve` starts with, and the one the
+ * other commands send to the running sandbox's control API. Each command is one entry of `commands`.
  */
 import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { checkControlToken } from "./control-access";
+import { controlClient, type ControlAddress } from "./control-client";
 import type { Delivery } from "./delivery-log";
 import { startSandbox, type SandboxCredentials } from "./server";
 import type { Order } from "./store";
@@ -67,10 +70,22 @@ export function loadEnvFiles(directory: string): void {
 const unsetIfEmpty = (value: unknown) => (value === "" ? undefined : value);
 const required = z.preprocess(unsetIfEmpty, z.string({ error: "is missing" }));
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const controlToken = z.string().refine(
+  (token) => {
+    try {
+      return checkControlToken(token) === token;
+    } catch {
+      return false;
+    }
+  },
+  { error: "must be at least 16 characters of A-Z, a-z, 0-9, '.', '_', '~' or '-'" },
+);
 
 const serveEnvSchema = z.object({
   PAY_PUBLISHABLE_KEY: required.pipe(
-    z.string().regex(/^pk_(?:test|live)_.+$/, { error: "must be pk_test_ or pk_live_ followed by the application id" }),
+    z.string().regex(/^pk_test_.+$/, {
+      error: "must be pk_test_ followed by the application id (the sandbox refuses pk_live_ keys)",
+    }),
   ),
   PAY_CLIENT_ID: required,
   PAY_CLIENT_SECRET: required,
@@ -87,6 +102,7 @@ const serveEnvSchema = z.object({
   SANDBOX_DATA_FILE: z.preprocess(unsetIfEmpty, z.string().default(".sandbox/state.json")),
   SANDBOX_WEBHOOK_URL: z.preprocess(unsetIfEmpty, httpUrl.optional()),
   APP_URL: z.preprocess(unsetIfEmpty, httpUrl.default("http://localhost:3000")),
+  SANDBOX_TOKEN: z.preprocess(unsetIfEmpty, controlToken.optional()),
 });
 
 export interface ServeConfig {
@@ -96,6 +112,8 @@ export interface ServeConfig {
   dataFile: string;
   /** SANDBOX_WEBHOOK_URL, or the app's webhook route under APP_URL. */
   webhookUrl: string;
+  /** SANDBOX_TOKEN (or --token); undefined: a random one, printed at start. */
+  token?: string;
 }
 
 /** The serve command's settings from `env`, or a ConfigError naming every bad variable. */
@@ -118,6 +136,7 @@ export function readServeConfig(env: Record<string, string | undefined>, root = 
     port: config.SANDBOX_PORT,
     dataFile: resolve(root, config.SANDBOX_DATA_FILE),
     webhookUrl: config.SANDBOX_WEBHOOK_URL ?? `${config.APP_URL.replace(/\/+$/, "")}/api/pay/webhook`,
+    token: config.SANDBOX_TOKEN,
   };
 }
 
@@ -132,7 +151,9 @@ async function serve(): Promise<void> {
       throw error;
     },
   );
-  console.log(`[sandbox] state in ${config.dataFile}; control API at ${sandbox.url}/__sandbox/ (Ctrl-C stops)`);
+  console.log(
+    `[sandbox] state in ${config.dataFile}; control API at ${sandbox.url}/__sandbox/ with header x-sandbox-token (Ctrl-C stops)`,
+  );
   await new Promise<void>((stop) => {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
@@ -148,35 +169,39 @@ export function sandboxUrl(env: Record<string, string | undefined>): string {
   return `http://127.0.0.1:${env.SANDBOX_PORT || "4010"}`;
 }
 
+/** The running sandbox and its control token (SANDBOX_TOKEN or --token), or a CommandError saying where to find it. */
+export function runningSandbox(env: Record<string, string | undefined>): ControlAddress {
+  const token = env.SANDBOX_TOKEN;
+  if (!token) {
+    throw new CommandError(
+      "SANDBOX_TOKEN is not set: the sandbox prints it at start (`npm run dev` keeps it in .env.local); " +
+        "set it or pass --token <token>.",
+    );
+  }
+  return { url: sandboxUrl(env), token };
+}
+
 /**
  * A call to the running sandbox's control API; a CommandError when none answers or it refuses.
  * `any`: each command reads the fields it needs from the answer.
  */
-async function control(base: string, method: string, path: string, body?: unknown): Promise<any> {
-  let response: Response;
-  try {
-    response = await fetch(`${base}/__sandbox${path}`, {
-      method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+async function control(sandbox: ControlAddress, method: string, path: string, body?: unknown): Promise<any> {
+  const answer = await controlClient(sandbox)
+    .request(method, path, body)
+    .catch(() => {
+      throw new CommandError(
+        `No sandbox answers at ${sandbox.url}. Start one with \`npm run dev\` or \`npm run sandbox\`, or set SANDBOX_URL.`,
+      );
     });
-  } catch {
-    throw new CommandError(
-      `No sandbox answers at ${base}. Start one with \`npm run dev\` or \`npm run sandbox\`, or set SANDBOX_URL.`,
-    );
-  }
-  const text = await response.text();
-  let answer;
-  try {
-    answer = JSON.parse(text);
-  } catch {
-    throw new CommandError(`What answers at ${base} is not the sandbox (HTTP ${response.status}, not JSON).`);
+  if (answer.body === undefined) {
+    throw new CommandError(`What answers at ${sandbox.url} is not the sandbox (HTTP ${answer.status}, not JSON).`);
   }
   // 408 is the wait endpoint's "not yet": its body still holds the deliveries.
-  if (!response.ok && response.status !== 408) {
-    throw new CommandError(`The sandbox refused: ${answer.message ?? `HTTP ${response.status}`} (${answer.error})`);
+  if (answer.status >= 300 && answer.status !== 408) {
+    const { message, error } = answer.body as { message?: string; error?: string };
+    throw new CommandError(`The sandbox refused: ${message ?? `HTTP ${answer.status}`} (${error})`);
   }
-  return answer;
+  return answer.body;
 }
 
 const ORDER_ACTIONS = ["approve", "pending", "confirm", "cancel", "expire", "redeliver"] as const;
@@ -188,7 +213,7 @@ async function trigger(action: string, target: string): Promise<void> {
     throw new CommandError(`Unknown action ${JSON.stringify(action)}; use one of ${ORDER_ACTIONS.join(", ")}.`);
   }
   loadEnvFiles(repoRoot);
-  const base = sandboxUrl(process.env);
+  const base = runningSandbox(process.env);
   const id = target === "latest" ? await latestOrderId(base) : target;
   const answer = await control(base, "POST", `/orders/${encodeURIComponent(id)}/${action}`, {});
   console.log(describeOrder(answer.order as Order));
@@ -202,7 +227,7 @@ async function trigger(action: string, target: string): Promise<void> {
   }
 }
 
-async function latestOrderId(base: string): Promise<string> {
+async function latestOrderId(base: ControlAddress): Promise<string> {
   const orders = (await control(base, "GET", "/orders")).orders as Order[];
   // The list is in creation order; createdAt breaks no tie the list does not already settle.
   const latest = orders.reduce<Order | undefined>(
@@ -256,21 +281,39 @@ async function forwardTo(url: string): Promise<void> {
   if (!httpUrl.safeParse(url).success)
     throw new CommandError(`forward-to needs an http(s) URL, got ${JSON.stringify(url)}.`);
   loadEnvFiles(repoRoot);
-  const base = sandboxUrl(process.env);
+  const base = runningSandbox(process.env);
   const { settings } = await control(base, "POST", "/settings", { webhookUrl: url });
   console.log(
-    `The sandbox at ${base} now sends notifications to ${settings.webhookUrl} (until it restarts or resets).`,
+    `The sandbox at ${base.url} now sends notifications to ${settings.webhookUrl} (until it restarts or resets).`,
   );
 }
 
+/**
+ * `--token <token>` or `--token=<token>` taken out of `argv` and set as SANDBOX_TOKEN (over the
+ * .env files, which never overwrite a variable); undefined when the flag has no value.
+ */
+function takeTokenFlag(argv: string[]): string[] | undefined {
+  const rest = [...argv];
+  const index = rest.findIndex((arg) => arg === "--token" || arg.startsWith("--token="));
+  if (index === -1) return rest;
+  const [flag = ""] = rest.splice(index, 1);
+  const value = flag === "--token" ? rest.splice(index, 1)[0] : flag.slice("--token=".length);
+  if (!value) return undefined;
+  process.env.SANDBOX_TOKEN = value;
+  return rest;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const [name = "serve", ...args] = argv;
+  const [name = "serve", ...args] = takeTokenFlag(argv) ?? ["--token needs a value"];
   const command = commands[name];
   if (!command || args.length !== command.args.length) {
     const list = Object.entries(commands).map(
       ([key, { args: names, summary }]) => `  ${[key, ...names].join(" ")}\n      ${summary}`,
     );
-    console.error(`Usage: npm run sandbox [-- <command>]\n\nCommands:\n${list.join("\n")}`);
+    console.error(
+      `Usage: npm run sandbox [-- <command>] [--token <token>]\n\nCommands:\n${list.join("\n")}\n\n` +
+        "--token (or SANDBOX_TOKEN): the control API's token; serve starts with it, the others send it.",
+    );
     return 2;
   }
   try {

@@ -297,10 +297,6 @@ describe("reset and health", () => {
     expect((await sandbox.createOrder(token, sandbox.orderBody())).status).toBe(401);
   });
 
-  it("tells its test credentials, for tests that look for them where they must not be", async () => {
-    expect((await sandbox.control("GET", "/credentials")).body).toEqual({ credentials: sandbox.credentials });
-  });
-
   it("answers health", async () => {
     expect((await sandbox.control("GET", "/health")).body).toEqual({ ok: true });
   });

@@ -1,7 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DASHBOARD_PATH, DASHBOARD_SCRIPT_PATH } from "./browser/pages";
 import { SandboxClock } from "./clock";
 import { applicationUUIDOf, type SandboxContext, type SandboxCredentials } from "./context";
+import { checkControlToken, controlRefusal, randomControlToken } from "./control-access";
+import { dashboardUrlOf } from "./control-client";
 import { FaultQueue } from "./faults";
 import {
   errorReply,
@@ -34,9 +37,15 @@ export type { SandboxCredentials } from "./context";
 export interface SandboxOptions {
   /** 0 picks a free port. Default 4010. */
   port?: number;
-  /** Default 127.0.0.1: the control API has no authentication. */
+  /** Default 127.0.0.1. The control API also wants a loopback Host and the token, wherever it listens. */
   host?: string;
+  /** Test credentials only: a pk_live_ publishable key is refused. */
   credentials: SandboxCredentials;
+  /**
+   * The token of the control API and the dashboard (header `x-sandbox-token`), at least 16
+   * characters of A-Z a-z 0-9 . _ ~ -. Default: 32 random bytes, base64url, new each start.
+   */
+  token?: string;
   /** Upper bound of the lifetime of issued tokens, in seconds. Default 3600. */
   tokenLifetimeSeconds?: number;
   /** Where webhook notifications go, e.g. http://localhost:3000/api/pay/webhook. Default null: recorded as dropped. */
@@ -55,7 +64,10 @@ export interface SandboxOptions {
   dataFile?: string;
   /** Base clock in ms (default Date.now); the control API can move the sandbox's clock ahead of it. */
   now?: () => number;
-  /** Human log lines (default console.log). They never carry secrets, tokens, headers or bodies. */
+  /**
+   * Human log lines (default console.log). They never carry secrets, access tokens, headers or
+   * bodies; only the start lines carry the control token (SANDBOX_TOKEN=… and the dashboard's address).
+   */
   log?: (line: string) => void;
 }
 
@@ -63,6 +75,10 @@ export interface RunningSandbox {
   /** e.g. http://127.0.0.1:4010, without a trailing slash. */
   url: string;
   port: number;
+  /** The control API's token for this run (given or generated); printed at start as SANDBOX_TOKEN=…. */
+  token: string;
+  /** The dashboard's address with the token, for a person. */
+  dashboardUrl: string;
   close(): Promise<void>;
 }
 
@@ -71,6 +87,12 @@ const CLOSE_GRACE_MS = 1000;
 
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
   const log = options.log ?? console.log;
+  if (options.credentials.publishableKey.startsWith("pk_live_")) {
+    throw new Error(
+      "The sandbox refuses pk_live_ publishable keys: it stands in for the service with test credentials only (use pk_test_…)",
+    );
+  }
+  const token = options.token === undefined ? randomControlToken() : checkControlToken(options.token);
   const initialSettings = resolveSettings({
     tokenLifetimeSeconds: options.tokenLifetimeSeconds,
     webhookUrl: options.webhookUrl,
@@ -122,7 +144,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const held = new Set<ServerResponse>();
 
   const server = createServer((request, response) => {
-    serve(ctx, match, held, request, response).catch((error: unknown) => {
+    serve(ctx, match, token, held, request, response).catch((error: unknown) => {
       // A client that hangs up mid-request is not the sandbox's failure; anything else is.
       if (!request.destroyed) log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
       response.destroy();
@@ -135,8 +157,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     throw error;
   });
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const dashboardUrl = dashboardUrlOf({ url, token });
   log(`listening on ${url}`);
-  log(`dashboard at ${url}${CONTROL_PREFIX}/dashboard`);
+  // The one line that carries the control token: whoever started the sandbox needs it.
+  log(`SANDBOX_TOKEN=${token}`);
+  log(`dashboard at ${dashboardUrl}`);
   log(webhookTarget(settings.webhookUrl));
 
   let closing: Promise<void> | undefined;
@@ -155,7 +180,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       log("stopped");
     })());
 
-  return { url, port, close };
+  return { url, port, token, dashboardUrl, close };
 }
 
 /** A log line naming where webhooks go; origin and path only, in case the query carries a token. */
@@ -178,6 +203,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 async function serve(
   ctx: SandboxContext,
   match: (method: string, path: string) => RouteMatch,
+  token: string,
   held: Set<ServerResponse>,
   incoming: IncomingMessage,
   response: ServerResponse,
@@ -196,7 +222,10 @@ async function serve(
   // A path no route knows is still a client's call to the service, unless a browser or the control API asked.
   const serviceApi =
     route.kind === "none" ? !isControlPath(request.path) && !isBrowserPath(request.path) : route.serviceApi;
-  if (!serviceApi) return send(response, tooLarge ? payloadTooLarge() : await dispatch(ctx, route, request));
+  if (!serviceApi) {
+    const refusal = isControlPath(request.path) ? controlRefusal(request, token, controlAccessPaths) : undefined;
+    return send(response, refusal ?? (tooLarge ? payloadTooLarge() : await dispatch(ctx, route, request)));
+  }
 
   const entry = ctx.requestLog.record({
     at: ctx.clock.iso(),
@@ -249,6 +278,8 @@ async function dispatch(ctx: SandboxContext, route: RouteMatch, request: Sandbox
 }
 
 const payloadTooLarge = () => errorReply(413, "payload_too_large", `the body exceeds ${MAX_BODY_BYTES} bytes`);
+
+const controlAccessPaths = { dashboardPage: DASHBOARD_PATH, publicAssets: [DASHBOARD_SCRIPT_PATH] };
 
 const isControlPath = (path: string) => path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
 

@@ -2,6 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Delivery, DeliveryFilter } from "./delivery-log";
+import { controlClient } from "./control-client";
 import { randomCredentials } from "./credentials";
 import type { LoggedRequest } from "./request-log";
 import { startSandbox, type SandboxOptions } from "./server";
@@ -39,7 +40,8 @@ export async function startTestSandbox(options: TestSandboxOptions = {}) {
     ...rest,
     credentials,
   });
-  const { url } = sandbox;
+  const { url, token } = sandbox;
+  const controlApi = controlClient({ url, token });
   const applicationUUID = credentials.publishableKey.replace(/^pk_test_/, "");
   const basic = `Basic ${Buffer.from(`${credentials.clientId}:${credentials.clientSecret}`).toString("base64")}`;
 
@@ -104,13 +106,8 @@ export async function startTestSandbox(options: TestSandboxOptions = {}) {
       headers: { ...partnerHeaders(token), ...headers },
     });
 
-  /** A call to the control API, `path` relative to /__sandbox. */
-  function control(method: string, path: string, body?: unknown) {
-    return call(method, `/__sandbox${path}`, {
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  }
+  /** A call to the control API with the run's token, `path` relative to /__sandbox; `call` sends anything else. */
+  const control = (method: string, path: string, body?: unknown) => controlApi.request(method, path, body);
 
   async function requests(path?: string): Promise<LoggedRequest[]> {
     return (await control("GET", `/requests${path ? `?path=${encodeURIComponent(path)}` : ""}`)).body.requests;
@@ -142,6 +139,9 @@ export async function startTestSandbox(options: TestSandboxOptions = {}) {
   return {
     url,
     port: sandbox.port,
+    /** The control API's token (x-sandbox-token). */
+    token,
+    dashboardUrl: sandbox.dashboardUrl,
     credentials,
     applicationUUID,
     logLines,

@@ -3,7 +3,8 @@
  * 1. local test credentials in .env.local (first run only),
  * 2. embedded PostgreSQL (PGlite, data in .data/pglite) when DATABASE_URL is unset,
  * 3. migrations, and the demo catalogue into a shop without products,
- * 4. the local sandbox of the service when PAY_API_BASE_URL points at this machine,
+ * 4. the local sandbox of the service when PAY_API_BASE_URL points at this machine, with the
+ *    control token of .env.local (SANDBOX_TOKEN; its dashboard's address, token included, is printed),
  * 5. `next dev`, and the worker (scripts/worker.ts): job retries and the reconcile sweep.
  * Ctrl-C stops all of it.
  */
@@ -50,12 +51,13 @@ async function main(): Promise<void> {
         clientSecret: env.PAY_CLIENT_SECRET!,
         webhookSecret: env.PAY_WEBHOOK_SECRET!,
       },
+      token: env.SANDBOX_TOKEN,
       dataFile: `${root}/.sandbox/state.json`,
       webhookUrl: `${(env.APP_URL || "http://localhost:3000").replace(/\/+$/, "")}/api/pay/webhook`,
       log: (line) => console.log(`[sandbox] ${line}`),
     });
     lifetime.onStop(() => sandbox.close());
-    log(`local sandbox of the service at ${sandbox.url}`);
+    log(`local sandbox of the service at ${sandbox.url}; its dashboard: ${sandbox.dashboardUrl}`);
   } else {
     log(`using the service at ${apiBaseUrl}`);
   }

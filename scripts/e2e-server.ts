@@ -2,7 +2,7 @@
  * The production web server Playwright starts (playwright.config.ts): an isolated shop
  * (scripts/lib/e2e-shop.ts, shared with scripts/e2e-dev-server.ts), the production build, then
  * the production server (`scripts/serve.mjs`, as `npm start`) on E2E_PORT.
- * The sandbox's address goes to the tests through test-results/e2e-server.json.
+ * The sandbox's address and control token go to the tests through test-results/e2e-server.json.
  * SIGTERM or SIGINT (Playwright stops its webServer that way) stops Next and the sandbox and
  * drops the database. E2E_SKIP_BUILD=1 reuses the existing .next/ build.
  * E2E_PAY_SERVICE=real points the shop at a real service instead (its PAY_ variables from the
@@ -30,6 +30,12 @@ runE2eServer({
   onServing({ shop, appUrl }) {
     const environment: E2eServerEnvironment = {
       sandboxUrl: shop.sandboxUrl,
+      sandboxToken: shop.sandboxToken,
+      // A real service's secrets never go to a file (test-results/ may be kept as a CI artifact).
+      paySecrets:
+        shop.sandboxUrl === null
+          ? null
+          : { clientSecret: shop.appEnv.PAY_CLIENT_SECRET!, webhookSecret: shop.appEnv.PAY_WEBHOOK_SECRET! },
       sdkUrl: shop.appEnv.PAY_SDK_URL!,
       appUrl,
       databaseUrl: shop.databaseUrl,

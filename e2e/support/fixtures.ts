@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from "@playwright/test";
+import { controlClient } from "../../sandbox/control-client";
 import { sandboxControl } from "../../tests/support/sandbox";
 import { readE2eServerEnvironment } from "./server-environment";
 
@@ -7,7 +8,8 @@ import { readE2eServerEnvironment } from "./server-environment";
  * - `requestedUrls`, automatic: every request any page of the test makes, checked after the
  *   test to have stayed on this machine, because the shop must work offline (the service is
  *   the local sandbox, images and scripts are served by the shop itself);
- * - `sandbox`: the control API of the local sandbox the e2e server started. Against a real
+ * - `sandbox`: the control API of the local sandbox the e2e server started (with its token,
+ *   from test-results/e2e-server.json). Against a real
  *   service (E2E_PAY_SERVICE=real) there is none, and a test that needs it is skipped: every
  *   test that drives the hosted checkout or reads what the service received asks for it.
  */
@@ -20,6 +22,8 @@ interface SettledDelivery {
 
 type SandboxFixture = ReturnType<typeof sandboxControl> & {
   url: string;
+  /** The run's random PAY_CLIENT_SECRET and PAY_WEBHOOK_SECRET (the sandbox does not serve them). */
+  credentials(): Promise<{ clientSecret: string; webhookSecret: string }>;
   /** Waits (on the sandbox's delivery log, not a sleep) until `count` deliveries for the order are settled. */
   waitForDeliveries(externalTransactionId: string, count?: number): Promise<SettledDelivery[]>;
 };
@@ -55,12 +59,16 @@ export const test = base.extend<{ requestedUrls: string[]; cspViolations: string
   ],
   // Playwright reads the fixtures a fixture needs from its first parameter, so it must be a pattern.
   sandbox: async ({}, use) => {
-    const { sandboxUrl } = readE2eServerEnvironment();
-    test.skip(sandboxUrl === null, "needs the local sandbox's control API and hosted checkout");
-    const url = sandboxUrl!;
+    const { sandboxUrl, sandboxToken, paySecrets } = readE2eServerEnvironment();
+    test.skip(
+      sandboxUrl === null || sandboxToken === null || paySecrets === null,
+      "needs the local sandbox's control API and hosted checkout",
+    );
+    const address = { url: sandboxUrl!, token: sandboxToken! };
     await use({
-      ...sandboxControl(url),
-      url,
+      ...sandboxControl(address),
+      url: address.url,
+      credentials: async () => paySecrets!,
       async waitForDeliveries(externalTransactionId, count = 1) {
         const query = new URLSearchParams({
           externalTransactionId,
@@ -68,9 +76,9 @@ export const test = base.extend<{ requestedUrls: string[]; cspViolations: string
           count: String(count),
           timeoutMs: "15000",
         });
-        const response = await fetch(`${url}/__sandbox/deliveries/wait?${query}`);
-        expect(response.status, `deliveries for ${externalTransactionId}`).toBe(200);
-        return ((await response.json()) as { deliveries: SettledDelivery[] }).deliveries;
+        const answer = await controlClient(address).request("GET", `/deliveries/wait?${query}`);
+        expect(answer.status, `deliveries for ${externalTransactionId}`).toBe(200);
+        return (answer.body as { deliveries: SettledDelivery[] }).deliveries;
       },
     });
   },

@@ -11,6 +11,13 @@ import { fileURLToPath } from "node:url";
 export interface E2eServerEnvironment {
   /** The local sandbox of the service (its control API is under /__sandbox/); null with E2E_PAY_SERVICE=real. */
   sandboxUrl: string | null;
+  /** Its control token, sent as x-sandbox-token; null with E2E_PAY_SERVICE=real. */
+  sandboxToken: string | null;
+  /**
+   * The shop's PAY_CLIENT_SECRET and PAY_WEBHOOK_SECRET, random for the run (the client-bundle
+   * test looks for them); null with E2E_PAY_SERVICE=real, whose secrets are real.
+   */
+  paySecrets: { clientSecret: string; webhookSecret: string } | null;
   /** PAY_SDK_URL of the shop under test. */
   sdkUrl: string;
   /** The shop's address, the same as Playwright's baseURL. */

@@ -1,7 +1,9 @@
 /*
  * The sandbox dashboard's script (served at /__sandbox/dashboard.js): lists orders and webhook
  * deliveries from the control API and drives orders through it. Built with the DOM API and
- * textContent only, so no value from an order can become markup.
+ * textContent only, so no value from an order can become markup. The page is opened as
+ * /__sandbox/dashboard?token=…; every call sends that token in the x-sandbox-token header
+ * (never a cookie, which another site's requests would carry too).
  */
 (function () {
   "use strict";
@@ -10,6 +12,7 @@
   var DELIVERIES_SHOWN = 50;
   var ORDER_ACTIONS = ["approve", "pending", "confirm", "cancel", "expire", "redeliver"];
 
+  var token = new URLSearchParams(window.location.search).get("token") || "";
   var status = document.querySelector("[data-status]");
   var ordersBody = document.querySelector("[data-orders]");
   var deliveriesBody = document.querySelector("[data-deliveries]");
@@ -17,7 +20,10 @@
   async function control(method, path, body) {
     var response = await fetch("/__sandbox" + path, {
       method: method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers:
+        body === undefined
+          ? { "x-sandbox-token": token }
+          : { "x-sandbox-token": token, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     var answer = await response.json();

@@ -20,6 +20,7 @@ export const PAGE_CSP =
 
 export const STYLESHEET_PATH = "/checkout/assets/pages.css";
 export const CHECKOUT_SCRIPT_PATH = "/checkout/assets/checkout.js";
+export const DASHBOARD_PATH = "/__sandbox/dashboard";
 export const DASHBOARD_SCRIPT_PATH = "/__sandbox/dashboard.js";
 
 /** `pt`, `pt-AO`, `en-GB`...: the two languages the checkout speaks; anything else gets pt, the service's own. */

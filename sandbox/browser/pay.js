@@ -334,6 +334,8 @@
     if (typeof publishableKey !== "string" || !/^pk_(test|live)_.+$/.test(publishableKey)) {
       fail("Pay(publishableKey) needs a publishable key starting with pk_test_ or pk_live_");
     }
+    // The real SDK takes live keys; this stand-in never touches real money, so it says so at once.
+    if (publishableKey.indexOf("pk_live_") === 0) fail("the sandbox refuses pk_live_ keys: use a pk_test_ key");
     var sdk = { publishableKey: publishableKey, customer: null, references: null };
     return {
       generateButton: function (config) {

@@ -20,6 +20,7 @@ import {
   CHECKOUT_SCRIPT_PATH,
   checkoutPage,
   dashboardPage,
+  DASHBOARD_PATH,
   DASHBOARD_SCRIPT_PATH,
   errorPage,
   loadingPage,
@@ -28,7 +29,6 @@ import {
   pageLangOf,
   STYLESHEET_PATH,
 } from "../browser/pages";
-import { CONTROL_PREFIX } from "./control";
 
 /**
  * The browser side of the service (contract 4.3, 2.8 to 2.10, 6.2): the SDK script, the
@@ -88,7 +88,8 @@ export function browserRoutes(ctx: SandboxContext): RouteGroup {
         pattern: "/favicon.ico",
         handle: () => ({ status: 204, body: "", contentType: "image/x-icon" }),
       },
-      { method: "GET", pattern: `${CONTROL_PREFIX}/dashboard`, handle: () => page(200, dashboardPage()) },
+      // The server lets these through only with a loopback Host, and the page only with its token (control-access.ts).
+      { method: "GET", pattern: DASHBOARD_PATH, handle: () => page(200, dashboardPage()) },
       { method: "GET", pattern: DASHBOARD_SCRIPT_PATH, handle: () => javascript(dashboardScript, cached) },
     ],
   };
@@ -155,7 +156,10 @@ const openerOriginSchema = z.string().refine(
 );
 
 const checkoutQuery = z.strictObject({
-  key: z.string().regex(/^pk_(?:test|live)_.+$/, { message: "must be a publishable key (pk_test_… or pk_live_…)" }),
+  key: z
+    .string()
+    .regex(/^pk_(?:test|live)_.+$/, { message: "must be a publishable key (pk_test_… or pk_live_…)" })
+    .refine((key) => !key.startsWith("pk_live_"), { message: "the sandbox refuses pk_live_ keys (use pk_test_…)" }),
   lang: z.string().max(35).optional(),
   paymentConfig: jsonParam(paymentConfigSchema).optional(),
   customer: jsonParam(z.strictObject({ name: z.string().max(200), phone: z.string().max(50) })).optional(),

@@ -12,7 +12,8 @@ import { DELIVERY_SHAPES, type ShapeOptions } from "../webhooks";
 /**
  * The sandbox's own API for tests and people: request log, injected faults, settings, token
  * revocation, the clock, the orders and what happens to them, and the webhook deliveries.
- * No authentication: the sandbox listens on 127.0.0.1 and holds test data only.
+ * The server answers none of it without a loopback Host and the run's token (control-access.ts).
+ * The credentials are not served: whoever started the sandbox gave them to it.
  */
 
 export const CONTROL_PREFIX = "/__sandbox";
@@ -47,9 +48,6 @@ export function controlRoutes(ctx: SandboxContext): RouteGroup {
       }),
 
       route("GET", "/settings", () => json(200, { settings: ctx.settings })),
-      // The run's random test credentials, for a test that checks they never reach the browser
-      // (e2e/client-bundle.spec.ts). The request log already shows the client secret.
-      route("GET", "/credentials", () => json(200, { credentials: ctx.credentials })),
       route("POST", "/settings", (request) => {
         Object.assign(ctx.settings, body(request, settingsChangeSchema));
         return json(200, { settings: ctx.settings });

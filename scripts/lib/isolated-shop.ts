@@ -17,6 +17,8 @@ export interface IsolatedShop {
   /** Where the data lives, for log lines (never a password). */
   databaseDescription: string;
   sandboxUrl: string;
+  /** The sandbox's control token (x-sandbox-token), random for the run. */
+  sandboxToken: string;
   credentials: SandboxCredentials;
   /** The variables `next build` and `next start` need on top of the process's own. */
   appEnv: Record<string, string>;
@@ -29,8 +31,9 @@ export interface IsolatedShop {
  * (credentials, API and SDK addresses) come from the caller. The e2e server uses it when
  * E2E_PAY_SERVICE=real; the service's webhooks then go to the URL registered for the account.
  */
-export interface ServiceShop extends Omit<IsolatedShop, "sandboxUrl" | "credentials"> {
+export interface ServiceShop extends Omit<IsolatedShop, "sandboxUrl" | "sandboxToken" | "credentials"> {
   sandboxUrl: null;
+  sandboxToken: null;
 }
 
 export interface IsolatedShopOptions {
@@ -58,6 +61,7 @@ export async function prepareIsolatedShop(options: IsolatedShopOptions): Promise
     undo.push(() => sandbox.close());
     return {
       sandboxUrl: sandbox.url,
+      sandboxToken: sandbox.token,
       credentials,
       appEnv: appEnvOf(options, database.url, payEnvFor(credentials, sandbox.url)),
     };
@@ -70,6 +74,7 @@ export async function prepareServiceShop(
 ): Promise<ServiceShop> {
   return withCleanUp(options, async (database) => ({
     sandboxUrl: null,
+    sandboxToken: null,
     appEnv: appEnvOf(options, database.url, options.payEnv),
   }));
 }

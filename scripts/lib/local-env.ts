@@ -1,13 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseEnv } from "node:util";
+import { randomControlToken } from "../../sandbox/control-access";
 import { payEnvFor, randomCredentials } from "../../sandbox/credentials";
 
 /**
  * The environment `npm run dev` starts with: the process's own variables over .env.local
  * over .env (Next.js's order). On a fresh clone it writes random local test credentials
- * to .env.local, which the app and the local sandbox share and git ignores, and the back
- * office's session secret and password (printed once, when written). Variables already set
+ * to .env.local, which the app and the local sandbox share and git ignores, the local
+ * sandbox's control token (SANDBOX_TOKEN, which `npm run sandbox -- trigger` reads there too),
+ * and the back office's session secret and password (printed once, when written). Variables already set
  * anywhere are kept; only missing ones are appended.
  */
 export const LOCAL_SANDBOX_URL = "http://127.0.0.1:4010";
@@ -35,7 +37,7 @@ export function prepareLocalEnv(options: {
     ...definedOnly(options.processEnv),
   };
   const apiBaseUrl = merged.PAY_API_BASE_URL || LOCAL_SANDBOX_URL;
-  const payDefaults = payEnvFor(randomCredentials(), apiBaseUrl.replace(/\/+$/, ""));
+  const payDefaults: Record<string, string> = payEnvFor(randomCredentials(), apiBaseUrl.replace(/\/+$/, ""));
   const missingPay = Object.keys(payDefaults).filter((key) => !merged[key]);
   if (missingPay.length > 0 && !isLocalSandbox(apiBaseUrl)) {
     throw new Error(`PAY_API_BASE_URL points at a remote service, so these must be set too: ${missingPay.join(", ")}`);
@@ -45,8 +47,15 @@ export function prepareLocalEnv(options: {
     ADMIN_PASSWORD: randomBytes(12).toString("base64url"),
     ADMIN_SESSION_SECRET: randomBytes(32).toString("base64url"),
   };
-  const defaults = { ...payDefaults, ...adminDefaults };
-  const missing = [...missingPay, ...Object.keys(adminDefaults).filter((key) => !merged[key])];
+  // The local sandbox's control API and dashboard want this token; a remote service has none.
+  const sandboxDefaults: Record<string, string> = isLocalSandbox(apiBaseUrl)
+    ? { SANDBOX_TOKEN: randomControlToken() }
+    : {};
+  const defaults = { ...payDefaults, ...sandboxDefaults, ...adminDefaults };
+  const missing = [
+    ...missingPay,
+    ...Object.keys({ ...sandboxDefaults, ...adminDefaults }).filter((key) => !merged[key]),
+  ];
   if (missing.length === 0) return merged;
   const lines = missing.map((key) => `${key}=${defaults[key]}`);
   const header = existsSync(localFile)

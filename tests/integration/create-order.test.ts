@@ -357,7 +357,7 @@ describe("when the service fails", () => {
     expect(await db().cart.findUniqueOrThrow({ where: { id: cart.id } })).toMatchObject({ status: "OPEN" });
 
     // The shopper can try again at once.
-    await fetch(`${sandbox.url}/__sandbox/faults`, { method: "DELETE" });
+    await sandbox.control.call("DELETE", "/faults");
     const retry = await createOrder({ body: {}, cookies: { cart_id: cart.id } });
     expect(retry.status).toBe(200);
     expect(await stockOf(product.id)).toBe(7);

@@ -45,12 +45,7 @@ async function getStatus(externalTransactionId: string, query = "") {
 const serviceStatusQueries = async () => sandbox.control.requests("/paypartner/paymentByExternalTransaction");
 
 async function sandboxOrder(externalTransactionId: string, action: string, body?: unknown) {
-  const response = await fetch(`${sandbox.url}/__sandbox/orders/${externalTransactionId}/${action}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body ?? {}),
-  });
-  if (!response.ok) throw new Error(`sandbox ${action}: ${response.status} ${await response.text()}`);
+  await sandbox.control.call("POST", `/orders/${externalTransactionId}/${action}`, body ?? {});
 }
 
 /** Makes the order look quiet for `seconds` (the status endpoint's staleness rule). */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { payClient } from "@/lib/pay";
-import { sandboxControl } from "../support/sandbox";
+import { suiteSandboxControl } from "../support/sandbox";
 
 // The app's one client, configured from the environment alone (lib/env.ts), against the suite's sandbox.
 
@@ -23,7 +23,7 @@ describe("payClient()", () => {
       status: "PEN",
     });
 
-    const requests = await sandboxControl(inject("sandboxUrl")).requests();
+    const requests = await suiteSandboxControl().requests();
     const mine = requests.filter(
       (r) => r.body.includes(externalTransactionId) || r.query.externalTransactionId === externalTransactionId,
     );

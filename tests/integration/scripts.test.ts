@@ -12,7 +12,7 @@ import { applyPaymentUpdate } from "@/lib/orders/state-machine";
 import { payClient } from "@/lib/pay";
 import { createTestDatabase, type TestDatabase } from "../support/database";
 import { newExternalTransactionId } from "../support/orders";
-import { sandboxControl } from "../support/sandbox";
+import { suiteSandboxControl } from "../support/sandbox";
 
 // `npm run worker -- --once`, its built twin and `npm run reconcile` as an operator runs them:
 // child processes configured by environment alone, against the suite's sandbox and a database of
@@ -146,7 +146,7 @@ describe("npm run reconcile", () => {
       additionalInfo: "1× Café do Amboim 1 kg",
     });
     // Paid at the service, but its webhook never came.
-    await sandboxControl(inject("sandboxUrl")).call("POST", `/orders/${order.externalTransactionId}/confirm`, {
+    await suiteSandboxControl().call("POST", `/orders/${order.externalTransactionId}/confirm`, {
       delivery: "drop",
     });
     await client.$executeRaw`UPDATE orders SET reference_number = ${referenceNumber},

@@ -15,6 +15,7 @@ export default async function setup(project: TestProject) {
   project.provide("appEnv", shop.appEnv);
   project.provide("serverDatabaseUrl", serverDatabaseUrl ?? "");
   project.provide("sandboxUrl", shop.sandboxUrl);
+  project.provide("sandboxToken", shop.sandboxToken);
   project.provide("payCredentials", shop.credentials);
 
   return () => shop.close();
@@ -27,6 +28,8 @@ declare module "vitest" {
     /** Where per-file scratch databases are created; "" for embedded PGlite. */
     serverDatabaseUrl: string;
     sandboxUrl: string;
+    /** The shared sandbox's control token (x-sandbox-token); tests/support/sandbox.ts sends it. */
+    sandboxToken: string;
     payCredentials: SandboxCredentials;
   }
 }

@@ -1,19 +1,16 @@
 import { inject, vi } from "vitest";
+import { controlClient, type ControlAddress } from "../../sandbox/control-client";
 import type { LoggedRequest } from "../../sandbox/request-log";
-import type { SandboxCredentials } from "../../sandbox/server";
 import { startTestSandbox as startSandboxForTests } from "../../sandbox/testing";
 
-/** Talks to a sandbox's control API (`/__sandbox/*`), as a test or a person would. */
-export function sandboxControl(url: string) {
+/** Talks to a sandbox's control API (`/__sandbox/*`) with its token, as a test or a person would. */
+export function sandboxControl(sandbox: ControlAddress) {
+  const client = controlClient(sandbox);
   async function call(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${url}/__sandbox${path}`, {
-      method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!response.ok)
-      throw new Error(`sandbox control ${method} ${path}: HTTP ${response.status} ${await response.text()}`);
-    return response.json() as Promise<Record<string, unknown>>;
+    const answer = await client.request(method, path, body);
+    if (answer.status < 200 || answer.status >= 300)
+      throw new Error(`sandbox control ${method} ${path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body as Record<string, unknown>;
   }
   return {
     /** Any control call, e.g. `call("POST", "/orders/order_…/approve", { delivery: "drop" })`; throws unless 2xx. */
@@ -35,14 +32,16 @@ export function sandboxControl(url: string) {
     confirm: (externalTransactionId: string) =>
       call("POST", `/orders/${encodeURIComponent(externalTransactionId)}/confirm`),
     reset: () => call("POST", "/reset"),
-    credentials: async () => (await call("GET", "/credentials")).credentials as SandboxCredentials,
   };
 }
+
+/** The control API of the suite's shared sandbox (tests/setup/global.ts). */
+export const suiteSandboxControl = () => sandboxControl({ url: inject("sandboxUrl"), token: inject("sandboxToken") });
 
 /** A sandbox of one's own, for tests that count requests and must not see other files' traffic. */
 export async function startTestSandbox(options: Parameters<typeof startSandboxForTests>[0] = {}) {
   const sandbox = await startSandboxForTests(options);
-  return { ...sandbox, control: sandboxControl(sandbox.url) };
+  return { ...sandbox, control: sandboxControl(sandbox) };
 }
 
 /**
