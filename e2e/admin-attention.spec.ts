@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { routeFiles } from "../tests/support/routes";
+import { routeFiles, sampleAddressOf } from "../tests/support/routes";
 import { signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
@@ -20,12 +20,7 @@ test("every admin page without a session goes to the sign-in", async ({ request 
     .filter((file) => file.startsWith("app/admin/") && file.endsWith("/page.tsx") && file !== "app/admin/page.tsx");
   expect(pages).toContain("app/admin/orders/page.tsx");
   for (const file of pages) {
-    const path = file
-      .replace(/^app/, "")
-      .replace(/\/page\.tsx$/, "")
-      .replace(/\[([^\]]+)\]/g, (_, name: string) =>
-        name === "externalTransactionId" ? `order_${randomUUID()}` : randomUUID(),
-      );
+    const { path } = sampleAddressOf(file);
     const response = await request.get(path, { maxRedirects: 0 });
     expect([303, 307, 308], `${path} (${file})`).toContain(response.status());
     expect(response.headers().location, path).toMatch(/\/admin$/);

@@ -5,6 +5,7 @@ import { shopCookie } from "./cookies";
 import { describeIssues, MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "./checkout/request";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
+import { ON_SALE, unitsForSale } from "./on-sale";
 
 /**
  * The shopper's server-side cart (found by the `cart_id` cookie). Prices, stock and totals
@@ -148,8 +149,7 @@ export async function getCart(db: Database, id: string | undefined): Promise<Car
     image: product.imagePath,
     unitPriceAoa: product.priceAoa,
     quantity,
-    // An archived product is no longer sold: its line is sold out, so the cart asks to remove it.
-    stock: product.archivedAt ? 0 : product.stock,
+    stock: unitsForSale(product),
     lineTotalAoa: product.priceAoa * quantity,
   }));
   return {
@@ -212,7 +212,7 @@ async function addOnce(db: Database, request: z.output<typeof addSchema>): Promi
     // the cart and then the products, and taking them in the other order here could deadlock.
     // Stock is checked again when the order reserves it.
     const product = await tx.product.findUnique({
-      where: { id: request.productId, archivedAt: null },
+      where: { id: request.productId, ...ON_SALE },
       select: { stock: true },
     });
     // An archived product (lib/admin/products.ts) is not sold any more: as unknown as one never sold.
@@ -262,7 +262,7 @@ export async function setLineQuantity(db: Database, input: SetQuantityInput): Pr
       select: { id: true, product: { select: { stock: true, archivedAt: true } } },
     });
     if (!line) return refuse("line_not_found", "that product is not in the cart");
-    const stock = line.product.archivedAt ? 0 : line.product.stock;
+    const stock = unitsForSale(line.product);
     if (stock <= 0) return refuse("out_of_stock", "the product is sold out; remove it from the cart");
     const quantity = Math.min(request.quantity, stock);
     await tx.cartItem.update({ where: { id: line.id }, data: { quantity } });

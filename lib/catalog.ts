@@ -1,6 +1,7 @@
 import "server-only";
 import { db } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
+import { ON_SALE } from "./on-sale";
 
 /** A product as the app shows it; prices are integer AOA. */
 export interface CatalogProduct {
@@ -36,17 +37,14 @@ function toCatalogProduct({
   return { ...product, image: imagePath };
 }
 
-/** Products on sale: archived ones (the back office, lib/admin/products.ts) are left out everywhere. */
-const onSale = { archivedAt: null };
-
 export async function listProducts(): Promise<CatalogProduct[]> {
-  const rows = await db().product.findMany({ where: onSale, select: catalogFields, orderBy: [{ name: "asc" }] });
+  const rows = await db().product.findMany({ where: ON_SALE, select: catalogFields, orderBy: [{ name: "asc" }] });
   return withExpiredHolds(rows.map(toCatalogProduct));
 }
 
 /** The product shown at /products/[slug]; null for a slug the catalogue does not have, or an archived product. */
 export async function findProductBySlug(slug: string): Promise<CatalogProduct | null> {
-  const row = await db().product.findUnique({ where: { slug, ...onSale }, select: catalogFields });
+  const row = await db().product.findUnique({ where: { slug, ...ON_SALE }, select: catalogFields });
   return row ? (await withExpiredHolds([toCatalogProduct(row)]))[0]! : null;
 }
 

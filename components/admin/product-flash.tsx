@@ -1,20 +1,16 @@
+import { flashOf } from "@/lib/admin/order-flash";
 import { PRODUCT_DONE, PRODUCT_ERRORS, PRODUCT_FIELDS, type ProductField } from "@/lib/admin/products";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
+import { Flash } from "./flash";
 
 type Query = Record<string, string | string[] | undefined>;
-
-/** One of `allowed`, from a query parameter, or undefined: anything else in the address is ignored. */
-function flagOf<T extends string>(value: string | string[] | undefined, allowed: readonly T[]): T | undefined {
-  const first = Array.isArray(value) ? value[0] : value;
-  return allowed.find((flag) => flag === first);
-}
 
 /** The outcome of the last product action, from its redirect's `?done=`, `?error=` and `?field=`. */
 export function productFlashOf(query: Query) {
   return {
-    done: flagOf(query.done, PRODUCT_DONE),
-    error: flagOf(query.error, PRODUCT_ERRORS),
-    field: flagOf(query.field, PRODUCT_FIELDS),
+    done: flashOf(query.done, PRODUCT_DONE),
+    error: flashOf(query.error, PRODUCT_ERRORS),
+    field: flashOf(query.field, PRODUCT_FIELDS),
   };
 }
 
@@ -39,16 +35,16 @@ export function ProductFlash({ t, flash }: { t: Dictionary; flash: ReturnType<ty
   const text = t.admin.products;
   if (flash.error)
     return (
-      <p role="alert" data-testid="product-flash" className="rounded-md bg-amber-50 px-3 py-2 text-amber-900">
+      <Flash kind="error" testId="product-flash">
         {text.errors[flash.error]}
         {flash.field && ` ${text.fieldError(productFieldLabel(t, flash.field))}`}
-      </p>
+      </Flash>
     );
   if (flash.done)
     return (
-      <p role="status" data-testid="product-flash" className="rounded-md bg-green-50 px-3 py-2 text-green-900">
+      <Flash kind="done" testId="product-flash">
         {text.done[flash.done]}
-      </p>
+      </Flash>
     );
   return null;
 }

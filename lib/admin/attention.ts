@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { CREATION_FAILURE_REASONS } from "../orders/cancel-reasons";
+import { EXTERNAL_TRANSACTION_ID } from "../orders/status";
 
 /**
  * What needs a person, for the back office's home, and "mark resolved" for each kind of item:
@@ -73,7 +74,11 @@ const unmatchedDeliveryWhere: Prisma.WebhookEventWhereInput = {
   resolvedAt: null,
 };
 
-const orderOf = (key: string) => /:(order_[0-9a-f-]+)$/.exec(key)?.[1] ?? null;
+/** The order a job works for, from its dedupe key `<type>:<externalTransactionId>` (lib/jobs/catalog.ts). */
+function orderOf(dedupeKey: string): string | null {
+  const id = dedupeKey.slice(dedupeKey.indexOf(":") + 1);
+  return EXTERNAL_TRANSACTION_ID.test(id) ? id : null;
+}
 
 export async function attentionItems(db: Database, limit = ATTENTION_LIST_LIMIT): Promise<Attention> {
   const orderFields = {
@@ -149,6 +154,12 @@ export const resolutionNoteSchema = z.object({ note: z.string().trim().min(1).ma
 
 export type ResolveOutcome = "resolved" | "not_found" | "nothing_to_resolve";
 
+/** After a resolving update of `count` rows: resolved, or else whether the item exists at all. */
+async function outcomeOf(count: number, existing: () => Promise<number>): Promise<ResolveOutcome> {
+  if (count > 0) return "resolved";
+  return (await existing()) > 0 ? "nothing_to_resolve" : "not_found";
+}
+
 /** Closes an order's attention (raised, or its failed creation) with a note. */
 export async function resolveOrderAttention(
   db: Database,
@@ -163,8 +174,7 @@ export async function resolveOrderAttention(
     },
     data: { attentionResolvedAt: new Date(), attentionNote: note },
   });
-  if (count > 0) return "resolved";
-  return (await db.order.count({ where: { externalTransactionId } })) ? "nothing_to_resolve" : "not_found";
+  return outcomeOf(count, () => db.order.count({ where: { externalTransactionId } }));
 }
 
 /** Closes a PARKED job of this order with a note (a retry reopens it: lib/jobs/queue.ts `requeueParkedJob`). */
@@ -178,8 +188,7 @@ export async function resolveParkedJob(
     where: { ...ofOrder, ...parkedJobWhere },
     data: { resolvedAt: new Date(), resolutionNote: note },
   });
-  if (count > 0) return "resolved";
-  return (await db.job.count({ where: ofOrder })) ? "nothing_to_resolve" : "not_found";
+  return outcomeOf(count, () => db.job.count({ where: ofOrder }));
 }
 
 /** Closes an unmatched or unreadable webhook delivery with a note. */
@@ -188,8 +197,7 @@ export async function resolveWebhookDelivery(db: Database, id: string, note: str
     where: { id, ...unmatchedDeliveryWhere },
     data: { resolvedAt: new Date(), resolutionNote: note },
   });
-  if (count > 0) return "resolved";
-  return (await db.webhookEvent.count({ where: { id } })) ? "nothing_to_resolve" : "not_found";
+  return outcomeOf(count, () => db.webhookEvent.count({ where: { id } }));
 }
 
 export interface AdminDelivery {

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { describeIssues } from "../checkout/request";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import type { ImageStore } from "../images/store";
@@ -191,7 +192,7 @@ const invalid = (error: z.ZodError): ProductResult => {
     ok: false,
     status: 400,
     code: "invalid_input",
-    message: error.issues.map((each) => `${each.path.join(".") || "input"} ${each.message}`).join("; "),
+    message: describeIssues(error, "input"),
     ...(field ? { field } : {}),
   };
 };

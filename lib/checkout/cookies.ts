@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { shopCookie } from "../cookies";
+import { isUuid } from "../uuid";
 
 /**
  * The shopper's two cookies, both httpOnly: the server-side cart and an anonymous shopper id,
@@ -8,11 +9,10 @@ import { shopCookie } from "../cookies";
 export const CART_COOKIE = "cart_id";
 export const SHOPPER_COOKIE = "shopper_id";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SHOPPER_ID = /^shopper_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The cart id from its cookie, or undefined when the cookie is absent or not a cart id. */
-export const readCartId = (value: string | undefined) => (value && UUID.test(value) ? value : undefined);
+export const readCartId = (value: string | undefined) => (value && isUuid(value) ? value : undefined);
 
 export const readShopperId = (value: string | undefined) => (value && SHOPPER_ID.test(value) ? value : undefined);
 

@@ -6,6 +6,7 @@ import { Prisma } from "../generated/prisma/client";
 import { jobsForTransition } from "../jobs/catalog";
 import { jobsOfOrders } from "../jobs/queue";
 import { errorKind, type Logger } from "../log";
+import { ON_SALE } from "../on-sale";
 import { creationFailureReason } from "../orders/cancel-reasons";
 import { releaseExpiredHolds } from "../orders/holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
@@ -198,7 +199,7 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
 
     // Archived products (lib/admin/products.ts) are no longer sold: refused as unknown ones are.
     const products = await tx.product.findMany({
-      where: { id: { in: items.map((item) => item.productId) }, archivedAt: null },
+      where: { id: { in: items.map((item) => item.productId) }, ...ON_SALE },
       select: { id: true, name: true, priceAoa: true, imagePath: true },
     });
     const byId = new Map(products.map((product) => [product.id, product]));

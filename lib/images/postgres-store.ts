@@ -1,9 +1,8 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { Database } from "../db/client";
+import { isUuid } from "../uuid";
 import { IMAGE_CONTENT_TYPES, imagePath, type ImageStore } from "./store";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Images in the shop's own PostgreSQL (the product_images table): every deployment, serverless or
@@ -23,7 +22,7 @@ export function postgresImageStore(db: Database): ImageStore {
       return { id, path: imagePath(id) };
     },
     async get(id) {
-      if (!UUID.test(id)) return null;
+      if (!isUuid(id)) return null;
       const row = await db.productImage.findUnique({
         where: { id },
         select: { contentType: true, bytes: true, sha256: true },

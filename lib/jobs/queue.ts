@@ -1,5 +1,6 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
+import { isUuid } from "../uuid";
 import { dedupeKeyOf, type JobType } from "./catalog";
 
 /**
@@ -47,8 +48,6 @@ export interface ClaimOptions {
   ids?: readonly string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Claims up to `limit` due jobs, oldest `run_at` first: QUEUED jobs whose `run_at` has come, and
  * RUNNING jobs whose lease expired and that have attempts left. They become RUNNING, locked
@@ -58,7 +57,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * the growing backlog made each claim slower (bench/README.md).
  */
 export async function claimJobs(client: SqlRunner, options: ClaimOptions): Promise<ClaimedJob[]> {
-  const ids = options.ids ? options.ids.filter((id) => UUID.test(id)) : null;
+  const ids = options.ids ? options.ids.filter((id) => isUuid(id)) : null;
   if (options.limit < 1 || ids?.length === 0) return [];
   const leaseMs = Math.round(options.leaseMs ?? DEFAULT_LEASE_MS);
   const rows = await client.$queryRaw<
@@ -229,7 +228,7 @@ export async function requeueParkedJob(
   client: SqlRunner,
   job: { id: string; externalTransactionId: string },
 ): Promise<"requeued" | "not_found" | "not_parked"> {
-  if (!UUID.test(job.id)) return "not_found";
+  if (!isUuid(job.id)) return "not_found";
   const suffix = `:${job.externalTransactionId}`;
   const [row] = await client.$queryRaw<{ requeued: boolean }[]>(Prisma.sql`
 WITH target AS (

@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { adminRequest } from "../support/admin";
-import { routeFiles } from "../support/routes";
+import { routeFiles, sampleAddressOf } from "../support/routes";
 
 // Every route handler under app/api/admin, found on disk (so a new one is checked without being
 // listed here): without a session it answers 401, and a mutation from another site 403, before
@@ -10,20 +9,6 @@ import { routeFiles } from "../support/routes";
 
 const PUBLIC = new Set(["app/api/admin/session/route.ts", "app/api/admin/session/sign-out/route.ts"]);
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-
-/** A well-formed value for each dynamic segment, so the refusal is the guard's and not a 404. */
-function paramsOf(file: string): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const [, name] of file.matchAll(/\[([^\]]+)\]/g))
-    params[name!] = name === "externalTransactionId" ? `order_${randomUUID()}` : randomUUID();
-  return params;
-}
-
-const pathOf = (file: string, params: Record<string, string>) =>
-  file
-    .replace(/^app/, "")
-    .replace(/\/route\.ts$/, "")
-    .replace(/\[([^\]]+)\]/g, (_, name: string) => params[name]!);
 
 describe("every admin API route", async () => {
   const routes = (await routeFiles()).filter(
@@ -41,19 +26,13 @@ describe("every admin API route", async () => {
       expect(methods.length, file).toBeGreaterThan(0);
       for (const method of methods) {
         const handler = module[method] as (request: Request, context: unknown) => Promise<Response>;
-        const params = paramsOf(file);
+        const { path, params } = sampleAddressOf(file);
         const context = { params: Promise.resolve(params) };
         const body = method === "GET" || method === "DELETE" ? {} : { form: { note: "x" } };
-        const anonymous = await handler(
-          await adminRequest(pathOf(file, params), { method, session: false, ...body }),
-          context,
-        );
+        const anonymous = await handler(await adminRequest(path, { method, session: false, ...body }), context);
         expect(anonymous.status, `${method} ${file} without a session`).toBe(401);
         if (method === "GET") continue;
-        const crossSite = await handler(
-          await adminRequest(pathOf(file, params), { method, crossSite: true, ...body }),
-          context,
-        );
+        const crossSite = await handler(await adminRequest(path, { method, crossSite: true, ...body }), context);
         expect(crossSite.status, `${method} ${file} from another site`).toBe(403);
       }
     });

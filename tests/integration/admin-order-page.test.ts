@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminOrderDetail } from "@/lib/admin/order-timeline";
-import { sealAdminSession } from "@/lib/admin/session";
 import { db } from "@/lib/db/client";
+import { adminRequest } from "../support/admin";
 import { postCreateOrder } from "../support/checkout";
 import { settleAfterTasks } from "../support/next-after";
 import { insertTestOrder, insertTestProduct } from "../support/orders";
@@ -15,7 +14,6 @@ import { notification, postWebhook } from "../support/webhooks";
 // against the suite's real database and a sandbox of this file's own (no webhook URL: the
 // sandbox's notifications are dropped, so "ask the service" is the only way its news arrives).
 
-const APP = "http://localhost:3000";
 let sandbox: Awaited<ReturnType<typeof useOwnSandbox>>;
 
 beforeAll(async () => {
@@ -39,22 +37,11 @@ async function placeOrder() {
   return { ...body, product };
 }
 
-const sessionCookie = async () =>
-  `admin_session=${await sealAdminSession({
-    password: process.env.ADMIN_PASSWORD!,
-    sessionSecret: process.env.ADMIN_SESSION_SECRET!,
-  })}`;
-
 type Caller = { session?: boolean; crossSite?: boolean; form?: boolean };
 
-async function post(path: string, caller: Caller = {}) {
-  const headers = new Headers();
-  if (caller.session !== false) headers.set("cookie", await sessionCookie());
-  if (caller.crossSite) headers.set("origin", "https://evil.example");
-  else headers.set("origin", APP);
-  if (caller.form) headers.set("content-type", "application/x-www-form-urlencoded");
-  return new NextRequest(`${APP}${path}`, { method: "POST", headers, body: caller.form ? "" : undefined });
-}
+/** The page's buttons post an empty form; a JSON client posts nothing. */
+const post = (path: string, caller: Caller = {}) =>
+  adminRequest(path, { ...caller, form: caller.form ? {} : undefined });
 
 async function askService(externalTransactionId: string, caller?: Caller) {
   const { POST } = await import("@/app/api/admin/orders/[externalTransactionId]/refresh/route");

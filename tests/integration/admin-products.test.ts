@@ -3,12 +3,12 @@ import { crc32, deflateSync } from "node:zlib";
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { adjustStock, updateProduct } from "@/lib/admin/products";
-import { sealAdminSession } from "@/lib/admin/session";
 import { addToCart, getCart, setLineQuantity } from "@/lib/cart";
 import { findProductBySlug, listProducts } from "@/lib/catalog";
 import { db } from "@/lib/db/client";
 import { postgresImageStore } from "@/lib/images/postgres-store";
 import { MAX_IMAGE_BYTES } from "@/lib/images/validate";
+import { ADMIN_APP as APP, adminRequest, type AdminCaller } from "../support/admin";
 import { checkout } from "../support/checkout";
 import { settleAfterTasks } from "../support/next-after";
 import { insertTestOrder, insertTestProduct } from "../support/orders";
@@ -16,8 +16,6 @@ import { insertTestOrder, insertTestProduct } from "../support/orders";
 // The back office's products and stock (lib/admin/products.ts through the routes under
 // app/api/admin/products, and GET /api/images/<id>), against the suite's real database: what each
 // route answers, what it wrote, and what the storefront, carts and checkout then do.
-
-const APP = "http://localhost:3000";
 
 afterEach(() => settleAfterTasks());
 
@@ -50,13 +48,7 @@ const uniquePng = () => png(4, 3, randomColour());
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 
-const sessionCookie = async () =>
-  `admin_session=${await sealAdminSession({
-    password: process.env.ADMIN_PASSWORD!,
-    sessionSecret: process.env.ADMIN_SESSION_SECRET!,
-  })}`;
-
-type Caller = { session?: boolean; crossSite?: boolean; accept?: string };
+type Caller = Pick<AdminCaller, "session" | "crossSite" | "accept">;
 type Body =
   | { json: unknown }
   | { form: Record<string, string> }
@@ -64,31 +56,15 @@ type Body =
   | { raw: string; contentType: string }
   | undefined;
 
-async function request(path: string, body: Body, caller: Caller = {}) {
-  const headers = new Headers();
-  if (caller.session !== false) headers.set("cookie", await sessionCookie());
-  headers.set("origin", caller.crossSite ? "https://evil.example" : APP);
-  if (caller.accept) headers.set("accept", caller.accept);
-  let payload: BodyInit | undefined;
-  if (body && "json" in body) {
-    headers.set("content-type", "application/json");
-    payload = JSON.stringify(body.json);
-  } else if (body && "form" in body) {
-    headers.set("content-type", "application/x-www-form-urlencoded");
-    payload = new URLSearchParams(body.form).toString();
-  } else if (body && "multipart" in body) {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(body.multipart)) form.set(name, value);
-    form.set(
-      "image",
-      new File(body.image ? [new Uint8Array(body.image)] : [], body.image ? (body.imageName ?? "photo.png") : ""),
-    );
-    payload = form;
-  } else if (body) {
-    headers.set("content-type", body.contentType);
-    payload = body.raw;
+/** The back office's request (tests/support/admin.ts) with one of these bodies. */
+function request(path: string, body: Body, caller: Caller = {}) {
+  if (body && "multipart" in body) {
+    const { multipart: fields, image, imageName } = body;
+    return adminRequest(path, { ...caller, multipart: { fields, image, imageName } });
   }
-  return new NextRequest(`${APP}${path}`, { method: "POST", headers, body: payload });
+  if (body && "raw" in body)
+    return adminRequest(path, { ...caller, raw: { body: body.raw, contentType: body.contentType } });
+  return adminRequest(path, { ...caller, ...body });
 }
 
 const routes = {

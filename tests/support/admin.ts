@@ -22,18 +22,34 @@ export interface AdminCaller {
   form?: Record<string, string>;
   /** A JSON body (answered with JSON). */
   json?: unknown;
+  /** A multipart form of these fields and one `image` file (an empty one when absent), as a file input posts it. */
+  multipart?: { fields: Record<string, string>; image?: Buffer; imageName?: string };
+  /** Any other body, with its Content-Type. */
+  raw?: { body: string; contentType: string };
+  /** The Accept header, e.g. a multipart client that wants JSON. */
+  accept?: string;
 }
 
 export async function adminRequest(path: string, caller: AdminCaller = {}): Promise<NextRequest> {
   const headers = new Headers({ origin: caller.crossSite ? "https://evil.example" : ADMIN_APP });
   if (caller.session !== false) headers.set("cookie", await adminSessionCookie());
-  let body: string | undefined;
+  if (caller.accept) headers.set("accept", caller.accept);
+  let body: BodyInit | undefined;
   if (caller.form) {
     headers.set("content-type", "application/x-www-form-urlencoded");
     body = new URLSearchParams(caller.form).toString();
   } else if (caller.json !== undefined) {
     headers.set("content-type", "application/json");
     body = JSON.stringify(caller.json);
+  } else if (caller.multipart) {
+    const { fields, image, imageName } = caller.multipart;
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    form.set("image", new File(image ? [new Uint8Array(image)] : [], image ? (imageName ?? "photo.png") : ""));
+    body = form;
+  } else if (caller.raw) {
+    headers.set("content-type", caller.raw.contentType);
+    body = caller.raw.body;
   }
   return new NextRequest(`${ADMIN_APP}${path}`, { method: caller.method ?? "POST", headers, body });
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,4 +27,22 @@ export async function routeFiles(dir = root): Promise<RouteFile[]> {
       return { file, source, ...(declared ? { maxDuration: Number(declared[1]) } : {}) };
     }),
   );
+}
+
+/**
+ * The address a route or page file answers at, e.g. app/api/admin/orders/[externalTransactionId]/refresh/route.ts
+ * → /api/admin/orders/order_…/refresh, each dynamic segment filled with a well-formed value (an
+ * order id for `[externalTransactionId]`, a UUID for any other) so a request gets past the
+ * parameters' own checks; `params` holds the same values, as Next hands them to a handler.
+ */
+export function sampleAddressOf(file: string): { path: string; params: Record<string, string> } {
+  const params: Record<string, string> = {};
+  const path = file
+    .replace(/^app/, "")
+    .replace(/\/(route\.ts|page\.tsx)$/, "")
+    .replace(/\[([^\]]+)\]/g, (_, name: string) => {
+      params[name] = name === "externalTransactionId" ? `order_${randomUUID()}` : randomUUID();
+      return params[name]!;
+    });
+  return { path, params };
 }

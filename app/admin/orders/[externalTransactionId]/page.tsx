@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ActionFlash } from "@/components/admin/action-flash";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { Field } from "@/components/admin/field";
 import { ResolveForm } from "@/components/admin/resolve-form";
 import { luandaSecond } from "@/lib/admin/luanda-calendar";
 import { requireAdminSession } from "@/lib/admin/guard";
-import { flashOf, ORDER_ACTION_DONE, ORDER_ACTION_ERRORS, orderPagePath } from "@/lib/admin/order-flash";
+import { orderPagePath } from "@/lib/admin/order-flash";
 import { adminOrderDetail, type AdminOrderJob, type TimelineEvent } from "@/lib/admin/order-timeline";
 import { db } from "@/lib/db/client";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
@@ -41,8 +42,6 @@ export default async function AdminOrderPage({
   if (!detail) notFound();
   const { order, lines, jobs, timeline } = detail;
   const text = t.admin.order;
-  const done = flashOf(query.done, ORDER_ACTION_DONE);
-  const error = flashOf(query.error, ORDER_ACTION_ERRORS);
   const actionPath = orderPagePath(order.externalTransactionId).replace("/admin/", "/api/admin/");
 
   return (
@@ -53,16 +52,7 @@ export default async function AdminOrderPage({
         {text.back}
       </Link>
 
-      {done && (
-        <p role="status" data-testid="order-flash" className="rounded-md bg-green-50 px-3 py-2 text-green-900">
-          {text.done[done]}
-        </p>
-      )}
-      {error && (
-        <p role="alert" data-testid="order-flash" className="rounded-md bg-amber-50 px-3 py-2 text-amber-900">
-          {text.errors[error]}
-        </p>
-      )}
+      <ActionFlash query={query} t={t} testId="order-flash" />
 
       <dl
         data-testid="order-header"

@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { ActionFlash } from "@/components/admin/action-flash";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { Field } from "@/components/admin/field";
 import { ResolveForm } from "@/components/admin/resolve-form";
 import { adminDelivery } from "@/lib/admin/attention";
 import { requireAdminSession } from "@/lib/admin/guard";
 import { luandaSecond } from "@/lib/admin/luanda-calendar";
-import { flashOf, ORDER_ACTION_DONE, ORDER_ACTION_ERRORS, orderPagePath } from "@/lib/admin/order-flash";
+import { orderPagePath } from "@/lib/admin/order-flash";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/i18n/server";
 
@@ -36,8 +37,6 @@ export default async function AdminDeliveryPage({
   if (!delivery) notFound();
   const text = t.admin.delivery;
   const actionText = t.admin.order;
-  const done = flashOf(query.done, ORDER_ACTION_DONE);
-  const error = flashOf(query.error, ORDER_ACTION_ERRORS);
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{text.title}</h1>
@@ -45,16 +44,7 @@ export default async function AdminDeliveryPage({
       <Link href="/admin" className="text-sm underline">
         {text.back}
       </Link>
-      {done && (
-        <p role="status" data-testid="delivery-flash" className="rounded-md bg-green-50 px-3 py-2 text-green-900">
-          {actionText.done[done]}
-        </p>
-      )}
-      {error && (
-        <p role="alert" data-testid="delivery-flash" className="rounded-md bg-amber-50 px-3 py-2 text-amber-900">
-          {actionText.errors[error]}
-        </p>
-      )}
+      <ActionFlash query={query} t={t} testId="delivery-flash" />
       <dl className="grid grid-cols-1 gap-x-6 gap-y-3 rounded-xl border border-stone-200 bg-white p-4 text-sm sm:grid-cols-2">
         <Field label={text.received}>{luandaSecond(delivery.receivedAt)}</Field>
         <Field label={text.outcome}>
