@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import { cookies } from "next/headers";
+import { setLanguageAction } from "@/app/actions";
 import { SiteHeader } from "@/components/site-header";
 import { TestModeBanner } from "@/components/test-mode-banner";
 import { getCart } from "@/lib/cart";
@@ -24,7 +25,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
     <html lang={htmlLang(lang)}>
       <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased">
         <TestModeBanner t={t} mode={getEnv().pay.mode} />
-        <SiteHeader t={t} lang={lang} cartCount={cart?.itemCount ?? 0} />
+        <SiteHeader t={t} lang={lang} cartCount={cart?.itemCount ?? 0} setLanguage={setLanguageAction} />
         <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
       </body>
     </html>

@@ -1,3 +1,4 @@
+import { addToCartAction } from "@/app/cart/actions";
 import { CartNotice } from "@/components/cart-notice";
 import { ProductCard } from "@/components/product-card";
 import { listProducts } from "@/lib/catalog";
@@ -5,6 +6,9 @@ import { getLang } from "@/lib/i18n/server";
 
 // The catalogue lives in the database, which is not there at build time.
 export const dynamic = "force-dynamic";
+// Adding to the cart posts a server action, which runs in this page's function and may release
+// expired holds (lib/orders/holds.ts): it asks the service, so it gets the same bound as the cart.
+export const maxDuration = 30;
 
 export default async function CatalogPage({
   searchParams,
@@ -24,7 +28,7 @@ export default async function CatalogPage({
         <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {products.map((product) => (
             <li key={product.id}>
-              <ProductCard product={product} t={t} />
+              <ProductCard product={product} t={t} addToCart={addToCartAction} />
             </li>
           ))}
         </ul>

@@ -1,9 +1,9 @@
-import { addToCartAction } from "@/app/cart/actions";
 import { MAX_LINE_QUANTITY } from "@/lib/checkout/request";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
 /**
- * A plain form posting to the cart's server action: it works before (or without) JavaScript.
+ * A plain form posting to the cart's server action (app/cart/actions.ts, handed in by the page,
+ * so components never import from app/): it works before (or without) JavaScript.
  * With `withQuantity`, the shopper picks how many (1 to the stock, at most MAX_LINE_QUANTITY).
  */
 export function AddToCartForm({
@@ -11,17 +11,19 @@ export function AddToCartForm({
   product,
   returnTo,
   withQuantity = false,
+  action,
 }: {
   t: Dictionary;
   product: { id: string; name: string; stock: number };
   returnTo: string;
   withQuantity?: boolean;
+  action: (formData: FormData) => Promise<void>;
 }) {
   const soldOut = product.stock <= 0;
   const max = Math.max(1, Math.min(product.stock, MAX_LINE_QUANTITY));
   const quantityId = `quantity-${product.id}`;
   return (
-    <form action={addToCartAction} className="flex flex-wrap items-end gap-3">
+    <form action={action} className="flex flex-wrap items-end gap-3">
       <input type="hidden" name="productId" value={product.id} />
       <input type="hidden" name="returnTo" value={returnTo} />
       {withQuantity ? (

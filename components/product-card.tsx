@@ -5,7 +5,16 @@ import type { CatalogProduct } from "@/lib/catalog";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { formatAoa } from "@/lib/money";
 
-export function ProductCard({ product, t }: { product: CatalogProduct; t: Dictionary }) {
+export function ProductCard({
+  product,
+  t,
+  addToCart,
+}: {
+  product: CatalogProduct;
+  t: Dictionary;
+  /** The cart's server action (app/cart/actions.ts). */
+  addToCart: (formData: FormData) => Promise<void>;
+}) {
   const href = `/products/${product.slug}`;
   return (
     <article
@@ -34,7 +43,7 @@ export function ProductCard({ product, t }: { product: CatalogProduct; t: Dictio
             {product.stock > 0 ? t.catalog.inStock(product.stock) : t.catalog.soldOut}
           </span>
         </div>
-        <AddToCartForm t={t} product={product} returnTo="/" />
+        <AddToCartForm t={t} product={product} returnTo="/" action={addToCart} />
       </div>
     </article>
   );

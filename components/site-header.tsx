@@ -1,9 +1,19 @@
 import Link from "next/link";
-import { setLanguageAction } from "@/app/actions";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { LANGS, type Lang } from "@/lib/i18n/languages";
 
-export function SiteHeader({ t, lang, cartCount }: { t: Dictionary; lang: Lang; cartCount: number }) {
+export function SiteHeader({
+  t,
+  lang,
+  cartCount,
+  setLanguage,
+}: {
+  t: Dictionary;
+  lang: Lang;
+  cartCount: number;
+  /** The language switch's server action (app/actions.ts, handed in by the layout). */
+  setLanguage: (formData: FormData) => Promise<void>;
+}) {
   return (
     <header className="border-b border-stone-200 bg-white">
       <nav
@@ -14,7 +24,7 @@ export function SiteHeader({ t, lang, cartCount }: { t: Dictionary; lang: Lang; 
           {t.shop.name}
         </Link>
         <div className="flex items-center gap-4">
-          <form action={setLanguageAction} className="flex items-center gap-1 text-sm">
+          <form action={setLanguage} className="flex items-center gap-1 text-sm">
             <span className="sr-only">{t.shop.language}</span>
             {LANGS.map((code) => (
               <button

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Image from "next/image";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { addToCartAction } from "@/app/cart/actions";
 import { AddToCartForm } from "@/components/add-to-cart-form";
 import { CartNotice } from "@/components/cart-notice";
 import { findProductBySlug } from "@/lib/catalog";
@@ -59,7 +60,13 @@ export default async function ProductPage({ params, searchParams }: Props) {
             <dt className="text-stone-500">{t.product.availability}</dt>
             <dd data-testid="stock">{product.stock > 0 ? t.catalog.inStock(product.stock) : t.catalog.soldOut}</dd>
           </dl>
-          <AddToCartForm t={t} product={product} returnTo={`/products/${product.slug}`} withQuantity />
+          <AddToCartForm
+            t={t}
+            product={product}
+            returnTo={`/products/${product.slug}`}
+            withQuantity
+            action={addToCartAction}
+          />
         </div>
       </div>
     </article>
