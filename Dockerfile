@@ -13,6 +13,10 @@ ENV NEXT_TELEMETRY_DISABLED=1 NPM_CONFIG_UPDATE_NOTIFIER=false
 # and esbuild.
 FROM base AS deps
 COPY package.json package-lock.json ./
+# The npm workspaces' manifests (the sandbox package and the benchmarks): npm wants each one the
+# lock file names. Their code is not needed here; the runtime image holds none of it.
+COPY packages/pay-sandbox/package.json packages/pay-sandbox/
+COPY bench/package.json bench/
 # `npm install`, not `npm ci`: the lock file lacks other platforms' optional packages
 # (@next/swc-darwin-arm64 and the like), so `npm ci` refuses it on every platform. With the lock
 # present, `npm install` keeps each locked version and only looks up what the lock lacks.

@@ -1,11 +1,11 @@
 import { defineConfig, devices } from "@playwright/test";
-import { chromiumLaunchOptions } from "./tests/support/chromium";
+import { chromiumLaunchOptions } from "pay-sandbox/playwright";
 
 /**
- * Browser tests against the production build of an isolated shop (scripts/e2e-server.ts):
+ * Browser tests against the production build of an isolated shop (harness/e2e-server.ts):
  * its own fresh database, random credentials and local sandbox, so a run never touches the
  * developer's data and needs no network. The "dev" project checks `npm run dev` itself: one
- * journey against `next dev` for a second isolated shop (scripts/e2e-dev-server.ts).
+ * journey against `next dev` for a second isolated shop (harness/e2e-dev-server.ts).
  */
 
 // Fixed so baseURL is stable; change it with E2E_PORT when 3100 is taken.
@@ -74,14 +74,14 @@ export default defineConfig({
   webServer: [
     {
       name: "production",
-      command: "node --import tsx --conditions=react-server scripts/e2e-server.ts",
+      command: "node --import tsx --conditions=react-server harness/e2e-server.ts",
       url: baseURL,
       env: { E2E_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
       ...isolatedShopServer,
     },
     {
       name: "dev",
-      command: "node --import tsx --conditions=react-server scripts/e2e-dev-server.ts",
+      command: "node --import tsx --conditions=react-server harness/e2e-dev-server.ts",
       // Answers once `next dev` has compiled the catalogue.
       url: devBaseURL,
       env: { E2E_DEV_PORT: String(devPort), NEXT_TELEMETRY_DISABLED: "1" },

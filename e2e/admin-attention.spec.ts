@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { routeFiles, sampleAddressOf } from "../tests/support/routes";
+import { routeFiles, sampleAddressOf } from "../harness/support/routes";
 import { signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";

@@ -24,10 +24,10 @@ test("an order paid in the popup reaches the back office: list, page, webhook, j
   await addFromCatalog(page, product.name);
   await openCheckout(page);
   const popup = await openPopup(page);
-  await popup.locator('[data-method="FPMCXEXPRSS"]').click();
+  await popup.pay("FPMCXEXPRSS");
   await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 15_000 });
   const id = orderIdIn(page.url());
-  await sandbox.waitForDeliveries(id);
+  await sandbox.waitForDeliveries({ externalTransactionId: id, timeoutMs: 15_000 });
   await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
   const [stored] = await query<{ amount_aoa: number }>(
     "SELECT amount_aoa FROM orders WHERE external_transaction_id = $1",

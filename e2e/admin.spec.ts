@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
-import { readE2eServerEnvironment } from "./support/server-environment";
+import { readE2eServerEnvironment } from "../harness/server-environment";
 import { kwanza } from "./support/shop";
 import { en, pt } from "../lib/i18n/dictionaries";
 
 /**
  * The back office's sign-in and home page (/admin, lib/admin), in the browser: the e2e shop has
- * an ADMIN_PASSWORD of its own (scripts/lib/isolated-shop.ts), in test-results/e2e-server.json.
+ * an ADMIN_PASSWORD of its own (harness/isolated-shop.ts), in test-results/e2e-server.json.
  */
 
 const signInForm = (page: import("@playwright/test").Page) => ({

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { expect, test } from "./support/fixtures";
-import { readE2eServerEnvironment } from "./support/server-environment";
+import { readE2eServerEnvironment } from "../harness/server-environment";
 import { addFromCatalog, CUSTOMER, payButton } from "./support/shop";
 import { pt } from "../lib/i18n/dictionaries";
 

@@ -2,7 +2,7 @@ import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
-import { readE2eServerEnvironment } from "./support/server-environment";
+import { readE2eServerEnvironment } from "../harness/server-environment";
 import { addFromCatalog, kwanza, openCheckout, openPopup, payButton } from "./support/shop";
 import { pt } from "../lib/i18n/dictionaries";
 
@@ -48,14 +48,14 @@ test("approved in the popup: the success page says confirmed only after the webh
   await sandbox.call("POST", "/settings", { webhookUrl: null });
   try {
     const popup = await openPopup(page);
-    await expect(popup.locator("[data-amount]")).toHaveText(kwanza.format(product.priceAoa));
-    await popup.locator('[data-method="FPMCXEXPRSS"]').click();
+    await expect(popup.amount).toHaveText(kwanza.format(product.priceAoa));
+    await popup.pay("FPMCXEXPRSS");
     await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 15_000 });
     const id = orderIdIn(page.url());
 
-    const [held] = await sandbox.waitForDeliveries(id);
+    const [held] = await sandbox.waitForDeliveries({ externalTransactionId: id, timeoutMs: 15_000 });
     expect(held).toMatchObject({ state: "dropped", paymentStatus: "CON" });
-    expect((await sandbox.call("GET", `/orders/${id}`)).order).toMatchObject({ status: "CON" });
+    expect(await sandbox.order(id)).toMatchObject({ status: "CON" });
     // The browser callback said "approved"; the page still waits for the webhook.
     await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "PEN");
     expect(await storedOrder(id)).toMatchObject({ status: "PEN" });
@@ -86,16 +86,13 @@ test("paid by reference: the pending page shows the reference and entity, then t
   await addFromCatalog(page, DEMO_PRODUCTS[1]!.name);
   await openCheckout(page);
   const popup = await openPopup(page);
-  await popup.locator('[data-method="FPSOLPGEXT"]').click();
+  await popup.pay("FPSOLPGEXT");
   await expect(page).toHaveURL(/\/checkout\/pending\/order_/, { timeout: 15_000 });
   const id = orderIdIn(page.url());
 
-  const atService = (await sandbox.call("GET", `/orders/${id}`)).order as {
-    paymentReference: string;
-    entityNumber: string;
-  };
-  await expect(page.getByTestId("payment-reference")).toContainText(atService.paymentReference);
-  await expect(page.getByTestId("entity-number")).toContainText(atService.entityNumber);
+  const atService = await sandbox.order(id);
+  await expect(page.getByTestId("payment-reference")).toContainText(atService.paymentReference!);
+  await expect(page.getByTestId("entity-number")).toContainText(atService.entityNumber!);
   await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "PEN");
   await expect(page.getByText("24 horas")).toBeVisible();
   await screenshotAtEachWidth(page, testInfo, "pending");
@@ -116,11 +113,11 @@ test("paid with the service's direct method, which is always offered: confirmed 
   await addFromCatalog(page, DEMO_PRODUCTS[7]!.name);
   await openCheckout(page);
   const popup = await openPopup(page);
-  await popup.locator('[data-method="FPSOLPG"]').click();
+  await popup.pay("FPSOLPG");
   await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 15_000 });
   const id = orderIdIn(page.url());
   await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
-  expect((await sandbox.call("GET", `/orders/${id}`)).order).toMatchObject({ status: "CON", paymentMethod: "FPSOLPG" });
+  expect(await sandbox.order(id)).toMatchObject({ status: "CON", paymentMethod: "FPSOLPG" });
 });
 
 test("cancelled in the popup: back to the reopened cart, stock released", async ({ page, sandbox }) => {
@@ -129,16 +126,16 @@ test("cancelled in the popup: back to the reopened cart, stock released", async 
   await addFromCatalog(page, product.name);
   await openCheckout(page);
   const popup = await openPopup(page);
-  await expect(popup.locator("[data-cancel]")).toBeVisible();
+  await expect(popup.cancelButton).toBeVisible();
   expect(await stockOf(product.slug), "reserved while the popup is open").toBe(stockBefore - 1);
-  await popup.locator("[data-cancel]").click();
+  await popup.cancel();
 
   await expect(page).toHaveURL(/\/cart\?cancelled=order_/, { timeout: 15_000 });
   const id = orderIdIn(page.url());
   await expect(page.getByTestId("payment-cancelled")).toBeVisible();
   // The CAN webhook's jobs reopen the cart: its lines become editable again.
   await expect(page.getByRole("button", { name: `Remover ${product.name}` })).toBeVisible({ timeout: 15_000 });
-  expect((await sandbox.call("GET", `/orders/${id}`)).order).toMatchObject({ status: "CAN" });
+  expect(await sandbox.order(id)).toMatchObject({ status: "CAN" });
   expect(await storedOrder(id)).toMatchObject({ status: "CAN" });
   await expect.poll(() => stockOf(product.slug)).toBe(stockBefore);
 });
@@ -152,7 +149,7 @@ test("a reference that expires while the pending page is open: the page goes to 
   await addFromCatalog(page, product.name);
   await openCheckout(page);
   const popup = await openPopup(page);
-  await popup.locator('[data-method="FPSOLPGEXT"]').click();
+  await popup.pay("FPSOLPGEXT");
   await expect(page).toHaveURL(/\/checkout\/pending\/order_/, { timeout: 15_000 });
   const id = orderIdIn(page.url());
   await expect(page.getByTestId("payment-reference")).toBeVisible();
@@ -184,7 +181,7 @@ test("the cart names an order still being paid elsewhere as in progress, and as 
   await expect(page.getByTestId("payment-cancelled")).toHaveCount(0);
 
   await sandbox.call("POST", `/orders/${id}/cancel`);
-  await sandbox.waitForDeliveries(id);
+  await sandbox.waitForDeliveries({ externalTransactionId: id, timeoutMs: 15_000 });
   // The page follows the cancellation it was sent for.
   await expect(page.getByTestId("payment-cancelled")).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId("payment-in-progress")).toHaveCount(0);
@@ -194,18 +191,12 @@ test("popup closed without paying: the order stays payable and paying again reus
   await addFromCatalog(page, DEMO_PRODUCTS[4]!.name);
   await openCheckout(page);
   const popup = await openPopup(page);
-  await expect(popup.locator("[data-cancel]")).toBeVisible();
-  const reference = new URL(popup.url()).pathname.split("/").pop()!;
-  await popup.close();
+  await expect(popup.cancelButton).toBeVisible();
+  const reference = popup.referenceNumber();
+  await popup.page.close();
 
   await expect(page).toHaveURL(/\/cart/, { timeout: 15_000 });
-  const [order] = (
-    (await sandbox.call("GET", "/orders")).orders as {
-      referenceNumber: string;
-      externalTransactionId: string;
-      status: string;
-    }[]
-  ).filter((candidate) => candidate.referenceNumber === reference);
+  const [order] = (await sandbox.orders()).filter((candidate) => candidate.referenceNumber === reference);
   expect(order).toMatchObject({ status: "PEN" });
   expect(await storedOrder(order!.externalTransactionId)).toMatchObject({ status: "PEN" });
   await expect(page.getByRole("link", { name: pt.cart.continueCheckout })).toBeVisible();
@@ -214,10 +205,10 @@ test("popup closed without paying: the order stays payable and paying again reus
   await page.getByRole("link", { name: pt.cart.continueCheckout }).click();
   await openCheckout(page);
   const again = await openPopup(page);
-  await expect(again.locator("[data-cancel]")).toBeVisible();
-  expect(new URL(again.url()).pathname.split("/").pop(), "the same order's reference").toBe(reference);
+  await expect(again.cancelButton).toBeVisible();
+  expect(again.referenceNumber(), "the same order's reference").toBe(reference);
   expect((await sandbox.requests("/paypartner/createPaymentOrder")).length, "no second order").toBe(createdBefore);
-  await again.locator('[data-method="FPMCXEXPRSS"]').click();
+  await again.pay("FPMCXEXPRSS");
   await expect(page).toHaveURL(new RegExp(`/checkout/success/${order!.externalTransactionId}`), { timeout: 15_000 });
   await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
 });
@@ -234,11 +225,11 @@ test("the server's total wins over whatever the browser sends", async ({ page, s
     });
   });
   const popup = await openPopup(page);
-  await expect(popup.locator("[data-amount]")).toHaveText(kwanza.format(product.priceAoa));
+  await expect(popup.amount).toHaveText(kwanza.format(product.priceAoa));
 
   const [created] = (await sandbox.requests("/paypartner/createPaymentOrder")).slice(-1);
   expect(JSON.parse(created!.body)).toMatchObject({ amount: product.priceAoa });
-  await popup.locator("[data-cancel]").click();
+  await popup.cancel();
   await expect(page).toHaveURL(/\/cart\?cancelled=/, { timeout: 15_000 });
 });
 

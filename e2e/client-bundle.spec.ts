@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "./support/fixtures";
-import { readE2eServerEnvironment } from "./support/server-environment";
+import { readE2eServerEnvironment } from "../harness/server-environment";
 
 /**
  * The production build's client output (.next/static, what any browser can download) holds none

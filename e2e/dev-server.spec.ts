@@ -9,7 +9,7 @@ import { pt } from "../lib/i18n/dictionaries";
  * `next dev` serves its development resources (the HMR socket, /_next/* requests that carry an
  * Origin) only to pages from localhost and the hosts in next.config's allowedDevOrigins; a page
  * from any other host is refused them and never hydrates, so the PayButton never appears.
- * Runs in the "dev" project only, against scripts/e2e-dev-server.ts (`next dev` started as
+ * Runs in the "dev" project only, against harness/e2e-dev-server.ts (`next dev` started as
  * `npm run dev` starts it, for an isolated shop whose APP_URL is on localhost).
  */
 

@@ -1,13 +1,13 @@
 import { createServer } from "node:net";
 import pg from "pg";
 import { fileURLToPath } from "node:url";
-import { prepareIsolatedShop, type IsolatedShop } from "../scripts/lib/isolated-shop";
-import { startNextServer, waitUntilAnswering, type RunningNextServer } from "../scripts/lib/next-production";
-import { sandboxControl } from "../tests/support/sandbox";
+import { prepareIsolatedShop, type IsolatedShop } from "../harness/isolated-shop";
+import { startNextServer, waitUntilAnswering, type RunningNextServer } from "../harness/next-production";
+import { controlClient, type ControlClient } from "pay-sandbox/client";
 import { expect, test } from "./support/fixtures";
 
 // Black-box, over HTTP only, against the production server as a deployment runs it (the build
-// the e2e server made, started by scripts/lib/next-production.ts): a shop of its own per test
+// the e2e server made, started by harness/next-production.ts): a shop of its own per test
 // group, with its own database, local sandbox and settings, so a 5-second hold or a low rate
 // limit never touches the other tests. No cron and no worker run: whatever happens, the shop
 // does on its requests.
@@ -18,7 +18,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 interface Shop {
   url: string;
-  sandbox: ReturnType<typeof sandboxControl>;
+  sandbox: ControlClient;
   /** One query on the shop's own database, to check what it recorded. */
   query<T extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -55,7 +55,7 @@ async function startShop(settings: Record<string, string>): Promise<Shop> {
   }
   return {
     url: appUrl,
-    sandbox: sandboxControl({ url: isolated.sandboxUrl, token: isolated.sandboxToken }),
+    sandbox: controlClient({ url: isolated.sandboxUrl, token: isolated.sandboxToken }),
     async query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []) {
       const client = new pg.Client({ connectionString: isolated.databaseUrl });
       await client.connect();

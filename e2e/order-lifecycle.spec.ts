@@ -25,7 +25,10 @@ test("approved at the service: the signed webhook confirms the order and after()
   expect(order.referenceNumber).not.toBe("");
 
   await sandbox.call("POST", `/orders/${order.externalTransactionId}/approve`);
-  const [delivery] = await sandbox.waitForDeliveries(order.externalTransactionId);
+  const [delivery] = await sandbox.waitForDeliveries({
+    externalTransactionId: order.externalTransactionId,
+    timeoutMs: 15_000,
+  });
   expect(delivery).toMatchObject({ state: "delivered" });
   expect(delivery!.attempts.at(-1)?.status).toBe(200);
 
@@ -57,7 +60,10 @@ test("a webhook the shop never received: the status endpoint asks the service an
 }) => {
   const order = await placeOrder(request);
   await sandbox.call("POST", `/orders/${order.externalTransactionId}/cancel`, { delivery: "drop" });
-  const [dropped] = await sandbox.waitForDeliveries(order.externalTransactionId);
+  const [dropped] = await sandbox.waitForDeliveries({
+    externalTransactionId: order.externalTransactionId,
+    timeoutMs: 15_000,
+  });
   expect(dropped!.state).toBe("dropped");
 
   const before = await request.get(`/api/pay/order/${order.externalTransactionId}/status`);

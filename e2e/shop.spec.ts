@@ -1,7 +1,7 @@
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
-import { readE2eServerEnvironment } from "./support/server-environment";
+import { readE2eServerEnvironment } from "../harness/server-environment";
 import { addFromCatalog, kwanza, payButton } from "./support/shop";
 import { en, pt } from "../lib/i18n/dictionaries";
 

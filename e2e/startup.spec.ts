@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-import { NEXT_BIN } from "../scripts/lib/next-production";
+import { NEXT_BIN } from "../harness/next-production";
 
 // A bad configuration stops the production server at start-up (instrumentation.ts), naming
 // the variables and printing no value. Uses the build the e2e server just made.

@@ -1,5 +1,5 @@
 // The shop's production server (`npm start`; the e2e tests and the benchmarks start it too, via
-// scripts/lib/next-production.ts): `next start`'s job done through Next's programmatic API, plus
+// harness/next-production.ts): `next start`'s job done through Next's programmatic API, plus
 // one thing `next start` does not do. Next sets X-Forwarded-For to the TCP peer only when the
 // request has none, so a route handler cannot tell a client's made-up header from the real
 // peer, and a per-address rate limit could be dodged with a new header on every request. This

@@ -71,7 +71,7 @@ const webhookBaseline: Baseline = {
   handler: ({ database, shop }) => webhookHandler(database, shop.webhookSecret),
 };
 
-/** A delivery shaped like the local sandbox's (sandbox/webhooks.ts), signed as it signs: lower-case hex. */
+/** A delivery shaped like the local sandbox's (packages/pay-sandbox/src/webhooks.ts), signed as it signs: lower-case hex. */
 function delivery(order: BenchOrder, paymentStatus: "CON", webhookSecret: string): BenchRequest {
   const body = JSON.stringify({
     event: "payment.status_changed",

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect } from "./fixtures";
-import { readE2eServerEnvironment } from "./server-environment";
+import { readE2eServerEnvironment } from "../../harness/server-environment";
 import { pt } from "../../lib/i18n/dictionaries";
 
 /** Signs in to the back office with the e2e shop's ADMIN_PASSWORD (test-results/e2e-server.json), as the owner does. */

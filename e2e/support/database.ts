@@ -1,5 +1,5 @@
 import pg from "pg";
-import { readE2eServerEnvironment } from "./server-environment";
+import { readE2eServerEnvironment } from "../../harness/server-environment";
 
 /** One query on the e2e run's scratch database, to check what the shop recorded. */
 export async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {

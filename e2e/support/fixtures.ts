@@ -1,31 +1,20 @@
 import { test as base, expect, type Page } from "@playwright/test";
-import { controlClient } from "../../sandbox/control-client";
-import { sandboxControl } from "../../tests/support/sandbox";
-import { readE2eServerEnvironment } from "./server-environment";
+import { controlClient, type ControlClient } from "pay-sandbox/client";
+import { readE2eServerEnvironment } from "../../harness/server-environment";
 
 /**
  * Playwright's `test` with what every e2e test of the shop gets:
  * - `requestedUrls`, automatic: every request any page of the test makes, checked after the
  *   test to have stayed on this machine, because the shop must work offline (the service is
  *   the local sandbox, images and scripts are served by the shop itself);
- * - `sandbox`: the control API of the local sandbox the e2e server started (with its token,
- *   from test-results/e2e-server.json). Against a real
+ * - `sandbox`: the typed control client (pay-sandbox/client) of the local sandbox the e2e
+ *   server started, with its token from test-results/e2e-server.json. Against a real
  *   service (E2E_PAY_SERVICE=real) there is none, and a test that needs it is skipped: every
  *   test that drives the hosted checkout or reads what the service received asks for it.
  */
-interface SettledDelivery {
-  id: string;
-  state: string;
-  paymentStatus: string;
-  attempts: { status?: number }[];
-}
-
-type SandboxFixture = ReturnType<typeof sandboxControl> & {
-  url: string;
+type SandboxFixture = ControlClient & {
   /** The run's random PAY_CLIENT_SECRET and PAY_WEBHOOK_SECRET (the sandbox does not serve them). */
   credentials(): Promise<{ clientSecret: string; webhookSecret: string }>;
-  /** Waits (on the sandbox's delivery log, not a sleep) until `count` deliveries for the order are settled. */
-  waitForDeliveries(externalTransactionId: string, count?: number): Promise<SettledDelivery[]>;
 };
 
 export const test = base.extend<{ requestedUrls: string[]; cspViolations: string[]; sandbox: SandboxFixture }>({
@@ -64,22 +53,9 @@ export const test = base.extend<{ requestedUrls: string[]; cspViolations: string
       sandboxUrl === null || sandboxToken === null || paySecrets === null,
       "needs the local sandbox's control API and hosted checkout",
     );
-    const address = { url: sandboxUrl!, token: sandboxToken! };
     await use({
-      ...sandboxControl(address),
-      url: address.url,
+      ...controlClient({ url: sandboxUrl!, token: sandboxToken! }),
       credentials: async () => paySecrets!,
-      async waitForDeliveries(externalTransactionId, count = 1) {
-        const query = new URLSearchParams({
-          externalTransactionId,
-          state: "settled",
-          count: String(count),
-          timeoutMs: "15000",
-        });
-        const answer = await controlClient(address).request("GET", `/deliveries/wait?${query}`);
-        expect(answer.status, `deliveries for ${externalTransactionId}`).toBe(200);
-        return (answer.body as { deliveries: SettledDelivery[] }).deliveries;
-      },
     });
   },
 });

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { openHostedCheckout, type HostedCheckout } from "pay-sandbox/playwright";
 import { expect } from "./fixtures";
 import { pt } from "../../lib/i18n/dictionaries";
 
@@ -32,9 +33,7 @@ export async function payButton(page: Page) {
   return button;
 }
 
-/** Clicks the PayButton and returns the hosted checkout popup, once it shows the order. */
-export async function openPopup(page: Page): Promise<Page> {
-  const button = await payButton(page);
-  const [popup] = await Promise.all([page.waitForEvent("popup"), button.click()]);
-  return popup;
+/** Clicks the PayButton and returns the sandbox's hosted checkout (pay-sandbox/playwright), once it shows the order. */
+export async function openPopup(page: Page): Promise<HostedCheckout> {
+  return openHostedCheckout(page, await payButton(page));
 }

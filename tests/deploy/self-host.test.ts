@@ -7,10 +7,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEMO_PRODUCTS } from "@/scripts/db/seed.mjs";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
-import { waitUntilAnswering } from "@/scripts/lib/next-production";
-import { composeServices, parseDockerfile, type DockerStage } from "../support/container-recipe";
-import { createTestDatabase, type TestDatabase } from "../support/database";
-import { freshCopy, type FreshCopy } from "../support/fresh-copy";
+import { waitUntilAnswering } from "@/harness/next-production";
+import { composeServices, parseDockerfile, type DockerStage } from "../../harness/support/container-recipe";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import { freshCopy, type FreshCopy } from "../../harness/support/fresh-copy";
 
 // The shop self-hosted as docs/self-hosting.md, the Dockerfile and compose.yaml run it, without a
 // container (this machine has no container daemon). A fresh copy of the repository is built with

@@ -4,9 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PRODUCTS } from "@/scripts/db/seed.mjs";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
-import { createTestDatabase, type TestDatabase } from "../support/database";
-import { freshCopy, type FreshCopy } from "../support/fresh-copy";
-import { routeFiles } from "../support/routes";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import { freshCopy, type FreshCopy } from "../../harness/support/fresh-copy";
+import { routeFiles } from "../../harness/support/routes";
 
 // `vercel build` (the CLI pinned in devDependencies, offline) on a fresh copy of the repository:
 // what Vercel would deploy, and what it does to the database. A production build migrates and

@@ -4,10 +4,10 @@ import { attentionItems } from "@/lib/admin/attention";
 import { adminOrderDetail } from "@/lib/admin/order-timeline";
 import { db } from "@/lib/db/client";
 import { requeueParkedJob } from "@/lib/jobs/queue";
-import { adminRequest, type AdminCaller } from "../support/admin";
-import { settleAfterTasks } from "../support/next-after";
-import { insertTestOrder, newExternalTransactionId, type TestOrder } from "../support/orders";
-import { eventsOf, notification, postWebhook } from "../support/webhooks";
+import { adminRequest, type AdminCaller } from "../../harness/support/admin";
+import { settleAfterTasks } from "../../harness/support/next-after";
+import { insertTestOrder, newExternalTransactionId, type TestOrder } from "../../harness/support/orders";
+import { eventsOf, notification, postWebhook } from "../../harness/support/webhooks";
 
 // The back office's attention items (lib/admin/attention.ts): what the home lists, and "mark
 // resolved" with a note through the routes under app/api/admin, against the suite's real database.
@@ -91,7 +91,10 @@ describe("what the home lists", () => {
       expect.objectContaining({ externalTransactionId: raised.externalTransactionId, reason: "paid_after_cancel" }),
     );
     expect(attention.failedCreations.items).toContainEqual(
-      expect.objectContaining({ externalTransactionId: failed.externalTransactionId, reason: "service_invalid_response" }),
+      expect.objectContaining({
+        externalTransactionId: failed.externalTransactionId,
+        reason: "service_invalid_response",
+      }),
     );
     expect(attention.parkedJobs.items).toContainEqual(
       expect.objectContaining({
@@ -195,7 +198,9 @@ describe("mark resolved", () => {
   it("a parked job: resolved with its note, and a retry reopens it (should it park again, it needs a person again)", async () => {
     const order = await insertTestOrder({ status: "CAN" });
     const job = await parkedJob(order);
-    const response = await resolveJob(order.externalTransactionId, job.id, { form: { note: "Factura emitida à mão." } });
+    const response = await resolveJob(order.externalTransactionId, job.id, {
+      form: { note: "Factura emitida à mão." },
+    });
     expect(response.headers.get("location")).toBe(`/admin/orders/${order.externalTransactionId}?done=resolved`);
     expect(await db().job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
       status: "PARKED",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { adminRequest } from "../support/admin";
-import { routeFiles, sampleAddressOf } from "../support/routes";
+import { adminRequest } from "../../harness/support/admin";
+import { routeFiles, sampleAddressOf } from "../../harness/support/routes";
 
 // Every route handler under app/api/admin, found on disk (so a new one is checked without being
 // listed here): without a session it answers 401, and a mutation from another site 403, before

@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminOrderDetail } from "@/lib/admin/order-timeline";
 import { db } from "@/lib/db/client";
-import { adminRequest } from "../support/admin";
-import { postCreateOrder } from "../support/checkout";
-import { settleAfterTasks } from "../support/next-after";
-import { insertTestOrder, insertTestProduct } from "../support/orders";
-import { useOwnSandbox } from "../support/sandbox";
-import { notification, postWebhook } from "../support/webhooks";
+import { adminRequest } from "../../harness/support/admin";
+import { postCreateOrder } from "../../harness/support/checkout";
+import { settleAfterTasks } from "../../harness/support/next-after";
+import { insertTestOrder, insertTestProduct } from "../../harness/support/orders";
+import { useOwnSandbox } from "../../harness/support/sandbox";
+import { notification, postWebhook } from "../../harness/support/webhooks";
 
 // The back office's order page: its timeline (lib/admin/order-timeline.ts) and its actions
 // (lib/admin/order-actions.ts through the routes under app/api/admin/orders/[externalTransactionId]),

@@ -7,7 +7,7 @@ import { EXPORT_BATCH_SIZE, EXPORT_COLUMNS, parseExportRange } from "@/lib/admin
 import { listAdminOrders, nationalPhone, ORDERS_PAGE_SIZE, parseOrdersQuery } from "@/lib/admin/orders";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // The back office's orders list (lib/admin/orders.ts) and CSV export (lib/admin/export.ts and
 // GET /api/admin/orders/export), against a real PostgreSQL database of this file's own: the list

@@ -8,10 +8,10 @@ import { findProductBySlug, listProducts } from "@/lib/catalog";
 import { db } from "@/lib/db/client";
 import { postgresImageStore } from "@/lib/images/postgres-store";
 import { MAX_IMAGE_BYTES } from "@/lib/images/validate";
-import { ADMIN_APP as APP, adminRequest, type AdminCaller } from "../support/admin";
-import { checkout } from "../support/checkout";
-import { settleAfterTasks } from "../support/next-after";
-import { insertTestOrder, insertTestProduct } from "../support/orders";
+import { ADMIN_APP as APP, adminRequest, type AdminCaller } from "../../harness/support/admin";
+import { checkout } from "../../harness/support/checkout";
+import { settleAfterTasks } from "../../harness/support/next-after";
+import { insertTestOrder, insertTestProduct } from "../../harness/support/orders";
 
 // The back office's products and stock (lib/admin/products.ts through the routes under
 // app/api/admin/products, and GET /api/images/<id>), against the suite's real database: what each
@@ -56,7 +56,7 @@ type Body =
   | { raw: string; contentType: string }
   | undefined;
 
-/** The back office's request (tests/support/admin.ts) with one of these bodies. */
+/** The back office's request (harness/support/admin.ts) with one of these bodies. */
 function request(path: string, body: Body, caller: Caller = {}) {
   if (body && "multipart" in body) {
     const { multipart: fields, image, imageName } = body;

@@ -9,7 +9,7 @@ import { db } from "@/lib/db/client";
 
 // The back office's sign-in, sign-out and session cookie (lib/admin), through the route handlers
 // as Next calls them, against the suite's real database (the sign-in limiter counts there). The
-// suite's shop has ADMIN_PASSWORD and ADMIN_SESSION_SECRET of its own (scripts/lib/isolated-shop.ts).
+// suite's shop has ADMIN_PASSWORD and ADMIN_SESSION_SECRET of its own (harness/isolated-shop.ts).
 
 const APP = "http://localhost:3000";
 const admin = (): AdminConfig => ({

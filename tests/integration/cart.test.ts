@@ -10,7 +10,7 @@ import {
   type CartChange,
 } from "@/lib/cart";
 import { db } from "@/lib/db/client";
-import { insertTestProduct } from "../support/orders";
+import { insertTestProduct } from "../../harness/support/orders";
 
 // lib/cart.ts against the suite's real database. Every test makes products of its own, so stock
 // and carts never race other test files.

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
-import { startAppServer, type AppServer } from "../support/app-server";
-import { settleAfterTasks } from "../support/next-after";
-import { insertTestProduct, jobsOf, newExternalTransactionId } from "../support/orders";
-import { useOwnSandbox } from "../support/sandbox";
-import { eventsOf } from "../support/webhooks";
+import { startAppServer, type AppServer } from "../../harness/support/app-server";
+import { settleAfterTasks } from "../../harness/support/next-after";
+import { insertTestProduct, jobsOf, newExternalTransactionId } from "../../harness/support/orders";
+import { useOwnSandbox } from "../../harness/support/sandbox";
+import { eventsOf } from "../../harness/support/webhooks";
 
 // The contract's tables, row by row (3: states and transitions, 6.1: the webhook, 7: errors),
 // end to end over HTTP: the app's route handlers behind a real listener, the local sandbox
@@ -59,7 +59,7 @@ describe("contract 3: states and transitions", () => {
       status: "PEN",
       referenceNumber: placed.referenceNumber,
     });
-    const atService = await sandbox.control.call("GET", `/orders/${placed.externalTransactionId}`);
+    const atService = { order: await sandbox.control.order(placed.externalTransactionId) };
     expect(atService.order).toMatchObject({
       status: "PEN",
       referenceNumber: placed.referenceNumber,

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
-import { settleAfterTasks } from "../support/next-after";
-import { insertTestProduct } from "../support/orders";
-import { useOwnSandbox } from "../support/sandbox";
-import { abortedUpload } from "../support/streams";
+import { settleAfterTasks } from "../../harness/support/next-after";
+import { insertTestProduct } from "../../harness/support/orders";
+import { useOwnSandbox } from "../../harness/support/sandbox";
+import { abortedUpload } from "../../harness/support/streams";
 
 // POST /api/pay/create-order (contract 4.2 A), called as Next calls it, against the suite's
 // real database and a sandbox of this file's own (so its request log is ours alone).

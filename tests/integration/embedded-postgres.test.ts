@@ -1,9 +1,9 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../scripts/lib/embedded-postgres";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../harness/embedded-postgres";
 
 // The embedded PostgreSQL behind `npm run dev` without DATABASE_URL: PGlite's single session
-// shared by a pool of connections (scripts/lib/pglite-query-queue.ts).
+// shared by a pool of connections (harness/pglite-query-queue.ts).
 
 let embedded: EmbeddedPostgres;
 let pool: pg.Pool;

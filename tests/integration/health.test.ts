@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { checkHealth, sharedHealthCheck, type HealthDeps } from "@/lib/health";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // GET /api/health against real databases: the suite's (migrated), one of this file's own
 // that lacks the newest migration, one never migrated, and a closed port.

@@ -2,12 +2,12 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { createTestDatabase, type TestDatabase } from "../support/database";
-import { checkout, placeOrder as placeShopOrder } from "../support/checkout";
-import { settleAfterTasks } from "../support/next-after";
-import { insertTestProduct } from "../support/orders";
-import { useOwnSandbox } from "../support/sandbox";
-import { notification, postWebhook } from "../support/webhooks";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import { checkout, placeOrder as placeShopOrder } from "../../harness/support/checkout";
+import { settleAfterTasks } from "../../harness/support/next-after";
+import { insertTestProduct } from "../../harness/support/orders";
+import { useOwnSandbox } from "../../harness/support/sandbox";
+import { notification, postWebhook } from "../../harness/support/webhooks";
 
 // Stock holds that expire, the reconcile sweep and one status query at a time (issue: orders
 // nobody can hoard or forget), against real PostgreSQL and a sandbox of this file's own. A

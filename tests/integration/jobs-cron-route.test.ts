@@ -3,8 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyPaymentUpdate } from "@/lib/orders/state-machine";
-import { createTestDatabase, type TestDatabase } from "../support/database";
-import { insertTestOrder, jobsOf } from "../support/orders";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import { insertTestOrder, jobsOf } from "../../harness/support/orders";
 
 // GET/POST /api/cron/jobs, and the guard it shares with /api/cron/reconcile. The route runs
 // every due job, so it gets a database of its own: db() points there, and the summary it

@@ -10,11 +10,11 @@ import { runDueJobs } from "@/lib/jobs/runner";
 import { createOutboxMailer, type Mailer } from "@/lib/mail";
 import { formatAoa } from "@/lib/money";
 import { applyPaymentUpdate } from "@/lib/orders/state-machine";
-import { createTestDatabase, type TestDatabase } from "../support/database";
-import { insertTestOrder, jobsOf, type TestOrder } from "../support/orders";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import { insertTestOrder, jobsOf, type TestOrder } from "../../harness/support/orders";
 
 // The real handlers against real rows. A database of this file's own: db() (and with it
-// tests/support/orders.ts) points at it, so no other test file's runner can run these jobs
+// harness/support/orders.ts) points at it, so no other test file's runner can run these jobs
 // before (or while) the assertions here look at them.
 
 const shared = vi.hoisted(() => ({ client: undefined as unknown }));

@@ -14,7 +14,7 @@ import {
   retryDelayMs,
   type ClaimedJob,
 } from "@/lib/jobs/queue";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // The queue's SQL on a database of its own: no other test file's runner can claim these jobs.
 

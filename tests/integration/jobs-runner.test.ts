@@ -6,7 +6,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { JobHandler } from "@/lib/jobs/handlers";
 import { drainJobsInBackground, runDueJobs, type RunOptions } from "@/lib/jobs/runner";
 import type { LogFields } from "@/lib/log";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // The runner with stand-in handlers, on a database of its own (so only these runners claim
 // these jobs). The real handlers are tested in jobs-handlers.test.ts.

@@ -7,7 +7,7 @@ import pg from "pg";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // The migrator against empty databases of its own: what it records must be exactly what
 // `prisma migrate deploy` would record, and it must never apply a migration twice.

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
-import { placeOrder as placeShopOrder } from "../support/checkout";
-import { settleAfterTasks } from "../support/next-after";
-import { insertTestProduct, jobsOf, newExternalTransactionId } from "../support/orders";
-import { useOwnSandbox } from "../support/sandbox";
-import { notification, postWebhook } from "../support/webhooks";
+import { placeOrder as placeShopOrder } from "../../harness/support/checkout";
+import { settleAfterTasks } from "../../harness/support/next-after";
+import { insertTestProduct, jobsOf, newExternalTransactionId } from "../../harness/support/orders";
+import { useOwnSandbox } from "../../harness/support/sandbox";
+import { notification, postWebhook } from "../../harness/support/webhooks";
 
 // GET /api/pay/order/:id/status (contract 4.2 C) and the reconcile sweep, against the suite's
 // real database and a sandbox of this file's own. The sandbox has no webhook URL here, so its

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPayClient, type CreatePaymentOrderInput, type PayClientDeps } from "@/lib/pay/client";
 import { PayServiceError } from "@/lib/pay/errors";
 import type { LogFields } from "@/lib/log";
-import { startTestSandbox } from "../support/sandbox";
+import { startTestSandbox } from "../../harness/support/sandbox";
 
 // The service client against a real local sandbox over HTTP: the requests it sends are
 // checked as the service would see them, from the sandbox's request log.
@@ -72,7 +72,7 @@ describe("token request (contract 4.1, 5.1)", () => {
   });
 
   it("reuses one token across calls and renews it 60 s before it expires", async () => {
-    await sandbox.control.settings({ tokenLifetimeSeconds: 600 });
+    await sandbox.control.changeSettings({ tokenLifetimeSeconds: 600 });
     const pay = client();
     await pay.createPaymentOrder(order());
     await pay.createPaymentOrder(order());

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
 import { payClient } from "@/lib/pay";
-import { suiteSandboxControl } from "../support/sandbox";
+import { suiteSandboxControl } from "../../harness/support/sandbox";
 
 // The app's one client, configured from the environment alone (lib/env.ts), against the suite's sandbox.
 

@@ -6,13 +6,13 @@ import { sessionTimeZone } from "@/lib/db/time-zone";
 import { consumeRateLimit } from "@/lib/rate-limit";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
-import { createTestDatabase, type TestDatabase } from "../support/database";
-import { checkout, placeOrder as placeShopOrder } from "../support/checkout";
-import { settleAfterTasks } from "../support/next-after";
-import { insertTestProduct, jobsOf } from "../support/orders";
-import { pgBouncerBinary, startPgBouncer, type RunningPgBouncer } from "../support/pgbouncer";
-import { useOwnSandbox } from "../support/sandbox";
-import { eventsOf, notification, postWebhook } from "../support/webhooks";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import { checkout, placeOrder as placeShopOrder } from "../../harness/support/checkout";
+import { settleAfterTasks } from "../../harness/support/next-after";
+import { insertTestProduct, jobsOf } from "../../harness/support/orders";
+import { pgBouncerBinary, startPgBouncer, type RunningPgBouncer } from "../../harness/support/pgbouncer";
+import { useOwnSandbox } from "../../harness/support/sandbox";
+import { eventsOf, notification, postWebhook } from "../../harness/support/webhooks";
 
 // The app behind a transaction-mode pooler, as on Vercel with Neon's pooled DATABASE_URL: the
 // real lib/db/client.ts pool, through a real PgBouncer, to a database whose own default time zone

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { DEMO_PRODUCTS, seedCatalog } from "@/scripts/db/seed.mjs";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // GET /api/products, called as Next calls it, against a real database of this file's own:
 // other files add products of their own to the suite's database, and this file asserts the

@@ -7,9 +7,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { db } from "@/lib/db/client";
 import { createRateLimits } from "@/lib/rate-limit";
 import { appendForwardedFor } from "../../scripts/lib/forwarded-for.mjs";
-import { settleAfterTasks } from "../support/next-after";
-import { insertTestProduct } from "../support/orders";
-import { useOwnSandbox } from "../support/sandbox";
+import { settleAfterTasks } from "../../harness/support/next-after";
+import { insertTestProduct } from "../../harness/support/orders";
+import { useOwnSandbox } from "../../harness/support/sandbox";
 
 // The per-address limits on POST /api/pay/create-order and GET …/status?refresh=1, called as
 // Next calls the route handlers, with counters in the suite's real database (PostgreSQL, or

@@ -1,8 +1,13 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { createTestDatabase, type TestDatabase } from "../support/database";
-import { actualSchemaFacts, describeSchemaDrift, expectedSchemaFacts, type SchemaFacts } from "../support/schema-drift";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import {
+  actualSchemaFacts,
+  describeSchemaDrift,
+  expectedSchemaFacts,
+  type SchemaFacts,
+} from "../../harness/support/schema-drift";
 
 // Prisma's engine cannot run here, so nothing else notices when schema.prisma and the
 // hand-written SQL in prisma/migrations disagree. This test does; see docs/database.md.

@@ -10,9 +10,9 @@ import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyPaymentUpdate } from "@/lib/orders/state-machine";
 import { payClient } from "@/lib/pay";
-import { createTestDatabase, type TestDatabase } from "../support/database";
-import { newExternalTransactionId } from "../support/orders";
-import { suiteSandboxControl } from "../support/sandbox";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import { newExternalTransactionId } from "../../harness/support/orders";
+import { suiteSandboxControl } from "../../harness/support/sandbox";
 
 // `npm run worker -- --once`, its built twin and `npm run reconcile` as an operator runs them:
 // child processes configured by environment alone, against the suite's sandbox and a database of

@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { DEMO_PRODUCTS, seedCatalog } from "@/scripts/db/seed.mjs";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // The demo catalogue on a database of its own, so other tests' stock changes cannot interfere.
 

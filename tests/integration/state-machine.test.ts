@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { JOB_TYPES } from "@/lib/jobs/catalog";
 import { applyPaymentUpdate, canTransition, isFinal, type OrderStatus } from "@/lib/orders/state-machine";
-import { insertTestOrder, jobsOf, newExternalTransactionId } from "../support/orders";
+import { insertTestOrder, jobsOf, newExternalTransactionId } from "../../harness/support/orders";
 
 // The order state machine against the suite's real database (contract 3).
 

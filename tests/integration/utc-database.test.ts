@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sessionTimeZone } from "@/lib/db/time-zone";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
-import { createTestDatabase, type TestDatabase } from "../support/database";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // Migration 20261124000000_utc_database: the database's own default time zone, UTC, instead of
 // a per-connection setting that a transaction-mode pooler refuses (docs/database.md, "Time zone").

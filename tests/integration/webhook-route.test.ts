@@ -3,10 +3,10 @@ import { createServer, type Socket } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { MAX_WEBHOOK_BYTES } from "@/lib/webhooks/receive";
-import { pendingAfterTasks, settleAfterTasks } from "../support/next-after";
-import { insertTestOrder, jobsOf, newExternalTransactionId } from "../support/orders";
-import { abortedUpload } from "../support/streams";
-import { eventsOf, notification, postWebhook, sign, webhookRequest } from "../support/webhooks";
+import { pendingAfterTasks, settleAfterTasks } from "../../harness/support/next-after";
+import { insertTestOrder, jobsOf, newExternalTransactionId } from "../../harness/support/orders";
+import { abortedUpload } from "../../harness/support/streams";
+import { eventsOf, notification, postWebhook, sign, webhookRequest } from "../../harness/support/webhooks";
 
 // POST /api/pay/webhook (contract 4.2 B, 5.2, 6.1, 7), called as Next calls it, against the
 // suite's real database. Every refusal is checked to change nothing.

@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
-import type { SandboxCredentials } from "../../sandbox/server";
-import { prepareIsolatedShop } from "../../scripts/lib/isolated-shop";
+import type { SandboxCredentials } from "pay-sandbox";
+import { prepareIsolatedShop } from "../../harness/isolated-shop";
 
 /**
  * Once per `npm test`: the same isolated shop the e2e server and the benchmarks start from (a
@@ -28,7 +28,7 @@ declare module "vitest" {
     /** Where per-file scratch databases are created; "" for embedded PGlite. */
     serverDatabaseUrl: string;
     sandboxUrl: string;
-    /** The shared sandbox's control token (x-sandbox-token); tests/support/sandbox.ts sends it. */
+    /** The shared sandbox's control token (x-sandbox-token); harness/support/sandbox.ts sends it. */
     sandboxToken: string;
     payCredentials: SandboxCredentials;
   }

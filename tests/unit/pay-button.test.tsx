@@ -548,7 +548,7 @@ describe("PayButton: a popup the browser blocked", () => {
   ] as const)("says so in %s, with what to do", async (lang, strings) => {
     const onError = vi.fn();
     const view = await mountReady({ ...PROPS, lang, onError });
-    // The sandbox SDK's words (sandbox/browser/pay.js).
+    // The sandbox SDK's words (packages/pay-sandbox/assets/pay.js).
     const blocked = new Error("Pay: the browser blocked the payment popup; allow popups for this site and try again");
     await callback(() => onlyButton().config.onError(blocked));
     expect(view.alert()?.textContent).toBe(strings.payButton.popupBlocked);

@@ -1,6 +1,6 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
-import { SequencedQueryQueue } from "../../scripts/lib/pglite-query-queue";
+import { SequencedQueryQueue } from "../../harness/pglite-query-queue";
 
 // The order in which the queue hands wire-protocol messages of several connections to PGlite's
 // one session. A stand-in session records what it runs and says whether a transaction is open.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readBodyCapped } from "@/lib/request-body";
-import { abortedUpload } from "../support/streams";
+import { abortedUpload } from "../../harness/support/streams";
 
 /** A POST whose body is `stream`, as Next hands a streamed upload to a route handler. */
 const requestWith = (stream: ReadableStream<Uint8Array>, headers: HeadersInit = {}) =>

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const CONTRACT = "docs/service-contract.md";
-const CITING_DIRS = ["app", "components", "lib", "sandbox", "scripts", "tests", "e2e", "docs", "bench"];
+const CITING_DIRS = ["app", "components", "lib", "packages", "harness", "scripts", "tests", "e2e", "docs", "bench"];
 const CITING_FILE = /\.(ts|tsx|mjs|md)$/;
 /** Git-ignored or generated: not part of the repository. */
 const IGNORED = new Set([

@@ -1,0 +1,38 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/**
+ * What harness/e2e-server.ts tells the tests about the shop it started. Playwright starts
+ * the server in its own process and the tests run in workers, so the server writes this file
+ * once everything is up; it lives under test-results/, which Playwright empties before it
+ * starts the server, so a stale copy from an earlier run is never read.
+ */
+export interface E2eServerEnvironment {
+  /** The local sandbox of the service (its control API is under /__sandbox/); null with E2E_PAY_SERVICE=real. */
+  sandboxUrl: string | null;
+  /** Its control token, sent as x-sandbox-token; null with E2E_PAY_SERVICE=real. */
+  sandboxToken: string | null;
+  /**
+   * The shop's PAY_CLIENT_SECRET and PAY_WEBHOOK_SECRET, random for the run (the client-bundle
+   * test looks for them); null with E2E_PAY_SERVICE=real, whose secrets are real.
+   */
+  paySecrets: { clientSecret: string; webhookSecret: string } | null;
+  /** PAY_SDK_URL of the shop under test. */
+  sdkUrl: string;
+  /** The shop's address, the same as Playwright's baseURL. */
+  appUrl: string;
+  /** The run's scratch database, for tests that check what the shop recorded (test data only). */
+  databaseUrl: string;
+  /** The shop's ADMIN_PASSWORD, random for the run, to sign in to /admin. */
+  adminPassword: string;
+  /** Its ADMIN_SESSION_SECRET, random for the run too: the client-bundle test looks for it. */
+  adminSessionSecret: string;
+}
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+export const E2E_ENVIRONMENT_FILE = path.join(root, "test-results", "e2e-server.json");
+
+export function readE2eServerEnvironment(): E2eServerEnvironment {
+  return JSON.parse(readFileSync(E2E_ENVIRONMENT_FILE, "utf8")) as E2eServerEnvironment;
+}
