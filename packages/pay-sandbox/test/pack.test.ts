@@ -38,9 +38,9 @@ afterAll(async () => {
 });
 
 describe("the packed package, installed in an empty folder", () => {
-  it("holds only what it ships: the build, the browser files and the README", async () => {
+  it("holds only what it ships: the build, the browser files, the README and the licence", async () => {
     const installed = join(folder, "node_modules", "pay-sandbox");
-    expect((await readdir(installed)).sort()).toEqual(["README.md", "assets", "dist", "package.json"]);
+    expect((await readdir(installed)).sort()).toEqual(["LICENSE", "README.md", "assets", "dist", "package.json"]);
   });
 
   it("prints its usage for --help", async () => {
