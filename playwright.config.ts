@@ -16,7 +16,9 @@ const devPort = Number(process.env.E2E_DEV_PORT || 3101);
 const devBaseURL = `http://127.0.0.1:${devPort}`;
 
 /** Specs that create orders at the service. */
-const PAYING_TESTS = /(order-lifecycle|checkout|budget|holds-and-limits|admin-journey)\.spec\.ts$/;
+const PAYING_TESTS = /(order-lifecycle|checkout|budget|holds-and-limits|admin-journey|shopper-journey)\.spec\.ts$/;
+/** The shopper's journey, also run on a phone. */
+const PHONE_TESTS = /shopper-journey\.spec\.ts$/;
 /** Specs for the dev server, and only for it. */
 const DEV_SERVER_TESTS = /dev-server\.spec\.ts$/;
 
@@ -57,6 +59,8 @@ export default defineConfig({
     // so the tests that pay (and call the service) run after it.
     { name: "browse", testIgnore: [PAYING_TESTS, DEV_SERVER_TESTS], use: { ...devices["Desktop Chrome"] } },
     { name: "pay", testMatch: PAYING_TESTS, dependencies: ["browse"], use: { ...devices["Desktop Chrome"] } },
+    // The shopper's journey again on a phone: Chromium with a phone's screen, touch and user agent.
+    { name: "phone", testMatch: PHONE_TESTS, dependencies: ["pay"], use: { ...devices["Pixel 7"] } },
     // Its own shop and sandbox, so it needs no other project. `next dev` compiles every page,
     // route and server action on its first request: generous timeouts.
     {

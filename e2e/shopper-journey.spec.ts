@@ -1,0 +1,66 @@
+import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
+import { pt } from "../lib/i18n/dictionaries";
+import { expectNoAxeViolations } from "./support/accessibility";
+import { expect, loadAllImages, test } from "./support/fixtures";
+import { addFromCatalog, openCheckout, openPopup, payButton } from "./support/shop";
+
+/**
+ * The shopper's journey with axe-core (WCAG 2.0 to 2.2 A and AA) on every page it passes: in the
+ * "pay" project at a desktop size and in the "phone" project on a phone (Chromium with a phone's
+ * screen, touch and user agent), so neither layout hides a violation from the other.
+ */
+
+const orderIdIn = (url: string) => /\/(order_[^/?#]+)/.exec(url)![1]!;
+
+test("catalogue, product, cart, checkout, the popup, the success page and the order: no axe violation", async ({
+  page,
+}, testInfo) => {
+  const at = (name: string) => `${name} (${testInfo.project.name})`;
+  const product = DEMO_PRODUCTS[2]!;
+
+  await page.goto("/");
+  await loadAllImages(page);
+  await expectNoAxeViolations(page, at("catalogue"));
+
+  await page.goto(`/products/${product.slug}`);
+  await expect(page.getByRole("heading", { level: 1, name: product.name })).toBeVisible();
+  await expectNoAxeViolations(page, at("product page"));
+
+  await page.goto("/cart");
+  await expectNoAxeViolations(page, at("cart, empty or not"));
+
+  await addFromCatalog(page, product.name);
+  await page.goto("/cart");
+  await expect(page.getByTestId("cart-line")).not.toHaveCount(0);
+  await expectNoAxeViolations(page, at("cart with a line"));
+
+  await openCheckout(page);
+  await payButton(page);
+  await expectNoAxeViolations(page, at("checkout, ready to pay"));
+
+  const popup = await openPopup(page);
+  await expectNoAxeViolations(popup.page, at("the sandbox's hosted checkout"));
+  await popup.pay("FPMCXEXPRSS");
+  await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 15_000 });
+  await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
+  await expectNoAxeViolations(page, at("success page"));
+
+  const id = orderIdIn(page.url());
+  await page.getByRole("link", { name: pt.cart.viewOrder }).click();
+  await expect(page).toHaveURL(new RegExp(`/orders/${id}$`));
+  await expectNoAxeViolations(page, at("order page"));
+
+  await page.goto("/products/nao-existe");
+  await expect(page.getByRole("heading", { name: pt.notFound.title })).toBeVisible();
+  await expectNoAxeViolations(page, at("not-found page"));
+});
+
+test("a payment reference: the pending page has no axe violation", async ({ page }, testInfo) => {
+  await addFromCatalog(page, DEMO_PRODUCTS[3]!.name);
+  await openCheckout(page);
+  const popup = await openPopup(page);
+  await popup.pay("FPSOLPGEXT");
+  await expect(page).toHaveURL(/\/checkout\/pending\/order_/, { timeout: 15_000 });
+  await expect(page.getByTestId("payment-reference")).toBeVisible();
+  await expectNoAxeViolations(page, `pending page (${testInfo.project.name})`);
+});
