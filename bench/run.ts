@@ -21,7 +21,14 @@ import { cpuSnapshot, cpuUse } from "./lib/cpu";
 import { freePort } from "./lib/free-port";
 import { runLoad, type LoadMode, type LoadResult } from "./lib/load";
 import { formatChecks, formatTable, type Check, type Measurement } from "./lib/report";
-import type { Answer, PreparedRun, Scenario, ShopSettings, Target } from "./lib/scenario";
+import {
+  isStaticFileBaseline,
+  type Answer,
+  type PreparedRun,
+  type Scenario,
+  type ShopSettings,
+  type Target,
+} from "./lib/scenario";
 import { selectScenarios } from "./scenarios/index";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -161,11 +168,15 @@ runUntilStopped(lifetime, "bench", async () => {
     log(`${scenario.name}: ${scenario.summary}`);
     const scenarioTargets: Target[] = scenario.baseline ? ["baseline", "app"] : ["app"];
     if (!scenario.baseline) log(`${scenario.name}: no baseline, the app only`);
+    // A page's baseline is the same Next server sending a static file.
+    const onApp = isStaticFileBaseline(scenario.baseline);
+    const urlOf = (target: Target) => (onApp ? next.url : targets[target]);
+    const pidOf = (target: Target) => (onApp ? next.child.pid : serverPids[target]);
 
     const answers: Partial<Record<Target, Answer>> = {};
     for (const target of scenarioTargets) {
       const { run, finish } = await prepare(scenario, target, "answer check", 1);
-      answers[target] = await fetchAnswer(targets[target], run);
+      answers[target] = await fetchAnswer(urlOf(target), run);
       await finish();
     }
     scenario.checkAnswers({ app: answers.app!, baseline: answers.baseline });
@@ -174,7 +185,7 @@ runUntilStopped(lifetime, "bench", async () => {
     const warmupRate: Partial<Record<Target, number>> = {};
     for (const target of scenarioTargets) {
       const { run, finish } = await prepare(scenario, target, "warm-up", warmupSeconds * WARMUP_RATE_CEILING);
-      const result = await runLoad(targets[target], run, {
+      const result = await runLoad(urlOf(target), run, {
         kind: "throughput",
         connections,
         durationSeconds: warmupSeconds,
@@ -194,8 +205,8 @@ runUntilStopped(lifetime, "bench", async () => {
         const { run, finish } = await prepare(scenario, target, mode.name, maxRequests);
         log(`${scenario.name}: ${target} at ${mode.name}`);
         const [cpuBefore, started] = [cpuSnapshot(), performance.now()];
-        const result = await runLoad(targets[target], run, mode.load);
-        const cpu = cpuUse(cpuBefore, cpuSnapshot(), serverPids[target], databaseName, performance.now() - started);
+        const result = await runLoad(urlOf(target), run, mode.load);
+        const cpu = cpuUse(cpuBefore, cpuSnapshot(), pidOf(target), databaseName, performance.now() - started);
         countFailures(result);
         measurements.push({ scenario: scenario.name, mode: mode.name, target, result, cpu, cpus: cpus().length });
         await finish(result);

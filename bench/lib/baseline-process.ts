@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { selectScenarios } from "../scenarios/index";
-import type { BaselineHandler, ShopSettings } from "./scenario";
+import { isStaticFileBaseline, type BaselineHandler, type ShopSettings } from "./scenario";
 
 const { BASELINE_DATABASE_URL, BASELINE_POOL_MAX, BASELINE_SHOP, BENCH_SCENARIOS } = process.env;
 const send = process.send?.bind(process);
@@ -18,9 +18,11 @@ const database = new pg.Pool({ connectionString: BASELINE_DATABASE_URL, max: Num
 const shop = JSON.parse(BASELINE_SHOP) as ShopSettings;
 const handlers = new Map<string, BaselineHandler>();
 for (const { baseline } of selectScenarios(BENCH_SCENARIOS)) {
-  const route = baseline && `${baseline.method} ${baseline.path}`;
+  // A static-file baseline is the app's own server; this one has nothing to serve for it.
+  if (baseline === null || isStaticFileBaseline(baseline)) continue;
+  const route = `${baseline.method} ${baseline.path}`;
   // Scenarios on the same route share one handler (bench/lib/scenario.ts).
-  if (route && !handlers.has(route)) handlers.set(route, baseline.handler({ database, shop }));
+  if (!handlers.has(route)) handlers.set(route, baseline.handler({ database, shop }));
 }
 
 const server = createServer((request, response) => {

@@ -18,8 +18,12 @@ export interface Scenario {
   name: string;
   /** What one request does, for the output. */
   summary: string;
-  /** The same work without the app's stack; null when there is none (the table then shows no ratios). */
-  baseline: Baseline | null;
+  /**
+   * The same work without the app's stack, on the bare server; or, for a page, the app's own
+   * server sending a static file (what Next answers at best); null when there is none (the
+   * table then shows no ratios).
+   */
+  baseline: Baseline | StaticFileBaseline | null;
   /** Data and requests for one run against one target. */
   prepare(run: RunSetup): Promise<PreparedRun>;
   /**
@@ -40,6 +44,19 @@ export interface Baseline {
    */
   handler(context: BaselineContext): BaselineHandler;
 }
+
+/**
+ * The baseline is the app's own server (the same Next process) answering `GET path`, a file of
+ * public/: no route, no render, no database. A page's ratio against it says how close the page
+ * comes to what the server does at best. The scenario's prepare gets target "baseline" and
+ * sends `path`.
+ */
+export interface StaticFileBaseline {
+  staticFile: string;
+}
+
+export const isStaticFileBaseline = (baseline: Scenario["baseline"]): baseline is StaticFileBaseline =>
+  baseline !== null && "staticFile" in baseline;
 
 export interface BaselineContext {
   /** A pool of as many connections as the app's. */

@@ -1,11 +1,14 @@
 import type { Scenario } from "../lib/scenario";
 import { createOrderScenario } from "./create-order";
+import { cataloguePageScenario, productPageScenario } from "./pages";
 import { productsScenario } from "./products";
 import { webhookConScenario, webhookDuplicateScenario } from "./webhooks";
 
 /** Every scenario, in the order they run. */
 export const SCENARIOS: readonly Scenario[] = [
   productsScenario,
+  cataloguePageScenario,
+  productPageScenario,
   webhookConScenario,
   webhookDuplicateScenario,
   createOrderScenario,
