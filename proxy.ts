@@ -16,10 +16,10 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only: API routes (the webhook above all) and static files do not pay for it.
+  // Pages only: API routes (the webhook above all), static files, the sitemap and robots.txt do not pay for it.
   matcher: [
     {
-      source: "/((?!api/|_next/static|_next/image|products/.+\\.svg$|icon\\.svg$).*)",
+      source: "/((?!api/|_next/static|_next/image|products/.+\\.svg$|icon\\.svg$|sitemap\\.xml$|robots\\.txt$).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -13,7 +13,12 @@ import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getLang();
-  return { title: { default: t.shop.name, template: `%s · ${t.shop.name}` }, description: t.shop.description };
+  return {
+    // Relative canonical and Open Graph URLs resolve against the shop's public address.
+    metadataBase: new URL(getEnv().appUrl),
+    title: { default: t.shop.name, template: `%s · ${t.shop.name}` },
+    description: t.shop.description,
+  };
 }
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };

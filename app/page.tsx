@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { addToCartAction } from "@/app/cart/actions";
 import { CartNotice } from "@/components/cart-notice";
 import { ProductCard } from "@/components/product-card";
@@ -9,6 +10,9 @@ export const dynamic = "force-dynamic";
 // Adding to the cart posts a server action, which runs in this page's function and may release
 // expired holds (lib/orders/holds.ts): it asks the service, so it gets the same bound as the cart.
 export const maxDuration = 30;
+
+// Resolved against metadataBase (the root layout): APP_URL.
+export const metadata: Metadata = { alternates: { canonical: "/" } };
 
 export default async function CatalogPage({
   searchParams,

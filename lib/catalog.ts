@@ -48,6 +48,16 @@ export async function findProductBySlug(slug: string): Promise<CatalogProduct | 
   return row ? (await withExpiredHolds([toCatalogProduct(row)]))[0]! : null;
 }
 
+/** Every product on sale as the sitemap lists it: address, image and last change. */
+export async function listProductsForSitemap(): Promise<{ slug: string; image: string; updatedAt: Date }[]> {
+  const rows = await db().product.findMany({
+    where: ON_SALE,
+    select: { slug: true, imagePath: true, updatedAt: true },
+    orderBy: [{ slug: "asc" }],
+  });
+  return rows.map(({ imagePath, ...row }) => ({ ...row, image: imagePath }));
+}
+
 /** Adds the units of these products kept by pending orders whose hold ran out (usually none: one indexed query). */
 async function withExpiredHolds(products: CatalogProduct[]): Promise<CatalogProduct[]> {
   if (products.length === 0) return products;

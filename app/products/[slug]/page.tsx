@@ -6,8 +6,10 @@ import { addToCartAction } from "@/app/cart/actions";
 import { AddToCartForm } from "@/components/add-to-cart-form";
 import { CartNotice } from "@/components/cart-notice";
 import { findProductBySlug } from "@/lib/catalog";
+import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
+import { jsonForScript, productJsonLd, productMetadata } from "@/lib/seo";
 
 // The cart actions of this page may end expired stock holds, asking the service once (1.5 s at most).
 export const maxDuration = 30;
@@ -28,7 +30,7 @@ async function productOf(params: Props["params"]) {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const product = await productOf(params);
-  return product ? { title: product.name, description: product.description } : {};
+  return product ? productMetadata(product, getEnv().appUrl) : {};
 }
 
 export default async function ProductPage({ params, searchParams }: Props) {
@@ -36,6 +38,11 @@ export default async function ProductPage({ params, searchParams }: Props) {
   if (!product) notFound();
   return (
     <article className="flex flex-col gap-6">
+      {/* Product JSON-LD for search engines: a data block, never executed, so it needs no CSP nonce. */}
+      <script
+        type="application/ld+json"
+        dangerouslySetInnerHTML={{ __html: jsonForScript(productJsonLd(product, getEnv().appUrl)) }}
+      />
       <Link href="/" className="text-sm text-brand-700 hover:underline">
         {t.product.backToCatalog}
       </Link>
