@@ -16,7 +16,7 @@ const devPort = Number(process.env.E2E_DEV_PORT || 3101);
 const devBaseURL = `http://127.0.0.1:${devPort}`;
 
 /** Specs that create orders at the service. */
-const PAYING_TESTS = /(order-lifecycle|checkout|budget|holds-and-limits|admin-journey)\.spec\.ts$/;
+const PAYING_TESTS = /(order-lifecycle|checkout|budget|holds-and-limits|admin-journey|states)\.spec\.ts$/;
 /** Specs for the dev server, and only for it. */
 const DEV_SERVER_TESTS = /dev-server\.spec\.ts$/;
 
