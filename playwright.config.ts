@@ -16,7 +16,8 @@ const devPort = Number(process.env.E2E_DEV_PORT || 3101);
 const devBaseURL = `http://127.0.0.1:${devPort}`;
 
 /** Specs that create orders at the service. */
-const PAYING_TESTS = /(order-lifecycle|checkout|budget|holds-and-limits|admin-journey|shopper-journey)\.spec\.ts$/;
+const PAYING_TESTS =
+  /(order-lifecycle|checkout|budget|holds-and-limits|admin-journey|shopper-journey|states)\.spec\.ts$/;
 /** The shopper's journey, also run on a phone. */
 const PHONE_TESTS = /shopper-journey\.spec\.ts$/;
 /** Specs for the dev server, and only for it. */

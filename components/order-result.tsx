@@ -44,6 +44,7 @@ export async function OrderResult({
         }}
         amountAoa={order.amountAoa}
         lines={order.lines}
+        cartCleared={order.cartCleared}
       />
     </div>
   );

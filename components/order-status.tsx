@@ -5,14 +5,13 @@ import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 import { CopyButton } from "@/components/copy-button";
 import { OrderLines, type OrderLineView } from "@/components/order-lines";
+import { useHeaderCartCount } from "@/components/use-header-cart-count";
 import { useOrderStatus, type OrderStatusSnapshot } from "@/components/use-order-status";
 import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
 import { formatAoa } from "@/lib/money";
 import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "@/lib/pay-sdk/config";
 import { Spinner } from "@/components/spinner";
-
-const CART_JOB_GRACE_MS = 2_000;
 
 /**
  * An order's status on the result and order pages. The first paint is what the server read
@@ -33,6 +32,7 @@ export function OrderStatus({
   initial,
   amountAoa,
   lines,
+  cartCleared,
 }: {
   lang: Lang;
   page: "success" | "pending" | "order";
@@ -40,6 +40,8 @@ export function OrderStatus({
   initial: OrderStatusSnapshot;
   amountAoa: number;
   lines: OrderLineView[];
+  /** The server's word at its latest render: the order is CON and the clear-cart job has run. */
+  cartCleared: boolean;
 }) {
   const t = dictionary(lang);
   const router = useRouter();
@@ -48,14 +50,12 @@ export function OrderStatus({
 
   // Becoming final changes the cart (emptied on CON, reopened on CAN) in a job that runs just
   // after the webhook's reply. CAN: the cart page shows the cancellation and follows the job;
-  // CON: refresh the header's count now and once more when the job has run.
+  // CON: the header's count follows the server until the job has emptied the cart.
   useEffect(() => {
-    if (status === initial.status || status === "PEN") return;
-    if (status === "CAN") return router.replace(`/cart?cancelled=${encodeURIComponent(externalTransactionId)}`);
-    router.refresh();
-    const timer = setTimeout(() => router.refresh(), CART_JOB_GRACE_MS);
-    return () => clearTimeout(timer);
+    if (status === initial.status || status !== "CAN") return;
+    router.replace(`/cart?cancelled=${encodeURIComponent(externalTransactionId)}`);
   }, [status, initial.status, router, externalTransactionId]);
+  useHeaderCartCount({ status, initialStatus: initial.status, page, cartCleared });
 
   return (
     <section data-testid="order-status" data-status={status} className="flex flex-col gap-6">

@@ -361,4 +361,12 @@ export const en: Dictionary = {
     body: "This address does not exist or is no longer available.",
     home: "Go to the products",
   },
+  states: {
+    loading: "Loading…",
+    errorTitle: "Something went wrong",
+    errorBody: "This page could not be shown. Please try again in a moment.",
+    tryAgain: "Try again",
+    home: "Go to the products",
+    errorCode: (digest: string) => `Error code: ${digest}`,
+  },
 };

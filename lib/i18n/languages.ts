@@ -24,4 +24,13 @@ export function htmlLang(lang: Lang): string {
   return DICTIONARIES[lang].locale;
 }
 
+/**
+ * The language of a page from its `<html lang>` (document.documentElement.lang), for client
+ * components that cannot read the httpOnly cookie, such as app/error.tsx: the value
+ * {@link htmlLang} gave it, else the default.
+ */
+export function langOfHtmlLang(value: unknown): Lang {
+  return LANGS.find((lang) => htmlLang(lang) === value) ?? DEFAULT_LANG;
+}
+
 export const langCookie = (lang: Lang, appUrl: string) => shopCookie(LANG_COOKIE, lang, appUrl, 365 * 24 * 3600);

@@ -381,6 +381,16 @@ export const pt = {
     body: "O endereço não existe ou já não está disponível.",
     home: "Ir para os produtos",
   },
+  /** A page on its way (the loading.tsx files), and app/error.tsx and app/global-error.tsx. */
+  states: {
+    loading: "A carregar…",
+    errorTitle: "Algo correu mal",
+    errorBody: "Não foi possível mostrar esta página. Tente de novo daqui a pouco.",
+    tryAgain: "Tentar de novo",
+    home: "Ir para os produtos",
+    /** The error's digest, which the shop's logs carry, for whoever the shopper contacts. */
+    errorCode: (digest: string) => `Código do erro: ${digest}`,
+  },
 };
 
 /** The shape of every language's dictionary: Portuguese's. */

@@ -22,6 +22,11 @@ export interface OrderSummary {
   entityNumber?: string;
   /** The cart the order was made from, if any. */
   cartId: string | null;
+  /**
+   * A paid order whose cart the clear-cart job has emptied (or that had none): from now on the
+   * header's cart count no longer counts what was bought. False for any order not CON.
+   */
+  cartCleared: boolean;
   lines: OrderSummaryLine[];
 }
 
@@ -35,6 +40,7 @@ export async function getOrderSummary(db: Database, externalTransactionId: strin
       paymentReference: true,
       entityNumber: true,
       cartId: true,
+      cart: { select: { status: true } },
       lines: {
         orderBy: [{ productName: "asc" }, { id: "asc" }],
         select: { productName: true, unitPriceAoa: true, quantity: true },
@@ -49,6 +55,8 @@ export async function getOrderSummary(db: Database, externalTransactionId: strin
     ...(order.paymentReference ? { paymentReference: order.paymentReference } : {}),
     ...(order.entityNumber ? { entityNumber: order.entityNumber } : {}),
     cartId: order.cartId,
+    // The job leaves the cart CHECKED_OUT; until then the paid order keeps it LOCKED.
+    cartCleared: order.status === "CON" && order.cart?.status !== "LOCKED",
     lines: order.lines.map((line) => ({ ...line, lineTotalAoa: line.unitPriceAoa * line.quantity })),
   };
 }

@@ -3,6 +3,7 @@ import { act, type ReactNode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { OrderStatus } from "@/components/order-status";
+import { CART_REFRESH_DELAYS_MS } from "@/components/use-header-cart-count";
 import { POLL_FIRST_DELAY_MS, type OrderStatusCode } from "@/components/use-order-status";
 
 // The result pages' status in jsdom: endpoint C is a fake `fetch`, the router a spy.
@@ -40,10 +41,16 @@ function answerStatus(status: OrderStatusCode) {
   return fetchMock;
 }
 
-function show(page: "success" | "pending" | "order", initial: OrderStatusCode) {
+function show(page: "success" | "pending" | "order", initial: OrderStatusCode, cartCleared = false) {
   const host = document.createElement("div");
   document.body.append(host);
   root = createRoot(host);
+  render(page, initial, cartCleared);
+  return host;
+}
+
+/** The page's server render again, as router.refresh() brings it: new props for the same component. */
+function render(page: "success" | "pending" | "order", initial: OrderStatusCode, cartCleared: boolean) {
   act(() =>
     root!.render(
       <OrderStatus
@@ -53,10 +60,10 @@ function show(page: "success" | "pending" | "order", initial: OrderStatusCode) {
         initial={{ status: initial }}
         amountAoa={2500}
         lines={[]}
+        cartCleared={cartCleared}
       />,
     ),
   );
-  return host;
 }
 
 /** The first poll of endpoint C, and what React does with its answer. */
@@ -116,5 +123,61 @@ describe("OrderStatus", () => {
     expect(fetchMock).not.toHaveBeenCalled();
     expect(router.replace).not.toHaveBeenCalled();
     expect(host.querySelector('a[href="/cart"]')?.textContent).toBe("Voltar ao carrinho");
+  });
+});
+
+describe("the header's cart count after a payment", () => {
+  const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+  const allDelays = CART_REFRESH_DELAYS_MS.reduce((sum, ms) => sum + ms, 0);
+
+  it("arriving on the success page with the order paid and the cart emptied: one refresh, for the layout the client navigation kept", async () => {
+    answerStatus("CON");
+    show("success", "CON", true);
+    expect(router.refresh).toHaveBeenCalledTimes(1);
+    await wait(allDelays + 60_000);
+    expect(router.refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it("an order page opened long after the payment refreshes nothing", async () => {
+    answerStatus("CON");
+    show("order", "CON", true);
+    await wait(allDelays + 60_000);
+    expect(router.refresh).not.toHaveBeenCalled();
+  });
+
+  it("an order that turns CON before the job empties its cart: refreshes until the server says emptied, then once more, then stops", async () => {
+    answerStatus("CON");
+    show("success", "PEN");
+    await firstPoll();
+    expect(router.refresh).toHaveBeenCalledTimes(1);
+    // The refresh's render: paid, the cart not emptied yet.
+    render("success", "CON", false);
+    expect(router.refresh).toHaveBeenCalledTimes(1);
+    await wait(CART_REFRESH_DELAYS_MS[0]!);
+    expect(router.refresh).toHaveBeenCalledTimes(2);
+    // That render: the job has run. Its layout may have read the cart a moment before: once more.
+    render("success", "CON", true);
+    expect(router.refresh).toHaveBeenCalledTimes(3);
+    render("success", "CON", true);
+    await wait(allDelays + 60_000);
+    expect(router.refresh).toHaveBeenCalledTimes(3);
+    expect(router.replace).not.toHaveBeenCalled();
+  });
+
+  it("a cart that stays full (the job failing) is asked about a bounded number of times", async () => {
+    answerStatus("CON");
+    show("pending", "CON", false);
+    for (const delay of CART_REFRESH_DELAYS_MS) await wait(delay);
+    expect(router.refresh).toHaveBeenCalledTimes(1 + CART_REFRESH_DELAYS_MS.length);
+    for (let minute = 0; minute < 5; minute++) await wait(60_000);
+    expect(router.refresh).toHaveBeenCalledTimes(1 + CART_REFRESH_DELAYS_MS.length);
+  });
+
+  it("an order that turns CAN is not the header's business here: the cart page takes over", async () => {
+    answerStatus("CAN");
+    show("success", "PEN");
+    await firstPoll();
+    await wait(allDelays);
+    expect(router.refresh).not.toHaveBeenCalled();
   });
 });

@@ -1,0 +1,10 @@
+import { PageLoading } from "@/components/page-loading";
+import { getLang } from "@/lib/i18n/server";
+
+// While the page reads the database. It reads the language cookie, a per-request API: only in
+// segments whose pages are dynamic anyway (force-dynamic), never above `/` or `/products/*`,
+// which are to be served from the prerender cache.
+export default async function Loading() {
+  const { t } = await getLang();
+  return <PageLoading t={t} />;
+}

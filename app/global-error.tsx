@@ -1,0 +1,55 @@
+"use client";
+
+import { errorDigest } from "@/components/error-state";
+import { en, pt } from "@/lib/i18n/dictionaries";
+import "./globals.css";
+
+/**
+ * The root layout itself failed (its cart read, say, during a database hiccup): this replaces
+ * it, so it brings its own <html> and <body>, and the stylesheet (an external file: nothing
+ * inline for the Content-Security-Policy to weigh, no script of its own).
+ *
+ * Both languages, Portuguese first, English below, rather than a guess. The shopper's choice is
+ * the httpOnly `lang` cookie, which only the server reads; the `<html lang>` that carries it
+ * came from the very layout that failed; and the browser's own language (navigator) is not the
+ * choice made in the shop (an Angolan shopper with an English browser who picked Portuguese),
+ * would differ between the server's render and the browser's, and is absent on the server. A
+ * page in both, in the same order everywhere, is right for everyone and renders the same on
+ * both sides. `<html lang>` is the default's; the English half says it is English.
+ */
+export default function GlobalError({ error, retry }: { error: unknown; retry: () => void }) {
+  const digest = errorDigest(error);
+  return (
+    <html lang={pt.locale}>
+      <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased">
+        <title>{`${pt.states.errorTitle} · ${en.states.errorTitle}`}</title>
+        <main data-testid="global-error" className="mx-auto flex max-w-2xl flex-col gap-8 px-4 py-12">
+          <p className="text-lg font-semibold tracking-tight text-brand-700">{pt.shop.name}</p>
+          {([pt, en] as const).map((t, index) => {
+            // One page, one main heading: the second language's title is a level below.
+            const Heading = index === 0 ? "h1" : "h2";
+            return (
+              <section key={t.locale} lang={t.locale} className="flex flex-col items-start gap-3">
+                <Heading className="text-2xl font-semibold tracking-tight">{t.states.errorTitle}</Heading>
+                <p className="text-stone-600">{t.states.errorBody}</p>
+                {digest && <p className="font-mono text-sm text-stone-500">{t.states.errorCode(digest)}</p>}
+                <div className="flex flex-wrap items-center gap-4">
+                  <button
+                    type="button"
+                    onClick={retry}
+                    className="rounded-md bg-stone-900 px-4 py-2 text-sm font-medium text-white hover:bg-stone-700"
+                  >
+                    {t.states.tryAgain}
+                  </button>
+                  <a href="/" className="text-brand-700 hover:underline">
+                    {t.states.home}
+                  </a>
+                </div>
+              </section>
+            );
+          })}
+        </main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,36 @@
+import type { Dictionary } from "@/lib/i18n/dictionaries";
+
+/** The `digest` Next gives an error thrown on the server (the same id is in the server's log), if any. */
+export function errorDigest(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("digest" in error)) return undefined;
+  const { digest } = error;
+  return typeof digest === "string" && digest !== "" ? digest : undefined;
+}
+
+/**
+ * A page that failed (app/error.tsx): what happened in the shopper's language, "try again"
+ * (Next's `retry`: the segment is read from the server again, so a database hiccup that has
+ * passed gives the page back) and a way home. The home link is a plain anchor: a full load
+ * starts the browser's state afresh, whatever broke it.
+ */
+export function ErrorState({ t, digest, retry }: { t: Dictionary; digest?: string; retry: () => void }) {
+  return (
+    <section data-testid="error-state" className="flex flex-col items-start gap-3">
+      <h1 className="text-2xl font-semibold tracking-tight">{t.states.errorTitle}</h1>
+      <p className="text-stone-600">{t.states.errorBody}</p>
+      {digest && <p className="font-mono text-sm text-stone-500">{t.states.errorCode(digest)}</p>}
+      <div className="flex flex-wrap items-center gap-4">
+        <button
+          type="button"
+          onClick={retry}
+          className="rounded-md bg-stone-900 px-4 py-2 text-sm font-medium text-white hover:bg-stone-700"
+        >
+          {t.states.tryAgain}
+        </button>
+        <a href="/" className="text-brand-700 hover:underline">
+          {t.states.home}
+        </a>
+      </div>
+    </section>
+  );
+}
