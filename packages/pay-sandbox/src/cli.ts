@@ -15,12 +15,12 @@ import { existsSync, realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { checkControlToken } from "./control-access";
-import { controlClient, type ControlAddress } from "./control-client";
-import { payEnvFor, randomCredentials } from "./credentials";
-import type { Delivery } from "./delivery-log";
-import { startSandbox, type SandboxCredentials } from "./server";
-import type { Order } from "./store";
+import { checkControlToken } from "./control-access.js";
+import { controlClient, type ControlAddress } from "./control-client.js";
+import { payEnvFor, randomCredentials } from "./credentials.js";
+import type { Delivery } from "./delivery-log.js";
+import { startSandbox, type SandboxCredentials } from "./server.js";
+import type { Order } from "./store.js";
 
 interface Command {
   /** The arguments, for the usage text. */

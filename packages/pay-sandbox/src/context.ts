@@ -1,10 +1,10 @@
-import type { SandboxClock } from "./clock";
-import type { FaultQueue } from "./faults";
-import type { OrderDriver } from "./orders";
-import type { RequestLog } from "./request-log";
-import type { SandboxSettings } from "./settings";
-import type { SandboxStore } from "./store";
-import type { WebhookDispatcher } from "./webhooks";
+import type { SandboxClock } from "./clock.js";
+import type { FaultQueue } from "./faults.js";
+import type { OrderDriver } from "./orders.js";
+import type { RequestLog } from "./request-log.js";
+import type { SandboxSettings } from "./settings.js";
+import type { SandboxStore } from "./store.js";
+import type { WebhookDispatcher } from "./webhooks.js";
 
 /** What every routes module works with: one per running sandbox, built by startSandbox. */
 
@@ -15,7 +15,7 @@ export interface SandboxCredentials {
   webhookSecret: string;
 }
 
-export type { SandboxSettings } from "./settings";
+export type { SandboxSettings } from "./settings.js";
 
 export interface SandboxContext {
   credentials: SandboxCredentials;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { errorReply, headerValue, requireMediaType, SandboxError, type JsonReply, type SandboxRequest } from "./http";
+import { errorReply, headerValue, requireMediaType, SandboxError, type JsonReply, type SandboxRequest } from "./http.js";
 
 /**
  * Who may use the control API and the dashboard (`/__sandbox/*`). Listening on 127.0.0.1 is

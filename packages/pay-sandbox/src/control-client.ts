@@ -1,11 +1,11 @@
-import { CONTROL_TOKEN_HEADER } from "./control-access";
-import type { Delivery, DeliveryFilter, DeliveryStateFilter } from "./delivery-log";
-import type { Fault } from "./faults";
-import type { DriveResult, ReferenceOptions } from "./orders";
-import type { LoggedRequest } from "./request-log";
-import type { SandboxSettings } from "./settings";
-import type { Order, PaymentStatus } from "./store";
-import type { ShapeOptions } from "./webhooks";
+import { CONTROL_TOKEN_HEADER } from "./control-access.js";
+import type { Delivery, DeliveryFilter, DeliveryStateFilter } from "./delivery-log.js";
+import type { Fault } from "./faults.js";
+import type { DriveResult, ReferenceOptions } from "./orders.js";
+import type { LoggedRequest } from "./request-log.js";
+import type { SandboxSettings } from "./settings.js";
+import type { Order, PaymentStatus } from "./store.js";
+import type { ShapeOptions } from "./webhooks.js";
 
 /**
  * The typed client of a running sandbox's control API (`/__sandbox/*`). This package's tests,

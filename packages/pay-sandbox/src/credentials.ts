@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { SandboxCredentials } from "./context";
+import type { SandboxCredentials } from "./context.js";
 
 /** Fresh random test credentials, shaped like the service's (contract 2.1). */
 export function randomCredentials(): SandboxCredentials {

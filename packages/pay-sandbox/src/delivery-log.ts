@@ -1,4 +1,4 @@
-import type { PaymentStatus } from "./store";
+import type { PaymentStatus } from "./store.js";
 
 /**
  * Every webhook notification the sandbox sent or chose not to send, with each attempt, so

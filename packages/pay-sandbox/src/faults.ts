@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { errorReply, type Reply } from "./http";
+import { errorReply, type Reply } from "./http.js";
 
 /**
  * Failures injected into the next service-API calls, so tests can prove that a client

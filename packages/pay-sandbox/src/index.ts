@@ -9,10 +9,10 @@
  * (a sandbox per test and a webhook receiver), "pay-sandbox/playwright" (the hosted checkout in
  * a browser test), "pay-sandbox/sdk" (the SDK's types).
  */
-export { startSandbox, type RunningSandbox, type SandboxCredentials, type SandboxOptions } from "./server";
-export { payEnvFor, randomCredentials } from "./credentials";
-export { CONTROL_TOKEN_HEADER, randomControlToken } from "./control-access";
-export type { SandboxSettings } from "./settings";
-export type { Order, PaymentMethod, PaymentStatus } from "./store";
-export type { Delivery, DeliveryFilter } from "./delivery-log";
-export type { LoggedRequest } from "./request-log";
+export { startSandbox, type RunningSandbox, type SandboxCredentials, type SandboxOptions } from "./server.js";
+export { payEnvFor, randomCredentials } from "./credentials.js";
+export { CONTROL_TOKEN_HEADER, randomControlToken } from "./control-access.js";
+export type { SandboxSettings } from "./settings.js";
+export type { Order, PaymentMethod, PaymentStatus } from "./store.js";
+export type { Delivery, DeliveryFilter } from "./delivery-log.js";
+export type { LoggedRequest } from "./request-log.js";

@@ -1,8 +1,8 @@
 import { randomInt } from "node:crypto";
-import type { SandboxClock } from "./clock";
-import type { Delivery } from "./delivery-log";
-import type { Order, SandboxStore, StatusDetails } from "./store";
-import type { ShapeOptions, WebhookDispatcher } from "./webhooks";
+import type { SandboxClock } from "./clock.js";
+import type { Delivery } from "./delivery-log.js";
+import type { Order, SandboxStore, StatusDetails } from "./store.js";
+import type { ShapeOptions, WebhookDispatcher } from "./webhooks.js";
 
 /**
  * What the service and the shopper do to an order after it is created, driven from the control

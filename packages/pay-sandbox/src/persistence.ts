@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { CANCEL_REASONS, PAYMENT_METHODS, PAYMENT_STATUSES, type StoreSnapshot } from "./store";
+import { CANCEL_REASONS, PAYMENT_METHODS, PAYMENT_STATUSES, type StoreSnapshot } from "./store.js";
 
 /**
  * Keeps the store in a JSON file across restarts of the sandbox. Writes are debounced (a

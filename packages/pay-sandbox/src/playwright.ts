@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
-import type { PaymentMethodCode } from "./sdk";
+import type { PaymentMethodCode } from "./sdk.js";
 
-export { chromiumExecutablePath, chromiumLaunchOptions, SYSTEM_CHROMIUM } from "./chromium";
+export { chromiumExecutablePath, chromiumLaunchOptions, SYSTEM_CHROMIUM } from "./chromium.js";
 
 /**
  * Playwright helpers that drive the sandbox's hosted checkout the way a shopper does, so a

@@ -1,4 +1,4 @@
-import type { Reply, SandboxRequest } from "./http";
+import type { Reply, SandboxRequest } from "./http.js";
 
 /**
  * A routes table with `:name` path segments. Each routes module (service API, control API,

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { DASHBOARD_PATH, DASHBOARD_SCRIPT_PATH } from "./browser/pages";
-import { SandboxClock } from "./clock";
-import { applicationUUIDOf, type SandboxContext, type SandboxCredentials } from "./context";
-import { checkControlToken, controlRefusal, randomControlToken } from "./control-access";
-import { dashboardUrlOf } from "./control-client";
-import { FaultQueue } from "./faults";
+import { DASHBOARD_PATH, DASHBOARD_SCRIPT_PATH } from "./browser/pages.js";
+import { SandboxClock } from "./clock.js";
+import { applicationUUIDOf, type SandboxContext, type SandboxCredentials } from "./context.js";
+import { checkControlToken, controlRefusal, randomControlToken } from "./control-access.js";
+import { dashboardUrlOf } from "./control-client.js";
+import { FaultQueue } from "./faults.js";
 import {
   errorReply,
   headerValue,
@@ -14,17 +14,17 @@ import {
   SandboxError,
   type Reply,
   type SandboxRequest,
-} from "./http";
-import { OrderDriver } from "./orders";
-import { loadSnapshot, SnapshotWriter } from "./persistence";
-import { RequestLog } from "./request-log";
-import { createRouter, type RouteMatch } from "./router";
-import { serviceApiRoutes } from "./routes/api";
-import { browserRoutes, isBrowserPath } from "./routes/browser";
-import { CONTROL_PREFIX, controlRoutes } from "./routes/control";
-import { resolveSettings, type SandboxSettings } from "./settings";
-import { SandboxStore } from "./store";
-import { WebhookDispatcher } from "./webhooks";
+} from "./http.js";
+import { OrderDriver } from "./orders.js";
+import { loadSnapshot, SnapshotWriter } from "./persistence.js";
+import { RequestLog } from "./request-log.js";
+import { createRouter, type RouteMatch } from "./router.js";
+import { serviceApiRoutes } from "./routes/api.js";
+import { browserRoutes, isBrowserPath } from "./routes/browser.js";
+import { CONTROL_PREFIX, controlRoutes } from "./routes/control.js";
+import { resolveSettings, type SandboxSettings } from "./settings.js";
+import { SandboxStore } from "./store.js";
+import { WebhookDispatcher } from "./webhooks.js";
 
 /**
  * A local stand-in for the service: its API, plus a control API for tests (see README.md).
@@ -32,7 +32,7 @@ import { WebhookDispatcher } from "./webhooks";
  * log, injected faults and held requests all happen here, the same way for every route.
  */
 
-export type { SandboxCredentials } from "./context";
+export type { SandboxCredentials } from "./context.js";
 
 export interface SandboxOptions {
   /** 0 picks a free port. Default 4010. */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
-import type { SandboxClock } from "./clock";
+import type { SandboxClock } from "./clock.js";
 
 /**
  * The sandbox's state: payment orders and issued access tokens. In memory, with change

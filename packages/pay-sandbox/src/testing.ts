@@ -1,10 +1,10 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { controlClient } from "./control-client";
-import { randomCredentials } from "./credentials";
-import { startSandbox, type SandboxOptions } from "./server";
-import type { SandboxSettings } from "./settings";
+import { controlClient } from "./control-client.js";
+import { randomCredentials } from "./credentials.js";
+import { startSandbox, type SandboxOptions } from "./server.js";
+import type { SandboxSettings } from "./settings.js";
 
 /**
  * Helpers for tests (this package's own, and a shop's): a sandbox on a free port with a

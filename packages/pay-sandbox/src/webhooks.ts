@@ -2,10 +2,10 @@ import { createHmac, randomBytes } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
-import type { SandboxClock } from "./clock";
-import { DeliveryLog, type Delivery, type DeliveryAttempt, type DeliveryKind } from "./delivery-log";
-import type { SandboxSettings } from "./settings";
-import type { Order, PaymentStatus, SandboxStore, StoreChange } from "./store";
+import type { SandboxClock } from "./clock.js";
+import { DeliveryLog, type Delivery, type DeliveryAttempt, type DeliveryKind } from "./delivery-log.js";
+import type { SandboxSettings } from "./settings.js";
+import type { Order, PaymentStatus, SandboxStore, StoreChange } from "./store.js";
 
 /**
  * Signed webhook notifications (contract 4.2 B, 5.2, 6.1): one POST to the account's one URL

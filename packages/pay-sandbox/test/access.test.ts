@@ -1,9 +1,9 @@
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isLoopbackHost } from "../src/control-access";
-import { randomCredentials } from "../src/credentials";
-import { startSandbox } from "../src/server";
-import { startTestSandbox, type TestSandbox } from "../src/testing";
+import { isLoopbackHost } from "../src/control-access.js";
+import { randomCredentials } from "../src/credentials.js";
+import { startSandbox } from "../src/server.js";
+import { startTestSandbox, type TestSandbox } from "../src/testing.js";
 
 // Who may use the control API and the dashboard: a loopback Host, the run's token, JSON bodies.
 // The service API, the SDK and the checkout stay as open as the service's.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestSandbox, type TestSandbox } from "../src/testing";
+import { startTestSandbox, type TestSandbox } from "../src/testing.js";
 
 // The service API over real HTTP: every rule of contract 4.1 and 5.1 the sandbox enforces.
 

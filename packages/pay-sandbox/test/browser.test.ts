@@ -2,9 +2,9 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { chromiumLaunchOptions } from "../src/chromium";
-import type { PayButtonConfig, PayGlobal } from "../src/sdk";
-import { startTestSandbox, type TestSandbox } from "../src/testing";
+import { chromiumLaunchOptions } from "../src/chromium.js";
+import type { PayButtonConfig, PayGlobal } from "../src/sdk.js";
+import { startTestSandbox, type TestSandbox } from "../src/testing.js";
 
 // The SDK and the hosted popup in a real browser (contract 4.3, 2.8 to 2.10, 6.2): a shop page
 // on one origin loads /sdks/v1/pay.js from the sandbox, on another, and pays through the popup.

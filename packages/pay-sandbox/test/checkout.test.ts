@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { randomCredentials } from "../src/credentials";
-import { offeredMethods } from "../src/routes/browser";
-import { startTestSandbox, startWebhookReceiver, type TestSandbox, type WebhookReceiver } from "../src/testing";
+import { randomCredentials } from "../src/credentials.js";
+import { offeredMethods } from "../src/routes/browser.js";
+import { startTestSandbox, startWebhookReceiver, type TestSandbox, type WebhookReceiver } from "../src/testing.js";
 
 // The browser side over HTTP (contract 4.3, 2.9, 2.10): the SDK script, the hosted checkout
 // pages, the popup's pay and cancel endpoints and the dashboard. The real browser runs in

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chromiumExecutablePath, chromiumLaunchOptions, SYSTEM_CHROMIUM } from "../src/chromium";
+import { chromiumExecutablePath, chromiumLaunchOptions, SYSTEM_CHROMIUM } from "../src/chromium.js";
 
 describe("the browser the browser tests launch", () => {
   it("is the system Chromium when it is installed", () => {

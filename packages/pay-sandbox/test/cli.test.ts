@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadEnvFiles, readServeConfig, readWebhookSecret, sandboxUrl, takeFlags } from "../src/cli";
-import { randomCredentials } from "../src/credentials";
-import { startTestSandbox, startWebhookReceiver, type TestSandbox, type WebhookReceiver } from "../src/testing";
+import { loadEnvFiles, readServeConfig, readWebhookSecret, sandboxUrl, takeFlags } from "../src/cli.js";
+import { randomCredentials } from "../src/credentials.js";
+import { startTestSandbox, startWebhookReceiver, type TestSandbox, type WebhookReceiver } from "../src/testing.js";
 
 // `npm run sandbox`: configuration from the environment, a clean start and stop, and the
 // commands that drive a running sandbox.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startTestSandbox, type TestSandbox } from "../src/testing";
+import { startTestSandbox, type TestSandbox } from "../src/testing.js";
 
 // The control API under /__sandbox/: request log, injected faults, settings, clock, orders, reset.
 

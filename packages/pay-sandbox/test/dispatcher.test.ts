@@ -1,10 +1,10 @@
 import { createServer } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { SandboxClock } from "../src/clock";
-import { OrderDriver } from "../src/orders";
-import { DEFAULT_SETTINGS } from "../src/settings";
-import { SandboxStore, type OrderFields } from "../src/store";
-import { WebhookDispatcher } from "../src/webhooks";
+import { SandboxClock } from "../src/clock.js";
+import { OrderDriver } from "../src/orders.js";
+import { DEFAULT_SETTINGS } from "../src/settings.js";
+import { SandboxStore, type OrderFields } from "../src/store.js";
+import { WebhookDispatcher } from "../src/webhooks.js";
 
 // Without the HTTP server: reset and close leave no timer behind (retries, late deliveries,
 // magic amounts, the expiry check), so a stopped sandbox never keeps a process alive.

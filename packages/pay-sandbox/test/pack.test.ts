@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,10 +26,15 @@ beforeAll(async () => {
   const [tarball] = (await readdir(folder)).filter((name) => name.endsWith(".tgz"));
   await writeFile(join(folder, "package.json"), JSON.stringify({ name: "integrator", private: true }));
   // Its one dependency (zod) comes from npm's cache when it has it, else the registry.
-  await run("npm", ["install", `./${tarball}`, "--prefer-offline", "--no-audit", "--no-fund", "--silent"], {
-    cwd: folder,
-    timeout: 120_000,
-  });
+  // @types/node only for the type check below, as a TypeScript project of the integrator's has it.
+  await run(
+    "npm",
+    ["install", `./${tarball}`, "@types/node@20", "--prefer-offline", "--no-audit", "--no-fund", "--silent"],
+    {
+      cwd: folder,
+      timeout: 120_000,
+    },
+  );
   bin = join(folder, "node_modules", ".bin", "pay-sandbox");
 }, 240_000);
 
@@ -41,6 +47,42 @@ describe("the packed package, installed in an empty folder", () => {
   it("holds only what it ships: the build, the browser files, the README and the licence", async () => {
     const installed = join(folder, "node_modules", "pay-sandbox");
     expect((await readdir(installed)).sort()).toEqual(["LICENSE", "README.md", "assets", "dist", "package.json"]);
+  });
+
+  it("types a TypeScript consumer under node16/nodenext resolution, the strictest there is", async () => {
+    await writeFile(
+      join(folder, "consumer.ts"),
+      [
+        'import { randomCredentials, startSandbox, type SandboxOptions } from "pay-sandbox";',
+        'import { controlClient, ControlError, type ControlClient } from "pay-sandbox/client";',
+        'import type { PayButtonConfig, PayGlobal } from "pay-sandbox/sdk";',
+        "const options: SandboxOptions = { port: 0, credentials: randomCredentials() };",
+        'const client: ControlClient = controlClient({ url: "http://127.0.0.1:4010", token: "t".repeat(16) });',
+        "const orders: Promise<{ status: string }[]> = client.orders();",
+        "declare const Pay: PayGlobal;",
+        "declare const config: PayButtonConfig;",
+        'Pay("pk_test_x").generateButton(config).render("#pay");',
+        "export { options, orders, startSandbox, ControlError };",
+      ].join("\n"),
+    );
+    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    const check = await run(
+      process.execPath,
+      [
+        tsc,
+        "--noEmit",
+        "--strict",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--types",
+        "node",
+        "consumer.ts",
+      ],
+      { cwd: folder },
+    ).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+    expect(check.stdout).toBe("");
   });
 
   it("prints its usage for --help", async () => {

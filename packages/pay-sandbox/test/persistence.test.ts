@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { randomCredentials } from "../src/credentials";
-import { startTestSandbox } from "../src/testing";
+import { randomCredentials } from "../src/credentials.js";
+import { startTestSandbox } from "../src/testing.js";
 
 // The dataFile option: the store survives a restart of the sandbox.
 

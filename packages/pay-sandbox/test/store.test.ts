@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SandboxClock } from "../src/clock";
-import { InvalidTransitionError, SandboxStore, transition, type Order, type PaymentStatus } from "../src/store";
+import { SandboxClock } from "../src/clock.js";
+import { InvalidTransitionError, SandboxStore, transition, type Order, type PaymentStatus } from "../src/store.js";
 
 // The order state machine (contract 3) and token expiry, without HTTP.
 

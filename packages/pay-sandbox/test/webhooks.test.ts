@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { randomCredentials } from "../src/credentials";
-import type { Delivery } from "../src/delivery-log";
-import { startTestSandbox, startWebhookReceiver, type TestSandbox, type WebhookReceiver } from "../src/testing";
+import { randomCredentials } from "../src/credentials.js";
+import type { Delivery } from "../src/delivery-log.js";
+import { startTestSandbox, startWebhookReceiver, type TestSandbox, type WebhookReceiver } from "../src/testing.js";
 
 // Signed webhook notifications, sent to a real HTTP receiver: signature, retries, FIFO per
 // order, every delivery shape, the long poll, reference expiry and magic amounts. No test

@@ -1,4 +1,4 @@
-import type { PaymentMethod } from "../store";
+import type { PaymentMethod } from "../store.js";
 
 /**
  * The HTML of the hosted checkout popup, its loading page, its error page and the sandbox's

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import type { SandboxContext } from "../context";
-import { headerValue, json, parseJson, requireMediaType, SandboxError, type Reply, type SandboxRequest } from "../http";
-import type { RouteGroup } from "../router";
-import type { Order } from "../store";
+import type { SandboxContext } from "../context.js";
+import { headerValue, json, parseJson, requireMediaType, SandboxError, type Reply, type SandboxRequest } from "../http.js";
+import type { RouteGroup } from "../router.js";
+import type { Order } from "../store.js";
 
 /**
  * The service API (contract 4.1 and 5.1), strict on purpose: wherever a client departs from

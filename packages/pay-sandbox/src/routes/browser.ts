@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { readAsset } from "../assets";
-import { applicationUUIDOf, type SandboxContext } from "../context";
+import { readAsset } from "../assets.js";
+import { applicationUUIDOf, type SandboxContext } from "../context.js";
 import {
   css,
   describeIssues,
@@ -12,10 +12,10 @@ import {
   SandboxError,
   type Reply,
   type SandboxRequest,
-} from "../http";
-import { DEFAULT_REFERENCE_LIFESPAN_MINUTES, type DriveResult } from "../orders";
-import type { RouteGroup } from "../router";
-import { InvalidTransitionError, PAYMENT_METHODS, type Order, type PaymentMethod } from "../store";
+} from "../http.js";
+import { DEFAULT_REFERENCE_LIFESPAN_MINUTES, type DriveResult } from "../orders.js";
+import type { RouteGroup } from "../router.js";
+import { InvalidTransitionError, PAYMENT_METHODS, type Order, type PaymentMethod } from "../store.js";
 import {
   CHECKOUT_SCRIPT_PATH,
   checkoutPage,
@@ -28,7 +28,7 @@ import {
   PAGE_HEADERS,
   pageLangOf,
   STYLESHEET_PATH,
-} from "../browser/pages";
+} from "../browser/pages.js";
 
 /**
  * The browser side of the service (contract 4.3, 2.8 to 2.10, 6.2): the SDK script, the

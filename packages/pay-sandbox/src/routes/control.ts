@@ -1,13 +1,13 @@
 import { z } from "zod";
-import type { SandboxContext } from "../context";
-import { DELIVERY_KINDS, DELIVERY_STATES, type Delivery, type DeliveryFilter } from "../delivery-log";
-import { faultSchema } from "../faults";
-import { describeIssues, errorReply, json, parseJson, SandboxError, type Reply, type SandboxRequest } from "../http";
-import type { DriveResult } from "../orders";
-import type { Route, RouteGroup } from "../router";
-import { settingsChangeSchema } from "../settings";
-import { InvalidTransitionError, PAYMENT_STATUSES, type Order } from "../store";
-import { DELIVERY_SHAPES, type ShapeOptions } from "../webhooks";
+import type { SandboxContext } from "../context.js";
+import { DELIVERY_KINDS, DELIVERY_STATES, type Delivery, type DeliveryFilter } from "../delivery-log.js";
+import { faultSchema } from "../faults.js";
+import { describeIssues, errorReply, json, parseJson, SandboxError, type Reply, type SandboxRequest } from "../http.js";
+import type { DriveResult } from "../orders.js";
+import type { Route, RouteGroup } from "../router.js";
+import { settingsChangeSchema } from "../settings.js";
+import { InvalidTransitionError, PAYMENT_STATUSES, type Order } from "../store.js";
+import { DELIVERY_SHAPES, type ShapeOptions } from "../webhooks.js";
 
 /**
  * The sandbox's own API for tests and people: request log, injected faults, settings, token
