@@ -1,6 +1,6 @@
 "use client";
 
-import { errorDigest } from "@/components/error-state";
+import { ErrorState, errorDigest } from "@/components/error-state";
 import { en, pt } from "@/lib/i18n/dictionaries";
 import "./globals.css";
 
@@ -25,29 +25,17 @@ export default function GlobalError({ error, retry }: { error: unknown; retry: (
         <title>{`${pt.states.errorTitle} · ${en.states.errorTitle}`}</title>
         <main data-testid="global-error" className="mx-auto flex max-w-2xl flex-col gap-8 px-4 py-12">
           <p className="text-lg font-semibold tracking-tight text-brand-700">{pt.shop.name}</p>
-          {([pt, en] as const).map((t, index) => {
+          {([pt, en] as const).map((t, index) => (
             // One page, one main heading: the second language's title is a level below.
-            const Heading = index === 0 ? "h1" : "h2";
-            return (
-              <section key={t.locale} lang={t.locale} className="flex flex-col items-start gap-3">
-                <Heading className="text-2xl font-semibold tracking-tight">{t.states.errorTitle}</Heading>
-                <p className="text-stone-600">{t.states.errorBody}</p>
-                {digest && <p className="font-mono text-sm text-stone-500">{t.states.errorCode(digest)}</p>}
-                <div className="flex flex-wrap items-center gap-4">
-                  <button
-                    type="button"
-                    onClick={retry}
-                    className="rounded-md bg-stone-900 px-4 py-2 text-sm font-medium text-white hover:bg-stone-700"
-                  >
-                    {t.states.tryAgain}
-                  </button>
-                  <a href="/" className="text-brand-700 hover:underline">
-                    {t.states.home}
-                  </a>
-                </div>
-              </section>
-            );
-          })}
+            <ErrorState
+              key={t.locale}
+              t={t}
+              digest={digest}
+              retry={retry}
+              lang={t.locale}
+              heading={index === 0 ? "h1" : "h2"}
+            />
+          ))}
         </main>
       </body>
     </html>

@@ -11,12 +11,26 @@ export function errorDigest(error: unknown): string | undefined {
  * A page that failed (app/error.tsx): what happened in the shopper's language, "try again"
  * (Next's `retry`: the segment is read from the server again, so a database hiccup that has
  * passed gives the page back) and a way home. The home link is a plain anchor: a full load
- * starts the browser's state afresh, whatever broke it.
+ * starts the browser's state afresh, whatever broke it. app/global-error.tsx shows it once per
+ * language, marking the second one's language and heading it a level below.
  */
-export function ErrorState({ t, digest, retry }: { t: Dictionary; digest?: string; retry: () => void }) {
+export function ErrorState({
+  t,
+  digest,
+  retry,
+  lang,
+  heading: Heading = "h1",
+}: {
+  t: Dictionary;
+  digest?: string;
+  retry: () => void;
+  /** When the section's language differs from the page's. */
+  lang?: string;
+  heading?: "h1" | "h2";
+}) {
   return (
-    <section data-testid="error-state" className="flex flex-col items-start gap-3">
-      <h1 className="text-2xl font-semibold tracking-tight">{t.states.errorTitle}</h1>
+    <section lang={lang} data-testid="error-state" className="flex flex-col items-start gap-3">
+      <Heading className="text-2xl font-semibold tracking-tight">{t.states.errorTitle}</Heading>
       <p className="text-stone-600">{t.states.errorBody}</p>
       {digest && <p className="font-mono text-sm text-stone-500">{t.states.errorCode(digest)}</p>}
       <div className="flex flex-wrap items-center gap-4">

@@ -1,4 +1,5 @@
 import type { Metadata, MetadataRoute } from "next";
+import type { CatalogProduct } from "./catalog";
 
 /**
  * What search engines and link previews read: a product's metadata and its Product JSON-LD, the
@@ -6,16 +7,8 @@ import type { Metadata, MetadataRoute } from "next";
  * the pages and routes that use them need no request (no cookies, no headers) and can be cached.
  */
 
-/** A product as far as search engines are concerned; `image` is the path the shop serves it at. */
-export interface SeoProduct {
-  slug: string;
-  name: string;
-  description: string;
-  /** Integer AOA. */
-  priceAoa: number;
-  image: string;
-  stock: number;
-}
+/** A product as far as search engines are concerned: the catalogue's, without its id. */
+export type SeoProduct = Omit<CatalogProduct, "id">;
 
 /** `path` (root-relative, as the shop stores image paths) as an absolute URL under the shop's address. */
 export function absoluteUrl(appUrl: string, path: string): string {

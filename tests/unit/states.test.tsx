@@ -19,11 +19,14 @@ const serverError = () =>
 
 type Element = { type: unknown; props: Record<string, unknown> & { children?: unknown } };
 
-/** Every element of a rendered tree of host elements and arrays (no components inside). */
+/** Every element of a rendered tree of host elements, arrays and hook-free components. */
 function elementsOf(node: unknown): Element[] {
   if (Array.isArray(node)) return node.flatMap(elementsOf);
   if (typeof node !== "object" || node === null || !("props" in node)) return [];
   const element = node as Element;
+  // A component without hooks (ErrorState) is expanded by calling it, as React would render it.
+  if (typeof element.type === "function")
+    return [element, ...elementsOf((element.type as (props: unknown) => unknown)(element.props))];
   return [element, ...elementsOf(element.props.children)];
 }
 

@@ -120,7 +120,7 @@ export async function startTestSandbox(options: TestSandboxOptions = {}) {
     control,
     /** The typed control client (controlClient) of this sandbox. */
     client: controlApi,
-    requests: (path?: string) => controlApi.requests(path),
+    requests: controlApi.requests,
     deliveries: controlApi.deliveries,
     waitForDeliveries: controlApi.waitForDeliveries,
   };
