@@ -1,5 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { errorReply, headerValue, requireMediaType, SandboxError, type JsonReply, type SandboxRequest } from "./http.js";
+import {
+  errorReply,
+  headerValue,
+  requireMediaType,
+  SandboxError,
+  type JsonReply,
+  type SandboxRequest,
+} from "./http.js";
 
 /**
  * Who may use the control API and the dashboard (`/__sandbox/*`). Listening on 127.0.0.1 is

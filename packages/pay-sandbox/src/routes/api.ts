@@ -1,7 +1,15 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import type { SandboxContext } from "../context.js";
-import { headerValue, json, parseJson, requireMediaType, SandboxError, type Reply, type SandboxRequest } from "../http.js";
+import {
+  headerValue,
+  json,
+  parseJson,
+  requireMediaType,
+  SandboxError,
+  type Reply,
+  type SandboxRequest,
+} from "../http.js";
 import type { RouteGroup } from "../router.js";
 import type { Order } from "../store.js";
 
