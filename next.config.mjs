@@ -1,5 +1,50 @@
-/** @type {import('next').NextConfig} */
-const nextConfig = {
+import { PHASE_DEVELOPMENT_SERVER } from "next/constants.js";
+
+// Every page lives under app/[lang]/ and its address carries no language: the rewrites below
+// send `/cart` to `/pt/cart` or `/en/cart` by the `lang` cookie (README, "Served from the cache").
+// They are rewrites here rather than in proxy.ts so that the cached catalogue and product pages
+// are answered with no proxy at all (on Vercel, by the routing layer in front of the CDN).
+// tests/unit/next-config.test.ts keeps these in step with lib/i18n (the languages, the cookie)
+// and lib/security/csp.ts (the cached pages' policy).
+const LANG_COOKIE = "lang";
+const DEFAULT_LANG = "pt";
+const OTHER_LANGS = ["en"];
+
+/** Every address but the API's and Next's own; files (public/, the sitemap, the icon) are served before any of these. */
+const PAGE = "/:path((?!api(?:/|$)|_next/).+)";
+
+function languageRewrites() {
+  const into = (lang, has) => [
+    { source: "/", destination: `/${lang}`, ...(has ? { has } : {}) },
+    { source: PAGE, destination: `/${lang}/:path`, ...(has ? { has } : {}) },
+  ];
+  return [
+    ...OTHER_LANGS.flatMap((lang) => into(lang, [{ type: "cookie", key: LANG_COOKIE, value: lang }])),
+    ...into(DEFAULT_LANG),
+  ];
+}
+
+/**
+ * The Content-Security-Policy of the cached pages (`/`, `/products/<slug>`), which cannot carry a
+ * per-response nonce: lib/security/csp.ts, `contentSecurityPolicy({ nonce: null })`. Every other
+ * page gets its nonce policy from proxy.ts.
+ */
+const cachedPagePolicy = (development) =>
+  [
+    "default-src 'self'",
+    `script-src 'self' 'unsafe-inline'${development ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+
+/** @type {(phase: string) => import('next').NextConfig} */
+const nextConfig = (phase) => ({
   reactStrictMode: true,
   poweredByHeader: false,
   // pg and Prisma's driver adapter are Node libraries; load them from node_modules at run time.
@@ -12,7 +57,15 @@ const nextConfig = {
   // *.localhost only; from any other host a page never hydrates. These are the other names of
   // this machine, as the browser's Origin gives them (IPv6 in brackets). Development only.
   allowedDevOrigins: ["127.0.0.1", "[::1]"],
+  async rewrites() {
+    // After the files and the routes without parameters (the API's, the sitemap), before the
+    // routes with parameters: `/cart` must not be read as the language "cart".
+    return { beforeFiles: [], afterFiles: languageRewrites(), fallback: [] };
+  },
   async headers() {
+    const cachedPolicy = [
+      { key: "Content-Security-Policy", value: cachedPagePolicy(phase === PHASE_DEVELOPMENT_SERVER) },
+    ];
     return [
       {
         source: "/:path*",
@@ -22,8 +75,11 @@ const nextConfig = {
           { key: "X-Frame-Options", value: "DENY" },
         ],
       },
+      { source: "/", headers: cachedPolicy },
+      // A product page; the product images under public/products/ are files, not pages.
+      { source: "/products/:slug((?!.*\\.svg$)[^/]+)", headers: cachedPolicy },
     ];
   },
-};
+});
 
 export default nextConfig;

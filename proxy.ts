@@ -2,8 +2,11 @@ import { NextResponse, type NextRequest } from "next/server";
 import { nodeEnv } from "@/lib/env";
 import { contentSecurityPolicy, newNonce } from "@/lib/security/csp";
 
-// A fresh nonce and the Content-Security-Policy for every page. Next reads the nonce from the
-// request's policy header and puts it on its scripts; pages read it from `x-nonce`.
+// The Content-Security-Policy with a fresh nonce, for every page rendered per request (the
+// cart, checkout, result and order pages, the back office, the 404): Next reads the nonce from
+// the request's policy header and puts it on its scripts; pages read it from `x-nonce`. The
+// cached catalogue and product pages are not matched: they get their policy, without a nonce,
+// from next.config.mjs, and no proxy runs for them (lib/security/csp.ts).
 export function proxy(request: NextRequest) {
   const nonce = newNonce();
   const policy = contentSecurityPolicy({ nonce, development: nodeEnv() === "development" });
@@ -16,10 +19,12 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only: API routes (the webhook above all), static files, the sitemap and robots.txt do not pay for it.
+  // Not `/` nor `/products/…` (the cached pages and the product images), nor the API (the
+  // webhook above all), Next's files, the icon, the sitemap or robots.txt.
+  // Prefetches neither: they carry no script to run.
   matcher: [
     {
-      source: "/((?!api/|_next/static|_next/image|products/.+\\.svg$|icon\\.svg$|sitemap\\.xml$|robots\\.txt$).*)",
+      source: "/((?!api/|_next/static|_next/image|products/|icon\\.svg$|sitemap\\.xml$|robots\\.txt$).+)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -5,7 +5,7 @@ import { en, pt } from "@/lib/i18n/dictionaries";
 import "./globals.css";
 
 /**
- * The root layout itself failed (its cart read, say, during a database hiccup): this replaces
+ * The root layout itself failed (its environment check, say): this replaces
  * it, so it brings its own <html> and <body>, and the stylesheet (an external file: nothing
  * inline for the Content-Security-Policy to weigh, no script of its own).
  *

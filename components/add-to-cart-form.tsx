@@ -1,4 +1,4 @@
-import { MAX_LINE_QUANTITY } from "@/lib/checkout/request";
+import { MAX_LINE_QUANTITY } from "@/lib/checkout/limits";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
 /**

@@ -1,9 +1,30 @@
-import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { cartNoticeMessage, readCartNotice } from "@/lib/i18n/notices";
+"use client";
 
-/** The outcome of the last cart form, from the page's query (see lib/i18n/notices.ts). */
-export function CartNotice({ t, query }: { t: Dictionary; query: Record<string, string | string[] | undefined> }) {
-  const notice = readCartNotice(query);
+import { useSearchParams } from "next/navigation";
+import { Suspense } from "react";
+import { dictionary } from "@/lib/i18n/dictionaries";
+import { cartNoticeMessage, readCartNotice } from "@/lib/i18n/notices";
+import type { Lang } from "@/lib/i18n/languages";
+
+/**
+ * The outcome of the last cart form, from the page's query (see lib/i18n/notices.ts). Read in
+ * the browser, so the catalogue and product pages stay one cached page for every query: there it
+ * shows once the page has hydrated; the cart page, rendered per request, has it in its HTML.
+ */
+export function CartNotice({ lang }: { lang: Lang }) {
+  return (
+    <Suspense fallback={null}>
+      <QueryNotice lang={lang} />
+    </Suspense>
+  );
+}
+
+function QueryNotice({ lang }: { lang: Lang }) {
+  const query = useSearchParams();
+  const notice = readCartNotice({
+    notice: query.get("notice") ?? undefined,
+    quantity: query.get("quantity") ?? undefined,
+  });
   if (!notice) return null;
   const error = notice.tone === "error";
   return (
@@ -13,7 +34,7 @@ export function CartNotice({ t, query }: { t: Dictionary; query: Record<string, 
         error ? "border-red-200 bg-red-50 text-red-800" : "border-emerald-200 bg-emerald-50 text-emerald-800"
       }`}
     >
-      {cartNoticeMessage(t, notice)}
+      {cartNoticeMessage(dictionary(lang), notice)}
     </p>
   );
 }

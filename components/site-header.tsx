@@ -1,17 +1,16 @@
 import Link from "next/link";
+import { HeaderCartCount } from "@/components/header-cart-count";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { LANGS, type Lang } from "@/lib/i18n/languages";
 
 export function SiteHeader({
   t,
   lang,
-  cartCount,
   setLanguage,
 }: {
   t: Dictionary;
   lang: Lang;
-  cartCount: number;
-  /** The language switch's server action (app/actions.ts, handed in by the layout). */
+  /** The language switch's server action (app/actions/language.ts, handed in by the layout). */
   setLanguage: (formData: FormData) => Promise<void>;
 }) {
   return (
@@ -42,16 +41,7 @@ export function SiteHeader({
               </button>
             ))}
           </form>
-          <Link href="/cart" className="flex items-center gap-2 rounded-md px-2 py-1 font-medium hover:bg-stone-100">
-            <span>{t.shop.cart}</span>
-            <span
-              data-testid="cart-count"
-              className="inline-flex min-w-7 justify-center rounded-full bg-brand-700 px-2 py-0.5 text-sm tabular-nums text-white"
-            >
-              {cartCount}
-            </span>
-            <span className="sr-only">{t.shop.cartUnit(cartCount)}</span>
-          </Link>
+          <HeaderCartCount lang={lang} />
         </div>
       </nav>
     </header>

@@ -1,7 +1,8 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { refreshHeaderCartCount } from "@/components/header-cart-count";
 import type { OrderStatusCode } from "@/components/use-order-status";
 
 /**
@@ -12,19 +13,18 @@ import type { OrderStatusCode } from "@/components/use-order-status";
 export const CART_REFRESH_DELAYS_MS: readonly number[] = [1_000, 2_000, 3_000, 5_000, 8_000, 10_000];
 
 /**
- * Keeps the header's cart count (rendered by the root layout from the cart cookie) true to the
- * server on the result and order pages once an order is paid. The count needs a refresh: the
- * PayButton reaches the result page by client navigation, which keeps the layout of the page
- * before (the count from before the payment), and the cart is emptied by a job after the
- * webhook, so even a fresh layout can be a moment early. `router.refresh()` renders the layout
- * and this page again on the server; the page says whether the job has run (`cartCleared`):
+ * Keeps the header's cart count (fetched by the browser, components/header-cart-count.tsx) true
+ * to the server on the result and order pages once an order is paid. The count needs a refresh:
+ * the cart is emptied by a job after the webhook, so the count fetched when the page opened can
+ * be a moment early. Each refresh fetches the count again and renders this page again on the
+ * server (`router.refresh()`); the page says whether the job has run (`cartCleared`):
  *
  * - once the order is CON (it arrived so on the success or pending page, or turned CON here, or
  *   its cart is still full): one refresh;
  * - while the page says the cart is not emptied yet: again after each of
  *   {@link CART_REFRESH_DELAYS_MS}, then no more;
- * - when the page turns to "emptied" after having said "not yet": once more, because the layout
- *   of the render that said so may have read the cart just before the job committed.
+ * - when the page turns to "emptied" after having said "not yet": once more, because the count
+ *   fetched with the render that said so may have been read just before the job committed.
  *
  * A handful of refreshes at most, never a loop: each step happens once per page.
  */
@@ -43,6 +43,11 @@ export function useHeaderCartCount({
   cartCleared: boolean;
 }) {
   const router = useRouter();
+  // The page again on the server (its `cartCleared`), and the header's count from GET /api/cart.
+  const refresh = useCallback(() => {
+    router.refresh();
+    refreshHeaderCartCount();
+  }, [router]);
   const [arrivedWith] = useState(initialStatus);
   const [waited, setWaited] = useState(0);
   const steps = useRef({ started: false, sawFullCart: !cartCleared, confirmed: false });
@@ -52,8 +57,8 @@ export function useHeaderCartCount({
   useEffect(() => {
     if (!active || steps.current.started) return;
     steps.current.started = true;
-    router.refresh();
-  }, [active, router]);
+    refresh();
+  }, [active, refresh]);
 
   useEffect(() => {
     if (!active || cartCleared) return;
@@ -61,14 +66,14 @@ export function useHeaderCartCount({
     if (waited >= CART_REFRESH_DELAYS_MS.length) return;
     const timer = setTimeout(() => {
       setWaited((count) => count + 1);
-      router.refresh();
+      refresh();
     }, CART_REFRESH_DELAYS_MS[waited]);
     return () => clearTimeout(timer);
-  }, [active, cartCleared, waited, router]);
+  }, [active, cartCleared, waited, refresh]);
 
   useEffect(() => {
     if (!active || !cartCleared || !steps.current.sawFullCart || steps.current.confirmed) return;
     steps.current.confirmed = true;
-    router.refresh();
-  }, [active, cartCleared, router]);
+    refresh();
+  }, [active, cartCleared, refresh]);
 }

@@ -17,8 +17,11 @@ test("every admin page without a session goes to the sign-in", async ({ request 
   const pages = (await routeFiles())
     .map(({ file }) => file)
     // /admin itself is the sign-in (e2e/admin.spec.ts).
-    .filter((file) => file.startsWith("app/admin/") && file.endsWith("/page.tsx") && file !== "app/admin/page.tsx");
-  expect(pages).toContain("app/admin/orders/page.tsx");
+    .filter(
+      (file) =>
+        file.startsWith("app/[lang]/admin/") && file.endsWith("/page.tsx") && file !== "app/[lang]/admin/page.tsx",
+    );
+  expect(pages).toContain("app/[lang]/admin/orders/page.tsx");
   for (const file of pages) {
     const { path } = sampleAddressOf(file);
     const response = await request.get(path, { maxRedirects: 0 });

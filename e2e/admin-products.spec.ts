@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
-import { signInToBackOffice } from "./support/admin";
+import { PRODUCT_PNG, signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
@@ -15,12 +15,6 @@ import { en, pt } from "../lib/i18n/dictionaries";
  * created, archived and restored. Other specs read the demo catalogue: the demo product is put
  * back as it was, and the product created here is removed, whatever happens.
  */
-
-/** A 4×3 green PNG. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGOQzXeCIwacHAC6twmpGx4hjgAAAABJRU5ErkJggg==",
-  "base64",
-);
 
 const DEMO = DEMO_PRODUCTS[0]!;
 type ProductRow = { id: string; price_aoa: number; stock: number; image_path: string; archived_at: Date | null };
@@ -38,16 +32,42 @@ test.beforeAll(async () => {
   original = await demoRow();
 });
 
-test.afterAll(async () => {
-  if (original)
-    await query("UPDATE products SET price_aoa = $2, stock = $3, image_path = $4, archived_at = $5 WHERE id = $1", [
-      original.id,
-      original.price_aoa,
-      original.stock,
-      original.image_path,
-      original.archived_at,
-    ]);
-  // Never through the shop (it deletes nothing); these have no orders, and their history goes with them.
+test.afterAll(async ({ browser }) => {
+  // The image and the created products straight in the database (the shop deletes nothing)...
+  if (original) await query("UPDATE products SET image_path = $2 WHERE id = $1", [original.id, original.image_path]);
+  const created = createdSlugs.length
+    ? await query<{ id: string }>("SELECT id FROM products WHERE slug = ANY($1::text[]) AND archived_at IS NULL", [
+        createdSlugs,
+      ])
+    : [];
+  // ...and the rest through the back office, as an owner would, so the cached catalogue and
+  // product pages follow at once (lib/catalog-pages.ts) for the specs that read them next.
+  const page = await browser.newPage();
+  try {
+    await signInToBackOffice(page);
+    for (const { id } of created)
+      expect((await page.request.post(`/api/admin/products/${id}/archive`)).ok()).toBe(true);
+    if (original) {
+      const demo = await demoRow();
+      const restored = await page.request.post(`/api/admin/products/${original.id}`, {
+        data: {
+          name: DEMO.name,
+          slug: DEMO.slug,
+          description: DEMO.description,
+          priceAoa: original.price_aoa,
+          stock: original.stock,
+          stockShown: demo.stock,
+          stockReason: "e2e: back as it was",
+        },
+      });
+      expect(restored.ok(), await restored.text()).toBe(true);
+      if (original.archived_at === null && demo.archived_at !== null)
+        expect((await page.request.post(`/api/admin/products/${original.id}/restore`)).ok()).toBe(true);
+    }
+  } finally {
+    await page.close();
+  }
+  // Archived and out of every page: their stock adjustments go with them.
   if (createdSlugs.length) await query("DELETE FROM products WHERE slug = ANY($1::text[])", [createdSlugs]);
 });
 
@@ -117,7 +137,7 @@ test("editing a product's price, stock and image shows in /api/products and the 
   await page.getByLabel(pt.admin.products.stockReason).fill("Chegou uma palete");
   await page
     .getByLabel(pt.admin.products.newImage)
-    .setInputFiles({ name: "cafe.png", mimeType: "image/png", buffer: PNG });
+    .setInputFiles({ name: "cafe.png", mimeType: "image/png", buffer: PRODUCT_PNG });
   await page.getByRole("button", { name: pt.admin.products.save }).click();
   await expect(page.getByRole("status").filter({ hasText: pt.admin.products.done.saved })).toBeVisible();
   await expect(page.getByTestId("current-stock")).toHaveText(String(newStock));
@@ -177,7 +197,7 @@ test("a new product is created with its image, archived out of the shop and rest
     await page.getByLabel(pt.admin.products.stock, { exact: true }).fill("9");
     await page
       .getByLabel(pt.admin.products.image, { exact: true })
-      .setInputFiles({ name: "novo.png", mimeType: "image/png", buffer: PNG });
+      .setInputFiles({ name: "novo.png", mimeType: "image/png", buffer: PRODUCT_PNG });
     await page.getByRole("button", { name: pt.admin.products.create }).click();
   };
 

@@ -65,7 +65,10 @@ test("approved in the popup: the success page says confirmed only after the webh
     await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
     expect(await storedOrder(id)).toMatchObject({ status: "CON", amount_aoa: product.priceAoa });
     // The CON webhook's job empties the cart.
-    await expect.poll(async () => (await page.reload(), page.getByTestId("cart-count").textContent())).toBe("0");
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId("cart-count")).toHaveText("0", { timeout: 2_000 });
+    }).toPass();
     await screenshotAtEachWidth(page, testInfo, "success");
 
     // The order's own page, as the success page links to it.

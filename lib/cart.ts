@@ -162,6 +162,19 @@ export async function getCart(db: Database, id: string | undefined): Promise<Car
   };
 }
 
+/**
+ * The header's count: units across the lines of the cart by the id from its cookie, 0 when there
+ * is none, it is unknown, or it was checked out. One indexed query, for GET /api/cart.
+ */
+export async function cartItemCount(db: Database, id: string | undefined): Promise<number> {
+  if (!id || !cartId.safeParse(id).success) return 0;
+  const { _sum } = await db.cartItem.aggregate({
+    where: { cartId: id, cart: { status: { not: "CHECKED_OUT" } } },
+    _sum: { quantity: true },
+  });
+  return _sum.quantity ?? 0;
+}
+
 type Transaction = Prisma.TransactionClient;
 
 /**

@@ -44,7 +44,11 @@ process.env.NODE_ENV ||= "production";
 process.env.NEXT_RUNTIME = "nodejs";
 const { default: next } = await import("next");
 
-const app = next({ dev: false, dir: root, hostname: hostname ?? "localhost", port });
+// Next's own name for itself, whatever address the server listens on: the URL proxy.ts sees
+// says "localhost" for 127.0.0.1 and [::1] (Next normalizes them), and Next treats a rewrite whose
+// origin differs from this name as one to another server, so with "127.0.0.1" here every
+// rewrite of proxy.ts (each page's language) would fail.
+const app = next({ dev: false, dir: root, hostname: "localhost", port });
 const handle = app.getRequestHandler();
 try {
   await app.prepare();

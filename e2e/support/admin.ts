@@ -3,6 +3,12 @@ import { expect } from "./fixtures";
 import { readE2eServerEnvironment } from "../../harness/server-environment";
 import { pt } from "../../lib/i18n/dictionaries";
 
+/** A 4×3 green PNG: a product image for the back office's forms and API. */
+export const PRODUCT_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGOQzXeCIwacHAC6twmpGx4hjgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
 /** Signs in to the back office with the e2e shop's ADMIN_PASSWORD (test-results/e2e-server.json), as the owner does. */
 export async function signInToBackOffice(page: Page): Promise<void> {
   await page.goto("/admin");

@@ -33,11 +33,20 @@ export const test = base.extend<{ requestedUrls: string[]; cspViolations: string
     },
     { auto: true },
   ],
-  // Every page's Content-Security-Policy (proxy.ts) must let the shop and the SDK work: any
-  // violation a page reports, in any test, fails it.
+  // Every page's Content-Security-Policy (lib/security/csp.ts) must let the shop and the SDK
+  // work: any violation a page reports, in any test, fails it. Chromium logs some on the console
+  // and only reports others as DevTools issues (an eval attempt a script catches, say), so every
+  // page also says each `securitypolicyviolation` event on the console itself.
   cspViolations: [
     async ({ context }, use) => {
       const violations: string[] = [];
+      await context.addInitScript(() =>
+        document.addEventListener("securitypolicyviolation", (event) =>
+          console.error(
+            `Content Security Policy: ${event.effectiveDirective} refused ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`,
+          ),
+        ),
+      );
       context.on("console", (message) => {
         if (message.text().includes("Content Security Policy")) violations.push(message.text());
       });

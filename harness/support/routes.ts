@@ -31,7 +31,7 @@ export async function routeFiles(dir = root): Promise<RouteFile[]> {
 
 /**
  * The address a route or page file answers at, e.g. app/api/admin/orders/[externalTransactionId]/refresh/route.ts
- * → /api/admin/orders/order_…/refresh, each dynamic segment filled with a well-formed value (an
+ * → /api/admin/orders/order_…/refresh or app/[lang]/admin/orders/page.tsx → /admin/orders, each dynamic segment filled with a well-formed value (an
  * order id for `[externalTransactionId]`, a UUID for any other) so a request gets past the
  * parameters' own checks; `params` holds the same values, as Next hands them to a handler.
  */
@@ -39,6 +39,8 @@ export function sampleAddressOf(file: string): { path: string; params: Record<st
   const params: Record<string, string> = {};
   const path = file
     .replace(/^app/, "")
+    // Pages live under app/[lang]/, but their addresses carry no language (next.config.mjs rewrites add it).
+    .replace(/^\/\[lang\](?=\/|$)/, "")
     .replace(/\/(route\.ts|page\.tsx)$/, "")
     .replace(/\[([^\]]+)\]/g, (_, name: string) => {
       params[name] = name === "externalTransactionId" ? `order_${randomUUID()}` : randomUUID();

@@ -1,6 +1,7 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
+import { catalogChanged } from "../catalog-pages";
 import type { Database } from "../db/client";
 import { getEnv } from "../env";
 import { jsonError } from "../http";
@@ -62,13 +63,27 @@ export async function adminAction<Schema extends z.ZodType>(
   return seeOther(`${pagePath(parsed.data)}?${flash}`);
 }
 
-/** {@link adminAction} for the buttons of an order's page. */
+/**
+ * {@link adminAction} for the buttons of an order's page. One that worked may have moved the
+ * order or run its jobs (a release of stock among them): the cached catalogue follows.
+ */
 export const adminOrderAction = <Schema extends z.ZodType<{ externalTransactionId: string }>>(
   request: NextRequest,
   params: Promise<unknown>,
   schema: Schema,
   action: (input: z.infer<Schema>, request: NextRequest) => Promise<ActionResult>,
-) => adminAction(request, params, schema, (input) => orderPagePath(input.externalTransactionId), action);
+) =>
+  adminAction(
+    request,
+    params,
+    schema,
+    (input) => orderPagePath(input.externalTransactionId),
+    async (input, request) => {
+      const result = await action(input, request);
+      if (result.ok) catalogChanged();
+      return result;
+    },
+  );
 
 /** The longest "mark resolved" body read: a note of 2000 characters, each up to 4 bytes, form-encoded. */
 const MAX_NOTE_BYTES = 32 * 1024;

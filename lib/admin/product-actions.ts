@@ -3,6 +3,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { refuseWithoutAdminSession } from "./guard";
 import type { ImageUpload, ProductResult } from "./products";
 import { isFormPost, isJson, refuseCrossSite, seeOther } from "./requests";
+import { catalogChanged } from "../catalog-pages";
 import { jsonError } from "../http";
 import { MAX_IMAGE_BYTES } from "../images/validate";
 import { readBodyCapped } from "../request-body";
@@ -84,6 +85,8 @@ export async function productAction(request: NextRequest, options: ProductAction
     return redirect ? seeOther(`${options.formPage}?error=${flash}`) : jsonError(status, code, message);
   }
   const result = await options.action(body);
+  // What the shop shows changed (price, stock, name, image, on sale or not): the cached pages follow.
+  if (result.ok) catalogChanged();
   if (!result.ok && result.code === "not_found") return jsonError(404, "not_found", result.message);
   if (!redirect)
     return result.ok

@@ -1,5 +1,5 @@
 import type { CartChange, CartRefusalCode } from "../cart";
-import { MAX_ORDER_LINES } from "../checkout/request";
+import { MAX_ORDER_LINES } from "../checkout/limits";
 import type { Dictionary } from "./dictionaries";
 
 /**

@@ -1,19 +1,35 @@
 /**
- * The shop's Content-Security-Policy, sent with every page by proxy.ts. Scripts run only with
- * this response's nonce (Next puts it on its own scripts; the PayButton's loader on the SDK's
- * tag), and 'strict-dynamic' lets those scripts load what they need, so the SDK's address does
- * not have to be listed and one build serves the sandbox and production.
+ * The shop's Content-Security-Policy, sent with every page, in one of two forms:
+ *
+ * - **With a nonce** (checkout, result and order pages, the cart, the back office; proxy.ts): scripts run
+ *   only with this response's nonce (Next puts it on its own scripts; the PayButton's loader on
+ *   the SDK's tag), and 'strict-dynamic' lets those scripts load what they need, so the SDK's
+ *   address does not have to be listed and one build serves the sandbox and production.
+ * - **Without a nonce** (the catalogue and product pages, built once and served from the cache
+ *   to every shopper, so they cannot carry a per-response secret): scripts from the shop's own
+ *   origin, plus the inline scripts Next writes into the page (its data for hydration), and
+ *   nothing from anywhere else. These pages show only the owner's catalogue, escaped by React,
+ *   never a shopper's data or the query string, and never load the SDK (README, security notes).
+ *   next.config.mjs sends it, as a header of those addresses: no proxy runs for a cached page.
  */
 
 export function newNonce(): string {
   return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
 }
 
-export function contentSecurityPolicy({ nonce, development }: { nonce: string; development: boolean }): string {
+export function contentSecurityPolicy({
+  nonce,
+  development,
+}: {
+  /** null for a page served from the cache (see above). */
+  nonce: string | null;
+  development: boolean;
+}): string {
+  const scripts = nonce === null ? "'self' 'unsafe-inline'" : `'self' 'nonce-${nonce}' 'strict-dynamic'`;
   return [
     "default-src 'self'",
     // React's development build evaluates code for its error overlays; never in production.
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    `script-src ${scripts}${development ? " 'unsafe-eval'" : ""}`,
     // Next and next/image set style attributes.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",

@@ -55,11 +55,10 @@ describe("robots", () => {
 
 describe("a product page's metadata", () => {
   it("has the product's title, description, canonical URL and image, all absolute", async () => {
-    const { generateMetadata } = await import("@/app/products/[slug]/page");
+    const { generateMetadata } = await import("@/app/[lang]/products/[slug]/page");
     const product = onSale[0]!;
     const metadata = await generateMetadata({
-      params: Promise.resolve({ slug: product.slug }),
-      searchParams: Promise.resolve({}),
+      params: Promise.resolve({ lang: "pt", slug: product.slug }),
     });
     const url = `${appUrl()}/products/${product.slug}`;
     expect(metadata).toMatchObject({
@@ -71,10 +70,9 @@ describe("a product page's metadata", () => {
   });
 
   it("is empty for an archived product, whose page is not found", async () => {
-    const { generateMetadata } = await import("@/app/products/[slug]/page");
+    const { generateMetadata } = await import("@/app/[lang]/products/[slug]/page");
     const metadata = await generateMetadata({
-      params: Promise.resolve({ slug: archived!.slug }),
-      searchParams: Promise.resolve({}),
+      params: Promise.resolve({ lang: "pt", slug: archived!.slug }),
     });
     expect(metadata).toEqual({});
   });

@@ -17,6 +17,16 @@ describe("the shop's Content-Security-Policy", () => {
     expect(directives.join("; ")).not.toContain("unsafe-eval");
   });
 
+  it("for the cached pages: the shop's own scripts and inline ones, no nonce, no other origin, the rest the same", () => {
+    const cached = contentSecurityPolicy({ nonce: null, development: false }).split("; ");
+    expect(cached).toContain("script-src 'self' 'unsafe-inline'");
+    expect(cached.join("; ")).not.toMatch(/nonce|https?:|\*|unsafe-eval/);
+    const withNonce = contentSecurityPolicy({ nonce: "n", development: false }).split("; ");
+    expect(cached.filter((directive) => !directive.startsWith("script-src"))).toEqual(
+      withNonce.filter((directive) => !directive.startsWith("script-src")),
+    );
+  });
+
   it("allows eval only in development, for React's error overlay", () => {
     expect(contentSecurityPolicy({ nonce: "n", development: true })).toContain(
       "script-src 'self' 'nonce-n' 'strict-dynamic' 'unsafe-eval'",

@@ -15,7 +15,9 @@ const LONG_RUNNING_IMPORTS = [
   "@/lib/orders/holds",
   "@/lib/orders/status",
   "@/lib/checkout/create-order",
-  "@/app/cart/actions",
+  "@/app/actions/cart",
+  // drainJobsThenRefreshCatalog runs the jobs a change enqueued.
+  "@/lib/catalog-pages",
   "@/components/add-to-cart-form",
   // The catalogue's cards hold the add-to-cart form, whose action runs in the page's function.
   "@/components/product-card",

@@ -1,3 +1,4 @@
+import { catalogChanged } from "@/lib/catalog-pages";
 import { authorizeCron } from "@/lib/cron";
 import { jsonError } from "@/lib/http";
 import { runDueJobs } from "@/lib/jobs/runner";
@@ -17,6 +18,8 @@ async function runJobs(request: Request): Promise<Response> {
   try {
     const summary = await runDueJobs({ deadline: Date.now() + CLAIM_FOR_MS, limit: 1_000 });
     consoleLogger("info", "cron.jobs", { ...summary });
+    // A job that ran may have put a cancelled order's units back.
+    if (summary.done > 0) catalogChanged();
     return Response.json(summary);
   } catch (error) {
     consoleLogger("error", "cron.jobs_failed", { error: errorKind(error) });

@@ -1,9 +1,10 @@
 import { after } from "next/server";
+import { drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
 import { authorizeCron } from "@/lib/cron";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
-import { drainJobsInBackground, endOfInvocation } from "@/lib/jobs/runner";
+import { endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { reconcilePendingOrders } from "@/lib/orders/reconcile";
 import { payClient } from "@/lib/pay";
@@ -31,7 +32,7 @@ async function reconcile(request: Request): Promise<Response> {
     });
     consoleLogger("info", "reconcile.done", { ...summary });
     if (summary.transitioned + summary.abandoned + summary.holdsExpired > 0)
-      after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
+      after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
     return Response.json(summary);
   } catch (error) {
     consoleLogger("error", "reconcile.failed", { error: errorKind(error) });

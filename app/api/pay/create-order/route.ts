@@ -7,13 +7,14 @@ import {
   SHOPPER_COOKIE,
   shopperCookie,
 } from "@/lib/checkout/cookies";
+import { catalogChanged, drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
 import { createOrder } from "@/lib/checkout/create-order";
 import { createOrderRequestSchema, describeIssues, MAX_CREATE_ORDER_BYTES } from "@/lib/checkout/request";
 import { refuseOverClientLimit } from "@/lib/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
-import { drainJobsInBackground, endOfInvocation, runDueJobs } from "@/lib/jobs/runner";
+import { endOfInvocation, runDueJobs } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { payClient } from "@/lib/pay";
 import { bodyRefusal, readBodyCapped } from "@/lib/request-body";
@@ -66,9 +67,12 @@ export async function POST(request: NextRequest): Promise<Response> {
     consoleLogger("error", "order.create_failed", { error: errorKind(error) });
     return jsonError(503, "unavailable", "the order could not be created; nothing was charged, please try again");
   }
+  // Units were reserved, or a failed creation put them back: the cached catalogue follows.
+  catalogChanged();
   if (!result.ok) {
     // A failed creation enqueued its clean-up jobs and ran them; pick up anything left over.
-    if (result.status >= 500) after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
+    if (result.status >= 500)
+      after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
     const retryAfter = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
     return jsonError(result.status, result.code, result.message, retryAfter);
   }

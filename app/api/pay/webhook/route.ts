@@ -1,8 +1,9 @@
 import { after } from "next/server";
+import { catalogChanged, drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
-import { drainJobsInBackground, endOfInvocation } from "@/lib/jobs/runner";
+import { endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { bodyRefusal, readBodyCapped } from "@/lib/request-body";
 import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/webhooks/receive";
@@ -48,7 +49,10 @@ export async function POST(request: Request): Promise<Response> {
     },
   );
   // The transition enqueued its side effects; run them once the reply is on its way.
-  if (receipt.outcome === "transitioned" || paidAfterCancel)
-    after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
+  if (receipt.outcome === "transitioned" || paidAfterCancel) {
+    // A payment of an order whose hold had run out takes units the catalogue showed as free.
+    catalogChanged();
+    after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
+  }
   return Response.json({ received: true, outcome: receipt.outcome === "not_found" ? "unmatched" : receipt.outcome });
 }

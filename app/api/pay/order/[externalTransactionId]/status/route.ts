@@ -1,9 +1,10 @@
 import { after } from "next/server";
+import { drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
 import { refuseOverClientLimit } from "@/lib/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
-import { drainJobsInBackground, endOfInvocation } from "@/lib/jobs/runner";
+import { endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { EXTERNAL_TRANSACTION_ID, orderStatus } from "@/lib/orders/status";
 import { payClient } from "@/lib/pay";
@@ -48,6 +49,6 @@ export async function GET(
   if (!result) return jsonError(404, "order_not_found", `no order ${externalTransactionId}`);
   // A change enqueued jobs (a release of stock, a mail): run them once the answer is on its way.
   if (["transitioned", "abandoned", "hold_expired", "paid_after_cancel"].includes(result.refresh))
-    after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
+    after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
   return Response.json(result.view, { headers: { "Cache-Control": "no-store" } });
 }

@@ -2,25 +2,33 @@ import type { Metadata } from "next";
 import Image from "next/image";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { addToCartAction } from "@/app/cart/actions";
+import { addToCartAction } from "@/app/actions/cart";
 import { AddToCartForm } from "@/components/add-to-cart-form";
 import { CartNotice } from "@/components/cart-notice";
-import { findProductBySlug } from "@/lib/catalog";
+import { findProductBySlug, listProducts } from "@/lib/catalog";
+import { catalogParamsAtBuild } from "@/lib/catalog-pages";
 import { getEnv } from "@/lib/env";
-import { getLang } from "@/lib/i18n/server";
+import { langParams, routeLang } from "@/lib/i18n/route-lang";
 import { formatAoa } from "@/lib/money";
 import { jsonForScript, productJsonLd, productMetadata } from "@/lib/seo";
 
+// Built for every product and language and served from the cache, like the catalogue
+// (lib/catalog-pages.ts); a product added later is rendered on its first visit, then cached.
+export const revalidate = 30;
 // The cart actions of this page may end expired stock holds, asking the service once (1.5 s at most).
 export const maxDuration = 30;
 
-export const dynamic = "force-dynamic";
+export function generateStaticParams() {
+  return catalogParamsAtBuild(async () => {
+    const products = await listProducts();
+    return langParams().flatMap(({ lang }) => products.map(({ slug }) => ({ lang, slug })));
+  });
+}
 
 const SLUG = /^[a-z0-9-]{1,120}$/;
 
 interface Props {
-  params: Promise<{ slug: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
+  params: Promise<{ lang: string; slug: string }>;
 }
 
 async function productOf(params: Props["params"]) {
@@ -33,8 +41,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return product ? productMetadata(product, getEnv().appUrl) : {};
 }
 
-export default async function ProductPage({ params, searchParams }: Props) {
-  const [{ t }, product, query] = await Promise.all([getLang(), productOf(params), searchParams]);
+export default async function ProductPage({ params }: Props) {
+  const [{ lang, t }, product] = await Promise.all([routeLang(params), productOf(params)]);
   if (!product) notFound();
   return (
     <article className="flex flex-col gap-6">
@@ -46,7 +54,7 @@ export default async function ProductPage({ params, searchParams }: Props) {
       <Link href="/" className="text-sm text-brand-700 hover:underline">
         {t.product.backToCatalog}
       </Link>
-      <CartNotice t={t} query={query} />
+      <CartNotice lang={lang} />
       <div className="grid gap-8 md:grid-cols-2">
         <Image
           src={product.image}

@@ -1,31 +1,36 @@
 import type { Metadata } from "next";
-import { addToCartAction } from "@/app/cart/actions";
+import { addToCartAction } from "@/app/actions/cart";
 import { CartNotice } from "@/components/cart-notice";
 import { ProductCard } from "@/components/product-card";
 import { listProducts } from "@/lib/catalog";
-import { getLang } from "@/lib/i18n/server";
+import { catalogParamsAtBuild } from "@/lib/catalog-pages";
+import { langParams, routeLang } from "@/lib/i18n/route-lang";
 
-// The catalogue lives in the database, which is not there at build time.
-export const dynamic = "force-dynamic";
+// Built once per language and served from the cache (lib/catalog-pages.ts): rendered again on
+// the next visit after any change to the catalogue, and at the latest every 30 s.
+export const revalidate = 30;
 // Adding to the cart posts a server action, which runs in this page's function and may release
 // expired holds (lib/orders/holds.ts): it asks the service, so it gets the same bound as the cart.
 export const maxDuration = 30;
 
+export function generateStaticParams() {
+  return catalogParamsAtBuild(async () => {
+    await listProducts();
+    return langParams();
+  });
+}
+
 // Resolved against metadataBase (the root layout): APP_URL.
 export const metadata: Metadata = { alternates: { canonical: "/" } };
 
-export default async function CatalogPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const [{ t }, products, query] = await Promise.all([getLang(), listProducts(), searchParams]);
+export default async function CatalogPage({ params }: { params: Promise<{ lang: string }> }) {
+  const [{ lang, t }, products] = await Promise.all([routeLang(params), listProducts()]);
   return (
     <section aria-labelledby="catalog-title">
       <h1 id="catalog-title" className="mb-6 text-2xl font-semibold tracking-tight">
         {t.catalog.title}
       </h1>
-      <CartNotice t={t} query={query} />
+      <CartNotice lang={lang} />
       {products.length === 0 ? (
         <p className="text-stone-600">{t.catalog.empty}</p>
       ) : (

@@ -1,9 +1,9 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { addToCart, cartCookie, removeLine, setLineQuantity, type CartChange } from "@/lib/cart";
+import { catalogChanged } from "@/lib/catalog-pages";
 import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -30,7 +30,6 @@ async function cartIdFromCookie() {
 async function finish(result: CartChange, success: Exclude<CartNoticeKind, "capped">, to: string): Promise<never> {
   if (result.ok) {
     (await cookies()).set(cartCookie(result.cartId, getEnv().appUrl));
-    revalidatePath("/", "layout");
   }
   redirect(`${to}?${cartNoticeQuery(result, success)}`);
 }
@@ -40,13 +39,16 @@ export async function addToCartAction(formData: FormData): Promise<void> {
     db(),
     { cartId: await cartIdFromCookie(), productId: formData.get("productId"), quantity: formData.get("quantity") },
     {
-      releaseExpiredHolds: (productIds) =>
-        releaseExpiredHolds(productIds, {
+      releaseExpiredHolds: async (productIds) => {
+        const released = await releaseExpiredHolds(productIds, {
           db: db(),
           pay: payClient(),
           log: consoleLogger,
           runJobsNow: (ids) => runDueJobs({ ids }),
-        }),
+        });
+        if (released > 0) catalogChanged();
+        return released;
+      },
     },
   );
   await finish(result, "added", returnPath(formData.get("returnTo")));

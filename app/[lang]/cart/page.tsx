@@ -3,7 +3,7 @@ import { cookies } from "next/headers";
 import Image from "next/image";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { removeLineAction, setLineQuantityAction } from "@/app/cart/actions";
+import { removeLineAction, setLineQuantityAction } from "@/app/actions/cart";
 import { CartNotice } from "@/components/cart-notice";
 import { CartReopenWatcher } from "@/components/cart-reopen-watcher";
 import { getCart, MAX_LINE_QUANTITY, type CartLine, type CartView } from "@/lib/cart";
@@ -56,7 +56,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
       <h1 id="cart-title" className="text-2xl font-semibold tracking-tight">
         {t.cart.title}
       </h1>
-      <CartNotice t={t} query={query} />
+      <CartNotice lang={lang} />
 
       {notCompleted ? (
         <PaymentNotice

@@ -1,0 +1,44 @@
+import type { Metadata, Viewport } from "next";
+import { setLanguageAction } from "@/app/actions/language";
+import { SiteHeader } from "@/components/site-header";
+import { TestModeBanner } from "@/components/test-mode-banner";
+import { getEnv } from "@/lib/env";
+import { htmlLang } from "@/lib/i18n/languages";
+import { routeLang } from "@/lib/i18n/route-lang";
+import "../globals.css";
+
+// The root layout of every page, once per language (the address has none: next.config.mjs rewrites it
+// from the `lang` cookie). It reads no cookie and no database, so the catalogue and product pages
+// under it can be built ahead and served from the cache; the header's cart count is fetched by
+// the browser (components/header-cart-count.tsx).
+
+export async function generateMetadata({ params }: { params: Promise<{ lang: string }> }): Promise<Metadata> {
+  const { t } = await routeLang(params);
+  return {
+    // Relative canonical and Open Graph URLs resolve against the shop's public address.
+    metadataBase: new URL(getEnv().appUrl),
+    title: { default: t.shop.name, template: `%s · ${t.shop.name}` },
+    description: t.shop.description,
+  };
+}
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
+export default async function RootLayout({
+  children,
+  params,
+}: {
+  children: React.ReactNode;
+  params: Promise<{ lang: string }>;
+}) {
+  const { lang, t } = await routeLang(params);
+  return (
+    <html lang={htmlLang(lang)}>
+      <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased">
+        <TestModeBanner t={t} mode={getEnv().pay.mode} />
+        <SiteHeader t={t} lang={lang} setLanguage={setLanguageAction} />
+        <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
+      </body>
+    </html>
+  );
+}

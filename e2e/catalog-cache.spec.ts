@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import type { APIResponse, Page } from "@playwright/test";
+import { PRODUCT_PNG, signInToBackOffice } from "./support/admin";
+import { query } from "./support/database";
+import { expect, test } from "./support/fixtures";
+import { kwanza } from "./support/shop";
+import { pt } from "../lib/i18n/dictionaries";
+
+/**
+ * The catalogue and product pages come from Next's cache (lib/catalog-pages.ts), and follow the
+ * database within seconds: a product created in the back office appears, a checkout that reserves
+ * its last units shows it sold out, and a price edit shows the new price, each within 5 s,
+ * while the pages are still answered from the cache between changes.
+ */
+
+const WITHIN_MS = 5_000;
+
+/** Next says where a page came from; a page of the cache is HIT (or STALE while it is being rendered again). */
+const fromCache = (response: APIResponse) => ["HIT", "STALE"].includes(response.headers()["x-nextjs-cache"] ?? "");
+
+const slug = `cache-test-${randomUUID().slice(0, 8)}`;
+const name = `Produto de cache ${slug.slice(-8)}`;
+
+let createdId: string | undefined;
+
+test.afterAll(async ({ browser }) => {
+  if (!createdId) return;
+  // Archived through the back office (its order keeps it in the database), so it leaves the cached pages at once.
+  const page = await browser.newPage();
+  try {
+    await signInToBackOffice(page);
+    expect((await page.request.post(`/api/admin/products/${createdId}/archive`)).ok()).toBe(true);
+  } finally {
+    await page.close();
+  }
+});
+
+/** The page's HTML as a shopper's browser would get it, within WITHIN_MS of the change, once it holds `text`. */
+async function expectPageSoon(page: Page, path: string, text: string) {
+  await expect
+    .poll(async () => (await (await page.request.get(path)).text()).includes(text), {
+      timeout: WITHIN_MS,
+      intervals: [250],
+    })
+    .toBe(true);
+}
+
+test("a product's creation, its last units reserved and a price edit reach the cached pages within 5 s", async ({
+  page,
+}) => {
+  // Served from the cache before any change.
+  const home = await page.request.get("/");
+  expect(home.status()).toBe(200);
+  expect(fromCache(home), "GET / is served from the cache").toBe(true);
+  expect(home.headers()["cache-control"]).toMatch(/s-maxage=/);
+
+  await signInToBackOffice(page);
+  const created = await page.request.post("/api/admin/products", {
+    multipart: {
+      name,
+      slug,
+      description: "Um produto só deste teste.",
+      priceAoa: "1500",
+      stock: "2",
+      image: { name: "p.png", mimeType: "image/png", buffer: PRODUCT_PNG },
+    },
+    headers: { accept: "application/json" },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { product } = (await created.json()) as { product: { id: string } };
+  createdId = product.id;
+
+  await expectPageSoon(page, "/", name);
+  await expectPageSoon(page, `/products/${slug}`, pt.catalog.inStock(2));
+  expect(fromCache(await page.request.get(`/products/${slug}`)), "the product page is cached once rendered").toBe(true);
+
+  // A checkout reserves both units: sold out, on both pages.
+  const order = await page.request.post("/api/pay/create-order", {
+    data: { items: [{ productId: product.id, quantity: 2 }] },
+  });
+  expect(order.status(), await order.text()).toBe(200);
+  const [row] = await query<{ stock: number }>("SELECT stock FROM products WHERE id = $1", [product.id]);
+  expect(row!.stock).toBe(0);
+  await expectPageSoon(page, `/products/${slug}`, pt.catalog.soldOut);
+  // The catalogue in the browser, as a shopper sees it.
+  await expect
+    .poll(
+      async () => {
+        await page.goto("/");
+        const card = page.getByTestId("product-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
+        return card.textContent();
+      },
+      { timeout: WITHIN_MS, intervals: [250] },
+    )
+    .toContain(pt.catalog.soldOut);
+
+  // The owner changes the price in the back office.
+  const edited = await page.request.post(`/api/admin/products/${product.id}`, {
+    data: { name, slug, description: "Um produto só deste teste.", priceAoa: 2750 },
+  });
+  expect(edited.status(), await edited.text()).toBe(200);
+  await expectPageSoon(page, `/products/${slug}`, kwanza.format(2750));
+  await expectPageSoon(page, "/", kwanza.format(2750));
+});

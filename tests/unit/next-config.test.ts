@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import nextConfig from "../../next.config.mjs";
+import { DEFAULT_LANG, LANG_COOKIE, LANGS } from "@/lib/i18n/languages";
+import { contentSecurityPolicy } from "@/lib/security/csp";
+
+// next.config.mjs is plain JavaScript that Node loads before any TypeScript: it cannot import
+// lib/. What it repeats from there (the languages and their cookie, the cached pages' policy)
+// is checked here against the source.
+
+type Rewrite = { source: string; destination: string; has?: { type: string; key: string; value?: string }[] };
+type HeaderRule = { source: string; headers: { key: string; value: string }[] };
+
+const config = (phase = "phase-production-server") => nextConfig(phase);
+
+/** The first rewrite that applies, as Next picks them: in order, each with its cookie condition. */
+async function rewrite(path: string, cookies: Record<string, string> = {}): Promise<string | undefined> {
+  const { afterFiles } = (await config().rewrites!()) as unknown as { afterFiles: Rewrite[] };
+  for (const rule of afterFiles) {
+    if (rule.has?.some((has) => has.type !== "cookie" || cookies[has.key] !== has.value)) continue;
+    if (rule.source === "/") {
+      if (path === "/") return rule.destination;
+      continue;
+    }
+    const pattern = /^\/:path\((.+)\)$/.exec(rule.source)![1]!;
+    const match = new RegExp(`^/(${pattern})$`).exec(path);
+    if (match) return rule.destination.replace(":path", match[1]!);
+  }
+  return undefined;
+}
+
+describe("next.config.mjs", () => {
+  it("rewrites every page into the language of the lang cookie, the default without one", async () => {
+    expect(await rewrite("/")).toBe(`/${DEFAULT_LANG}`);
+    expect(await rewrite("/products/x")).toBe(`/${DEFAULT_LANG}/products/x`);
+    for (const lang of LANGS) {
+      expect(await rewrite("/", { [LANG_COOKIE]: lang })).toBe(`/${lang}`);
+      expect(await rewrite("/cart", { [LANG_COOKIE]: lang })).toBe(`/${lang}/cart`);
+    }
+    // A cookie nobody set that way is the default language, as lib/i18n reads it.
+    expect(await rewrite("/cart", { [LANG_COOKIE]: "xx" })).toBe(`/${DEFAULT_LANG}/cart`);
+  });
+
+  it("leaves the API and Next's own files alone", async () => {
+    for (const path of ["/api/cart", "/api/pay/order/order_1/status", "/_next/static/chunks/a.js", "/api"])
+      expect(await rewrite(path), path).toBeUndefined();
+  });
+
+  it("sends the cached pages the policy without a nonce, as lib/security/csp.ts writes it", async () => {
+    for (const [phase, development] of [
+      ["phase-production-server", false],
+      ["phase-development-server", true],
+    ] as const) {
+      const rules = (await config(phase).headers!()) as HeaderRule[];
+      const policies = rules.filter((rule) => rule.headers.some((header) => header.key === "Content-Security-Policy"));
+      expect(policies.map((rule) => rule.source)).toEqual(["/", "/products/:slug((?!.*\\.svg$)[^/]+)"]);
+      for (const rule of policies)
+        expect(rule.headers).toEqual([
+          { key: "Content-Security-Policy", value: contentSecurityPolicy({ nonce: null, development }) },
+        ]);
+    }
+  });
+});
