@@ -10,7 +10,9 @@
  * BENCH_RATE (200 requests/s for the fixed-rate run), BENCH_SKIP_BUILD=1 (reuse .next/).
  */
 import { randomBytes } from "node:crypto";
+import { copyFile, mkdir, rm } from "node:fs/promises";
 import { cpus } from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { prepareIsolatedShop } from "../harness/isolated-shop";
@@ -102,6 +104,17 @@ runUntilStopped(lifetime, "bench", async () => {
     log,
   });
   if (lifetime.stopping) return;
+
+  // Static-file baselines that copy a file of the build into public/, where the server finds
+  // them only if they are there when it starts.
+  for (const scenario of scenarios) {
+    const { baseline } = scenario;
+    if (!isStaticFileBaseline(baseline) || !baseline.copyOf) continue;
+    const target = path.join(root, "public", baseline.staticFile);
+    await mkdir(path.dirname(target), { recursive: true });
+    await copyFile(path.join(root, baseline.copyOf), target);
+    lifetime.onStop(() => rm(path.dirname(target), { recursive: true, force: true }));
+  }
 
   const next = startNextServer({ root, appEnv: shop.appEnv, port, output: "quiet" });
   lifetime.onStop(() => next.stop());

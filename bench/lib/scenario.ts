@@ -53,6 +53,13 @@ export interface Baseline {
  */
 export interface StaticFileBaseline {
   staticFile: string;
+  /**
+   * The file's content: a file of the build (relative to the repository) that the runner copies
+   * to public/ at `staticFile` before the server starts, and removes when the bench ends. A page's
+   * own prerendered HTML, so the baseline sends the same bytes and only the serving differs.
+   * Without it, `staticFile` must already be in public/.
+   */
+  copyOf?: string;
 }
 
 export const isStaticFileBaseline = (baseline: Scenario["baseline"]): baseline is StaticFileBaseline =>

@@ -1,6 +1,6 @@
 import type { Scenario } from "../lib/scenario";
 import { createOrderScenario } from "./create-order";
-import { cataloguePageScenario, productPageScenario } from "./pages";
+import { cataloguePageScenario, cataloguePageSmallFileScenario, productPageScenario } from "./pages";
 import { productsScenario } from "./products";
 import { webhookConScenario, webhookDuplicateScenario } from "./webhooks";
 
@@ -9,6 +9,7 @@ export const SCENARIOS: readonly Scenario[] = [
   productsScenario,
   cataloguePageScenario,
   productPageScenario,
+  cataloguePageSmallFileScenario,
   webhookConScenario,
   webhookDuplicateScenario,
   createOrderScenario,
