@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { CART_COOKIE } from "./checkout/cookies";
 import { shopCookie } from "./cookies";
-import { describeIssues, MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "./checkout/request";
+import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "./checkout/limits";
+import { describeIssues } from "./checkout/request";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
 import { ON_SALE, unitsForSale } from "./on-sale";
@@ -21,7 +22,6 @@ import { ON_SALE, unitsForSale } from "./on-sale";
  */
 
 export const MAX_CART_LINES = MAX_ORDER_LINES;
-export { MAX_LINE_QUANTITY };
 
 export const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
 

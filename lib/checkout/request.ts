@@ -13,7 +13,6 @@ z.config({ jitless: true });
  * recomputed from database prices (contract 4.2 A.1).
  */
 
-export { MAX_LINE_QUANTITY, MAX_ORDER_LINES };
 /** Create-order bodies are a few hundred bytes; this is generous. */
 export const MAX_CREATE_ORDER_BYTES = 16 * 1024;
 

@@ -1,14 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import {
-  addToCart,
-  getCart,
-  MAX_CART_LINES,
-  MAX_LINE_QUANTITY,
-  removeLine,
-  setLineQuantity,
-  type CartChange,
-} from "@/lib/cart";
+import { addToCart, getCart, MAX_CART_LINES, removeLine, setLineQuantity, type CartChange } from "@/lib/cart";
+import { MAX_LINE_QUANTITY } from "@/lib/checkout/limits";
 import { db } from "@/lib/db/client";
 import { insertTestProduct } from "../../harness/support/orders";
 
