@@ -9,7 +9,7 @@
 //   (a Neon branch per preview, say) and it is migrated on purpose: `npm run db:migrate` with its URL.
 //
 // A failure fails the build, so a deployment never goes live against a schema it does not know.
-import { describeDatabase, directDatabaseUrl } from "./db/connection.mjs";
+import { describeDatabase, directDatabaseUrl, migratorTimeouts } from "./db/connection.mjs";
 import { applyMigrations } from "./db/migrate.mjs";
 import { seedCatalogIfEmpty } from "./db/seed.mjs";
 
@@ -26,7 +26,11 @@ async function main() {
   }
   const { url, variable } = directDatabaseUrl();
   log(`production build: migrating ${describeDatabase(url)} (${variable})`);
-  const { applied, alreadyApplied } = await applyMigrations({ connectionString: url, log });
+  const { applied, alreadyApplied } = await applyMigrations({
+    connectionString: url,
+    log,
+    timeouts: migratorTimeouts(),
+  });
   log(
     applied.length
       ? `applied ${applied.join(", ")} (${alreadyApplied.length} applied earlier)`

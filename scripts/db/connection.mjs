@@ -1,5 +1,6 @@
 // @ts-check
 import nextEnv from "@next/env";
+import { DEFAULT_TIMEOUTS } from "./migrate.mjs";
 
 /**
  * Where the database tools (`npm run db:migrate`, `npm run db:seed`, `vercel-build`) connect.
@@ -12,7 +13,7 @@ import nextEnv from "@next/env";
 
 const POSTGRES_URL = /^postgres(ql)?:\/\/\S+$/;
 
-/** A configuration problem; its message names the variable. */
+/** A configuration problem of the database tools; its message names the variable. */
 export class DatabaseUrlError extends Error {
   /** @param {string} message */
   constructor(message) {
@@ -59,4 +60,29 @@ export function describeDatabase(url) {
   } catch {
     return "the database";
   }
+}
+
+/**
+ * How long the migrator may wait (scripts/db/migrate.mjs), in whole seconds from the environment:
+ * MIGRATE_LOCK_WAIT_SECONDS for another migrator to finish (default 120), MIGRATE_LOCK_TIMEOUT_SECONDS
+ * for a migration's table locks before it gives up and tries again (default 5), and
+ * MIGRATE_STATEMENT_TIMEOUT_SECONDS for any one statement (default 300). Unset or empty: the default.
+ * @param {Record<string, string | undefined>} env
+ * @returns {import("./migrate.mjs").MigratorTimeouts}
+ */
+export function migratorTimeouts(env = process.env) {
+  /** @param {string} name @param {number} fallbackMs */
+  const seconds = (name, fallbackMs) => {
+    const value = env[name]?.trim();
+    if (!value) return fallbackMs;
+    if (!/^[1-9][0-9]{0,5}$/.test(value)) {
+      throw new DatabaseUrlError(`${name} must be a whole number of seconds from 1 to 999999 (it is "${value}")`);
+    }
+    return Number(value) * 1000;
+  };
+  return {
+    lockWaitMs: seconds("MIGRATE_LOCK_WAIT_SECONDS", DEFAULT_TIMEOUTS.lockWaitMs),
+    lockTimeoutMs: seconds("MIGRATE_LOCK_TIMEOUT_SECONDS", DEFAULT_TIMEOUTS.lockTimeoutMs),
+    statementTimeoutMs: seconds("MIGRATE_STATEMENT_TIMEOUT_SECONDS", DEFAULT_TIMEOUTS.statementTimeoutMs),
+  };
 }

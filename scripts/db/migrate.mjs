@@ -15,6 +15,11 @@ import pg from "pg";
  * is installed (`npm run db:migrate` after `npm prune --omit=dev`, the container's migrate
  * step, `vercel-build`), and it needs nothing of the app's configuration but a database URL.
  * It needs a direct connection (not a transaction-mode pooler): it holds a session advisory lock.
+ *
+ * It never hangs a deploy: it waits a bounded time for another migrator's lock (naming who holds
+ * it when it gives up), and its session has a `lock_timeout` and a `statement_timeout`, so a
+ * migration queued behind a long transaction gives up (and is tried again) instead of making every
+ * query on the table wait behind it.
  */
 
 const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
@@ -24,6 +29,34 @@ const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations/",
  * `prisma migrate deploy` running at the same moment also wait for each other.
  */
 const PRISMA_MIGRATE_LOCK_KEY = 72707369;
+
+/** What the migrator's sessions are called in pg_stat_activity, so a waiting migrator can name a running one. */
+export const MIGRATOR_APPLICATION_NAME = "pay-storefront migrate";
+
+/**
+ * The first line that makes a migration run outside a transaction, as Prisma runs every migration:
+ * for a statement PostgreSQL refuses inside one (`CREATE INDEX CONCURRENTLY`). It must then hold one
+ * statement: PostgreSQL runs several statements sent together in one implicit transaction.
+ */
+export const NO_TRANSACTION_MARKER = "-- no-transaction";
+
+/**
+ * How long the migrator waits, in milliseconds (scripts/db/connection.mjs reads them from the
+ * environment): for another migrator's advisory lock; for a lock on what a migration changes
+ * (`lock_timeout`, on transactional migrations); for one statement (`statement_timeout`).
+ */
+export const DEFAULT_TIMEOUTS = Object.freeze({
+  lockWaitMs: 120_000,
+  lockTimeoutMs: 5_000,
+  statementTimeoutMs: 300_000,
+});
+
+/** A transactional migration that could not get its locks within `lock_timeout` is tried this many times in all. */
+const LOCK_ATTEMPTS = 3;
+
+/** PostgreSQL's SQLSTATEs for a lock wait that ran out (`lock_timeout`) and a cancelled statement (`statement_timeout`). */
+const LOCK_NOT_AVAILABLE = "55P03";
+const QUERY_CANCELED = "57014";
 
 /** Prisma's own DDL for its history table (schema engine, PostgreSQL flavour). */
 const CREATE_MIGRATIONS_TABLE = `
@@ -46,6 +79,14 @@ const APPLIED_ROW_CONDITION = "finished_at IS NOT NULL AND rolled_back_at IS NUL
  * @property {string} connectionString
  * @property {string} [migrationsDir] Defaults to this repository's prisma/migrations.
  * @property {(line: string) => void} [log]
+ * @property {Partial<MigratorTimeouts>} [timeouts] Defaults to DEFAULT_TIMEOUTS.
+ */
+
+/**
+ * @typedef {object} MigratorTimeouts
+ * @property {number} lockWaitMs How long to wait for another migrator to finish.
+ * @property {number} lockTimeoutMs `lock_timeout` of transactional migrations.
+ * @property {number} statementTimeoutMs `statement_timeout` of every migration.
  */
 
 /**
@@ -59,6 +100,7 @@ const APPLIED_ROW_CONDITION = "finished_at IS NOT NULL AND rolled_back_at IS NUL
  * @property {string} name The directory name, e.g. 20261121000000_init; also `_prisma_migrations.migration_name`.
  * @property {string} sql
  * @property {string} checksum sha256 (hex) of the migration.sql bytes, as Prisma computes it.
+ * @property {boolean} transactional False when its first line is NO_TRANSACTION_MARKER.
  */
 
 /**
@@ -91,13 +133,18 @@ const isAppliedRow = (row) => row.finished_at !== null && row.rolled_back_at ===
  */
 export async function applyMigrations(options) {
   const log = options.log ?? (() => {});
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const migrations = await readLocalMigrations(options.migrationsDir ?? DEFAULT_MIGRATIONS_DIR);
 
-  const client = new pg.Client({ connectionString: options.connectionString });
+  const client = new pg.Client({
+    connectionString: options.connectionString,
+    application_name: MIGRATOR_APPLICATION_NAME,
+  });
   await client.connect();
   try {
-    await acquireMigrateLock(client, log);
+    await acquireMigrateLock(client, timeouts.lockWaitMs, log);
     try {
+      await setSessionTimeout(client, "statement_timeout", timeouts.statementTimeoutMs);
       await client.query(CREATE_MIGRATIONS_TABLE);
       const rows = (
         await client.query(
@@ -129,13 +176,17 @@ export async function applyMigrations(options) {
       /** @type {string[]} */
       const applied = [];
       for (const migration of pending) {
-        if (await applyInTransaction(client, migration, log)) applied.push(migration.name);
-        else alreadyApplied.push(migration.name);
+        const done = migration.transactional
+          ? await applyInTransaction(client, migration, timeouts, log)
+          : await applyWithoutTransaction(client, migration, timeouts, log);
+        (done ? applied : alreadyApplied).push(migration.name);
       }
       return { applied, alreadyApplied };
     } finally {
       // Ending the session releases the lock on a real server anyway, so a failure here must
-      // not hide the error that brought us here. (On PGlite the lock is re-entrant; see below.)
+      // not hide the error that brought us here. PGlite runs every connection in one shared
+      // session, where the lock is re-entrant and the settings would outlive this connection.
+      await client.query("RESET lock_timeout; RESET statement_timeout").catch(() => undefined);
       await client.query("SELECT pg_advisory_unlock($1)", [PRISMA_MIGRATE_LOCK_KEY]).catch(() => undefined);
     }
   } finally {
@@ -144,10 +195,11 @@ export async function applyMigrations(options) {
 }
 
 /**
- * @param {string} migrationsDir
+ * The migrations of a directory in Prisma's layout, in the order they apply.
+ * @param {string} [migrationsDir] Defaults to this repository's prisma/migrations.
  * @returns {Promise<LocalMigration[]>}
  */
-async function readLocalMigrations(migrationsDir) {
+export async function readLocalMigrations(migrationsDir = DEFAULT_MIGRATIONS_DIR) {
   const entries = await readdir(migrationsDir, { withFileTypes: true }).catch((error) => {
     throw new MigrationError(`Cannot read the migrations directory ${migrationsDir}`, { cause: error });
   });
@@ -162,21 +214,115 @@ async function readLocalMigrations(migrationsDir) {
       const bytes = await readFile(file).catch((error) => {
         throw new MigrationError(`Migration ${name} has no readable migration.sql (${file})`, { cause: error });
       });
-      return { name, sql: bytes.toString("utf8"), checksum: sha256(bytes) };
+      const sql = bytes.toString("utf8");
+      return { name, sql, checksum: sha256(bytes), transactional: !isNoTransactionMigration(sql) };
     }),
   );
 }
 
+/** @param {string} sql */
+const isNoTransactionMigration = (sql) => sql.split(/\r?\n/, 1)[0]?.trim() === NO_TRANSACTION_MARKER;
+
 /**
+ * A session setting in milliseconds, for this session (a parameter, so never spliced into SQL).
  * @param {pg.Client} client
+ * @param {"lock_timeout" | "statement_timeout"} setting
+ * @param {number} ms 0 turns it off.
+ */
+async function setSessionTimeout(client, setting, ms) {
+  await client.query("SELECT set_config($1, $2, false)", [setting, `${Math.max(0, Math.round(ms))}ms`]);
+}
+
+/**
+ * Waits at most `waitMs` for the migrate lock, with the wait bounded by the server (an advisory
+ * lock wait obeys `lock_timeout`). Giving up names the session that holds it.
+ * @param {pg.Client} client
+ * @param {number} waitMs
  * @param {(line: string) => void} log
  */
-async function acquireMigrateLock(client, log) {
+async function acquireMigrateLock(client, waitMs, log) {
   const { rows } = await client.query("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_MIGRATE_LOCK_KEY]);
   if (rows[0]?.locked) return;
-  log("another migrator is running; waiting for it to finish");
-  await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
+  log(
+    `another migrator is running (${await describeLockHolder(client)}); waiting up to ${seconds(waitMs)} for it to finish`,
+  );
+  try {
+    await setSessionTimeout(client, "lock_timeout", waitMs);
+    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
+  } catch (error) {
+    if (!(error instanceof pg.DatabaseError) || error.code !== LOCK_NOT_AVAILABLE) throw error;
+    throw new MigrationError(
+      `Gave up after ${seconds(waitMs)} waiting for another migrator to finish; nothing was applied. ` +
+        `It holds the migrate lock (pg_advisory_lock(${PRISMA_MIGRATE_LOCK_KEY})): ${await describeLockHolder(client)}. ` +
+        "Let it finish and deploy again, or end that session (SELECT pg_terminate_backend(<pid>)) if it is stuck. " +
+        "MIGRATE_LOCK_WAIT_SECONDS sets how long to wait.",
+      { cause: error },
+    );
+  } finally {
+    await setSessionTimeout(client, "lock_timeout", 0);
+  }
 }
+
+/**
+ * Who holds the migrate lock, from pg_stat_activity (what a role may see of other roles' sessions).
+ * @param {pg.Client} client
+ */
+async function describeLockHolder(client) {
+  const { rows } = await client.query(
+    `SELECT a.pid, a.application_name, host(a.client_addr) AS client_addr, a.usename, a.state,
+            a.backend_start, a.query
+       FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1`,
+    [PRISMA_MIGRATE_LOCK_KEY],
+  );
+  const holder = rows[0];
+  // On PGlite every connection is the same session, and a lock held elsewhere may have just been released.
+  if (!holder) return "its session is not visible here";
+  return describeSession(holder, "connected");
+}
+
+/**
+ * @param {{ pid: number, application_name?: string | null, client_addr?: string | null, usename?: string | null,
+ *   state?: string | null, query?: string | null } & Record<string, unknown>} session
+ * @param {"connected" | "in a transaction"} since
+ */
+function describeSession(session, since) {
+  const start = since === "connected" ? session.backend_start : session.xact_start;
+  const parts = [
+    `pid ${session.pid}`,
+    session.application_name ? `"${session.application_name}"` : "no application_name",
+    session.usename ? `user ${session.usename}` : undefined,
+    session.client_addr ? `from ${session.client_addr}` : undefined,
+    start instanceof Date ? `${since} since ${start.toISOString()}` : undefined,
+    session.state ? `state ${session.state}` : undefined,
+    session.query ? `last query "${oneLine(session.query, 120)}"` : undefined,
+  ];
+  return parts.filter(Boolean).join(", ");
+}
+
+/**
+ * The sessions whose transactions have been open longest (other than ours): what a migration waits behind.
+ * @param {pg.Client} client
+ */
+async function describeLongTransactions(client) {
+  const { rows } = await client.query(
+    `SELECT pid, application_name, host(client_addr) AS client_addr, usename, state, xact_start, query
+       FROM pg_stat_activity
+      WHERE pid <> pg_backend_pid() AND xact_start IS NOT NULL AND datname = current_database()
+      ORDER BY xact_start LIMIT 3`,
+  );
+  if (rows.length === 0) return "no other transaction is open now";
+  return `the oldest open transactions now: ${rows.map((row) => describeSession(row, "in a transaction")).join("; ")}`;
+}
+
+/** @param {string} text @param {number} max */
+const oneLine = (text, max) => {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+/** @param {number} ms */
+const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
 
 /**
  * Prisma's P3009: after a failed migration nobody knows the schema's state, so stop.
@@ -198,12 +344,55 @@ function refuseFailedMigrations(rows) {
 /**
  * Runs one migration and records it in a single transaction, so a failure leaves neither a
  * half-applied schema nor a history row behind. Returns false when another migrator got there first.
+ *
+ * Under `lock_timeout`: a statement that cannot lock what it changes in time (a long transaction
+ * holds the table) gives up rather than queue every query on that table behind it, and the whole
+ * migration is tried again, LOCK_ATTEMPTS times in all.
+ * @param {pg.Client} client
+ * @param {LocalMigration} migration
+ * @param {MigratorTimeouts} timeouts
+ * @param {(line: string) => void} log
+ * @returns {Promise<boolean>}
+ */
+async function applyInTransaction(client, migration, timeouts, log) {
+  await setSessionTimeout(client, "lock_timeout", timeouts.lockTimeoutMs);
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await applyInTransactionOnce(client, migration, log);
+      } catch (error) {
+        const cause = error instanceof MigrationError ? error.cause : error;
+        if (!(cause instanceof pg.DatabaseError) || cause.code !== LOCK_NOT_AVAILABLE) throw error;
+        if (attempt < LOCK_ATTEMPTS) {
+          const pauseMs = 1_000 * attempt;
+          log(
+            `${migration.name}: could not get its locks within ${seconds(timeouts.lockTimeoutMs)} (lock_timeout) and was ` +
+              `rolled back; trying again in ${seconds(pauseMs)} (attempt ${attempt + 1} of ${LOCK_ATTEMPTS})`,
+          );
+          await sleep(pauseMs);
+          continue;
+        }
+        throw new MigrationError(
+          `Migration ${migration.name} could not get its locks within ${seconds(timeouts.lockTimeoutMs)} ` +
+            `(lock_timeout) in ${LOCK_ATTEMPTS} attempts and was rolled back: ${cause.message}. ` +
+            `A long transaction holds what it changes; ${await describeLongTransactions(client)}. ` +
+            "Deploy again once it has ended. MIGRATE_LOCK_TIMEOUT_SECONDS sets the wait.",
+          { cause },
+        );
+      }
+    }
+  } finally {
+    await setSessionTimeout(client, "lock_timeout", 0);
+  }
+}
+
+/**
  * @param {pg.Client} client
  * @param {LocalMigration} migration
  * @param {(line: string) => void} log
  * @returns {Promise<boolean>}
  */
-async function applyInTransaction(client, migration, log) {
+async function applyInTransactionOnce(client, migration, log) {
   await client.query("BEGIN");
   try {
     // Under the advisory lock this finds nothing on a real server. PGlite's socket server runs
@@ -218,23 +407,12 @@ async function applyInTransaction(client, migration, log) {
       return false;
     }
     log(`applying ${migration.name}`);
-    // What the migration tells whoever runs it (RAISE WARNING …): shown, not lost.
-    /** @param {import("pg-protocol/dist/messages.js").NoticeMessage} notice */
-    const relay = (notice) =>
-      log(
-        `${migration.name}: ${notice.severity ?? "NOTICE"}: ${notice.message}${notice.hint ? ` (${notice.hint})` : ""}`,
+    await runMigrationSql(client, migration, log).catch((error) => {
+      throw new MigrationError(
+        `Migration ${migration.name} failed and was rolled back: ${describeSqlError(error, migration)}`,
+        { cause: error },
       );
-    client.on("notice", relay);
-    // Without parameters pg uses the simple query protocol, which accepts a whole multi-statement file.
-    await client
-      .query(migration.sql)
-      .catch((error) => {
-        throw new MigrationError(
-          `Migration ${migration.name} failed and was rolled back: ${describeSqlError(error, migration.sql)}`,
-          { cause: error },
-        );
-      })
-      .finally(() => client.off("notice", relay));
+    });
     // now() is the transaction's start and clock_timestamp() the present: the same two instants Prisma records.
     await client.query(
       `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
@@ -248,6 +426,90 @@ async function applyInTransaction(client, migration, log) {
     throw error;
   }
 }
+
+/**
+ * Runs a `-- no-transaction` migration as Prisma runs every migration: its row is written as
+ * started, the SQL runs on its own, and the row is finished, or keeps the error in `logs` and
+ * stays failed (P3009) until a person has looked: a failed `CREATE INDEX CONCURRENTLY` leaves an
+ * INVALID index behind, which running the file again would not repair.
+ *
+ * No `lock_timeout` here: what such a migration does (build or drop an index CONCURRENTLY) waits
+ * for older transactions without blocking reads or writes, and giving up half-way would leave
+ * that INVALID index. `statement_timeout` still bounds it.
+ * @param {pg.Client} client
+ * @param {LocalMigration} migration
+ * @param {MigratorTimeouts} _timeouts
+ * @param {(line: string) => void} log
+ * @returns {Promise<boolean>}
+ */
+async function applyWithoutTransaction(client, migration, _timeouts, log) {
+  const id = randomUUID();
+  // The started row in a transaction that looks first: on PGlite's shared session it is what keeps
+  // two migrators from both running the file (see applyInTransactionOnce).
+  await client.query("BEGIN");
+  try {
+    const recorded = await client.query(
+      "SELECT 1 FROM _prisma_migrations WHERE migration_name = $1 AND rolled_back_at IS NULL",
+      [migration.name],
+    );
+    if (recorded.rowCount) {
+      await client.query("ROLLBACK");
+      return false;
+    }
+    await client.query(
+      `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count)
+       VALUES ($1, $2, $3, now(), 0)`,
+      [id, migration.checksum, migration.name],
+    );
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+
+  log(`applying ${migration.name} (outside a transaction)`);
+  try {
+    await runMigrationSql(client, migration, log);
+  } catch (error) {
+    const reason = describeSqlError(error, migration);
+    await client.query("UPDATE _prisma_migrations SET logs = $2 WHERE id = $1", [id, reason]).catch(() => undefined);
+    throw new MigrationError(
+      `Migration ${migration.name} failed outside a transaction: ${reason}. It may have left part of its work ` +
+        "behind (a failed CREATE INDEX CONCURRENTLY leaves an INVALID index: drop it), and it is recorded as failed, " +
+        'so no migration runs until it is resolved (docs/database.md, "A migration outside a transaction").',
+      { cause: error },
+    );
+  }
+  await client.query(
+    "UPDATE _prisma_migrations SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1",
+    [id],
+  );
+  return true;
+}
+
+/**
+ * Sends a migration's SQL as one simple query (no parameters), which accepts a whole
+ * multi-statement file; what it raises (RAISE WARNING …) is shown, not lost.
+ * @param {pg.Client} client
+ * @param {LocalMigration} migration
+ * @param {(line: string) => void} log
+ */
+async function runMigrationSql(client, migration, log) {
+  /** @param {import("pg-protocol/dist/messages.js").NoticeMessage} notice */
+  const relay = (notice) =>
+    log(
+      `${migration.name}: ${notice.severity ?? "NOTICE"}: ${notice.message}${notice.hint ? ` (${notice.hint})` : ""}`,
+    );
+  client.on("notice", relay);
+  try {
+    await client.query(migration.sql);
+  } finally {
+    client.off("notice", relay);
+  }
+}
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => globalThis.setTimeout(resolve, ms));
 
 /**
  * Like Prisma, accept a file whose line endings git converted after it was applied
@@ -266,14 +528,22 @@ function sha256(content) {
 }
 
 /**
- * The server's message, plus the line of migration.sql it points at when it points at one.
+ * The server's message, plus the line of migration.sql it points at when it points at one, and
+ * what to do when a timeout stopped it.
  * @param {unknown} error
- * @param {string} sql
+ * @param {LocalMigration} migration
  */
-function describeSqlError(error, sql) {
+function describeSqlError(error, migration) {
   if (!(error instanceof Error)) return String(error);
+  let message = error.message;
   const position = error instanceof pg.DatabaseError ? Number(error.position) : Number.NaN;
-  if (!Number.isInteger(position) || position < 1) return error.message;
-  const line = sql.slice(0, position - 1).split("\n").length;
-  return `${error.message} (migration.sql line ${line})`;
+  if (Number.isInteger(position) && position >= 1) {
+    message += ` (migration.sql line ${migration.sql.slice(0, position - 1).split("\n").length})`;
+  }
+  if (error instanceof pg.DatabaseError && error.code === QUERY_CANCELED) {
+    message +=
+      " (statement_timeout: a statement ran longer than MIGRATE_STATEMENT_TIMEOUT_SECONDS allows; raise it for this " +
+      "deploy, or split the work: a backfill in batches, an index built CONCURRENTLY)";
+  }
+  return message;
 }

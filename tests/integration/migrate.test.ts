@@ -6,13 +6,17 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations } from "@/scripts/db/migrate.mjs";
+import { execFile } from "node:child_process";
+import { applyMigrations, MIGRATOR_APPLICATION_NAME } from "@/scripts/db/migrate.mjs";
 import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // The migrator against empty databases of its own: what it records must be exactly what
 // `prisma migrate deploy` would record, and it must never apply a migration twice.
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
+const root = fileURLToPath(new URL("../../", import.meta.url));
+// Embedded PGlite runs every connection in one session: no session there can wait for another.
+const embedded = !process.env.TEST_SERVER_DATABASE_URL;
 
 const databases: TestDatabase[] = [];
 const scratchDirs: string[] = [];
@@ -177,5 +181,211 @@ describe("applyMigrations refuses to guess", () => {
     const result = await applyMigrations({ connectionString: url, migrationsDir: dir });
     expect(result.applied).toEqual(["29990102000000_add_product_note"]);
     expect(await query(url, noteColumn)).toEqual([{ count: 1 }]);
+  });
+});
+
+describe("applyMigrations never hangs a deploy", () => {
+  /** A connection of its own that a test holds open (another migrator, a long transaction). */
+  async function otherSession(url: string, applicationName: string): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: url, application_name: applicationName });
+    await client.connect();
+    return client;
+  }
+
+  it("runs every migration with the session's lock_timeout and statement_timeout set", async () => {
+    const url = await freshDatabase();
+    const dir = await scratchMigrationsDir();
+    await addMigration(
+      dir,
+      "29990101000000_show_timeouts",
+      "DO $$ BEGIN RAISE WARNING 'timeouts: lock %, statement %', current_setting('lock_timeout'), current_setting('statement_timeout'); END $$;\n",
+    );
+    const lines: string[] = [];
+    await applyMigrations({ connectionString: url, migrationsDir: dir, log: (line) => lines.push(line) });
+    expect(lines).toContain("29990101000000_show_timeouts: WARNING: timeouts: lock 5s, statement 5min");
+
+    // The settings end with the migrator: PGlite's one session is the app's too.
+    expect(
+      await query(
+        url,
+        "SELECT current_setting('lock_timeout') AS lock, current_setting('statement_timeout') AS statement",
+      ),
+    ).toEqual([{ lock: "0", statement: "0" }]);
+  });
+
+  it.skipIf(embedded)(
+    "npm run db:migrate gives up on another migrator's lock after MIGRATE_LOCK_WAIT_SECONDS, names its session and exits 1",
+    async () => {
+      const url = await freshDatabase();
+      const holder = await otherSession(url, "a stuck deploy");
+      try {
+        await holder.query("SELECT pg_advisory_lock(72707369)");
+        const started = Date.now();
+        const run = await new Promise<{ code: number; output: string }>((resolve) =>
+          execFile(
+            "npm",
+            ["run", "--silent", "db:migrate"],
+            {
+              cwd: root,
+              env: { ...process.env, DATABASE_URL: url, DATABASE_URL_UNPOOLED: "", MIGRATE_LOCK_WAIT_SECONDS: "2" },
+              timeout: 60_000,
+            },
+            (error, stdout, stderr) =>
+              resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` }),
+          ),
+        );
+        expect(run.code, run.output).toBe(1);
+        expect(run.output).toMatch(/another migrator is running \(pid \d+, "a stuck deploy"/);
+        expect(run.output).toMatch(
+          /Gave up after 2 s waiting for another migrator to finish; nothing was applied\. It holds the migrate lock \(pg_advisory_lock\(72707369\)\): pid \d+, "a stuck deploy"/,
+        );
+        expect(Date.now() - started).toBeLessThan(50_000);
+        expect(await tableExists(url, "_prisma_migrations")).toBe(false);
+      } finally {
+        await holder.end();
+      }
+      // With the other session gone, the same command migrates.
+      expect((await applyMigrations({ connectionString: url })).applied).toEqual(migrationNames);
+    },
+  );
+
+  it.skipIf(embedded)("waits for a migrator that finishes within the wait, then applies what is left", async () => {
+    const url = await freshDatabase();
+    const holder = await otherSession(url, MIGRATOR_APPLICATION_NAME);
+    await holder.query("SELECT pg_advisory_lock(72707369)");
+    const lines: string[] = [];
+    const waiting = applyMigrations({
+      connectionString: url,
+      log: (line) => lines.push(line),
+      timeouts: { lockWaitMs: 30_000 },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await holder.query("SELECT pg_advisory_unlock(72707369)");
+    await holder.end();
+    const result = await waiting;
+    expect(lines[0]).toMatch(new RegExp(`^another migrator is running \\(pid \\d+, "${MIGRATOR_APPLICATION_NAME}"`));
+    expect(result.applied).toEqual(migrationNames);
+  });
+
+  it.skipIf(embedded)(
+    "a migration a long transaction blocks gives up after lock_timeout, is tried 3 times, names the transaction and leaves nothing",
+    async () => {
+      const url = await freshDatabase();
+      const dir = await scratchMigrationsDir();
+      await applyMigrations({ connectionString: url, migrationsDir: dir });
+      await addMigration(dir, "29990101000000_add_product_note", 'ALTER TABLE "products" ADD COLUMN "note" TEXT;\n');
+
+      // A report that reads products in a transaction it keeps open: ALTER TABLE needs it to end.
+      const report = await otherSession(url, "monthly report");
+      await report.query("BEGIN");
+      await report.query('SELECT count(*) FROM "products"');
+      // Meanwhile the shop goes on: a query queued behind the migration would wait only lock_timeout.
+      const lines: string[] = [];
+      try {
+        await expect(
+          applyMigrations({
+            connectionString: url,
+            migrationsDir: dir,
+            log: (line) => lines.push(line),
+            timeouts: { lockTimeoutMs: 300 },
+          }),
+        ).rejects.toThrow(
+          /Migration 29990101000000_add_product_note could not get its locks within 0\.3 s \(lock_timeout\) in 3 attempts and was rolled back: canceling statement due to lock timeout\. A long transaction holds what it changes; the oldest open transactions now: pid \d+, "monthly report"/,
+        );
+      } finally {
+        await report.query("ROLLBACK");
+        await report.end();
+      }
+      expect(lines.filter((line) => line.includes("trying again"))).toHaveLength(2);
+      expect((await migrationRows(url)).map((row) => row.migration_name)).toEqual(migrationNames);
+      const noteColumn =
+        "SELECT count(*)::int AS count FROM information_schema.columns WHERE table_name = 'products' AND column_name = 'note'";
+      expect(await query(url, noteColumn)).toEqual([{ count: 0 }]);
+
+      // The transaction ended between two attempts: the next attempt succeeds.
+      const again = await otherSession(url, "monthly report");
+      await again.query("BEGIN");
+      await again.query('SELECT count(*) FROM "products"');
+      setTimeout(() => void again.query("ROLLBACK").then(() => again.end()), 500);
+      const retried: string[] = [];
+      const result = await applyMigrations({
+        connectionString: url,
+        migrationsDir: dir,
+        log: (line) => retried.push(line),
+        timeouts: { lockTimeoutMs: 300 },
+      });
+      expect(result.applied).toEqual(["29990101000000_add_product_note"]);
+      expect(retried.some((line) => line.includes("trying again in 1 s (attempt 2 of 3)"))).toBe(true);
+      expect(await query(url, noteColumn)).toEqual([{ count: 1 }]);
+    },
+  );
+
+  it.skipIf(embedded)("stops a statement that runs past statement_timeout, says so, and records nothing", async () => {
+    const url = await freshDatabase();
+    const dir = await scratchMigrationsDir();
+    await addMigration(dir, "29990101000000_slow_backfill", "SELECT pg_sleep(5);\n");
+    await expect(
+      applyMigrations({ connectionString: url, migrationsDir: dir, timeouts: { statementTimeoutMs: 300 } }),
+    ).rejects.toThrow(
+      /Migration 29990101000000_slow_backfill failed and was rolled back: canceling statement due to statement timeout \(statement_timeout: .*MIGRATE_STATEMENT_TIMEOUT_SECONDS/,
+    );
+    expect((await migrationRows(url)).map((row) => row.migration_name)).toEqual(migrationNames);
+  });
+});
+
+describe("a -- no-transaction migration", () => {
+  const noteIndex = 'CREATE INDEX CONCURRENTLY IF NOT EXISTS "products_name_idx" ON "products"("name");\n';
+
+  it("runs outside a transaction (CREATE INDEX CONCURRENTLY) and is recorded as Prisma records it", async () => {
+    const url = await freshDatabase();
+    const dir = await scratchMigrationsDir();
+    await addMigration(dir, "29990101000000_products_name_index", `-- no-transaction\n${noteIndex}`);
+    const result = await applyMigrations({ connectionString: url, migrationsDir: dir });
+    expect(result.applied.at(-1)).toBe("29990101000000_products_name_index");
+
+    const [index] = await query<{ valid: boolean }>(
+      url,
+      "SELECT i.indisvalid AS valid FROM pg_index i WHERE i.indexrelid = to_regclass('products_name_idx')",
+    );
+    expect(index).toEqual({ valid: true });
+    const row = (await migrationRows(url)).find((r) => r.migration_name === "29990101000000_products_name_index")!;
+    const file = await readFile(path.join(dir, row.migration_name, "migration.sql"));
+    expect(row).toMatchObject({
+      checksum: createHash("sha256").update(file).digest("hex"),
+      applied_steps_count: 1,
+      rolled_back_at: null,
+      logs: null,
+    });
+    expect(row.finished_at).toBeInstanceOf(Date);
+    expect((await applyMigrations({ connectionString: url, migrationsDir: dir })).applied).toEqual([]);
+  });
+
+  it("without the marker, the same file fails inside the migrator's transaction and leaves nothing", async () => {
+    const url = await freshDatabase();
+    const dir = await scratchMigrationsDir();
+    await addMigration(dir, "29990101000000_products_name_index", noteIndex);
+    await expect(applyMigrations({ connectionString: url, migrationsDir: dir })).rejects.toThrow(
+      /Migration 29990101000000_products_name_index failed and was rolled back: CREATE INDEX CONCURRENTLY cannot run inside a transaction block/,
+    );
+    expect((await migrationRows(url)).map((row) => row.migration_name)).toEqual(migrationNames);
+  });
+
+  it("that fails stays recorded as failed, with the error, and blocks later migrations until resolved", async () => {
+    const url = await freshDatabase();
+    const dir = await scratchMigrationsDir();
+    await addMigration(
+      dir,
+      "29990101000000_bad_index",
+      '-- no-transaction\nCREATE INDEX CONCURRENTLY IF NOT EXISTS "products_nope_idx" ON "products"("nope");\n',
+    );
+    await expect(applyMigrations({ connectionString: url, migrationsDir: dir })).rejects.toThrow(
+      /Migration 29990101000000_bad_index failed outside a transaction: column "nope" does not exist.*recorded as failed/,
+    );
+    const row = (await migrationRows(url)).find((r) => r.migration_name === "29990101000000_bad_index")!;
+    expect(row).toMatchObject({ finished_at: null, rolled_back_at: null, applied_steps_count: 0 });
+    expect(row.logs).toMatch(/column "nope" does not exist/);
+    await expect(applyMigrations({ connectionString: url, migrationsDir: dir })).rejects.toThrow(
+      /P3009[\s\S]*29990101000000_bad_index/,
+    );
   });
 });
