@@ -3,9 +3,9 @@
 # this file's build commands, assembles its runtime stage from the COPY lines and runs the CMD
 # and HEALTHCHECK without a container, so what it checks is what this file says.
 
-# The Node major of .nvmrc and package.json's engines; pin a digest (node:20-bookworm-slim@sha256:…)
+# The Node major of .nvmrc and package.json's engines; pin a digest (node:24-bookworm-slim@sha256:…)
 # for builds that never change under you.
-FROM node:20-bookworm-slim AS base
+FROM node:24-bookworm-slim AS base
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1 NPM_CONFIG_UPDATE_NOTIFIER=false
 
