@@ -15,6 +15,9 @@ const orderIdIn = (url: string) => /\/(order_[^/?#]+)/.exec(url)![1]!;
 test("catalogue, product, cart, checkout, the popup, the success page and the order: no axe violation", async ({
   page,
 }, testInfo) => {
+  // Nine pages and the popup, each scanned by axe (1 to 2 s apiece on a 2-CPU machine): the whole
+  // journey took 31 s in one CI run, past the 30 s a single-page test gets.
+  test.setTimeout(90_000);
   const at = (name: string) => `${name} (${testInfo.project.name})`;
   const product = DEMO_PRODUCTS[2]!;
 
