@@ -169,6 +169,19 @@ describe("lintMigrations refuses what breaks the release still serving", () => {
     expect(result.problems.map((problem) => problem.rule)).toEqual(["released-migration-missing"]);
   });
 
+  it("passes the examples of docs/database.md: the expand step, the contract step (only as one), an index built concurrently", async () => {
+    const docs = await readFile(path.join(root, "docs", "database.md"), "utf8");
+    const [expand, contract, index] = [...docs.matchAll(/```sql\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    expect(expand).toContain('ADD COLUMN "why_cancelled"');
+    expect(contract).toContain('DROP COLUMN "cancel_reason"');
+    expect(index).toMatch(/^-- no-transaction\n/);
+    expect(await rulesOf(await withNewMigration("29990101000000_expand", expand!))).toEqual([]);
+    expect(await rulesOf(await withNewMigration("29990102000000_contract", contract!))).toEqual([]);
+    expect(await rulesOf(await withNewMigration("29990103000000_index", index!))).toEqual([]);
+    const unsaid = contract!.replace(/^-- contract:.*\n/m, "");
+    expect(await rulesOf(await withNewMigration("29990102000000_contract", unsaid))).toEqual(["contract-migration"]);
+  });
+
   it("names every breaking rule it guards", () => {
     expect(BREAKING_RULES).toEqual(
       expect.arrayContaining(["renaming-column", "ban-drop-column", "changing-column-type", "adding-required-field"]),
