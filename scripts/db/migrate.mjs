@@ -178,7 +178,7 @@ export async function applyMigrations(options) {
       for (const migration of pending) {
         const done = migration.transactional
           ? await applyInTransaction(client, migration, timeouts, log)
-          : await applyWithoutTransaction(client, migration, timeouts, log);
+          : await applyWithoutTransaction(client, migration, log);
         (done ? applied : alreadyApplied).push(migration.name);
       }
       return { applied, alreadyApplied };
@@ -438,11 +438,10 @@ async function applyInTransactionOnce(client, migration, log) {
  * that INVALID index. `statement_timeout` still bounds it.
  * @param {pg.Client} client
  * @param {LocalMigration} migration
- * @param {MigratorTimeouts} _timeouts
  * @param {(line: string) => void} log
  * @returns {Promise<boolean>}
  */
-async function applyWithoutTransaction(client, migration, _timeouts, log) {
+async function applyWithoutTransaction(client, migration, log) {
   const id = randomUUID();
   // The started row in a transaction that looks first: on PGlite's shared session it is what keeps
   // two migrators from both running the file (see applyInTransactionOnce).

@@ -56,6 +56,10 @@ const migrationRows = (url: string) =>
     applied_steps_count: number;
   }>(url, "SELECT * FROM _prisma_migrations ORDER BY migration_name, started_at");
 
+/** Whether products has the column the test migrations add. */
+const noteColumn =
+  "SELECT count(*)::int AS count FROM information_schema.columns WHERE table_name = 'products' AND column_name = 'note'";
+
 const tableExists = async (url: string, table: string) =>
   (await query<{ exists: boolean }>(url, "SELECT to_regclass($1) IS NOT NULL AS exists", [table]))[0]?.exists;
 
@@ -170,8 +174,6 @@ describe("applyMigrations refuses to guess", () => {
     await expect(applyMigrations({ connectionString: url, migrationsDir: dir })).rejects.toThrow(
       /failed migrations[\s\S]*P3009[\s\S]*29990101000000_interrupted/,
     );
-    const noteColumn =
-      "SELECT count(*)::int AS count FROM information_schema.columns WHERE table_name = 'products' AND column_name = 'note'";
     expect(await query(url, noteColumn)).toEqual([{ count: 0 }]);
 
     // `prisma migrate resolve --rolled-back` sets rolled_back_at; then migrating resumes.
@@ -298,8 +300,6 @@ describe("applyMigrations never hangs a deploy", () => {
       }
       expect(lines.filter((line) => line.includes("trying again"))).toHaveLength(2);
       expect((await migrationRows(url)).map((row) => row.migration_name)).toEqual(migrationNames);
-      const noteColumn =
-        "SELECT count(*)::int AS count FROM information_schema.columns WHERE table_name = 'products' AND column_name = 'note'";
       expect(await query(url, noteColumn)).toEqual([{ count: 0 }]);
 
       // The transaction ended between two attempts: the next attempt succeeds.
