@@ -389,3 +389,63 @@ describe("a -- no-transaction migration", () => {
     );
   });
 });
+
+describe("the expand/contract example of docs/database.md", () => {
+  it("expand keeps the old and the new column equal whichever release writes; contract then drops the old one", async () => {
+    const docs = await readFile(path.join(root, "docs", "database.md"), "utf8");
+    const [expand, contract] = [...docs.matchAll(/```sql\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    const url = await freshDatabase();
+    const dir = await scratchMigrationsDir();
+    await applyMigrations({ connectionString: url, migrationsDir: dir });
+    await query(
+      url,
+      `INSERT INTO "orders" ("external_transaction_id", "amount_aoa", "client_id", "cancel_reason")
+       VALUES ('order_' || gen_random_uuid(), 1000, 'before', 'hold_expired')`,
+    );
+
+    await addMigration(dir, "29990101000000_orders_why_cancelled", expand!);
+    await applyMigrations({ connectionString: url, migrationsDir: dir });
+    const reasons = () =>
+      query<{ client_id: string; cancel_reason: string | null; why_cancelled: string | null }>(
+        url,
+        `SELECT "client_id", "cancel_reason", "why_cancelled" FROM "orders" ORDER BY "client_id"`,
+      );
+    // The release before writes only the old column, this one only the new column.
+    await query(
+      url,
+      `INSERT INTO "orders" ("external_transaction_id", "amount_aoa", "client_id", "cancel_reason")
+       VALUES ('order_' || gen_random_uuid(), 1000, 'old release', 'abandoned')`,
+    );
+    await query(
+      url,
+      `INSERT INTO "orders" ("external_transaction_id", "amount_aoa", "client_id", "why_cancelled")
+       VALUES ('order_' || gen_random_uuid(), 1000, 'new release', 'creation_failed')`,
+    );
+    expect(await reasons()).toEqual([
+      { client_id: "before", cancel_reason: "hold_expired", why_cancelled: "hold_expired" },
+      { client_id: "new release", cancel_reason: "creation_failed", why_cancelled: "creation_failed" },
+      { client_id: "old release", cancel_reason: "abandoned", why_cancelled: "abandoned" },
+    ]);
+    await query(url, `UPDATE "orders" SET "cancel_reason" = 'edited by old' WHERE "client_id" = 'new release'`);
+    await query(url, `UPDATE "orders" SET "why_cancelled" = 'edited by new' WHERE "client_id" = 'old release'`);
+    expect(await reasons()).toEqual([
+      { client_id: "before", cancel_reason: "hold_expired", why_cancelled: "hold_expired" },
+      { client_id: "new release", cancel_reason: "edited by old", why_cancelled: "edited by old" },
+      { client_id: "old release", cancel_reason: "edited by new", why_cancelled: "edited by new" },
+    ]);
+
+    await addMigration(dir, "29990102000000_orders_drop_cancel_reason", contract!);
+    await applyMigrations({ connectionString: url, migrationsDir: dir });
+    expect(await query(url, `SELECT "client_id", "why_cancelled" FROM "orders" ORDER BY "client_id"`)).toEqual([
+      { client_id: "before", why_cancelled: "hold_expired" },
+      { client_id: "new release", why_cancelled: "edited by old" },
+      { client_id: "old release", why_cancelled: "edited by new" },
+    ]);
+    expect(
+      await query(
+        url,
+        "SELECT count(*)::int AS count FROM information_schema.columns WHERE table_name = 'orders' AND column_name = 'cancel_reason'",
+      ),
+    ).toEqual([{ count: 0 }]);
+  });
+});
