@@ -1,4 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { SequencedQueryQueue } from "./pglite-query-queue";
 
@@ -19,7 +21,8 @@ export async function startEmbeddedPostgres(options: {
   port?: number;
   maxConnections?: number;
 }): Promise<EmbeddedPostgres> {
-  const db = await PGlite.create(options.dataDir ?? "memory://");
+  // The contrib extensions the catalogue's search needs (migration 20261128000000 creates them).
+  const db = await PGlite.create(options.dataDir ?? "memory://", { extensions: { unaccent, pg_trgm } });
   const server = new PGLiteSocketServer({
     db,
     host: "127.0.0.1",

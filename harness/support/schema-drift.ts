@@ -10,7 +10,8 @@ import { withPgClient } from "../../scripts/db/pg-client.mjs";
  * A fact is a key naming the object and a text describing it, for example
  *   column "orders"."customer_name"   →  text NULL
  *   index "orders_status_updated_at_idx"  →  on "orders" (status, updated_at)
- * CHECK constraints and `_prisma_migrations` are left out: Prisma has no say over them.
+ * CHECK constraints, indexes on expressions (the search indexes of migration 20261128000100 and
+ * 20261128000200) and `_prisma_migrations` are left out: Prisma has no say over them.
  */
 export type SchemaFacts = Map<string, string>;
 
@@ -255,7 +256,7 @@ async function readSchemaFacts(client: pg.Client): Promise<SchemaFacts> {
     JOIN pg_class i ON i.oid = x.indexrelid
     JOIN pg_class t ON t.oid = x.indrelid
     JOIN pg_namespace n ON n.oid = t.relnamespace
-    WHERE n.nspname = current_schema() AND t.relname <> $1`,
+    WHERE n.nspname = current_schema() AND t.relname <> $1 AND x.indexprs IS NULL`,
     [MIGRATIONS_TABLE],
   );
   for (const row of indexes.rows) {

@@ -233,34 +233,37 @@ async function setSessionTimeout(client, setting, ms) {
   await client.query("SELECT set_config($1, $2, false)", [setting, `${Math.max(0, Math.round(ms))}ms`]);
 }
 
+/** How often a waiting migrator asks for the migrate lock again. */
+const LOCK_POLL_MS = 250;
+
 /**
- * Waits at most `waitMs` for the migrate lock, with the wait bounded by the server (an advisory
- * lock wait obeys `lock_timeout`). Giving up names the session that holds it.
+ * Waits at most `waitMs` for the migrate lock. It asks again every LOCK_POLL_MS rather than
+ * blocking in pg_advisory_lock: a blocked statement keeps its transaction open, and the holder's
+ * `CREATE INDEX CONCURRENTLY` (a `-- no-transaction` migration) waits for every open transaction
+ * to end, so the two would wait for each other until PostgreSQL's deadlock detector killed one.
+ * Giving up names the session that holds it.
  * @param {pg.Client} client
  * @param {number} waitMs
  * @param {(line: string) => void} log
  */
 async function acquireMigrateLock(client, waitMs, log) {
-  const { rows } = await client.query("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_MIGRATE_LOCK_KEY]);
-  if (rows[0]?.locked) return;
+  const tryLock = async () =>
+    (await client.query("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_MIGRATE_LOCK_KEY])).rows[0]?.locked === true;
+  if (await tryLock()) return;
   log(
     `another migrator is running (${await describeLockHolder(client)}); waiting up to ${seconds(waitMs)} for it to finish`,
   );
-  try {
-    await setSessionTimeout(client, "lock_timeout", waitMs);
-    await client.query("SELECT pg_advisory_lock($1)", [PRISMA_MIGRATE_LOCK_KEY]);
-  } catch (error) {
-    if (!(error instanceof pg.DatabaseError) || error.code !== LOCK_NOT_AVAILABLE) throw error;
-    throw new MigrationError(
-      `Gave up after ${seconds(waitMs)} waiting for another migrator to finish; nothing was applied. ` +
-        `It holds the migrate lock (pg_advisory_lock(${PRISMA_MIGRATE_LOCK_KEY})): ${await describeLockHolder(client)}. ` +
-        "Let it finish and deploy again, or end that session (SELECT pg_terminate_backend(<pid>)) if it is stuck. " +
-        "MIGRATE_LOCK_WAIT_SECONDS sets how long to wait.",
-      { cause: error },
-    );
-  } finally {
-    await setSessionTimeout(client, "lock_timeout", 0);
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK_POLL_MS, Math.max(0, deadline - Date.now()))));
+    if (await tryLock()) return;
   }
+  throw new MigrationError(
+    `Gave up after ${seconds(waitMs)} waiting for another migrator to finish; nothing was applied. ` +
+      `It holds the migrate lock (pg_advisory_lock(${PRISMA_MIGRATE_LOCK_KEY})): ${await describeLockHolder(client)}. ` +
+      "Let it finish and deploy again, or end that session (SELECT pg_terminate_backend(<pid>)) if it is stuck. " +
+      "MIGRATE_LOCK_WAIT_SECONDS sets how long to wait.",
+  );
 }
 
 /**
