@@ -25,7 +25,8 @@ function languageRewrites() {
 }
 
 /**
- * The Content-Security-Policy of the cached pages (`/`, `/products/<slug>`), which cannot carry a
+ * The Content-Security-Policy of the cached pages (`/`, `/page/<n>`, `/categories/<slug>` and its
+ * pages, `/products/<slug>`), which cannot carry a
  * per-response nonce: lib/security/csp.ts, `contentSecurityPolicy({ nonce: null })`. Every other
  * page gets its nonce policy from proxy.ts.
  */
@@ -78,6 +79,10 @@ const nextConfig = (phase) => ({
       { source: "/", headers: cachedPolicy },
       // A product page; the product images under public/products/ are files, not pages.
       { source: "/products/:slug((?!.*\\.svg$)[^/]+)", headers: cachedPolicy },
+      // The catalogue's later pages, and a category's pages (app/[lang]/categories/).
+      { source: "/page/:page", headers: cachedPolicy },
+      { source: "/categories/:slug", headers: cachedPolicy },
+      { source: "/categories/:slug/page/:page", headers: cachedPolicy },
     ];
   },
 });

@@ -19,12 +19,12 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Not `/` nor `/products/…` (the cached pages and the product images), nor the API (the
+  // Not `/`, `/page/…`, `/categories/…` nor `/products/…` (the cached pages and the product images), nor the API (the
   // webhook above all), Next's files, the icon, the sitemap or robots.txt.
   // Prefetches neither: they carry no script to run.
   matcher: [
     {
-      source: "/((?!api/|_next/static|_next/image|products/|icon\\.svg$|sitemap\\.xml$|robots\\.txt$).+)",
+      source: "/((?!api/|_next/static|_next/image|products/|categories/|page/|icon\\.svg$|sitemap\\.xml$|robots\\.txt$).+)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

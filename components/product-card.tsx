@@ -1,6 +1,7 @@
 import Image from "next/image";
 import Link from "next/link";
 import { AddToCartForm } from "@/components/add-to-cart-form";
+import { stockLabel } from "@/components/catalog/stock-label";
 import type { CatalogProduct } from "@/lib/catalog";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { formatAoa } from "@/lib/money";
@@ -9,9 +10,18 @@ export function ProductCard({
   product,
   t,
   addToCart,
+  lowStockThreshold,
+  returnTo = "/",
+  priority = false,
 }: {
   product: CatalogProduct;
   t: Dictionary;
+  /** LOW_STOCK_THRESHOLD (lib/env.ts). */
+  lowStockThreshold: number;
+  /** The listing the cart's action comes back to. */
+  returnTo?: string;
+  /** The first cards of a listing: their images load first (the page's largest paint). */
+  priority?: boolean;
   /** The cart's server action (app/cart/actions.ts). */
   addToCart: (formData: FormData) => Promise<void>;
 }) {
@@ -26,6 +36,7 @@ export function ProductCard({
         alt={product.name}
         width={480}
         height={360}
+        priority={priority}
         className="aspect-[4/3] w-full bg-stone-100 object-cover"
       />
       <div className="flex flex-1 flex-col gap-2 p-4">
@@ -39,11 +50,11 @@ export function ProductCard({
           <span className="text-lg font-semibold" data-testid="price">
             {formatAoa(product.priceAoa)}
           </span>
-          <span className="text-xs text-stone-500">
-            {product.stock > 0 ? t.catalog.inStock(product.stock) : t.catalog.soldOut}
+          <span className="text-xs text-stone-500" data-testid="stock">
+            {stockLabel(t, product.stock, lowStockThreshold)}
           </span>
         </div>
-        <AddToCartForm t={t} product={product} returnTo="/" action={addToCart} />
+        <AddToCartForm t={t} product={product} returnTo={returnTo} action={addToCart} />
       </div>
     </article>
   );

@@ -7,9 +7,12 @@ export function SiteHeader({
   t,
   lang,
   setLanguage,
+  categories,
 }: {
   t: Dictionary;
   lang: Lang;
+  /** The top level of the category tree, in order (lib/categories.ts). */
+  categories: readonly { slug: string; name: string }[];
   /** The language switch's server action (app/actions/language.ts, handed in by the layout). */
   setLanguage: (formData: FormData) => Promise<void>;
 }) {
@@ -22,6 +25,23 @@ export function SiteHeader({
         <Link href="/" className="text-lg font-semibold tracking-tight text-brand-700">
           {t.shop.name}
         </Link>
+        {/* A plain GET form: search works before (or without) JavaScript. */}
+        <form action="/search" method="get" role="search" className="order-last flex w-full gap-2 sm:order-none sm:w-auto sm:flex-1 sm:max-w-md">
+          <label htmlFor="site-search" className="sr-only">
+            {t.browse.searchLabel}
+          </label>
+          <input
+            id="site-search"
+            name="q"
+            type="search"
+            maxLength={100}
+            placeholder={t.browse.searchPlaceholder}
+            className="min-w-0 flex-1 rounded-md border border-stone-300 px-3 py-2 text-base"
+          />
+          <button type="submit" className="rounded-md bg-stone-900 px-3 py-2 text-sm font-medium text-white hover:bg-stone-700">
+            {t.browse.searchButton}
+          </button>
+        </form>
         <div className="flex items-center gap-4">
           <form action={setLanguage} className="flex items-center gap-1 text-sm">
             <span className="sr-only">{t.shop.language}</span>
@@ -44,6 +64,22 @@ export function SiteHeader({
           <HeaderCartCount lang={lang} />
         </div>
       </nav>
+      {categories.length > 0 ? (
+        <nav aria-label={t.browse.categories} className="border-t border-stone-100">
+          <ul className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-4 py-2 text-sm">
+            {categories.map((category) => (
+              <li key={category.slug} className="shrink-0">
+                <Link
+                  href={`/categories/${category.slug}`}
+                  className="inline-block rounded-md px-3 py-1.5 font-medium text-stone-700 hover:bg-stone-100"
+                >
+                  {category.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
     </header>
   );
 }

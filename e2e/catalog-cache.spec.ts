@@ -71,7 +71,7 @@ test("a product's creation, its last units reserved and a price edit reach the c
   createdId = product.id;
 
   await expectPageSoon(page, "/", name);
-  await expectPageSoon(page, `/products/${slug}`, pt.catalog.inStock(2));
+  await expectPageSoon(page, `/products/${slug}`, pt.catalog.lowStock(2));
   expect(fromCache(await page.request.get(`/products/${slug}`)), "the product page is cached once rendered").toBe(true);
 
   // A checkout reserves both units: sold out, on both pages.

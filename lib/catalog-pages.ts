@@ -5,8 +5,10 @@ import { drainJobsInBackground } from "./jobs/runner";
 import { consoleLogger, errorKind } from "./log";
 
 /**
- * The catalogue and product pages (app/[lang]/page.tsx, app/[lang]/products/[slug]/page.tsx) are
- * built at `next build` and served from Next's cache to every shopper, in both languages.
+ * The catalogue, category and product pages (CATALOG_ROUTES: app/[lang]/page.tsx, the categories'
+ * and the products' pages, and the later pages of the listings) are built at `next build` (the
+ * first page of each listing; see each page's generateStaticParams) or on their first visit, and
+ * served from Next's cache to every shopper, in both languages. /search is rendered per request.
  *
  * - Whatever changes what they show (a checkout's reservation, a payment or a cancellation, a
  *   release of stock, a back-office edit) calls {@link catalogChanged}: the next visit of each
@@ -22,7 +24,14 @@ import { consoleLogger, errorKind } from "./log";
 /** Must match the `revalidate` of both pages (a segment config is read by the compiler, not imported). */
 export const CATALOG_PAGE_SECONDS = 30;
 
-const CATALOG_ROUTES = ["/[lang]", "/[lang]/products/[slug]"] as const;
+/** Every cached page that shows products: the catalogue, a category, their later pages, a product. */
+export const CATALOG_ROUTES = [
+  "/[lang]",
+  "/[lang]/page/[page]",
+  "/[lang]/categories/[slug]",
+  "/[lang]/categories/[slug]/page/[page]",
+  "/[lang]/products/[slug]",
+] as const;
 
 /** The catalogue pages are stale: each is rendered again on its next visit. */
 export function catalogChanged(): void {

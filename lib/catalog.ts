@@ -37,8 +37,17 @@ function toCatalogProduct({
   return { ...product, image: imagePath };
 }
 
-export async function listProducts(): Promise<CatalogProduct[]> {
-  const rows = await db().product.findMany({ where: ON_SALE, select: catalogFields, orderBy: [{ name: "asc" }] });
+/** How many products one answer of GET /api/products holds; more come in pages. */
+export const PRODUCTS_PAGE_SIZE = 500;
+
+/** Products on sale by name: all of them, or a page (`skip`, `take`) in a total order (name, then id). */
+export async function listProducts(page: { skip?: number; take?: number } = {}): Promise<CatalogProduct[]> {
+  const rows = await db().product.findMany({
+    where: ON_SALE,
+    select: catalogFields,
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    ...page,
+  });
   return withExpiredHolds(rows.map(toCatalogProduct));
 }
 
@@ -59,7 +68,7 @@ export async function listProductsForSitemap(): Promise<{ slug: string; image: s
 }
 
 /** Adds the units of these products kept by pending orders whose hold ran out (usually none: one indexed query). */
-async function withExpiredHolds(products: CatalogProduct[]): Promise<CatalogProduct[]> {
+export async function withExpiredHolds(products: CatalogProduct[]): Promise<CatalogProduct[]> {
   if (products.length === 0) return products;
   const held = await db().$queryRaw<{ productId: string; units: number }[]>(Prisma.sql`
 SELECT l.product_id AS "productId", sum(l.quantity)::int AS units

@@ -79,6 +79,8 @@ const shape = {
   CRON_SECRET: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   /** How long an unpaid order keeps its units reserved, from its creation (docs/contract-decisions.md). */
   ORDER_HOLD_SECONDS: wholeNumber("seconds").min(5, { error: "must be at least 5 seconds" }).default(1800),
+  /** Products with this many units or fewer say "Só restam N" in the catalogue; 0 turns the label off. */
+  LOW_STOCK_THRESHOLD: wholeNumber("units").min(0).max(1000).default(5),
   /** Open (PEN, hold not expired) orders one shopper cookie may have at once; 0 turns the cap off. */
   MAX_OPEN_ORDERS_PER_SHOPPER: wholeNumber("orders").min(0).default(3),
   /** POST /api/pay/create-order per client address per minute; 0 turns the limit off. */
@@ -226,6 +228,10 @@ export interface Env {
     to: string;
   };
   cronSecret?: string;
+  catalog: {
+    /** At or below this many units a product shows "Só restam N" (0: never). */
+    lowStockThreshold: number;
+  };
   orders: {
     /** Seconds an unpaid order holds its stock, from creation. */
     holdSeconds: number;
@@ -270,6 +276,7 @@ const DEFAULTED = new Set([
   "MAIL_TO",
   "CRON_SECRET",
   "ORDER_HOLD_SECONDS",
+  "LOW_STOCK_THRESHOLD",
   "MAX_OPEN_ORDERS_PER_SHOPPER",
   "RATE_LIMIT_CREATE_ORDER_PER_MINUTE",
   "RATE_LIMIT_STATUS_REFRESH_PER_MINUTE",
@@ -336,6 +343,7 @@ export function parseEnv(raw: Source): Env {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, to: e.MAIL_TO },
     cronSecret: e.CRON_SECRET,
+    catalog: { lowStockThreshold: e.LOW_STOCK_THRESHOLD },
     orders: { holdSeconds: e.ORDER_HOLD_SECONDS, maxOpenPerShopper: e.MAX_OPEN_ORDERS_PER_SHOPPER },
     rateLimits: {
       createOrderPerMinute: e.RATE_LIMIT_CREATE_ORDER_PER_MINUTE,

@@ -60,6 +60,26 @@ export function productJsonLd(product: SeoProduct, appUrl: string) {
   };
 }
 
+/** A category's page. */
+export const categoryPath = (slug: string) => `/categories/${slug}`;
+
+/**
+ * The schema.org BreadcrumbList of a page's trail: each crumb with its position and, but for the
+ * last (the page itself, which search engines know from the page), its absolute address.
+ */
+export function breadcrumbJsonLd(trail: readonly { name: string; path?: string }[], appUrl: string) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "BreadcrumbList",
+    itemListElement: trail.map((crumb, i) => ({
+      "@type": "ListItem",
+      position: i + 1,
+      name: crumb.name,
+      ...(crumb.path && i < trail.length - 1 ? { item: absoluteUrl(appUrl, crumb.path) } : {}),
+    })),
+  };
+}
+
 /**
  * `value` as JSON safe to put inside a `<script type="application/ld+json">` element: `<`, `>`
  * and `&` become \u escapes (still the same JSON), so a product named `</script><script>…` or

@@ -2,15 +2,19 @@ import type { Metadata, Viewport } from "next";
 import { setLanguageAction } from "@/app/actions/language";
 import { SiteHeader } from "@/components/site-header";
 import { TestModeBanner } from "@/components/test-mode-banner";
+import { categoryTree } from "@/lib/categories";
+import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { consoleLogger, errorKind } from "@/lib/log";
 import { htmlLang } from "@/lib/i18n/languages";
 import { routeLang } from "@/lib/i18n/route-lang";
 import "../globals.css";
 
 // The root layout of every page, once per language (the address has none: next.config.mjs rewrites it
-// from the `lang` cookie). It reads no cookie and no database, so the catalogue and product pages
-// under it can be built ahead and served from the cache; the header's cart count is fetched by
-// the browser (components/header-cart-count.tsx).
+// from the `lang` cookie). It reads no cookie, so the catalogue and product pages under it can be
+// built ahead and served from the cache; the header's cart count is fetched by the browser
+// (components/header-cart-count.tsx). It reads the top-level categories for the header: with the
+// cached pages, that is once per rendering (a change of the categories renders them again).
 
 export async function generateMetadata({ params }: { params: Promise<{ lang: string }> }): Promise<Metadata> {
   const { t } = await routeLang(params);
@@ -22,6 +26,16 @@ export async function generateMetadata({ params }: { params: Promise<{ lang: str
   };
 }
 
+/** The header's categories; none when the database cannot be read (an error page must still render). */
+async function headerCategories(): Promise<{ slug: string; name: string }[]> {
+  try {
+    return (await categoryTree(db())).map(({ slug, name }) => ({ slug, name }));
+  } catch (error) {
+    consoleLogger("warn", "catalog.categories_unavailable", { error: errorKind(error), then: "the header shows none" });
+    return [];
+  }
+}
+
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default async function RootLayout({
@@ -31,12 +45,12 @@ export default async function RootLayout({
   children: React.ReactNode;
   params: Promise<{ lang: string }>;
 }) {
-  const { lang, t } = await routeLang(params);
+  const [{ lang, t }, categories] = await Promise.all([routeLang(params), headerCategories()]);
   return (
     <html lang={htmlLang(lang)}>
       <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased">
         <TestModeBanner t={t} mode={getEnv().pay.mode} />
-        <SiteHeader t={t} lang={lang} setLanguage={setLanguageAction} />
+        <SiteHeader t={t} lang={lang} setLanguage={setLanguageAction} categories={categories} />
         <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
       </body>
     </html>

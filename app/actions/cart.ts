@@ -16,8 +16,13 @@ import { payClient } from "@/lib/pay";
 // The cart's forms post here; each works without JavaScript: validate in lib/cart.ts, then
 // redirect back with a notice in the query (the page shows it, refusals included).
 
-/** Where a form may send the shopper back to: the shop's own pages only, never an arbitrary URL. */
-const RETURN_PATH = /^\/(cart|products\/[a-z0-9-]{1,120})?$/;
+/**
+ * Where a form may send the shopper back to: the shop's own pages only, never an arbitrary URL.
+ * The cart, the catalogue and its pages, a category and its pages, a product, and a search with
+ * its query (lib/catalog-query.ts browseSearch writes only these characters).
+ */
+const RETURN_PATH =
+  /^\/(cart|page\/[0-9]{1,4}|products\/[a-z0-9-]{1,120}|categories\/[a-z0-9-]{1,120}(\/page\/[0-9]{1,4})?|search(\?[A-Za-z0-9%&=._+*-]{0,400})?)?$/;
 
 function returnPath(value: FormDataEntryValue | null): string {
   return typeof value === "string" && RETURN_PATH.test(value) ? value : "/cart";
@@ -31,7 +36,7 @@ async function finish(result: CartChange, success: Exclude<CartNoticeKind, "capp
   if (result.ok) {
     (await cookies()).set(cartCookie(result.cartId, getEnv().appUrl));
   }
-  redirect(`${to}?${cartNoticeQuery(result, success)}`);
+  redirect(`${to}${to.includes("?") ? "&" : "?"}${cartNoticeQuery(result, success)}`);
 }
 
 export async function addToCartAction(formData: FormData): Promise<void> {

@@ -138,6 +138,129 @@ export const DEMO_PRODUCTS = Object.freeze([
   ),
 ]);
 
+/**
+ * @typedef {object} DemoCategory
+ * @property {string} slug
+ * @property {string} name
+ * @property {string | null} parent The parent's slug; null for a top-level category.
+ * @property {number} position
+ * @property {string[]} products The slugs of the demo products in it.
+ */
+
+/** @type {readonly DemoCategory[]} */
+export const DEMO_CATEGORIES = Object.freeze([
+  { slug: "mercearia", name: "Mercearia", parent: null, position: 0, products: [] },
+  {
+    slug: "cafe-e-petiscos",
+    name: "Café e petiscos",
+    parent: "mercearia",
+    position: 0,
+    products: ["cafe-de-angola-torrado-1kg", "ginguba-torrada-500g"],
+  },
+  {
+    slug: "doces-e-mel",
+    name: "Doces e mel",
+    parent: "mercearia",
+    position: 1,
+    products: ["mel-do-huambo-500g", "doce-de-mucua-350g"],
+  },
+  {
+    slug: "temperos-e-oleos",
+    name: "Temperos e óleos",
+    parent: "mercearia",
+    position: 2,
+    products: ["oleo-de-palma-1l", "jindungo-seco-moido-100g"],
+  },
+  {
+    slug: "artesanato",
+    name: "Artesanato",
+    parent: null,
+    position: 1,
+    products: ["mascara-mwana-pwo", "estatueta-o-pensador", "cesto-de-palha-entrancado"],
+  },
+  {
+    slug: "moda",
+    name: "Moda",
+    parent: null,
+    position: 2,
+    products: ["pano-samakaka-6-jardas", "camisola-palancas-negras"],
+  },
+  {
+    slug: "cultura",
+    name: "Livros e música",
+    parent: null,
+    position: 3,
+    products: ["livro-mayombe-pepetela", "kissange-tradicional"],
+  },
+]);
+
+/**
+ * Images after each demo product's first (its imagePath), with their text alternatives.
+ * @type {Readonly<Record<string, readonly { path: string, alt: string }[]>>}
+ */
+export const DEMO_EXTRA_IMAGES = Object.freeze({
+  "cafe-de-angola-torrado-1kg": [
+    { path: "/products/cafe-de-angola-torrado-1kg-graos.svg", alt: "Grãos de café torrado, de perto" },
+    { path: "/products/cafe-de-angola-torrado-1kg-chavena.svg", alt: "Uma chávena de café acabado de fazer" },
+  ],
+});
+
+// The demo categories and which products are in them, and each demo product's gallery: only
+// what is missing (a category the owner renamed or a gallery they changed is left as it is), so
+// re-running the seed changes nothing.
+const INSERT_CATEGORIES = `
+INSERT INTO categories (slug, name, position, parent_id)
+SELECT c.slug, c.name, c.position, parent.id
+FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[]) AS c(slug, name, position, parent_slug)
+LEFT JOIN categories parent ON parent.slug = c.parent_slug
+ON CONFLICT (slug) DO NOTHING`;
+
+const INSERT_PRODUCT_CATEGORIES = `
+INSERT INTO product_categories (product_id, category_id)
+SELECT p.id, c.id
+FROM unnest($1::text[], $2::text[]) AS link(product_slug, category_slug)
+JOIN products p ON p.slug = link.product_slug
+JOIN categories c ON c.slug = link.category_slug
+ON CONFLICT DO NOTHING`;
+
+const INSERT_GALLERIES = `
+INSERT INTO gallery_images (product_id, position, path, alt)
+SELECT p.id, g.position, g.path, g.alt
+FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[]) AS g(product_slug, position, path, alt)
+JOIN products p ON p.slug = g.product_slug
+WHERE NOT EXISTS (SELECT 1 FROM gallery_images existing WHERE existing.product_id = p.id)`;
+
+/**
+ * The demo categories, their products and the demo galleries, adding only what is missing.
+ * @param {Queryable} queryable
+ */
+async function seedCategoriesAndGalleries(queryable) {
+  // Top-level categories first (in one statement, a sub-category's parent must already exist).
+  for (const level of [DEMO_CATEGORIES.filter((c) => !c.parent), DEMO_CATEGORIES.filter((c) => c.parent)]) {
+    await queryable.query(INSERT_CATEGORIES, [
+      level.map((c) => c.slug),
+      level.map((c) => c.name),
+      level.map((c) => c.position),
+      level.map((c) => c.parent),
+    ]);
+  }
+  const links = DEMO_CATEGORIES.flatMap((c) => c.products.map((product) => [product, c.slug]));
+  await queryable.query(INSERT_PRODUCT_CATEGORIES, [links.map((l) => l[0]), links.map((l) => l[1])]);
+  const images = DEMO_PRODUCTS.flatMap((p) =>
+    [{ path: p.imagePath, alt: p.name }, ...(DEMO_EXTRA_IMAGES[p.slug] ?? [])].map((image, position) => ({
+      slug: p.slug,
+      position,
+      ...image,
+    })),
+  );
+  await queryable.query(INSERT_GALLERIES, [
+    images.map((i) => i.slug),
+    images.map((i) => i.position),
+    images.map((i) => i.path),
+    images.map((i) => i.alt),
+  ]);
+}
+
 const COLUMNS = "slug, name, description, image_path, price_aoa, stock";
 const DEMO_ROWS = "SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::integer[])";
 
@@ -173,6 +296,7 @@ ON CONFLICT (slug) DO NOTHING`;
 export async function seedCatalog(target) {
   return withQueryable(target, async (queryable) => {
     const { rows } = await queryable.query(UPSERT_PRODUCTS, demoRowParameters());
+    await seedCategoriesAndGalleries(queryable);
     const inserted = rows.filter((row) => row.inserted).length;
     return { products: DEMO_PRODUCTS.length, inserted, updated: rows.length - inserted };
   });
@@ -187,6 +311,7 @@ export async function seedCatalog(target) {
 export async function seedCatalogIfEmpty(target) {
   return withQueryable(target, async (queryable) => {
     const { rowCount } = await queryable.query(INSERT_INTO_EMPTY_CATALOGUE, demoRowParameters());
+    if (rowCount) await seedCategoriesAndGalleries(queryable);
     return { inserted: rowCount ?? 0 };
   });
 }

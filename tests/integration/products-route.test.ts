@@ -31,7 +31,7 @@ afterEach(() => {
 describe("GET /api/products", () => {
   it("lists the catalogue with integer AOA prices and local images", async () => {
     const { GET } = await import("@/app/api/products/route");
-    const response = await GET();
+    const response = await GET(new Request("http://localhost/api/products"));
     expect(response.status).toBe(200);
     const products = (await response.json()) as Record<string, unknown>[];
     expect(products.map((p) => p.slug).sort()).toEqual(DEMO_PRODUCTS.map((p) => p.slug).sort());
@@ -52,7 +52,7 @@ describe("GET /api/products", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const { GET } = await import("@/app/api/products/route");
-      const response = await GET();
+      const response = await GET(new Request("http://localhost/api/products"));
       expect(response.status).toBe(503);
       const body = await response.text();
       expect(JSON.parse(body)).toEqual({ error: { code: "catalog_unavailable", message: expect.any(String) } });

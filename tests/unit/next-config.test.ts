@@ -52,7 +52,13 @@ describe("next.config.mjs", () => {
     ] as const) {
       const rules = (await config(phase).headers!()) as HeaderRule[];
       const policies = rules.filter((rule) => rule.headers.some((header) => header.key === "Content-Security-Policy"));
-      expect(policies.map((rule) => rule.source)).toEqual(["/", "/products/:slug((?!.*\\.svg$)[^/]+)"]);
+      expect(policies.map((rule) => rule.source)).toEqual([
+        "/",
+        "/products/:slug((?!.*\\.svg$)[^/]+)",
+        "/page/:page",
+        "/categories/:slug",
+        "/categories/:slug/page/:page",
+      ]);
       for (const rule of policies)
         expect(rule.headers).toEqual([
           { key: "Content-Security-Policy", value: contentSecurityPolicy({ nonce: null, development }) },

@@ -1,14 +1,26 @@
-import { listProducts } from "@/lib/catalog";
+import { listProducts, PRODUCTS_PAGE_SIZE } from "@/lib/catalog";
 import { jsonError } from "@/lib/http";
 import { consoleLogger, errorKind } from "@/lib/log";
 
+// GET /api/products: the products on sale by name, as an array. A catalogue of more than
+// PRODUCTS_PAGE_SIZE comes in pages: ?page=2 and on, each answer with a `Link: <…>; rel="next"`
+// header while more follow (README, "The catalogue's API"). /api/search pages, sorts and filters.
 export const dynamic = "force-dynamic";
 
-export async function GET(): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
+  const pageParam = new URL(request.url).searchParams.get("page") ?? "1";
+  if (!/^[1-9][0-9]{0,5}$/.test(pageParam)) return jsonError(400, "invalid_query", "page must be a whole number from 1");
+  const page = Number(pageParam);
   try {
-    const products = await listProducts();
+    // One more than a page, to know whether another follows.
+    const products = await listProducts({ skip: (page - 1) * PRODUCTS_PAGE_SIZE, take: PRODUCTS_PAGE_SIZE + 1 });
+    const more = products.length > PRODUCTS_PAGE_SIZE;
+    const headers: HeadersInit = more ? { Link: `</api/products?page=${page + 1}>; rel="next"` } : {};
     return Response.json(
-      products.map(({ id, slug, name, priceAoa, image, stock }) => ({ id, slug, name, priceAoa, image, stock })),
+      products
+        .slice(0, PRODUCTS_PAGE_SIZE)
+        .map(({ id, slug, name, priceAoa, image, stock }) => ({ id, slug, name, priceAoa, image, stock })),
+      { headers },
     );
   } catch (error) {
     consoleLogger("error", "catalog.list_failed", { error: errorKind(error) });

@@ -41,6 +41,20 @@ BEGIN
 END
 $$;
 
+-- How alike a word of the search and a stretch of a product's name must be for a typo to match
+-- (pg_trgm's word similarity, 0 to 1). Its default, 0.6, misses "maskara" for "Máscara" (0.45);
+-- 0.45 finds such one-letter mistakes, and the ranking puts exact matches first. A database setting,
+-- read by every new session; the SET is for this session, which on PGlite is the only one. A role
+-- that does not own the database keeps the default (README, "Search").
+DO $$
+BEGIN
+  EXECUTE format('ALTER DATABASE %I SET pg_trgm.word_similarity_threshold = 0.45', current_database());
+EXCEPTION WHEN insufficient_privilege THEN
+  RAISE NOTICE 'pg_trgm.word_similarity_threshold stays at its default: this role does not own the database';
+END
+$$;
+SET pg_trgm.word_similarity_threshold = 0.45;
+
 -- CreateTable
 CREATE TABLE "categories" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),

@@ -1,13 +1,16 @@
 import type { Metadata } from "next";
-import Image from "next/image";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { addToCartAction } from "@/app/actions/cart";
 import { AddToCartForm } from "@/components/add-to-cart-form";
 import { CartNotice } from "@/components/cart-notice";
+import { stockLabel } from "@/components/catalog/stock-label";
+import { ProductGallery } from "@/components/product-gallery";
 import { findProductBySlug, listProducts } from "@/lib/catalog";
 import { catalogParamsAtBuild } from "@/lib/catalog-pages";
+import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { productGallery } from "@/lib/gallery";
 import { langParams, routeLang } from "@/lib/i18n/route-lang";
 import { formatAoa } from "@/lib/money";
 import { jsonForScript, productJsonLd, productMetadata } from "@/lib/seo";
@@ -44,6 +47,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function ProductPage({ params }: Props) {
   const [{ lang, t }, product] = await Promise.all([routeLang(params), productOf(params)]);
   if (!product) notFound();
+  const gallery = await productGallery(db(), product);
   return (
     <article className="flex flex-col gap-6">
       {/* Product JSON-LD for search engines: a data block, never executed, so it needs no CSP nonce. */}
@@ -56,14 +60,7 @@ export default async function ProductPage({ params }: Props) {
       </Link>
       <CartNotice lang={lang} />
       <div className="grid gap-8 md:grid-cols-2">
-        <Image
-          src={product.image}
-          alt={product.name}
-          width={640}
-          height={480}
-          priority
-          className="aspect-[4/3] w-full rounded-xl border border-stone-200 bg-stone-100 object-cover"
-        />
+        <ProductGallery t={t} images={gallery} productId={product.id} />
         <div className="flex flex-col gap-4">
           <h1 className="text-2xl font-semibold tracking-tight">{product.name}</h1>
           <p className="text-stone-700">{product.description}</p>
@@ -73,7 +70,7 @@ export default async function ProductPage({ params }: Props) {
               {formatAoa(product.priceAoa)}
             </dd>
             <dt className="text-stone-500">{t.product.availability}</dt>
-            <dd data-testid="stock">{product.stock > 0 ? t.catalog.inStock(product.stock) : t.catalog.soldOut}</dd>
+            <dd data-testid="stock">{stockLabel(t, product.stock, getEnv().catalog.lowStockThreshold)}</dd>
           </dl>
           <AddToCartForm
             t={t}

@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import { addToCartAction } from "@/app/actions/cart";
+import { SearchView } from "@/components/catalog/views";
+import { readBrowseParams } from "@/lib/catalog-query";
+import { routeLang } from "@/lib/i18n/route-lang";
+
+// Search words, a sort or a filter, on all products or a category's (?category=): rendered per
+// request from the URL alone (lib/catalog-query.ts), so any view can be shared and needs no
+// JavaScript. Not for search engines: the categories and products are their pages.
+export const dynamic = "force-dynamic";
+export const maxDuration = 30;
+
+export const metadata: Metadata = { robots: { index: false, follow: true } };
+
+export default async function SearchPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ lang: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const [{ lang, t }, raw] = await Promise.all([routeLang(params), searchParams]);
+  return <SearchView lang={lang} t={t} query={readBrowseParams(raw)} addToCart={addToCartAction} />;
+}

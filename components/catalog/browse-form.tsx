@@ -1,0 +1,83 @@
+import Link from "next/link";
+import { type BrowseQuery, SORTS } from "@/lib/catalog-query";
+import type { Dictionary } from "@/lib/i18n/dictionaries";
+
+/**
+ * Sort and filters of a listing: a GET form to /search (rendered per request), carrying the
+ * search words and the category along, so every choice is in the URL (shareable, the back button
+ * works) and needs no JavaScript. The cached pages (`/`, a category) show their default view.
+ */
+export function BrowseForm({
+  t,
+  query,
+  clearHref,
+}: {
+  t: Dictionary;
+  query: BrowseQuery;
+  /** The same listing without sort or filters. */
+  clearHref: string;
+}) {
+  const sorts = SORTS.filter((sort) => sort !== "relevance" || query.q);
+  const field = "rounded-md border border-stone-300 bg-white px-3 py-2 text-base";
+  return (
+    <form
+      action="/search"
+      method="get"
+      aria-label={t.browse.refine}
+      className="mb-6 flex flex-wrap items-end gap-3 rounded-xl border border-stone-200 bg-white p-4"
+    >
+      {query.q ? <input type="hidden" name="q" value={query.q} /> : null}
+      {query.category ? <input type="hidden" name="category" value={query.category} /> : null}
+      <label className="flex flex-col gap-1 text-sm font-medium">
+        {t.browse.sort}
+        <select name="sort" defaultValue={query.sort} className={field}>
+          {sorts.map((sort) => (
+            <option key={sort} value={sort}>
+              {t.browse.sorts[sort]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1 text-sm font-medium">
+        {t.browse.minPrice}
+        <input
+          name="minPrice"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          defaultValue={query.minPrice}
+          className={`${field} w-36`}
+        />
+      </label>
+      <label className="flex flex-col gap-1 text-sm font-medium">
+        {t.browse.maxPrice}
+        <input
+          name="maxPrice"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          step={1}
+          defaultValue={query.maxPrice}
+          className={`${field} w-36`}
+        />
+      </label>
+      <label className="flex items-center gap-2 py-2 text-sm font-medium">
+        <input
+          name="inStock"
+          type="checkbox"
+          value="1"
+          defaultChecked={query.inStock}
+          className="size-5 accent-brand-700"
+        />
+        {t.browse.inStockOnly}
+      </label>
+      <button type="submit" className="rounded-md bg-stone-900 px-4 py-2 font-medium text-white hover:bg-stone-700">
+        {t.browse.apply}
+      </button>
+      <Link href={clearHref} className="py-2 text-sm text-brand-700 hover:underline">
+        {t.browse.clearFilters}
+      </Link>
+    </form>
+  );
+}

@@ -1,0 +1,169 @@
+import { notFound } from "next/navigation";
+import { Breadcrumbs } from "@/components/catalog/breadcrumbs";
+import { Listing } from "@/components/catalog/listing";
+import { browseProducts, type BrowseQuery, browseSearch, defaultSort, pageCount } from "@/lib/catalog-query";
+import { categoryTree, findCategoryBySlug } from "@/lib/categories";
+import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
+import type { Dictionary } from "@/lib/i18n/dictionaries";
+import type { Lang } from "@/lib/i18n/languages";
+
+/**
+ * The catalogue's three listings, each a server component its pages render:
+ * - every product (`/`, `/page/<n>`) and a category's (`/categories/<slug>`, `…/page/<n>`) in their
+ *   default order: built once, served from the cache, rendered again when the catalogue changes
+ *   (lib/catalog-pages.ts);
+ * - /search, for search words, another sort or a filter: rendered per request.
+ */
+
+type AddToCart = (formData: FormData) => Promise<void>;
+
+/** A page number from a `/page/<n>` segment: 2 to MAX_PAGE (page 1 is the listing's own address). */
+export function pageFromSegment(segment: string): number {
+  if (!/^[1-9][0-9]{0,3}$/.test(segment) || segment === "1") notFound();
+  return Number(segment);
+}
+
+const pagedPath = (base: string) => (n: number) => (n === 1 ? base || "/" : `${base}/page/${n}`);
+
+const Title = ({ children }: { children: React.ReactNode }) => (
+  <h1 id="catalog-title" className="mb-2 text-2xl font-semibold tracking-tight">
+    {children}
+  </h1>
+);
+
+async function topCategories() {
+  return (await categoryTree(db())).map(({ children: _children, ...category }) => category);
+}
+
+export async function AllProductsView({
+  lang,
+  t,
+  page,
+  addToCart,
+}: {
+  lang: Lang;
+  t: Dictionary;
+  page: number;
+  addToCart: AddToCart;
+}) {
+  const query: BrowseQuery = { sort: defaultSort(undefined), inStock: false, page };
+  const [result, suggestions] = await Promise.all([browseProducts(db(), query), topCategories()]);
+  if (!result || (page > 1 && page > pageCount(result.total))) notFound();
+  const href = pagedPath("");
+  return (
+    <section aria-labelledby="catalog-title">
+      <Title>{t.catalog.title}</Title>
+      <Listing
+        lang={lang}
+        t={t}
+        query={query}
+        result={result}
+        lowStockThreshold={getEnv().catalog.lowStockThreshold}
+        pageHref={href}
+        returnTo={href(page)}
+        clearHref="/"
+        suggestions={suggestions}
+        addToCart={addToCart}
+      />
+    </section>
+  );
+}
+
+export async function CategoryView({
+  lang,
+  t,
+  slug,
+  page,
+  addToCart,
+}: {
+  lang: Lang;
+  t: Dictionary;
+  slug: string;
+  page: number;
+  addToCart: AddToCart;
+}) {
+  const found = await findCategoryBySlug(db(), slug);
+  if (!found) notFound();
+  const { category, parent, children } = found;
+  const query: BrowseQuery = { category: slug, sort: defaultSort(undefined), inStock: false, page };
+  const [result, suggestions] = await Promise.all([browseProducts(db(), query), topCategories()]);
+  if (!result || (page > 1 && page > pageCount(result.total))) notFound();
+  const base = `/categories/${slug}`;
+  const href = pagedPath(base);
+  const env = getEnv();
+  return (
+    <section aria-labelledby="catalog-title">
+      <Breadcrumbs
+        t={t}
+        appUrl={env.appUrl}
+        crumbs={[
+          ...(parent ? [{ name: parent.name, path: `/categories/${parent.slug}` }] : []),
+          { name: category.name },
+        ]}
+      />
+      <Title>{category.name}</Title>
+      {category.description ? <p className="mb-4 max-w-3xl text-stone-700">{category.description}</p> : null}
+      <Listing
+        lang={lang}
+        t={t}
+        query={query}
+        result={result}
+        lowStockThreshold={env.catalog.lowStockThreshold}
+        pageHref={href}
+        returnTo={href(page)}
+        clearHref={base}
+        suggestions={suggestions}
+        subcategories={children}
+        addToCart={addToCart}
+      />
+    </section>
+  );
+}
+
+export async function SearchView({
+  lang,
+  t,
+  query,
+  addToCart,
+}: {
+  lang: Lang;
+  t: Dictionary;
+  query: BrowseQuery;
+  addToCart: AddToCart;
+}) {
+  const found = query.category ? await findCategoryBySlug(db(), query.category) : null;
+  if (query.category && !found) notFound();
+  const [result, suggestions] = await Promise.all([browseProducts(db(), query), topCategories()]);
+  if (!result) notFound();
+  const env = getEnv();
+  const href = (n: number) => `/search${browseSearch(query, { page: n })}`;
+  const title = query.q ? t.browse.searchTitle(query.q) : found ? found.category.name : t.browse.allProducts;
+  const crumbs = found
+    ? [
+        ...(found.parent ? [{ name: found.parent.name, path: `/categories/${found.parent.slug}` }] : []),
+        { name: found.category.name, path: `/categories/${found.category.slug}` },
+        ...(query.q ? [{ name: t.browse.searchTitle(query.q) }] : []),
+      ]
+    : [{ name: title }];
+  const clear = query.q ? `/search${browseSearch({ q: query.q, category: query.category })}` : found ? `/categories/${found.category.slug}` : "/";
+  return (
+    <section aria-labelledby="catalog-title">
+      <Breadcrumbs t={t} appUrl={env.appUrl} crumbs={crumbs} />
+      <Title>{title}</Title>
+      <Listing
+        lang={lang}
+        t={t}
+        query={query}
+        result={result}
+        lowStockThreshold={env.catalog.lowStockThreshold}
+        pageHref={href}
+        returnTo={href(query.page)}
+        clearHref={clear}
+        suggestions={suggestions}
+        subcategories={found && !query.q ? found.children : undefined}
+        addToCart={addToCart}
+      />
+    </section>
+  );
+}

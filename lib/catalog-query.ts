@@ -1,0 +1,284 @@
+import "server-only";
+import { z } from "zod";
+import { PRODUCT_LIMITS } from "./admin/products";
+import { type CatalogProduct, withExpiredHolds } from "./catalog";
+import { categoryIdsWithChildren, CATEGORY_LIMITS, CATEGORY_SLUG_PATTERN } from "./categories";
+import { describeIssues } from "./checkout/request";
+import type { Database } from "./db/client";
+import { Prisma } from "./generated/prisma/client";
+
+/**
+ * Browsing the catalogue: search, a category, sort, filters and pages, the same for `/`,
+ * `/categories/<slug>`, `/search` and `GET /api/search`. Every parameter lives in the URL.
+ *
+ * Search is PostgreSQL's: full text in the Portuguese configuration without accents (`cafe`
+ * finds "Café", `torrada` finds "torrado"), each word also as a prefix, over the name, the
+ * description and the names of the product's categories; and pg_trgm's word similarity over
+ * the name, so a typo still finds it (`cafee`, `chocolat`). Both are served by indexes
+ * (migrations 20261128000100 and 20261128000200): the query collects the ids each one matches,
+ * then filters, ranks and pages only those.
+ *
+ * Pages hold PAGE_SIZE products in a total order (the sort's key, then the id), so walking the
+ * pages shows every product exactly once while nothing changes.
+ */
+
+export const SORTS = ["relevance", "newest", "price_asc", "price_desc", "name"] as const;
+export type Sort = (typeof SORTS)[number];
+export const PAGE_SIZE = 24;
+/** The last page number a URL may ask for (9 999 pages of 24: far beyond any shop's catalogue). */
+export const MAX_PAGE = 9999;
+export const QUERY_MAX_LENGTH = 100;
+/** Words of a query that count; the rest are ignored. */
+const QUERY_MAX_WORDS = 8;
+
+export interface BrowseQuery {
+  /** The search words, trimmed; absent when not searching. */
+  q?: string;
+  /** A category's slug: its products and its sub-categories', each once. */
+  category?: string;
+  sort: Sort;
+  minPrice?: number;
+  maxPrice?: number;
+  inStock: boolean;
+  page: number;
+}
+
+export interface BrowseResult {
+  items: CatalogProduct[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** The order of a listing when the URL names none: relevance when searching, else by name. */
+export const defaultSort = (q: string | undefined): Sort => (q ? "relevance" : "name");
+
+const blankIsAbsent = (value: unknown) => (value === "" || value === null ? undefined : value);
+const wholeNumber = (max: number, what: string) =>
+  z.preprocess(
+    blankIsAbsent,
+    z
+      .string()
+      .trim()
+      .regex(/^[0-9]{1,10}$/, { error: `must be a whole number of ${what}` })
+      .transform(Number)
+      .pipe(z.number().max(max, { error: `must be at most ${max}` }))
+      .optional(),
+  );
+
+const browseSchema = z
+  .object({
+    q: z.preprocess(
+      blankIsAbsent,
+      z
+        .string()
+        .trim()
+        .max(QUERY_MAX_LENGTH, { error: `must have at most ${QUERY_MAX_LENGTH} characters` })
+        .transform((q) => q || undefined)
+        .optional(),
+    ),
+    category: z.preprocess(
+      blankIsAbsent,
+      z
+        .string()
+        .max(CATEGORY_LIMITS.slugMax)
+        .regex(CATEGORY_SLUG_PATTERN, { error: "must be a category's slug" })
+        .optional(),
+    ),
+    sort: z.preprocess(blankIsAbsent, z.enum(SORTS, { error: `must be one of ${SORTS.join(", ")}` }).optional()),
+    minPrice: wholeNumber(PRODUCT_LIMITS.priceMax, "kwanza"),
+    maxPrice: wholeNumber(PRODUCT_LIMITS.priceMax, "kwanza"),
+    inStock: z.preprocess(
+      blankIsAbsent,
+      z.enum(["1", "0", "true", "false", "on"], { error: "must be 1 or 0" }).optional(),
+    ),
+    page: z.preprocess(
+      blankIsAbsent,
+      z
+        .string()
+        .regex(/^[1-9][0-9]{0,3}$/, { error: `must be a page number from 1 to ${MAX_PAGE}` })
+        .transform(Number)
+        .optional(),
+    ),
+  })
+  .refine((input) => input.minPrice === undefined || input.maxPrice === undefined || input.minPrice <= input.maxPrice, {
+    path: ["minPrice"],
+    error: "must not be above maxPrice",
+  });
+
+export const BROWSE_PARAMS = ["q", "category", "sort", "minPrice", "maxPrice", "inStock", "page"] as const;
+type RawParams = URLSearchParams | Record<string, string | string[] | undefined>;
+
+function firstValues(params: RawParams): Record<string, string | undefined> {
+  const get = (key: string) => {
+    const value = params instanceof URLSearchParams ? params.get(key) : params[key];
+    return Array.isArray(value) ? value[0] : (value ?? undefined);
+  };
+  return Object.fromEntries(BROWSE_PARAMS.map((key) => [key, get(key)]));
+}
+
+function toQuery(input: z.output<typeof browseSchema>): BrowseQuery {
+  const sort = input.sort === "relevance" && !input.q ? defaultSort(undefined) : (input.sort ?? defaultSort(input.q));
+  return {
+    ...(input.q ? { q: input.q } : {}),
+    ...(input.category ? { category: input.category } : {}),
+    sort,
+    ...(input.minPrice !== undefined ? { minPrice: input.minPrice } : {}),
+    ...(input.maxPrice !== undefined ? { maxPrice: input.maxPrice } : {}),
+    inStock: input.inStock === "1" || input.inStock === "true" || input.inStock === "on",
+    page: input.page ?? 1,
+  };
+}
+
+/** The API's reading of a query string: every bad parameter is a 400 with its name. */
+export function parseBrowseParams(params: RawParams): { ok: true; query: BrowseQuery } | { ok: false; message: string } {
+  const parsed = browseSchema.safeParse(firstValues(params));
+  return parsed.success ? { ok: true, query: toQuery(parsed.data) } : { ok: false, message: describeIssues(parsed.error, "query") };
+}
+
+/**
+ * A page's reading of its URL: a shopper's hand-edited or outdated link still shows the listing,
+ * without the parameters that make no sense (each bad one dropped on its own).
+ */
+export function readBrowseParams(params: RawParams): BrowseQuery {
+  const values = firstValues(params);
+  const parsed = browseSchema.safeParse(values);
+  if (parsed.success) return toQuery(parsed.data);
+  const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+  const kept = Object.fromEntries(Object.entries(values).filter(([key]) => !bad.has(key)));
+  return toQuery(browseSchema.parse(kept));
+}
+
+/** The URL's query string of a listing, without what is the default (so each view has one address). */
+export function browseSearch(query: Partial<BrowseQuery>, overrides: Partial<BrowseQuery> = {}): string {
+  const merged = { ...query, ...overrides };
+  const params = new URLSearchParams();
+  if (merged.q) params.set("q", merged.q);
+  if (merged.category) params.set("category", merged.category);
+  if (merged.sort && merged.sort !== defaultSort(merged.q)) params.set("sort", merged.sort);
+  if (merged.minPrice !== undefined) params.set("minPrice", String(merged.minPrice));
+  if (merged.maxPrice !== undefined) params.set("maxPrice", String(merged.maxPrice));
+  if (merged.inStock) params.set("inStock", "1");
+  if (merged.page && merged.page > 1) params.set("page", String(merged.page));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+/** Whether a listing shows more than the cached default view (a sort, a filter or a search). */
+export const isFiltered = (query: BrowseQuery): boolean =>
+  Boolean(query.q) ||
+  query.sort !== defaultSort(query.q) ||
+  query.minPrice !== undefined ||
+  query.maxPrice !== undefined ||
+  query.inStock;
+
+/**
+ * The words of a search as a tsquery text: each word as itself or a prefix, all required.
+ * Only letters and digits reach to_tsquery, so its operators cannot be injected.
+ */
+export function tsqueryText(q: string): string | null {
+  const words = q.match(/[\p{L}\p{N}]+/gu)?.slice(0, QUERY_MAX_WORDS) ?? [];
+  return words.length > 0 ? words.map((word) => `${word}:*`).join(" & ") : null;
+}
+
+interface Row {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  priceAoa: number;
+  stock: number;
+  image: string;
+  total: number;
+}
+
+const ORDER_BY: Record<Sort, Prisma.Sql> = {
+  relevance: Prisma.sql`relevance DESC, p.id`,
+  newest: Prisma.sql`p.created_at DESC, p.id`,
+  price_asc: Prisma.sql`p.price_aoa ASC, p.id`,
+  price_desc: Prisma.sql`p.price_aoa DESC, p.id`,
+  // Without accents and case, as a Portuguese reader sorts ("Óleo" among the O's).
+  name: Prisma.sql`shop_search_key(p.name), p.id`,
+};
+
+/** The products a search matches, by id: through each index separately (an OR would scan the table). */
+function searchIds(q: string, tsquery: string | null): Prisma.Sql {
+  const key = Prisma.sql`shop_search_key(${q})`;
+  const byTrigram = Prisma.sql`SELECT id FROM products WHERE shop_search_key(name) %> ${key}`;
+  if (!tsquery) return byTrigram;
+  const tsq = Prisma.sql`to_tsquery('portuguese', shop_unaccent(${tsquery}))`;
+  return Prisma.sql`
+    SELECT id FROM products WHERE product_search_document(name, description) @@ ${tsq}
+    UNION
+    ${byTrigram}
+    UNION
+    SELECT pc.product_id FROM product_categories pc JOIN categories c ON c.id = pc.category_id
+    WHERE to_tsvector('portuguese', shop_unaccent(c.name)) @@ ${tsq}`;
+}
+
+/** One page of the catalogue as `query` describes it; null when its category does not exist. */
+export async function browseProducts(
+  db: Pick<Database, "$queryRaw" | "category">,
+  query: BrowseQuery,
+): Promise<BrowseResult | null> {
+  const conditions: Prisma.Sql[] = [Prisma.sql`p.archived_at IS NULL`];
+  if (query.category) {
+    const category = await db.category.findUnique({ where: { slug: query.category }, select: { id: true } });
+    if (!category) return null;
+    const ids = await categoryIdsWithChildren(db, category.id);
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id = ANY(${ids}::uuid[]))`,
+    );
+  }
+  if (query.minPrice !== undefined) conditions.push(Prisma.sql`p.price_aoa >= ${query.minPrice}`);
+  if (query.maxPrice !== undefined) conditions.push(Prisma.sql`p.price_aoa <= ${query.maxPrice}`);
+  if (query.inStock)
+    // What the shop sells now: the shelf, or units of pending orders whose hold ran out (lib/catalog.ts).
+    conditions.push(Prisma.sql`(p.stock > 0 OR EXISTS (
+      SELECT 1 FROM order_lines l JOIN orders o ON o.id = l.order_id
+      WHERE l.product_id = p.id AND o.status = 'PEN' AND o.hold_expires_at <= now()))`);
+
+  let rank = Prisma.sql`0`;
+  if (query.q) {
+    const tsquery = tsqueryText(query.q);
+    conditions.push(Prisma.sql`p.id IN (${searchIds(query.q, tsquery)})`);
+    const textRank = tsquery
+      ? Prisma.sql`ts_rank(product_search_document(p.name, p.description), to_tsquery('portuguese', shop_unaccent(${tsquery})))`
+      : Prisma.sql`0`;
+    rank = Prisma.sql`(${textRank} + 0.5 * word_similarity(shop_search_key(${query.q}), shop_search_key(p.name)))`;
+  }
+
+  const sort = query.sort === "relevance" && !query.q ? "name" : query.sort;
+  const offset = (query.page - 1) * PAGE_SIZE;
+  const rows = await db.$queryRaw<Row[]>(Prisma.sql`
+SELECT p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock, p.image_path AS image,
+       ${rank} AS relevance, (count(*) OVER ())::int AS total
+FROM products p
+WHERE ${Prisma.join(conditions, " AND ")}
+ORDER BY ${ORDER_BY[sort]}
+LIMIT ${PAGE_SIZE} OFFSET ${offset}`);
+
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    // Past the last page: no row carries the total, so count it.
+    const [counted] = await db.$queryRaw<{ total: number }[]>(
+      Prisma.sql`SELECT count(*)::int AS total FROM products p WHERE ${Prisma.join(conditions, " AND ")}`,
+    );
+    total = counted?.total ?? 0;
+  }
+  const items = await withExpiredHolds(
+    rows.map(({ id, slug, name, description, priceAoa, stock, image }) => ({
+      id,
+      slug,
+      name,
+      description,
+      priceAoa,
+      stock,
+      image,
+    })),
+  );
+  return { items, total, page: query.page, pageSize: PAGE_SIZE };
+}
+
+/** How many pages a listing of `total` products has (at least one, to show it is empty). */
+export const pageCount = (total: number): number => Math.max(1, Math.ceil(total / PAGE_SIZE));

@@ -1,0 +1,281 @@
+import { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyMigrations } from "@/scripts/db/migrate.mjs";
+import { withPgClient } from "@/scripts/db/pg-client.mjs";
+import { DEMO_CATEGORIES, DEMO_PRODUCTS, seedCatalog } from "@/scripts/db/seed.mjs";
+import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import type { BrowseQuery, BrowseResult, Sort } from "@/lib/catalog-query";
+
+// Search, sort, filters and pages (lib/catalog-query.ts, GET /api/search, GET /api/categories)
+// against a real database of this file's own: the demo catalogue plus products written here.
+
+let database: TestDatabase;
+const hotReloadCache = globalThis as { shopPrismaClient?: { $disconnect(): Promise<void> } };
+
+/** 60 products of this file, three prices only, so every sort has ties the id must break. */
+const EXTRA = Array.from({ length: 60 }, (_, i) => ({
+  slug: `artigo-de-teste-${String(i).padStart(2, "0")}`,
+  name: `Artigo de teste ${String(i).padStart(2, "0")}`,
+  price: [1000, 2000, 3000][i % 3]!,
+  stock: i % 4 === 0 ? 0 : 3,
+}));
+
+const sql = (text: string, values: unknown[] = []) =>
+  withPgClient(database.url, (client) => client.query(text, values));
+
+beforeAll(async () => {
+  database = await createTestDatabase("search");
+  await applyMigrations({ connectionString: database.url });
+  await seedCatalog(database.url);
+  await sql(
+    `INSERT INTO products (slug, name, description, image_path, price_aoa, stock)
+     VALUES ('acucar-branco-1kg', 'Açúcar branco, 1 kg', 'Açúcar de cana refinado.', '/products/x.svg', 1200, 10),
+            ('chocolate-negro-70', 'Chocolate negro 70%', 'Tablete de cacau de São Tomé.', '/products/x.svg', 2200, 4)`,
+  );
+  await sql(
+    `INSERT INTO products (slug, name, description, image_path, price_aoa, stock)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[])`,
+    [
+      EXTRA.map((p) => p.slug),
+      EXTRA.map((p) => p.name),
+      EXTRA.map(() => "Um artigo para contar páginas."),
+      EXTRA.map(() => "/products/x.svg"),
+      EXTRA.map((p) => p.price),
+      EXTRA.map((p) => p.stock),
+    ],
+  );
+  // The café is in its sub-category and, twice over, in the top-level one: listed once.
+  await sql(`INSERT INTO product_categories (product_id, category_id)
+             SELECT p.id, c.id FROM products p, categories c WHERE p.slug = 'cafe-de-angola-torrado-1kg' AND c.slug = 'mercearia'`);
+  process.env.DATABASE_URL = database.url;
+  hotReloadCache.shopPrismaClient = undefined;
+});
+
+afterAll(async () => {
+  await hotReloadCache.shopPrismaClient?.$disconnect();
+  await database.drop();
+});
+
+async function browse(query: Partial<BrowseQuery>): Promise<BrowseResult> {
+  const { browseProducts } = await import("@/lib/catalog-query");
+  const { db } = await import("@/lib/db/client");
+  const result = await browseProducts(db(), { sort: "name", inStock: false, page: 1, ...query });
+  if (!result) throw new Error("unknown category");
+  return result;
+}
+
+const slugs = (result: BrowseResult) => result.items.map((item) => item.slug);
+const ALL = DEMO_PRODUCTS.length + 2 + EXTRA.length;
+
+describe("search", () => {
+  it.each([
+    ["cafe", "cafe-de-angola-torrado-1kg"],
+    ["CAFÉ", "cafe-de-angola-torrado-1kg"],
+    ["acucar", "acucar-branco-1kg"],
+    ["mascara", "mascara-mwana-pwo"],
+    // Stems: the name says "torrado", the shopper "torrada".
+    ["ginguba torrada", "ginguba-torrada-500g"],
+    // A word of the description only.
+    ["embondeiro", "doce-de-mucua-350g"],
+    // The beginning of a word.
+    ["choc", "chocolate-negro-70"],
+  ])("%j finds %s first, without accents or case mattering", async (q, slug) => {
+    const result = await browse({ q, sort: "relevance" });
+    expect(slugs(result)[0], JSON.stringify(slugs(result))).toBe(slug);
+  });
+
+  it.each([
+    ["cafee", "cafe-de-angola-torrado-1kg"],
+    ["chocolat", "chocolate-negro-70"],
+    ["maskara", "mascara-mwana-pwo"],
+    ["kisange", "kissange-tradicional"],
+  ])("forgives the typo %j", async (q, slug) => {
+    expect(slugs(await browse({ q, sort: "relevance" }))).toContain(slug);
+  });
+
+  it("finds the products of a category by the category's name", async () => {
+    const result = await browse({ q: "artesanato", sort: "relevance" });
+    const artesanato = DEMO_CATEGORIES.find((c) => c.slug === "artesanato")!;
+    expect(slugs(result).sort()).toEqual([...artesanato.products].sort());
+  });
+
+  it("matches nothing for words no product has, and says so with a total of 0", async () => {
+    const result = await browse({ q: "frigorífico", sort: "relevance" });
+    expect(result).toMatchObject({ items: [], total: 0, page: 1 });
+  });
+
+  it("takes operators and punctuation as plain text", async () => {
+    for (const q of ["café & | ! ( ) :*", "'; DROP TABLE products; --", "<>", "%", "\\"]) {
+      await expect(browse({ q, sort: "relevance" })).resolves.toMatchObject({ page: 1 });
+    }
+    expect((await browse({})).total).toBe(ALL);
+  });
+});
+
+describe("sort and pages", () => {
+  const keyOf: Record<Exclude<Sort, "relevance">, (p: { priceAoa: number; name: string }) => number | string> = {
+    newest: () => 0,
+    price_asc: (p) => p.priceAoa,
+    price_desc: (p) => -p.priceAoa,
+    name: (p) => p.name.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase(),
+  };
+
+  it.each(["newest", "price_asc", "price_desc", "name"] as const)(
+    "%s: the pages of 24 show every product exactly once, in order",
+    async (sort) => {
+      const seen: { id: string; priceAoa: number; name: string }[] = [];
+      const first = await browse({ sort });
+      expect(first.total).toBe(ALL);
+      expect(first.pageSize).toBe(24);
+      for (let page = 1; page <= Math.ceil(first.total / 24); page++) {
+        const result = page === 1 ? first : await browse({ sort, page });
+        expect(result.items.length).toBe(Math.min(24, ALL - (page - 1) * 24));
+        seen.push(...result.items);
+      }
+      expect(new Set(seen.map((p) => p.id)).size).toBe(ALL);
+      const keys = seen.map(keyOf[sort]);
+      for (let i = 1; i < keys.length; i++) expect(keys[i]! >= keys[i - 1]!, `${sort} at ${i}`).toBe(true);
+      // Past the last page: nothing, with the total still known.
+      expect(await browse({ sort, page: Math.ceil(ALL / 24) + 1 })).toMatchObject({ items: [], total: ALL });
+    },
+  );
+
+  it("newest first: a product written later comes before the others", async () => {
+    await sql(`UPDATE products SET created_at = now() + interval '1 minute' WHERE slug = 'chocolate-negro-70'`);
+    expect(slugs(await browse({ sort: "newest" }))[0]).toBe("chocolate-negro-70");
+  });
+
+  it("relevance with a search pages without repeats too", async () => {
+    const all = await browse({ q: "artigo teste", sort: "relevance" });
+    expect(all.total).toBe(EXTRA.length);
+    const ids = [...all.items, ...(await browse({ q: "artigo teste", sort: "relevance", page: 2 })).items, ...(await browse({ q: "artigo teste", sort: "relevance", page: 3 })).items].map((p) => p.id);
+    expect(new Set(ids).size).toBe(EXTRA.length);
+  });
+});
+
+describe("filters and categories", () => {
+  it("keeps prices within minPrice and maxPrice, both included", async () => {
+    const result = await browse({ minPrice: 2000, maxPrice: 3000, sort: "price_asc", page: 1 });
+    const expected = [...DEMO_PRODUCTS.map((p) => p.priceAoa), 1200, 2200, ...EXTRA.map((p) => p.price)].filter(
+      (price) => price >= 2000 && price <= 3000,
+    ).length;
+    expect(result.total).toBe(expected);
+    expect(result.items.every((p) => p.priceAoa >= 2000 && p.priceAoa <= 3000)).toBe(true);
+  });
+
+  it("in stock only leaves sold-out products out", async () => {
+    const result = await browse({ q: "artigo teste", sort: "relevance", inStock: true });
+    expect(result.total).toBe(EXTRA.filter((p) => p.stock > 0).length);
+  });
+
+  it("a top-level category lists its sub-categories' products, each once; a sub-category its own", async () => {
+    const mercearia = DEMO_CATEGORIES.filter((c) => c.parent === "mercearia").flatMap((c) => c.products);
+    const top = await browse({ category: "mercearia" });
+    expect(slugs(top).sort()).toEqual([...mercearia].sort());
+    expect(top.total).toBe(mercearia.length);
+    const child = await browse({ category: "doces-e-mel" });
+    expect(slugs(child).sort()).toEqual(["doce-de-mucua-350g", "mel-do-huambo-500g"]);
+  });
+
+  it("combines a category, a search and a filter", async () => {
+    // "mel" is the honey's name and a word of its sub-category's ("Doces e mel"): the name ranks first.
+    const result = await browse({ category: "mercearia", q: "mel", sort: "relevance", maxPrice: 5000 });
+    expect(slugs(result)).toEqual(["mel-do-huambo-500g", "doce-de-mucua-350g"]);
+    expect(slugs(await browse({ category: "mercearia", q: "mel", sort: "relevance", maxPrice: 4000 }))).toEqual([
+      "doce-de-mucua-350g",
+    ]);
+  });
+
+  it("answers null for a category that does not exist", async () => {
+    const { browseProducts } = await import("@/lib/catalog-query");
+    const { db } = await import("@/lib/db/client");
+    expect(await browseProducts(db(), { category: "nada", sort: "name", inStock: false, page: 1 })).toBeNull();
+  });
+
+  it("leaves archived products out", async () => {
+    await sql(`UPDATE products SET archived_at = now() WHERE slug = 'acucar-branco-1kg'`);
+    try {
+      expect(slugs(await browse({ q: "acucar", sort: "relevance" }))).toEqual([]);
+    } finally {
+      await sql(`UPDATE products SET archived_at = NULL WHERE slug = 'acucar-branco-1kg'`);
+    }
+  });
+
+  it("the database refuses a third level of categories", async () => {
+    await expect(
+      sql(`INSERT INTO categories (slug, name, parent_id) SELECT 'terceiro', 'Terceiro', id FROM categories WHERE slug = 'doces-e-mel'`),
+    ).rejects.toMatchObject({ code: "23514" });
+    await expect(
+      sql(`UPDATE categories SET parent_id = (SELECT id FROM categories WHERE slug = 'moda') WHERE slug = 'mercearia'`),
+    ).rejects.toMatchObject({ code: "23514" });
+  });
+});
+
+describe("GET /api/search and GET /api/categories", () => {
+  const search = async (query: string) => {
+    const { GET } = await import("@/app/api/search/route");
+    return GET(new NextRequest(`http://localhost/api/search${query}`));
+  };
+
+  it("answers a page as { items, total, page, pageSize } with the fields a client needs", async () => {
+    const response = await search("?q=cafe&sort=relevance");
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { items: Record<string, unknown>[]; total: number };
+    expect(Object.keys(body).sort()).toEqual(["items", "page", "pageSize", "total"]);
+    expect(Object.keys(body.items[0]!).sort()).toEqual(["id", "image", "name", "priceAoa", "slug", "stock"]);
+    expect(body.items[0]).toMatchObject({ slug: "cafe-de-angola-torrado-1kg", priceAoa: 8500 });
+  });
+
+  it.each([
+    "?sort=cheapest",
+    "?page=0",
+    "?page=abc",
+    "?page=10000",
+    "?minPrice=-1",
+    "?minPrice=12.5",
+    "?minPrice=5000&maxPrice=100",
+    "?inStock=maybe",
+    "?category=Not%20A%20Slug",
+    `?q=${"a".repeat(101)}`,
+  ])("refuses %s with a 400 naming the parameter, never a 500", async (query) => {
+    const response = await search(query);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("invalid_query");
+    const name = /^\?([a-zA-Z]+)=/.exec(query)![1]!;
+    expect(body.error.message).toContain(name);
+  });
+
+  it("answers 404 for an unknown category", async () => {
+    const response = await search("?category=nao-existe");
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: "category_not_found" } });
+  });
+
+  it("GET /api/categories answers the tree in order", async () => {
+    const { GET } = await import("@/app/api/categories/route");
+    const tree = (await (await GET()).json()) as { slug: string; children: { slug: string }[] }[];
+    const tops = DEMO_CATEGORIES.filter((c) => !c.parent).sort((a, b) => a.position - b.position);
+    expect(tree.map((c) => c.slug)).toEqual(tops.map((c) => c.slug));
+    expect(tree[0]!.children.map((c) => c.slug)).toEqual(
+      DEMO_CATEGORIES.filter((c) => c.parent === tops[0]!.slug).map((c) => c.slug),
+    );
+  });
+});
+
+describe("reading a page's URL", () => {
+  it("drops each bad parameter on its own and keeps the rest", async () => {
+    const { readBrowseParams, parseBrowseParams } = await import("@/lib/catalog-query");
+    expect(readBrowseParams({ q: "café", sort: "bogus", page: "2", minPrice: "x", inStock: "1" })).toEqual({
+      q: "café",
+      sort: "relevance",
+      page: 2,
+      inStock: true,
+    });
+    expect(readBrowseParams({ sort: "relevance" })).toMatchObject({ sort: "name" });
+    expect(parseBrowseParams(new URLSearchParams("q=%20%20&page=3"))).toEqual({
+      ok: true,
+      query: { sort: "name", inStock: false, page: 3 },
+    });
+  });
+});
