@@ -1,0 +1,149 @@
+import { randomBytes } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { expectNoAxeViolations } from "./support/accessibility";
+import { query } from "./support/database";
+import { expect, test } from "./support/fixtures";
+import { pt } from "../lib/i18n/dictionaries";
+
+/**
+ * A shopper finds products in a catalogue larger than a page: the header's search (without
+ * accents, with a typo), a category narrowed by price and stock and paged through, a product's
+ * gallery with the keyboard. On the desktop and on a phone (playwright.config.ts).
+ *
+ * The 60 products of this file go into the demo's "Doces e mel" sub-category through SQL and are
+ * deleted afterwards. The cached pages built before them never show them; the views filtered
+ * here are /search, rendered per request, which always does.
+ */
+
+const run = randomBytes(3).toString("hex");
+/** Prices 1 000 to 60 000 Kz; of every three, one sold out and one with 3 units left. */
+const EXTRA = Array.from({ length: 60 }, (_, i) => ({
+  slug: `compota-${run}-${String(i + 1).padStart(2, "0")}`,
+  name: `Compota caseira ${run} nº ${String(i + 1).padStart(2, "0")}`,
+  priceAoa: (i + 1) * 1000,
+  stock: [10, 3, 0][i % 3]!,
+}));
+
+test.beforeAll(async () => {
+  await query(
+    `WITH created AS (
+       INSERT INTO products (slug, name, description, image_path, price_aoa, stock)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[])
+       RETURNING id, image_path, name)
+     , linked AS (
+       INSERT INTO product_categories (product_id, category_id)
+       SELECT created.id, c.id FROM created, categories c WHERE c.slug = 'doces-e-mel')
+     INSERT INTO gallery_images (product_id, position, path, alt) SELECT id, 0, image_path, name FROM created`,
+    [
+      EXTRA.map((p) => p.slug),
+      EXTRA.map((p) => p.name),
+      EXTRA.map(() => "Compota de fruta da época, feita em pequenas quantidades."),
+      EXTRA.map(() => "/products/doce-de-mucua-350g.svg"),
+      EXTRA.map((p) => p.priceAoa),
+      EXTRA.map((p) => p.stock),
+    ],
+  );
+});
+
+test.afterAll(async () => {
+  await query(`DELETE FROM products WHERE slug = ANY($1::text[])`, [EXTRA.map((p) => p.slug)]);
+});
+
+const cards = (page: Page) => page.getByTestId("product-card");
+const cardNames = (page: Page) => cards(page).getByRole("heading", { level: 2 }).allTextContents();
+
+/** The header's search box, as a shopper types into it. */
+async function searchFromHeader(page: Page, text: string) {
+  const box = page.getByRole("searchbox", { name: pt.browse.searchLabel });
+  await box.fill(text);
+  await box.press("Enter");
+  await expect(page.getByRole("heading", { level: 1, name: pt.browse.searchTitle(text) })).toBeVisible();
+}
+
+test("the header's search finds a product typed without accents and with a typo", async ({ page }) => {
+  await page.goto("/");
+  await searchFromHeader(page, "mucua");
+  await expect(cards(page).first()).toContainText("Doce de múcua, 350 g");
+  await expectNoAxeViolations(page, "search results");
+
+  await searchFromHeader(page, "cafee");
+  await expect(cards(page).first()).toContainText("Café de Angola torrado, 1 kg");
+  await cards(page).first().getByRole("link", { name: "Café de Angola torrado, 1 kg" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Café de Angola torrado, 1 kg" })).toBeVisible();
+
+  // Nothing matches: the page says so and suggests the categories.
+  await searchFromHeader(page, "frigorifico");
+  await expect(page.getByTestId("no-results")).toContainText(pt.browse.noResults("frigorifico"));
+  await expect(page.getByTestId("no-results").getByRole("link", { name: "Mercearia" })).toBeVisible();
+});
+
+test("a category narrowed by price and stock, paged through, leads to the product", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("navigation", { name: pt.browse.categories }).getByRole("link", { name: "Mercearia" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Mercearia" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: pt.browse.breadcrumbs })).toContainText(pt.browse.home);
+  await expectNoAxeViolations(page, "category page");
+  await page.getByRole("navigation", { name: pt.browse.subcategories }).getByRole("link", { name: "Doces e mel" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Doces e mel" })).toBeVisible();
+
+  // Between 5 000 and 59 000 Kz, in stock, cheapest first: two pages.
+  const form = page.getByRole("form", { name: pt.browse.refine });
+  await form.getByLabel(pt.browse.sort).selectOption("price_asc");
+  await form.getByLabel(pt.browse.minPrice).fill("5000");
+  await form.getByLabel(pt.browse.maxPrice).fill("59000");
+  await form.getByLabel(pt.browse.inStockOnly).check();
+  await form.getByRole("button", { name: pt.browse.apply }).click();
+  const expected = EXTRA.filter((p) => p.priceAoa >= 5000 && p.priceAoa <= 59000 && p.stock > 0);
+  expect(expected.length).toBeGreaterThan(24);
+  await expect(page.getByTestId("result-count")).toHaveText(pt.browse.resultCount(expected.length));
+  await expect(page).toHaveURL(/\/search\?.*category=doces-e-mel/);
+  await expectNoAxeViolations(page, "filtered category");
+
+  const seen = await cardNames(page);
+  expect(seen).toHaveLength(24);
+  const pages = page.getByRole("navigation", { name: pt.browse.pagination });
+  await pages.getByRole("link", { name: pt.browse.next }).click();
+  await expect(pages.locator('[aria-current="page"]')).toContainText("2");
+  seen.push(...(await cardNames(page)));
+  expect(seen).toEqual(expected.map((p) => p.name));
+
+  // The back button returns to the first page, as the URL holds everything.
+  await page.goBack();
+  await expect(pages.locator('[aria-current="page"]')).toContainText("1");
+
+  const last = expected.at(-1)!;
+  await page.goForward();
+  await cards(page).getByRole("link", { name: last.name }).click();
+  await expect(page.getByRole("heading", { level: 1, name: last.name })).toBeVisible();
+});
+
+test("a sold-out product is listed but cannot be added; a scarce one says how many are left", async ({ page }) => {
+  const soldOut = EXTRA.find((p) => p.stock === 0)!;
+  await page.goto(`/products/${soldOut.slug}`);
+  await expect(page.getByTestId("stock")).toHaveText(pt.catalog.soldOut);
+  await expect(page.getByRole("main").getByRole("button", { name: pt.catalog.soldOut })).toBeDisabled();
+  await expect(page.getByRole("main").getByRole("button", { name: pt.catalog.addToCart })).toHaveCount(0);
+  // 3 units: at most the default LOW_STOCK_THRESHOLD (5).
+  await page.goto(`/products/${EXTRA.find((p) => p.stock === 3)!.slug}`);
+  await expect(page.getByTestId("stock")).toHaveText(pt.catalog.lowStock(3));
+  await page.goto(`/products/${EXTRA.find((p) => p.stock === 10)!.slug}`);
+  await expect(page.getByTestId("stock")).toHaveText(pt.catalog.inStock);
+});
+
+test("the gallery is operated with the keyboard", async ({ page }) => {
+  await page.goto("/products/cafe-de-angola-torrado-1kg");
+  const gallery = page.getByRole("group", { name: pt.gallery.label });
+  const first = gallery.getByRole("radio", { name: new RegExp(`^${pt.gallery.showImage(1, 3)}`) });
+  const second = gallery.getByRole("radio", { name: new RegExp(`^${pt.gallery.showImage(2, 3)}`) });
+  const main = page.getByRole("main");
+  await expect(main.getByRole("img", { name: "Café de Angola torrado, 1 kg" })).toBeVisible();
+  await expect(main.getByRole("img", { name: "Grãos de café torrado, de perto" })).toBeHidden();
+
+  await first.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(second).toBeChecked();
+  await expect(second).toBeFocused();
+  await expect(main.getByRole("img", { name: "Grãos de café torrado, de perto" })).toBeVisible();
+  await expect(main.getByRole("img", { name: "Café de Angola torrado, 1 kg" })).toBeHidden();
+  await expectNoAxeViolations(page, "product page with its gallery");
+});
