@@ -102,3 +102,22 @@ test("a product's creation, its last units reserved and a price edit reach the c
   await expectPageSoon(page, `/products/${slug}`, kwanza.format(2750));
   await expectPageSoon(page, "/", kwanza.format(2750));
 });
+
+test("category pages come from the cache, with the cached pages' policy; /search is rendered per request", async ({
+  page,
+}) => {
+  await page.request.get("/categories/mercearia");
+  const category = await page.request.get("/categories/mercearia");
+  expect(category.status()).toBe(200);
+  expect(fromCache(category), "GET /categories/mercearia is served from the cache").toBe(true);
+  expect(category.headers()["content-security-policy"]).not.toContain("nonce-");
+  // A page past the last is a 404, never a cached empty listing.
+  expect((await page.request.get("/categories/mercearia/page/2")).status()).toBe(404);
+  expect((await page.request.get("/page/1")).status()).toBe(404);
+
+  const search = await page.request.get("/search?q=cafe");
+  expect(search.status()).toBe(200);
+  expect(search.headers()["x-nextjs-cache"]).toBeUndefined();
+  expect(search.headers()["cache-control"]).toMatch(/no-store|private/);
+  expect(await search.text()).toContain("Café de Angola torrado, 1 kg");
+});
