@@ -57,7 +57,8 @@ describe("npm run db:lint", () => {
       "prisma/migrations/29990101000000_rename_note/migration.sql:2:22: renaming-column: Renaming a column may break existing clients.",
     );
     expect(run.output).toContain("https://squawkhq.com/docs/renaming-column");
-    expect(run.output).toMatch(/1 problem in 1 migration checked .*expand now, contract in a later release/);
+    // The repository's own unreleased migrations are checked too, and pass.
+    expect(run.output).toMatch(/1 problem in \d+ migrations? checked .*expand now, contract in a later release/);
   });
 });
 
@@ -108,7 +109,10 @@ describe("lintMigrations refuses what breaks the release still serving", () => {
         "",
       ].join("\n"),
     );
-    expect(await lintMigrations({ root: dir })).toMatchObject({ checked: ["29990101000000_expand"], problems: [] });
+    expect(await lintMigrations({ root: dir })).toMatchObject({
+      checked: expect.arrayContaining(["29990101000000_expand"]),
+      problems: [],
+    });
   });
 
   it("accepts an index built CONCURRENTLY in a -- no-transaction migration, and asks it to be re-runnable", async () => {
