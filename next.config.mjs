@@ -10,8 +10,19 @@ const LANG_COOKIE = "lang";
 const DEFAULT_LANG = "pt";
 const OTHER_LANGS = ["en"];
 
-/** Every address but the API's and Next's own; files (public/, the sitemap, the icon) are served before any of these. */
-const PAGE = "/:path((?!api(?:/|$)|_next/).+)";
+/**
+ * A generated Open Graph image of a page (app/[lang]/…/opengraph-image.tsx): Next writes its
+ * address into the page's og:image with the language, e.g. /pt/products/<slug>/opengraph-image,
+ * so that address is served as it is, never rewritten into a second language.
+ */
+const LANGUAGE_IMAGE = `(?:${[DEFAULT_LANG, ...OTHER_LANGS].join("|")})/.+/opengraph-image(?:/|$)`;
+
+/**
+ * Every address but the API's, Next's own, the split sitemaps' (/sitemap/<n>.xml: a route with a
+ * parameter, which comes after these rewrites) and a language's Open Graph images; files
+ * (public/, robots.txt, the icon) are served before any of these.
+ */
+const PAGE = `/:path((?!api(?:/|$)|_next/|sitemap/|${LANGUAGE_IMAGE}).+)`;
 
 function languageRewrites() {
   const into = (lang, has) => [

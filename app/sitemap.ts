@@ -1,12 +1,18 @@
 import type { MetadataRoute } from "next";
-import { listProductsForSitemap } from "@/lib/catalog";
 import { getEnv } from "@/lib/env";
-import { sitemapEntries } from "@/lib/seo";
+import { sitemapEntriesOf, sitemapIdsNow } from "@/lib/sitemap";
 
-// The catalogue lives in the database, which is not there at build time.
+// The catalogue lives in the database, which a build may not reach: every sitemap is read when asked for.
 export const dynamic = "force-dynamic";
 
-/** /sitemap.xml: the catalogue page and every product on sale (lib/seo.ts). */
-export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
-  return sitemapEntries(await listProductsForSitemap(), getEnv().appUrl);
+/**
+ * /sitemap/0.xml, /sitemap/1.xml…: the catalogue page, every category and every product on sale,
+ * SITEMAP_MAX_URLS addresses per file (lib/seo.ts). robots.txt names each of them.
+ */
+export function generateSitemaps(): Promise<{ id: number }[]> {
+  return sitemapIdsNow();
+}
+
+export default async function sitemap({ id }: { id: Promise<string> }): Promise<MetadataRoute.Sitemap> {
+  return sitemapEntriesOf(Number(await id), getEnv().appUrl);
 }

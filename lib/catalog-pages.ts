@@ -24,6 +24,14 @@ import { consoleLogger, errorKind } from "./log";
 /** Must match the `revalidate` of both pages (a segment config is read by the compiler, not imported). */
 export const CATALOG_PAGE_SECONDS = 30;
 
+/**
+ * How many product pages (per language) `next build` renders ahead: the products changed last
+ * (app/[lang]/products/[slug]/page.tsx). Every other product page is rendered on its first visit
+ * and cached from then on, so a build does not grow with the catalogue (10 000 products would be
+ * 20 000 pages). Their Open Graph images are never rendered ahead: only link previews ask for them.
+ */
+export const PRERENDERED_PRODUCTS = 100;
+
 /** Every cached page that shows products: the catalogue, a category, their later pages, a product. */
 export const CATALOG_ROUTES = [
   "/[lang]",

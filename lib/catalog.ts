@@ -57,14 +57,15 @@ export async function findProductBySlug(slug: string): Promise<CatalogProduct | 
   return row ? (await withExpiredHolds([toCatalogProduct(row)]))[0]! : null;
 }
 
-/** Every product on sale as the sitemap lists it: address, image and last change. */
-export async function listProductsForSitemap(): Promise<{ slug: string; image: string; updatedAt: Date }[]> {
+/** The slugs of the `take` products on sale changed last: the product pages built ahead (lib/catalog-pages.ts). */
+export async function recentlyUpdatedProductSlugs(take: number): Promise<string[]> {
   const rows = await db().product.findMany({
     where: ON_SALE,
-    select: { slug: true, imagePath: true, updatedAt: true },
-    orderBy: [{ slug: "asc" }],
+    select: { slug: true },
+    orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
+    take,
   });
-  return rows.map(({ imagePath, ...row }) => ({ ...row, image: imagePath }));
+  return rows.map((row) => row.slug);
 }
 
 /** Adds the units of these products kept by pending orders whose hold ran out (usually none: one indexed query). */

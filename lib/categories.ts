@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Database } from "./db/client";
+import { ON_SALE } from "./on-sale";
 
 /**
  * The catalogue's categories: a tree of at most two levels (migration 20261128000000 refuses a
@@ -114,6 +115,14 @@ export async function findCategoryBySlug(
 export async function categoryIdsWithChildren(db: Pick<Database, "category">, id: string): Promise<string[]> {
   const children = await db.category.findMany({ where: { parentId: id }, select: { id: true } });
   return [id, ...children.map((child) => child.id)];
+}
+
+/** How many products on sale the listing of these categories shows (a category's own and its sub-categories'), each once. */
+export async function countProductsOnSaleIn(
+  db: Pick<Database, "product">,
+  categoryIds: readonly string[],
+): Promise<number> {
+  return db.product.count({ where: { ...ON_SALE, categories: { some: { categoryId: { in: [...categoryIds] } } } } });
 }
 
 /** The categories of a product, as "Parent > Child" paths in the tree's order (the CSV's column, the admin form). */

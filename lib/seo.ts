@@ -20,20 +20,19 @@ export const productPath = (slug: string) => `/products/${slug}`;
 /** The canonical address of a product's page. */
 export const productUrl = (appUrl: string, slug: string) => absoluteUrl(appUrl, productPath(slug));
 
-/** A product page's title, description, canonical URL and Open Graph card (with the product's image). */
+/**
+ * A product page's title, description, canonical URL and Open Graph card. The card's image is
+ * not here: it is the PNG of app/[lang]/products/[slug]/opengraph-image.tsx, which Next adds
+ * to the page's metadata itself, and an `openGraph.images` here would replace it (link previews
+ * ignore the SVG the product's own image may be).
+ */
 export function productMetadata(product: SeoProduct, appUrl: string): Metadata {
   const url = productUrl(appUrl, product.slug);
   return {
     title: product.name,
     description: product.description,
     alternates: { canonical: url },
-    openGraph: {
-      type: "website",
-      url,
-      title: product.name,
-      description: product.description,
-      images: [{ url: absoluteUrl(appUrl, product.image), alt: product.name }],
-    },
+    openGraph: { type: "website", url, title: product.name, description: product.description },
   };
 }
 
@@ -93,23 +92,82 @@ export function jsonForScript(value: unknown): string {
   );
 }
 
-/** The sitemap: the catalogue page, then every product on sale with its last change and image. */
-export function sitemapEntries(
-  products: readonly { slug: string; image: string; updatedAt: Date }[],
+/**
+ * Addresses in one sitemap at most. Search engines read 50 000 per file; the margin leaves room
+ * for what is added between counting and listing.
+ */
+export const SITEMAP_MAX_URLS = 45_000;
+
+/** What the sitemaps list, end to end: the catalogue page, then every category, then every product on sale (each in slug order). */
+export interface SitemapCounts {
+  categories: number;
+  products: number;
+}
+
+/** A stretch of a list, as a query takes it. */
+export interface Stretch {
+  skip: number;
+  take: number;
+}
+
+/** What one sitemap holds: the catalogue page or not, and a stretch of the categories and of the products. */
+export interface SitemapPart {
+  catalogue: boolean;
+  categories: Stretch;
+  products: Stretch;
+}
+
+/** The sitemaps, as `generateSitemaps` lists them: at least one (the catalogue page), then one per `maxUrls` addresses. */
+export function sitemapIds(counts: SitemapCounts, maxUrls = SITEMAP_MAX_URLS): { id: number }[] {
+  const urls = 1 + counts.categories + counts.products;
+  return Array.from({ length: Math.ceil(urls / maxUrls) }, (_, id) => ({ id }));
+}
+
+/** What sitemap `id` holds: the addresses from `id × maxUrls` on, the lists laid end to end. */
+export function sitemapPart(id: number, counts: SitemapCounts, maxUrls = SITEMAP_MAX_URLS): SitemapPart {
+  const start = id * maxUrls;
+  const end = start + maxUrls;
+  /** The items of a list whose first item is address number `first`. */
+  const stretch = (first: number, count: number): Stretch => {
+    const skip = Math.max(0, start - first);
+    const take = Math.min(count, end - first) - skip;
+    return take > 0 ? { skip, take } : { skip: 0, take: 0 };
+  };
+  return {
+    catalogue: start === 0,
+    categories: stretch(1, counts.categories),
+    products: stretch(1 + counts.categories, counts.products),
+  };
+}
+
+/**
+ * Where sitemap `id` is: Next serves the sitemaps of app/sitemap.ts's `generateSitemaps` at
+ * /sitemap/<id>.xml, and /sitemap.xml no longer exists (nor can a route of ours take that address:
+ * Next refuses a route beside the sitemap's), so robots.txt names each one.
+ */
+export const sitemapPath = (id: number) => `/sitemap/${id}.xml`;
+
+/** The catalogue page in a sitemap, changed when its latest product was. */
+export function catalogueSitemapEntry(appUrl: string, lastModified: Date | null): MetadataRoute.Sitemap[number] {
+  return { url: absoluteUrl(appUrl, "/"), ...(lastModified ? { lastModified } : {}) };
+}
+
+export function categorySitemapEntry(
+  category: { slug: string; updatedAt: Date },
   appUrl: string,
-): MetadataRoute.Sitemap {
-  const latest = products.reduce<Date | undefined>(
-    (max, product) => (max === undefined || product.updatedAt > max ? product.updatedAt : max),
-    undefined,
-  );
-  return [
-    { url: absoluteUrl(appUrl, "/"), ...(latest ? { lastModified: latest } : {}) },
-    ...products.map((product) => ({
-      url: productUrl(appUrl, product.slug),
-      lastModified: product.updatedAt,
-      images: [absoluteUrl(appUrl, product.image)],
-    })),
-  ];
+): MetadataRoute.Sitemap[number] {
+  return { url: absoluteUrl(appUrl, categoryPath(category.slug)), lastModified: category.updatedAt };
+}
+
+export function productSitemapEntry(
+  product: { slug: string; image: string; updatedAt: Date },
+  appUrl: string,
+): MetadataRoute.Sitemap[number] {
+  return {
+    url: productUrl(appUrl, product.slug),
+    lastModified: product.updatedAt,
+    images: [absoluteUrl(appUrl, product.image)],
+  };
 }
 
 /** Paths no crawler needs: the back office, the API, and each shopper's own cart, checkout and orders. */
@@ -121,9 +179,10 @@ export const ROBOTS_DISALLOW = ["/admin", "/api", "/checkout", "/cart", "/orders
  */
 export const ROBOTS_ALLOW = ["/", "/api/images/"] as const;
 
-export function robotsRules(appUrl: string): MetadataRoute.Robots {
+/** robots.txt: the rules above, and the address of every sitemap (there is no /sitemap.xml: see sitemapPath). */
+export function robotsRules(appUrl: string, sitemaps: readonly { id: number }[]): MetadataRoute.Robots {
   return {
     rules: { userAgent: "*", allow: [...ROBOTS_ALLOW], disallow: [...ROBOTS_DISALLOW] },
-    sitemap: absoluteUrl(appUrl, "/sitemap.xml"),
+    sitemap: sitemaps.map(({ id }) => absoluteUrl(appUrl, sitemapPath(id))),
   };
 }

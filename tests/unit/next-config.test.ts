@@ -45,6 +45,19 @@ describe("next.config.mjs", () => {
       expect(await rewrite(path), path).toBeUndefined();
   });
 
+  it("leaves the split sitemaps and a language's Open Graph images at the addresses Next gives them", async () => {
+    for (const path of [
+      "/sitemap/0.xml",
+      "/sitemap/12.xml",
+      "/pt/products/cafe/opengraph-image",
+      "/en/categories/mercearia/opengraph-image",
+    ])
+      expect(await rewrite(path, { [LANG_COOKIE]: "en" }), path).toBeUndefined();
+    // Without the language, as any page.
+    expect(await rewrite("/products/cafe/opengraph-image")).toBe(`/${DEFAULT_LANG}/products/cafe/opengraph-image`);
+    expect(await rewrite("/pt/products/cafe")).toBe(`/${DEFAULT_LANG}/pt/products/cafe`);
+  });
+
   it("sends the cached pages the policy without a nonce, as lib/security/csp.ts writes it", async () => {
     for (const [phase, development] of [
       ["phase-production-server", false],

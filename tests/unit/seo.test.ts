@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
 import {
   absoluteUrl,
+  catalogueSitemapEntry,
+  categorySitemapEntry,
   jsonForScript,
   productJsonLd,
   productMetadata,
+  productSitemapEntry,
   robotsRules,
-  sitemapEntries,
+  SITEMAP_MAX_URLS,
+  sitemapIds,
+  sitemapPart,
   type SeoProduct,
+  type SitemapCounts,
 } from "@/lib/seo";
 
 const APP_URL = "https://loja.example.ao";
@@ -68,7 +74,7 @@ describe("jsonForScript", () => {
 });
 
 describe("productMetadata", () => {
-  it("gives the title, description, an absolute canonical URL and the product's image as the Open Graph image", () => {
+  it("gives the title, description, an absolute canonical URL and an Open Graph card", () => {
     expect(productMetadata(cafe, APP_URL)).toEqual({
       title: cafe.name,
       description: cafe.description,
@@ -78,47 +84,113 @@ describe("productMetadata", () => {
         url: "https://loja.example.ao/products/cafe-de-angola-torrado-1kg",
         title: cafe.name,
         description: cafe.description,
-        images: [{ url: "https://loja.example.ao/products/cafe-de-angola-torrado-1kg.svg", alt: cafe.name }],
       },
+    });
+  });
+
+  it("names no Open Graph image, which would replace the PNG of the page's opengraph-image.tsx", () => {
+    expect(productMetadata(cafe, APP_URL).openGraph).not.toHaveProperty("images");
+  });
+});
+
+describe("the sitemaps' split", () => {
+  /** Every address of every sitemap, in order, as positions: 0 is the catalogue page, then `c<n>` and `p<n>`. */
+  function laidOut(counts: SitemapCounts, maxUrls: number): string[][] {
+    return sitemapIds(counts, maxUrls).map(({ id }) => {
+      const part = sitemapPart(id, counts, maxUrls);
+      const range = (prefix: string, { skip, take }: { skip: number; take: number }) =>
+        Array.from({ length: take }, (_, i) => `${prefix}${skip + i}`);
+      return [...(part.catalogue ? ["home"] : []), ...range("c", part.categories), ...range("p", part.products)];
+    });
+  }
+
+  it("puts everything in one sitemap below SITEMAP_MAX_URLS (45 000, under the 50 000 a file may hold)", () => {
+    expect(SITEMAP_MAX_URLS).toBe(45_000);
+    expect(sitemapIds({ categories: 12, products: 44_987 })).toEqual([{ id: 0 }]);
+    expect(sitemapIds({ categories: 12, products: 44_988 })).toEqual([{ id: 0 }, { id: 1 }]);
+    expect(sitemapPart(0, { categories: 12, products: 10_000 })).toEqual({
+      catalogue: true,
+      categories: { skip: 0, take: 12 },
+      products: { skip: 0, take: 10_000 },
+    });
+  });
+
+  it("has one sitemap, with the catalogue page, for an empty shop", () => {
+    expect(sitemapIds({ categories: 0, products: 0 })).toEqual([{ id: 0 }]);
+    expect(laidOut({ categories: 0, products: 0 }, 4)).toEqual([["home"]]);
+  });
+
+  it("cuts the catalogue page, the categories and the products, end to end, every maxUrls addresses", () => {
+    expect(laidOut({ categories: 5, products: 7 }, 4)).toEqual([
+      ["home", "c0", "c1", "c2"],
+      ["c3", "c4", "p0", "p1"],
+      ["p2", "p3", "p4", "p5"],
+      ["p6"],
+    ]);
+    expect(laidOut({ categories: 0, products: 3 }, 2)).toEqual([
+      ["home", "p0"],
+      ["p1", "p2"],
+    ]);
+    expect(laidOut({ categories: 3, products: 0 }, 2)).toEqual([
+      ["home", "c0"],
+      ["c1", "c2"],
+    ]);
+  });
+
+  it("lists every address once, in order, whatever the sizes", () => {
+    for (const categories of [0, 1, 3, 10]) {
+      for (const products of [0, 1, 9, 25]) {
+        for (const maxUrls of [1, 2, 3, 7, 50]) {
+          const sitemaps = laidOut({ categories, products }, maxUrls);
+          expect(sitemaps.flat()).toEqual([
+            "home",
+            ...Array.from({ length: categories }, (_, i) => `c${i}`),
+            ...Array.from({ length: products }, (_, i) => `p${i}`),
+          ]);
+          for (const sitemap of sitemaps) expect(sitemap.length).toBeGreaterThan(0);
+          for (const sitemap of sitemaps) expect(sitemap.length).toBeLessThanOrEqual(maxUrls);
+        }
+      }
+    }
+  });
+
+  it("holds nothing past the last sitemap", () => {
+    expect(sitemapPart(3, { categories: 1, products: 1 }, 2)).toEqual({
+      catalogue: false,
+      categories: { skip: 0, take: 0 },
+      products: { skip: 0, take: 0 },
     });
   });
 });
 
-describe("sitemapEntries", () => {
-  it("lists the catalogue page, then each product with its last change and image", () => {
-    const older = new Date("2026-01-01T00:00:00Z");
-    const newer = new Date("2026-03-01T00:00:00Z");
-    const entries = sitemapEntries(
-      [
-        { slug: "a", image: "/products/a.svg", updatedAt: newer },
-        { slug: "b", image: "/api/images/0b8e", updatedAt: older },
-      ],
-      APP_URL,
-    );
-    expect(entries).toEqual([
-      { url: "https://loja.example.ao/", lastModified: newer },
-      {
-        url: "https://loja.example.ao/products/a",
-        lastModified: newer,
-        images: ["https://loja.example.ao/products/a.svg"],
-      },
-      {
-        url: "https://loja.example.ao/products/b",
-        lastModified: older,
-        images: ["https://loja.example.ao/api/images/0b8e"],
-      },
-    ]);
+describe("the sitemaps' entries", () => {
+  const changed = new Date("2026-03-01T00:00:00Z");
+
+  it("give the catalogue page its last change, when the shop has products", () => {
+    expect(catalogueSitemapEntry(APP_URL, changed)).toEqual({ url: "https://loja.example.ao/", lastModified: changed });
+    expect(catalogueSitemapEntry(APP_URL, null)).toEqual({ url: "https://loja.example.ao/" });
   });
 
-  it("lists only the catalogue page of a shop without products", () => {
-    expect(sitemapEntries([], APP_URL)).toEqual([{ url: "https://loja.example.ao/" }]);
+  it("give a category its page and last change", () => {
+    expect(categorySitemapEntry({ slug: "mercearia", updatedAt: changed }, APP_URL)).toEqual({
+      url: "https://loja.example.ao/categories/mercearia",
+      lastModified: changed,
+    });
+  });
+
+  it("give a product its page, last change and image", () => {
+    expect(productSitemapEntry({ slug: "b", image: "/api/images/0b8e", updatedAt: changed }, APP_URL)).toEqual({
+      url: "https://loja.example.ao/products/b",
+      lastModified: changed,
+      images: ["https://loja.example.ao/api/images/0b8e"],
+    });
   });
 });
 
 describe("robotsRules", () => {
-  it("keeps crawlers out of the back office, the API and each shopper's pages, and points to the sitemap", () => {
-    const robots = robotsRules(APP_URL);
-    expect(robots.sitemap).toBe("https://loja.example.ao/sitemap.xml");
+  it("keeps crawlers out of the back office, the API and each shopper's pages, and names every sitemap", () => {
+    const robots = robotsRules(APP_URL, [{ id: 0 }, { id: 1 }]);
+    expect(robots.sitemap).toEqual(["https://loja.example.ao/sitemap/0.xml", "https://loja.example.ao/sitemap/1.xml"]);
     expect(robots.rules).toEqual({
       userAgent: "*",
       allow: ["/", "/api/images/"],

@@ -6,8 +6,8 @@ import { AddToCartForm } from "@/components/add-to-cart-form";
 import { CartNotice } from "@/components/cart-notice";
 import { stockLabel } from "@/components/catalog/stock-label";
 import { ProductGallery } from "@/components/product-gallery";
-import { findProductBySlug, listProducts } from "@/lib/catalog";
-import { catalogParamsAtBuild } from "@/lib/catalog-pages";
+import { findProductBySlug, recentlyUpdatedProductSlugs } from "@/lib/catalog";
+import { catalogParamsAtBuild, PRERENDERED_PRODUCTS } from "@/lib/catalog-pages";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { productGallery } from "@/lib/gallery";
@@ -15,16 +15,17 @@ import { langParams, routeLang } from "@/lib/i18n/route-lang";
 import { formatAoa } from "@/lib/money";
 import { jsonForScript, productJsonLd, productMetadata } from "@/lib/seo";
 
-// Built for every product and language and served from the cache, like the catalogue
-// (lib/catalog-pages.ts); a product added later is rendered on its first visit, then cached.
+// Served from the cache in every language, like the catalogue (lib/catalog-pages.ts): the
+// PRERENDERED_PRODUCTS changed last are built ahead, every other product is rendered on its first
+// visit, then cached.
 export const revalidate = 30;
 // The cart actions of this page may end expired stock holds, asking the service once (1.5 s at most).
 export const maxDuration = 30;
 
 export function generateStaticParams() {
   return catalogParamsAtBuild(async () => {
-    const products = await listProducts();
-    return langParams().flatMap(({ lang }) => products.map(({ slug }) => ({ lang, slug })));
+    const slugs = await recentlyUpdatedProductSlugs(PRERENDERED_PRODUCTS);
+    return langParams().flatMap(({ lang }) => slugs.map((slug) => ({ lang, slug })));
   });
 }
 
