@@ -34,7 +34,14 @@ test.beforeAll(async () => {
 
 test.afterAll(async ({ browser }) => {
   // The image and the created products straight in the database (the shop deletes nothing)...
-  if (original) await query("UPDATE products SET image_path = $2 WHERE id = $1", [original.id, original.image_path]);
+  if (original) {
+    await query("UPDATE products SET image_path = $2 WHERE id = $1", [original.id, original.image_path]);
+    // The form's new image replaced the gallery's first (lib/admin/products.ts): that one too.
+    await query("UPDATE gallery_images SET path = $2 WHERE product_id = $1 AND position = 0", [
+      original.id,
+      original.image_path,
+    ]);
+  }
   const created = createdSlugs.length
     ? await query<{ id: string }>("SELECT id FROM products WHERE slug = ANY($1::text[]) AND archived_at IS NULL", [
         createdSlugs,
@@ -198,6 +205,7 @@ test("a new product is created with its image, archived out of the shop and rest
     await page
       .getByLabel(pt.admin.products.image, { exact: true })
       .setInputFiles({ name: "novo.png", mimeType: "image/png", buffer: PRODUCT_PNG });
+    await page.getByLabel(pt.admin.products.imageAlt, { exact: true }).fill("Um quadrado verde");
     await page.getByRole("button", { name: pt.admin.products.create }).click();
   };
 

@@ -34,18 +34,26 @@ export async function productGallery(
 /**
  * Makes `images` (at least one) the product's gallery, in this order, and the first its card's
  * image: one transaction's work, so callers pass theirs. Rows are replaced, not moved, so the
- * unique (product, position) never stands in the way of a new order.
+ * unique (product, position) never stands in the way of a new order. An image given with its row's
+ * `id` keeps it: the back office addresses images by id (lib/admin/gallery.ts).
  */
 export async function replaceGallery(
   tx: Prisma.TransactionClient,
   productId: string,
-  images: readonly GalleryImage[],
+  images: readonly (GalleryImage & { id?: string })[],
 ): Promise<void> {
   if (images.length === 0) throw new Error("a gallery has at least one image");
-  if (images.length > GALLERY_LIMITS.imagesMax) throw new Error(`a gallery has at most ${GALLERY_LIMITS.imagesMax} images`);
+  if (images.length > GALLERY_LIMITS.imagesMax)
+    throw new Error(`a gallery has at most ${GALLERY_LIMITS.imagesMax} images`);
   await tx.galleryImage.deleteMany({ where: { productId } });
   await tx.galleryImage.createMany({
-    data: images.map((image, position) => ({ productId, position, path: image.path, alt: image.alt })),
+    data: images.map((image, position) => ({
+      ...(image.id ? { id: image.id } : {}),
+      productId,
+      position,
+      path: image.path,
+      alt: image.alt,
+    })),
   });
   await tx.product.update({ where: { id: productId }, data: { imagePath: images[0]!.path } });
 }

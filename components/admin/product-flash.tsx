@@ -27,6 +27,8 @@ export function productFieldLabel(t: Dictionary, field: ProductField): string {
     delta: text.delta,
     reason: text.reason,
     image: text.image,
+    imageAlt: text.imageAlt,
+    categories: text.categories,
   };
   return labels[field];
 }

@@ -1,12 +1,16 @@
 import type { ReactNode } from "react";
 import { PRODUCT_LIMITS, type AdminProduct, type ProductField } from "@/lib/admin/products";
+import type { CategoryNode } from "@/lib/categories";
+import { GALLERY_LIMITS } from "@/lib/gallery";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
 /**
  * The product form of the back office, to create a product (`product` absent) or edit one. A
  * multipart form, for the image; it posts to app/api/admin/products (lib/admin/products.ts checks
  * everything again). When editing, the stock it shows goes back as `stockShown`, so a change is
- * refused if a checkout took units meanwhile rather than giving them back.
+ * refused if a checkout took units meanwhile rather than giving them back. The categories are
+ * checkboxes under their top-level category, with an empty `categoryIds` always sent so that
+ * ticking none clears them; a new image comes with its text alternative.
  */
 
 export const fieldClass =
@@ -16,10 +20,15 @@ export const buttonClass = "rounded-md bg-brand-700 px-4 py-2 font-medium text-w
 export function ProductForm({
   t,
   product,
+  categories,
+  categoryIds = [],
   invalid,
 }: {
   t: Dictionary;
   product?: AdminProduct;
+  /** The category tree (lib/categories.ts categoryTree), and the ones the product is in. */
+  categories: CategoryNode[];
+  categoryIds?: string[];
   /** The field the last attempt was refused for. */
   invalid?: ProductField;
 }) {
@@ -118,7 +127,12 @@ export function ProductForm({
           </Field>
         </>
       )}
-      <Field label={product ? text.newImage : text.image} htmlFor={id("image")} hint={text.imageHint}>
+      <CategoryChoices t={t} categories={categories} selected={categoryIds} invalid={invalid === "categories"} />
+      <Field
+        label={product ? text.newImage : text.image}
+        htmlFor={id("image")}
+        hint={product ? text.newImageHint : text.imageHint}
+      >
         <input
           id={id("image")}
           name="image"
@@ -130,12 +144,85 @@ export function ProductForm({
           {...invalidProps("image")}
         />
       </Field>
+      <Field
+        label={product ? text.newImageAlt : text.imageAlt}
+        htmlFor={id("image-alt")}
+        hint={product ? text.newImageAltHint : text.imageAltHint}
+      >
+        <input
+          id={id("image-alt")}
+          name="imageAlt"
+          required={!product}
+          maxLength={GALLERY_LIMITS.altMax}
+          aria-describedby={`${id("image-alt")}-hint`}
+          className={fieldClass}
+          {...invalidProps("imageAlt")}
+        />
+      </Field>
       <div>
         <button type="submit" className={buttonClass}>
           {product ? text.save : text.create}
         </button>
       </div>
     </form>
+  );
+}
+
+/** The product's categories: a checkbox each, sub-categories listed under their top-level category. */
+function CategoryChoices({
+  t,
+  categories,
+  selected,
+  invalid,
+}: {
+  t: Dictionary;
+  categories: CategoryNode[];
+  selected: string[];
+  invalid: boolean;
+}) {
+  const text = t.admin.products;
+  const box = (category: { id: string; name: string }, label: string) => (
+    <label className="flex items-center gap-2 py-0.5">
+      <input
+        type="checkbox"
+        name="categoryIds"
+        value={category.id}
+        defaultChecked={selected.includes(category.id)}
+        className="size-4 accent-brand-700"
+      />
+      <span className="break-words">{label}</span>
+    </label>
+  );
+  return (
+    <fieldset
+      className="flex min-w-0 flex-col gap-1"
+      aria-describedby="product-categories-hint"
+      data-testid="product-categories"
+      data-invalid={invalid ? "true" : undefined}
+    >
+      <legend className={`text-sm font-medium ${invalid ? "text-red-700" : ""}`}>{text.categories}</legend>
+      <p id="product-categories-hint" className="text-sm text-stone-600">
+        {categories.length === 0 ? text.noCategories : text.categoriesHint}
+      </p>
+      {/* Sent even when no box is ticked: the product then leaves every category. */}
+      <input type="hidden" name="categoryIds" value="" />
+      {categories.length > 0 && (
+        <ul className="flex flex-col gap-1">
+          {categories.map((node) => (
+            <li key={node.id}>
+              {box(node, node.name)}
+              {node.children.length > 0 && (
+                <ul className="ml-6 flex flex-col border-l border-stone-200 pl-3">
+                  {node.children.map((child) => (
+                    <li key={child.id}>{box(child, child.name)}</li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </fieldset>
   );
 }
 

@@ -22,13 +22,18 @@ export const MAX_PRODUCT_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
 const isMultipart = (request: Request) => /^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "");
 
 /** A browser's form post, answered with a redirect; a client asking for JSON gets JSON. */
-const answersWithRedirect = (request: Request) =>
+export const answersWithRedirect = (request: Request) =>
   (isFormPost(request) || isMultipart(request)) && !/application\/json/i.test(request.headers.get("accept") ?? "");
 
-type Body = { ok: true; fields: Record<string, unknown>; image?: ImageUpload } | { ok: false; refusal: ProductRefusal };
+export type Body =
+  { ok: true; fields: Record<string, unknown>; image?: ImageUpload } | { ok: false; refusal: ProductRefusal };
 type ProductRefusal = { status: 400 | 413 | 415; code: string; message: string; flash: string };
 
-async function readBody(request: NextRequest): Promise<Body> {
+/**
+ * The body of a back-office form (urlencoded or multipart, with at most one `image`) or of a JSON
+ * client. A name a form sends more than once (the categories' checkboxes) becomes an array.
+ */
+export async function readBody(request: NextRequest): Promise<Body> {
   const multipart = isMultipart(request);
   if (!multipart && !isFormPost(request) && !isJson(request))
     return refused(415, "unsupported_media_type", "send a form or JSON", "invalid_input");
@@ -51,7 +56,7 @@ async function readBody(request: NextRequest): Promise<Body> {
     const fields: Record<string, unknown> = {};
     let image: ImageUpload | undefined;
     for (const [name, value] of form) {
-      if (typeof value === "string") fields[name] = value;
+      if (typeof value === "string") fields[name] = Object.hasOwn(fields, name) ? [fields[name], value].flat() : value;
       else if (name === "image" && value.size > 0) image = { bytes: new Uint8Array(await value.arrayBuffer()) };
     }
     return { ok: true, fields, ...(image ? { image } : {}) };

@@ -3,8 +3,10 @@ import { z } from "zod";
 import { describeIssues } from "../checkout/request";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
+import { replaceGallery } from "../gallery";
 import type { ImageStore } from "../images/store";
 import { checkImage } from "../images/validate";
+import { altSchema, lockedGallery } from "./gallery";
 
 /**
  * The back office's products and stock (/admin/products), without the web: the form's input
@@ -17,6 +19,9 @@ import { checkImage } from "../images/validate";
  * - the product form sends the stock it showed beside the new one, and the change is made only
  *   if the stock is still what it showed (compare-and-set under the row's lock), else 409.
  * Either way the change and its history row are written in one transaction.
+ *
+ * A product's categories (`categoryIds`) are replaced as a set in the same transaction as the rest
+ * of the form; its image is the first of its gallery (./gallery.ts manages the others).
  */
 
 export const PRODUCT_LIMITS = {
@@ -28,6 +33,8 @@ export const PRODUCT_LIMITS = {
   priceMax: 100_000_000,
   stockMax: 1_000_000,
   reasonMax: 500,
+  /** Categories one product may be in. */
+  categoriesMax: 100,
 } as const;
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -57,6 +64,8 @@ export const PRODUCT_FIELDS = [
   "delta",
   "reason",
   "image",
+  "imageAlt",
+  "categories",
 ] as const;
 export type ProductField = (typeof PRODUCT_FIELDS)[number];
 
@@ -148,11 +157,29 @@ const catalogueFields = z.object({
   ),
 });
 
-export const createProductSchema = catalogueFields.extend({ stock: stockValue });
-
 /** A form sends "" for an untouched optional field. */
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
+
+/**
+ * The product's categories, replacing the ones it had; absent leaves them as they are. The form
+ * sends one `categoryIds` per ticked box and always an empty one, so that ticking none clears them.
+ */
+const categoryIds = z.preprocess(
+  (value) => (value === undefined ? undefined : [value].flat().filter((id) => id !== "")),
+  z
+    .array(z.uuid({ error: "must be category ids" }))
+    .max(PRODUCT_LIMITS.categoriesMax, { error: `must have at most ${PRODUCT_LIMITS.categoriesMax} categories` })
+    .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))])
+    .optional(),
+);
+
+/** A new product: its image's text alternative is `imageAlt`, or its name when a client sends none. */
+export const createProductSchema = catalogueFields.extend({
+  stock: stockValue,
+  imageAlt: altSchema.optional(),
+  categoryIds,
+});
 
 /**
  * The product form. `stock` is the new stock and `stockShown` the one the form showed; both or
@@ -163,6 +190,9 @@ export const updateProductSchema = catalogueFields
     stock: optional(stockValue),
     stockShown: optional(stockValue),
     stockReason: optional(z.string().trim().max(PRODUCT_LIMITS.reasonMax)),
+    /** The new image's text alternative; without it the first image keeps its own. */
+    imageAlt: optional(altSchema),
+    categoryIds,
   })
   .superRefine((input, context) => {
     if ((input.stock === undefined) !== (input.stockShown === undefined))
@@ -187,7 +217,7 @@ export const productIdSchema = z.uuid();
 const invalid = (error: z.ZodError): ProductResult => {
   const issue = error.issues[0];
   const path = String(issue?.path[0] ?? "");
-  const field = PRODUCT_FIELDS.find((name) => name === path);
+  const field = path === "categoryIds" ? "categories" : PRODUCT_FIELDS.find((name) => name === path);
   return {
     ok: false,
     status: 400,
@@ -208,6 +238,39 @@ const slugTaken: ProductResult = {
 
 const isUniqueViolation = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+
+const unknownCategories: ProductResult = {
+  ok: false,
+  status: 400,
+  code: "invalid_input",
+  message: "categoryIds names a category that does not exist",
+  field: "categories",
+};
+
+/**
+ * Makes `ids` the product's categories, in the caller's transaction; false (nothing written) when
+ * one is not a category. The categories' rows stay locked (FOR KEY SHARE) until the transaction
+ * ends, so none can be deleted between this check and the insert.
+ */
+async function setCategories(tx: Prisma.TransactionClient, productId: string, ids: string[]): Promise<boolean> {
+  if (ids.length > 0) {
+    const found = await tx.$queryRaw<{ id: string }[]>(
+      Prisma.sql`SELECT id FROM categories WHERE id = ANY(${ids}::uuid[]) FOR KEY SHARE`,
+    );
+    if (found.length !== ids.length) return false;
+  }
+  await tx.productCategory.deleteMany({ where: { productId } });
+  if (ids.length > 0)
+    await tx.productCategory.createMany({ data: ids.map((categoryId) => ({ productId, categoryId })) });
+  return true;
+}
+
+/** Thrown to roll a transaction back; answered as `result`. */
+class Refused extends Error {
+  constructor(readonly result: ProductResult) {
+    super(result.ok ? "refused" : result.message);
+  }
+}
 
 /** Checks an uploaded image and stores it; undefined when none was sent. */
 async function storeImage(
@@ -235,7 +298,7 @@ export async function createProduct(
   if (!parsed.success) return invalid(parsed.error);
   if (!image || image.bytes.byteLength === 0)
     return { ok: false, status: 400, code: "image_required", message: "a new product needs an image", field: "image" };
-  const data = parsed.data;
+  const { imageAlt, categoryIds, ...data } = parsed.data;
   if (await deps.db.product.findUnique({ where: { slug: data.slug }, select: { id: true } })) return slugTaken;
   const stored = await storeImage(image, deps.images);
   if (!stored.ok) return stored;
@@ -243,16 +306,19 @@ export async function createProduct(
     const product = await deps.db.$transaction(async (tx) => {
       const created = await tx.product.create({
         data: { ...data, imagePath: stored.path! },
-        select: productFields,
+        select: { id: true, stock: true },
       });
+      await replaceGallery(tx, created.id, [{ path: stored.path!, alt: imageAlt ?? data.name }]);
+      if (!(await setCategories(tx, created.id, categoryIds ?? []))) throw new Refused(unknownCategories);
       if (created.stock > 0)
         await tx.stockAdjustment.create({
           data: { productId: created.id, kind: "initial", delta: created.stock, stockAfter: created.stock, reason: "" },
         });
-      return created;
+      return tx.product.findUniqueOrThrow({ where: { id: created.id }, select: productFields });
     });
     return { ok: true, done: "created", product };
   } catch (error) {
+    if (error instanceof Refused) return error.result;
     if (isUniqueViolation(error)) return slugTaken;
     throw error;
   }
@@ -271,7 +337,7 @@ export async function updateProduct(
   if (!productIdSchema.safeParse(productId).success) return notFound;
   const parsed = updateProductSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  const { stock, stockShown, stockReason, ...catalogue } = parsed.data;
+  const { stock, stockShown, stockReason, imageAlt, categoryIds, ...catalogue } = parsed.data;
   if (!(await deps.db.product.findUnique({ where: { id: productId }, select: { id: true } }))) return notFound;
   const clash = await deps.db.product.findFirst({
     where: { slug: catalogue.slug, id: { not: productId } },
@@ -297,9 +363,15 @@ export async function updateProduct(
           message: `the stock changed to ${current.stock} since the form showed ${stockShown}; nothing was saved`,
           field: "stock",
         };
+      if (categoryIds && !(await setCategories(tx, productId, categoryIds))) throw new Refused(unknownCategories);
+      // A new image replaces the gallery's first, which is the product's image.
+      const gallery = stored.path ? await lockedGallery(tx, productId) : null;
+      const [first, ...rest] = gallery ?? [];
+      if (stored.path && first)
+        await replaceGallery(tx, productId, [{ ...first, path: stored.path, alt: imageAlt ?? first.alt }, ...rest]);
       const product = await tx.product.update({
         where: { id: productId },
-        data: { ...catalogue, ...(stored.path ? { imagePath: stored.path } : {}), ...(stockChange ? { stock } : {}) },
+        data: { ...catalogue, ...(stockChange ? { stock } : {}) },
         select: productFields,
       });
       if (stockChange)
@@ -315,6 +387,7 @@ export async function updateProduct(
       return { ok: true, done: "saved", product };
     });
   } catch (error) {
+    if (error instanceof Refused) return error.result;
     if (isUniqueViolation(error)) return slugTaken;
     throw error;
   }
@@ -388,6 +461,8 @@ export interface AdminProductDetail {
   adjustments: StockAdjustmentRow[];
   /** Order lines that name it: why it can only be archived. */
   orderLines: number;
+  /** The categories it is in (the form's ticked boxes). */
+  categoryIds: string[];
 }
 
 export const ADJUSTMENTS_SHOWN = 100;
@@ -396,7 +471,7 @@ export async function adminProductDetail(db: Database, productId: string): Promi
   if (!productIdSchema.safeParse(productId).success) return null;
   const product = await db.product.findUnique({ where: { id: productId }, select: productFields });
   if (!product) return null;
-  const [adjustments, orderLines] = await Promise.all([
+  const [adjustments, orderLines, categories] = await Promise.all([
     db.stockAdjustment.findMany({
       where: { productId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -404,10 +479,12 @@ export async function adminProductDetail(db: Database, productId: string): Promi
       select: { id: true, kind: true, delta: true, stockAfter: true, reason: true, createdAt: true },
     }),
     db.orderLine.count({ where: { productId } }),
+    db.productCategory.findMany({ where: { productId }, select: { categoryId: true } }),
   ]);
   return {
     product,
     adjustments: adjustments.map((row) => ({ ...row, kind: row.kind as StockAdjustmentRow["kind"] })),
     orderLines,
+    categoryIds: categories.map((row) => row.categoryId),
   };
 }

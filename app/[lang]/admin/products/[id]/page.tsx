@@ -3,16 +3,20 @@ import Image from "next/image";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AdminNav } from "@/components/admin/admin-nav";
+import { GalleryManager, galleryFlashOf } from "@/components/admin/gallery-manager";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { buttonClass, Field, fieldClass, ProductForm } from "@/components/admin/product-form";
 import { requireAdminSession } from "@/lib/admin/guard";
 import { luandaSecond } from "@/lib/admin/luanda-calendar";
+import { adminGallery } from "@/lib/admin/gallery";
 import { adminProductDetail, PRODUCT_LIMITS } from "@/lib/admin/products";
+import { categoryTree } from "@/lib/categories";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/i18n/server";
 
-// One product in the back office (lib/admin/products.ts): its form with the image upload, the
-// stock adjustment with a reason and its history, and archive or restore (never delete).
+// One product in the back office (lib/admin/products.ts): its form with its categories and the
+// image upload, its gallery (lib/admin/gallery.ts), the stock adjustment with a reason and its
+// history, and archive or restore (never delete).
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ id: string }>;
@@ -35,7 +39,8 @@ export default async function AdminProductPage({
   const [{ t }, { id }, query] = await Promise.all([getLang(), params, searchParams]);
   const detail = await adminProductDetail(db(), id);
   if (!detail) notFound();
-  const { product, adjustments, orderLines } = detail;
+  const { product, adjustments, orderLines, categoryIds } = detail;
+  const [categories, gallery] = await Promise.all([categoryTree(db()), adminGallery(db(), product.id)]);
   const text = t.admin.products;
   const flash = productFlashOf(query);
   const action = `/api/admin/products/${product.id}`;
@@ -71,7 +76,9 @@ export default async function AdminProductPage({
         </div>
       </div>
 
-      <ProductForm t={t} product={product} invalid={flash.field} />
+      <ProductForm t={t} product={product} categories={categories} categoryIds={categoryIds} invalid={flash.field} />
+
+      <GalleryManager t={t} productId={product.id} gallery={gallery} flash={galleryFlashOf(query)} />
 
       <form
         method="post"

@@ -4,6 +4,8 @@ import { AdminNav } from "@/components/admin/admin-nav";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { ProductForm } from "@/components/admin/product-form";
 import { requireAdminSession } from "@/lib/admin/guard";
+import { categoryTree } from "@/lib/categories";
+import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/i18n/server";
 
 // A new product (lib/admin/products.ts createProduct): on sale as soon as it is created.
@@ -20,7 +22,7 @@ export default async function NewProductPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   await requireAdminSession();
-  const [{ t }, query] = await Promise.all([getLang(), searchParams]);
+  const [{ t }, query, categories] = await Promise.all([getLang(), searchParams, categoryTree(db())]);
   const flash = productFlashOf(query);
   return (
     <section className="flex flex-col gap-6">
@@ -30,7 +32,7 @@ export default async function NewProductPage({
         {t.admin.products.back}
       </Link>
       <ProductFlash t={t} flash={flash} />
-      <ProductForm t={t} invalid={flash.field} />
+      <ProductForm t={t} categories={categories} invalid={flash.field} />
     </section>
   );
 }

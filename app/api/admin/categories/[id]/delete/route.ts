@@ -1,0 +1,18 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { CATEGORIES_PAGE, categoryPagePath, deleteCategory } from "@/lib/admin/categories";
+import { db } from "@/lib/db/client";
+
+// "Delete category" on its page: 409 has_children while it has sub-categories; its products leave it.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return catalogueAction(request, {
+    formPage: categoryPagePath(id),
+    donePage: () => CATEGORIES_PAGE,
+    readsBody: false,
+    action: () => deleteCategory(id, { db: db() }),
+    json: (result) => ({ status: 200, body: { done: result.done, category: result.category } }),
+  });
+}

@@ -1,0 +1,17 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { categoryPagePath, updateCategory } from "@/lib/admin/categories";
+import { db } from "@/lib/db/client";
+
+// A category's form (/admin/categories/<id>): name, slug, description, parent, position.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return catalogueAction(request, {
+    formPage: categoryPagePath(id),
+    readsBody: true,
+    action: ({ fields }) => updateCategory(id, fields, { db: db() }),
+    json: (result) => ({ status: 200, body: { done: result.done, category: result.category } }),
+  });
+}

@@ -1,0 +1,16 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { CATEGORIES_PAGE, createCategory } from "@/lib/admin/categories";
+import { db } from "@/lib/db/client";
+
+// The "new category" form of /admin/categories, or JSON: 201 with the category; back to the list.
+export const dynamic = "force-dynamic";
+
+export function POST(request: NextRequest) {
+  return catalogueAction(request, {
+    formPage: CATEGORIES_PAGE,
+    readsBody: true,
+    action: ({ fields }) => createCategory(fields, { db: db() }),
+    json: (result) => ({ status: 201, body: { done: result.done, category: result.category } }),
+  });
+}

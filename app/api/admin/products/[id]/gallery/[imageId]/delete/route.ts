@@ -1,0 +1,21 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { GALLERY_FLASH, removeGalleryImage } from "@/lib/admin/gallery";
+import { productPagePath } from "@/lib/admin/product-actions";
+import { db } from "@/lib/db/client";
+
+// "Remove" one gallery image; 409 last_image for a product's only image (it keeps one).
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ id: string; imageId: string }> };
+
+export async function POST(request: NextRequest, { params }: Params) {
+  const { id, imageId } = await params;
+  return catalogueAction(request, {
+    formPage: productPagePath(id),
+    flash: GALLERY_FLASH,
+    readsBody: false,
+    action: () => removeGalleryImage(id, imageId, { db: db() }),
+    json: (result) => ({ status: 200, body: { done: result.done, gallery: result.gallery } }),
+  });
+}

@@ -1,0 +1,21 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { GALLERY_FLASH, moveGalleryImage } from "@/lib/admin/gallery";
+import { productPagePath } from "@/lib/admin/product-actions";
+import { db } from "@/lib/db/client";
+
+// "Move up" / "Move down" (`direction`) of one gallery image; the first is the product's card image.
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ id: string; imageId: string }> };
+
+export async function POST(request: NextRequest, { params }: Params) {
+  const { id, imageId } = await params;
+  return catalogueAction(request, {
+    formPage: productPagePath(id),
+    flash: GALLERY_FLASH,
+    readsBody: true,
+    action: ({ fields }) => moveGalleryImage(id, imageId, fields, { db: db() }),
+    json: (result) => ({ status: 200, body: { done: result.done, gallery: result.gallery } }),
+  });
+}

@@ -1,0 +1,21 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { GALLERY_FLASH, saveGalleryAlt } from "@/lib/admin/gallery";
+import { productPagePath } from "@/lib/admin/product-actions";
+import { db } from "@/lib/db/client";
+
+// One gallery image's text alternative (`alt`); 409 image_gone when another change removed the image.
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ id: string; imageId: string }> };
+
+export async function POST(request: NextRequest, { params }: Params) {
+  const { id, imageId } = await params;
+  return catalogueAction(request, {
+    formPage: productPagePath(id),
+    flash: GALLERY_FLASH,
+    readsBody: true,
+    action: ({ fields }) => saveGalleryAlt(id, imageId, fields, { db: db() }),
+    json: (result) => ({ status: 200, body: { done: result.done, gallery: result.gallery } }),
+  });
+}

@@ -1,0 +1,21 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { addGalleryImage, GALLERY_FLASH } from "@/lib/admin/gallery";
+import { productPagePath } from "@/lib/admin/product-actions";
+import { db } from "@/lib/db/client";
+import { postgresImageStore } from "@/lib/images/postgres-store";
+
+// "Add an image" in a product's gallery: multipart with the image and its `alt` text, last in the
+// gallery (JSON cannot carry an image: 400 image_required). 201 with the gallery.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return catalogueAction(request, {
+    formPage: productPagePath(id),
+    flash: GALLERY_FLASH,
+    readsBody: true,
+    action: ({ fields, image }) => addGalleryImage(id, fields, image, { db: db(), images: postgresImageStore(db()) }),
+    json: (result) => ({ status: 201, body: { done: result.done, gallery: result.gallery } }),
+  });
+}
