@@ -74,6 +74,8 @@ const browseSchema = z
         .string()
         .trim()
         .max(QUERY_MAX_LENGTH, { error: `must have at most ${QUERY_MAX_LENGTH} characters` })
+        // PostgreSQL's text cannot hold it: a 400, never the database's error.
+        .refine((q) => !q.includes("\u0000"), { error: "must not contain a NUL character" })
         .transform((q) => q || undefined)
         .optional(),
     ),

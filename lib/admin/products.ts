@@ -127,12 +127,17 @@ const integer = z.union([
     .transform(Number),
 ]);
 
+/** PostgreSQL's text cannot hold a NUL character: refused here (400), never by the database (500). */
+const withoutNul = { error: "must not contain a NUL character" };
+const hasNoNul = (value: string) => !value.includes("\u0000");
+
 const text = (max: number) =>
   z
     .string({ error: "is required" })
     .trim()
     .min(1, { error: "is required" })
-    .max(max, { error: `must have at most ${max} characters` });
+    .max(max, { error: `must have at most ${max} characters` })
+    .refine(hasNoNul, withoutNul);
 
 const stockValue = integer.pipe(
   z
@@ -189,7 +194,7 @@ export const updateProductSchema = catalogueFields
   .extend({
     stock: optional(stockValue),
     stockShown: optional(stockValue),
-    stockReason: optional(z.string().trim().max(PRODUCT_LIMITS.reasonMax)),
+    stockReason: optional(z.string().trim().max(PRODUCT_LIMITS.reasonMax).refine(hasNoNul, withoutNul)),
     /** The new image's text alternative; without it the first image keeps its own. */
     imageAlt: optional(altSchema),
     categoryIds,

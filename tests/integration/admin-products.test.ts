@@ -197,6 +197,9 @@ describe("creating a product", () => {
     ["a price above the limit", { priceAoa: "100000001" }, "priceAoa"],
     ["a negative stock", { stock: "-1" }, "stock"],
     ["a stock above the limit", { stock: "1000001" }, "stock"],
+    // PostgreSQL's text cannot hold NUL: the form refuses it rather than the database (a 500).
+    ["a NUL in the name", { name: "Caf\u0000é" }, "name"],
+    ["a NUL in the description", { description: "Bom\u0000" }, "description"],
   ])("%s: 400 invalid_input, or 303 back to the form naming the field", async (_case, override, field) => {
     const input = fields(override);
     const refused = await create({ multipart: input, image: uniquePng() }, JSON_ACCEPT);
@@ -412,6 +415,7 @@ describe("adjusting stock", () => {
     ["a decimal delta", { delta: "1.5", reason: "x" }, "delta"],
     ["no reason", { delta: "3", reason: " " }, "reason"],
     ["a reason too long", { delta: "3", reason: "x".repeat(501) }, "reason"],
+    ["a NUL in the reason", { delta: "3", reason: "Chegou\u0000" }, "reason"],
   ])("%s: 400", async (_case, input, field) => {
     const product = await insertTestProduct({ stock: 5 });
     const response = await onProduct("stock", product.id, { form: input });

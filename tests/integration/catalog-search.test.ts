@@ -237,6 +237,7 @@ describe("GET /api/search and GET /api/categories", () => {
     "?inStock=maybe",
     "?category=Not%20A%20Slug",
     `?q=${"a".repeat(101)}`,
+    "?q=caf%00e",
   ])("refuses %s with a 400 naming the parameter, never a 500", async (query) => {
     const response = await search(query);
     expect(response.status).toBe(400);
