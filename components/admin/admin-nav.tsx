@@ -2,12 +2,19 @@ import Link from "next/link";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
 /** The back office's sections, on every signed-in admin page; later sections add a link here. */
-export function AdminNav({ t, current }: { t: Dictionary; current: "home" | "orders" | "products" | "categories" }) {
+export function AdminNav({
+  t,
+  current,
+}: {
+  t: Dictionary;
+  current: "home" | "orders" | "products" | "categories" | "catalogue";
+}) {
   const links = [
     { key: "home", href: "/admin", label: t.admin.nav.home },
     { key: "orders", href: "/admin/orders", label: t.admin.nav.orders },
     { key: "products", href: "/admin/products", label: t.admin.products.title },
     { key: "categories", href: "/admin/categories", label: t.admin.categories.title },
+    { key: "catalogue", href: "/admin/catalogue", label: t.admin.catalogue.title },
   ] as const;
   return (
     <nav aria-label={t.admin.nav.label} className="flex flex-wrap gap-2 text-sm">

@@ -1,0 +1,582 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { CATEGORY_LIMITS, slugify } from "../categories";
+import type { Database } from "../db/client";
+import { GALLERY_LIMITS, type GalleryImage } from "../gallery";
+import { Prisma } from "../generated/prisma/client";
+import { imagePath, type ImageContentType, type ImageStore } from "../images/store";
+import { checkImage } from "../images/validate";
+import type { ImageFiles } from "./files";
+import {
+  IMPORT_REASON,
+  emptySummary,
+  problem,
+  sortProblems,
+  type CsvProblem,
+  type ImportSummary,
+  type ProblemCode,
+} from "./format";
+import { parseCatalogueCsv, type CategoryPath, type CsvProduct } from "./parse";
+
+/**
+ * The catalogue CSV into the database (README, "Catalogue CSV"): products matched by slug,
+ * created or updated; their categories by name, missing ones created; their galleries; their stock
+ * as the stock the file asks for, each change kept as a stock adjustment.
+ *
+ * - A dry run and an import check the same things and answer every problem by line and column;
+ *   an import with a problem writes nothing. The checks that need the database (which slugs exist,
+ *   categories by name, the shop's images) are made once before anything is written, and again
+ *   inside the transaction, on rows it has locked: what changed in between is still caught there.
+ * - One transaction, with set-based statements (one per table and kind of change, whatever the
+ *   number of lines): 10 000 lines in seconds (bench/README.md, "CSV import").
+ * - Idempotent: each product is compared with what it is before anything is written, and one
+ *   that would not change is not touched (no updated_at, no stock adjustment, no gallery rows).
+ * - Stock: the file's stock is the one wanted. Under the products' row locks (a checkout's
+ *   decrement waits, then applies to the result) the difference with the stock as it is then is
+ *   written with an adjustment: kind `edit` and reason "CSV import", `initial` for a new product.
+ * - Image files (the CLI's) are checked like an upload (lib/images/validate.ts) and stored before
+ *   the transaction; the store keeps one copy per content (sha256), so a file named on many lines,
+ *   or imported again, is stored once. A file the shop already has is found by its sha256 in
+ *   product_images (the PostgreSQL store's table), which lets a dry run say exactly what changes.
+ */
+
+/** Image files stored at once (the pool's default is 10 connections). */
+const STORE_CONCURRENCY = 4;
+/** Long enough for 20 000 lines on a slow machine; Prisma's default (5 s) is for a form's transaction. */
+const TRANSACTION_TIMEOUT_MS = 10 * 60_000;
+
+export interface ImportOptions {
+  dryRun: boolean;
+  /** Where relative image names are read (the CLI: the CSV's folder); absent, they are problems. */
+  files?: ImageFiles;
+}
+
+export interface ImportDeps {
+  db: Database;
+  images: ImageStore;
+}
+
+export type ImportResult =
+  | { ok: true; dryRun: boolean; summary: ImportSummary; problems: [] }
+  | { ok: false; dryRun: boolean; summary: ImportSummary; problems: CsvProblem[] }
+  /** Another change of the catalogue collided with this import (a slug or category created meanwhile): nothing was written. */
+  | { ok: false; conflict: true; message: string };
+
+type Sql = Pick<Prisma.TransactionClient, "$queryRaw" | "$executeRaw">;
+
+interface FileImage {
+  sha256: string;
+  contentType: ImageContentType;
+}
+
+/** A category as the tree has it, or one this import creates (`id` "new:<n>" until written). */
+interface PlannedCategory {
+  id: string;
+  parentId: string | null;
+  slug: string;
+  name: string;
+}
+
+interface ProductWrite {
+  /** Absent for a new product. */
+  id?: string;
+  slug: string;
+  name: string;
+  description: string;
+  priceAoa: number;
+  stock: number;
+  /** The stock as it is now (0 for a new product). */
+  stockBefore: number;
+  imagePath: string;
+  /** Category ids, when they change. */
+  categories: string[] | null;
+  /** The whole gallery, when it changes; a path "new:<sha256>" is a file stored just before. */
+  gallery: GalleryImage[] | null;
+}
+
+interface Plan {
+  problems: CsvProblem[];
+  summary: ImportSummary;
+  /** Top-level ones first. */
+  newCategories: PlannedCategory[];
+  creates: ProductWrite[];
+  updates: ProductWrite[];
+  /** Files whose content the shop does not have yet, by sha256. */
+  filesToStore: Map<string, { name: string; contentType: ImageContentType }>;
+}
+
+const NEW = "new:";
+
+/** Case, accents and repeated spaces aside: "Café  Moído" and "cafe moido" are one name. */
+const categoryKey = (name: string) =>
+  name
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
+
+const sameText = (a: string, b: string) => a.replace(/\r\n?/g, "\n") === b.replace(/\r\n?/g, "\n");
+
+const sameGallery = (a: readonly GalleryImage[], b: readonly GalleryImage[]) =>
+  a.length === b.length && a.every((image, i) => image.path === b[i]!.path && image.alt === b[i]!.alt);
+
+export async function importCatalogueCsv(
+  bytes: Uint8Array,
+  options: ImportOptions,
+  deps: ImportDeps,
+): Promise<ImportResult> {
+  const parsed = parseCatalogueCsv(bytes);
+  const files = await readImageFiles(parsed.products, options.files);
+  const lines = parsed.products.map((product) =>
+    files.badLines.has(product.line) ? { ...product, valid: false } : product,
+  );
+  const before = await plan(deps.db, lines, files.images, { lock: false, stored: new Map() });
+  const problems = sortProblems([...parsed.problems, ...files.problems, ...before.problems]);
+  const summary = { ...before.summary, rows: parsed.rows };
+  if (problems.length > 0) return { ok: false, dryRun: options.dryRun, summary, problems };
+  if (options.dryRun) return { ok: true, dryRun: true, summary, problems: [] };
+
+  // Before the transaction: a Blob store would not take part in it anyway. The store keeps one
+  // copy per content, so what a failed import stored is found, not stored again, next time.
+  // A few at a time: each is a round trip or two to the store, and the pool has connections to spare.
+  const stored = new Map<string, string>();
+  const toStore = [...before.filesToStore];
+  const storeNext = async (): Promise<void> => {
+    for (let next = toStore.shift(); next; next = toStore.shift()) {
+      const [sha256, file] = next;
+      const bytes = await options.files!.read(file.name);
+      // What was checked is what is stored.
+      if (!bytes || createHash("sha256").update(bytes).digest("hex") !== sha256)
+        throw new Error(`${file.name} changed or disappeared during the import; nothing was written`);
+      stored.set(sha256, (await deps.images.put(bytes, file.contentType)).path);
+    }
+  };
+  await Promise.all(Array.from({ length: STORE_CONCURRENCY }, storeNext));
+
+  try {
+    return await deps.db.$transaction(
+      async (tx): Promise<ImportResult> => {
+        const locked = await plan(tx, lines, files.images, { lock: true, stored });
+        const summary = { ...locked.summary, rows: parsed.rows, imagesStored: stored.size };
+        if (locked.problems.length > 0)
+          return { ok: false, dryRun: false, summary, problems: sortProblems(locked.problems) };
+        await write(tx, locked);
+        return { ok: true, dryRun: false, summary, problems: [] };
+      },
+      { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 30_000 },
+    );
+  } catch (error) {
+    if (isCollision(error))
+      return {
+        ok: false,
+        conflict: true,
+        message:
+          "another change of the catalogue (a product or category created, a category moved) collided with this import; nothing was written: import again",
+      };
+    throw error;
+  }
+}
+
+/**
+ * A unique slug taken, or the tree's two levels broken (the categories_two_levels trigger), by
+ * someone else meanwhile; or a deadlock or serialization failure with them. Prisma reports a
+ * raw statement's error as P2010 with the driver's SQLSTATE.
+ */
+function isCollision(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2002" || error.code === "P2034") return true;
+  const cause = (error.meta?.driverAdapterError as { cause?: { originalCode?: string; originalMessage?: string } })
+    ?.cause;
+  const code = cause?.originalCode ?? "";
+  return (
+    ["23505", "40P01", "40001"].includes(code) ||
+    (code === "23514" && /third level|cannot have a parent/.test(cause?.originalMessage ?? ""))
+  );
+}
+
+/** Reads, checks and hashes every file the lines name, once each; the bytes are not kept. */
+async function readImageFiles(
+  products: CsvProduct[],
+  files: ImageFiles | undefined,
+): Promise<{ images: Map<string, FileImage>; problems: CsvProblem[]; badLines: Set<number> }> {
+  const images = new Map<string, FileImage>();
+  const refused = new Map<string, ProblemCode>();
+  const problems: CsvProblem[] = [];
+  const badLines = new Set<number>();
+  for (const product of products) {
+    for (const { ref } of product.images ?? []) {
+      if (ref.kind !== "file") continue;
+      let code: ProblemCode | undefined = refused.get(ref.name);
+      if (!code && !images.has(ref.name)) {
+        if (!files) code = "image_file_not_allowed";
+        else {
+          const bytes = await files.read(ref.name);
+          const checked = bytes ? await checkImage(bytes) : null;
+          if (!bytes || !checked) code = "image_not_found";
+          else if (!checked.ok) code = checked.code;
+          else
+            images.set(ref.name, {
+              sha256: createHash("sha256").update(bytes).digest("hex"),
+              contentType: checked.contentType,
+            });
+        }
+        if (code) refused.set(ref.name, code);
+      }
+      if (code) {
+        problems.push(problem(product.line, "images", code, ref.name));
+        badLines.add(product.line);
+      }
+    }
+  }
+  return { images, problems, badLines };
+}
+
+interface ExistingProduct {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  priceAoa: number;
+  stock: number;
+  imagePath: string;
+  archived: boolean;
+}
+
+/**
+ * What the lines would change, against the database as `sql` sees it: with `lock`, the existing
+ * products' rows are locked first (in id order, as every writer of several products does).
+ * `stored` gives the paths of the files stored for this import.
+ */
+async function plan(
+  sql: Sql,
+  products: CsvProduct[],
+  fileImages: Map<string, FileImage>,
+  { lock, stored }: { lock: boolean; stored: Map<string, string> },
+): Promise<Plan> {
+  const problems: CsvProblem[] = [];
+  const summary = emptySummary();
+  const slugs = products.flatMap((product) => (product.slug === null ? [] : [product.slug]));
+  const existingRows = await sql.$queryRaw<ExistingProduct[]>(Prisma.sql`
+SELECT id::text AS id, slug, name, description, price_aoa AS "priceAoa", stock, image_path AS "imagePath",
+       archived_at IS NOT NULL AS archived
+FROM products WHERE slug = ANY(${slugs}::text[]) ORDER BY id ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`);
+  const existing = new Map(existingRows.map((row) => [row.slug, row]));
+  const ids = existingRows.map((row) => row.id);
+
+  // One after the other: inside the transaction they share its one connection anyway.
+  const galleryRows =
+    ids.length === 0
+      ? []
+      : await sql.$queryRaw<{ productId: string; path: string; alt: string }[]>(Prisma.sql`
+SELECT product_id::text AS "productId", path, alt FROM gallery_images
+WHERE product_id = ANY(${ids}::uuid[]) ORDER BY product_id, position`);
+  const linkRows =
+    ids.length === 0
+      ? []
+      : await sql.$queryRaw<{ productId: string; categoryId: string }[]>(Prisma.sql`
+SELECT product_id::text AS "productId", category_id::text AS "categoryId" FROM product_categories
+WHERE product_id = ANY(${ids}::uuid[])`);
+  const categoryRows = await sql.$queryRaw<PlannedCategory[]>(Prisma.sql`
+SELECT id::text AS id, parent_id::text AS "parentId", slug, name FROM categories ORDER BY position, name, id`);
+  const galleries = groupBy(galleryRows, (row) => row.productId);
+  const links = groupBy(linkRows, (row) => row.productId);
+
+  // The shop's stored images the lines name, and the files' contents the shop already has.
+  const namedIds = new Set<string>();
+  const shas = new Set<string>();
+  for (const product of products)
+    for (const { ref } of product.images ?? []) {
+      if (ref.kind === "path" && ref.path.startsWith("/api/images/"))
+        namedIds.add(ref.path.slice("/api/images/".length));
+      const file = ref.kind === "file" ? fileImages.get(ref.name) : undefined;
+      if (file) shas.add(file.sha256);
+    }
+  const knownIds = new Set<string>();
+  const pathOfSha = new Map(stored);
+  if (namedIds.size > 0 || shas.size > 0) {
+    const rows = await sql.$queryRaw<{ id: string; sha256: string }[]>(Prisma.sql`
+SELECT id::text AS id, sha256 FROM product_images
+WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`);
+    for (const row of rows) {
+      knownIds.add(row.id);
+      if (shas.has(row.sha256) && !pathOfSha.has(row.sha256)) pathOfSha.set(row.sha256, imagePath(row.id));
+    }
+  }
+  const filesToStore = new Map<string, { name: string; contentType: ImageContentType }>();
+
+  const tree = categoryResolver(categoryRows);
+  const creates: ProductWrite[] = [];
+  const updates: ProductWrite[] = [];
+
+  for (const product of products) {
+    const before = problems.length;
+    const current = product.slug === null ? undefined : existing.get(product.slug);
+
+    let categories: string[] | null = null;
+    if (product.categories) {
+      categories = [];
+      for (const path of product.categories) {
+        const resolved = tree.resolve(path);
+        if (typeof resolved === "string") categories.push(resolved);
+        else problems.push(problem(product.line, "categories", resolved.code, resolved.value));
+      }
+      categories = [...new Set(categories)];
+    }
+
+    let gallery: GalleryImage[] | null = null;
+    if (product.images) {
+      gallery = [];
+      for (const { ref, alt } of product.images) {
+        let path: string;
+        if (ref.kind === "path") {
+          path = ref.path;
+          if (path.startsWith("/api/images/") && !knownIds.has(path.slice("/api/images/".length))) {
+            problems.push(problem(product.line, "images", "image_unknown", path));
+            continue;
+          }
+        } else {
+          // A file with a problem of its own (./readImageFiles) has been answered already.
+          const file = fileImages.get(ref.name);
+          if (!file) continue;
+          const known = pathOfSha.get(file.sha256);
+          if (!known) filesToStore.set(file.sha256, { name: ref.name, contentType: file.contentType });
+          path = known ?? `${NEW}${file.sha256}`;
+        }
+        if (gallery.some((image) => image.path === path))
+          problems.push(problem(product.line, "images", "image_duplicate", ref.kind === "path" ? ref.path : ref.name));
+        gallery.push({ path, alt });
+      }
+    }
+
+    if (product.slug !== null && !current && !product.images)
+      problems.push(problem(product.line, "images", "image_required"));
+    if (!product.valid || problems.length > before) continue;
+
+    const write: ProductWrite = {
+      slug: product.slug!,
+      name: product.name,
+      description: product.description,
+      priceAoa: product.priceAoa,
+      stock: product.stock,
+      stockBefore: current?.stock ?? 0,
+      imagePath: gallery?.[0]?.path ?? current?.imagePath ?? "",
+      categories,
+      gallery,
+    };
+    if (!current) {
+      creates.push(write);
+      continue;
+    }
+    if (current.archived) summary.archived += 1;
+    // A product without gallery rows (created by a release before galleries) shows its one image,
+    // described by its name: the same gallery as that one row would be.
+    const shown = galleries.get(current.id) ?? [
+      { path: current.imagePath, alt: current.name.slice(0, GALLERY_LIMITS.altMax) },
+    ];
+    const currentCategories = new Set((links.get(current.id) ?? []).map((link) => link.categoryId));
+    const categoriesChange =
+      categories !== null &&
+      (categories.length !== currentCategories.size || categories.some((id) => !currentCategories.has(id)));
+    const galleryChange = gallery !== null && !sameGallery(gallery, shown);
+    const changed =
+      categoriesChange ||
+      galleryChange ||
+      current.name !== product.name ||
+      !sameText(current.description, product.description) ||
+      current.priceAoa !== product.priceAoa ||
+      current.stock !== product.stock;
+    if (!changed) {
+      summary.unchanged += 1;
+      continue;
+    }
+    updates.push({
+      ...write,
+      id: current.id,
+      // Unchanged but for its line breaks (a spreadsheet's \n for the form's \r\n): kept as it is.
+      description: sameText(current.description, product.description) ? current.description : product.description,
+      categories: categoriesChange ? categories : null,
+      gallery: galleryChange ? gallery : null,
+    });
+  }
+  summary.created = creates.length;
+  summary.updated = updates.length;
+  summary.categoriesCreated = tree.created.length;
+  summary.imagesStored = filesToStore.size;
+  return { problems, summary, newCategories: tree.created, creates, updates, filesToStore };
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
+
+type Unresolved = { code: ProblemCode; value: string };
+type Resolution = string | Unresolved;
+
+/**
+ * Categories by name within their parent, ignoring case and accents; a name the tree does not
+ * have becomes a new category (its slug from lib/categories.ts slugify: for a sub-category whose
+ * slug is taken, `<parent-slug>-<slug>`; then `-2`, `-3`…). A name only a sub-category has is not
+ * made a second, top-level category: that is a problem of the line (a third level, or a missing parent).
+ */
+function categoryResolver(rows: PlannedCategory[]) {
+  const slugs = new Set(rows.map((row) => row.slug));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  /** parent id ("" for the top level) → name key → categories. */
+  const named = new Map<string, Map<string, PlannedCategory[]>>();
+  const add = (category: PlannedCategory) => {
+    const siblings = named.get(category.parentId ?? "") ?? new Map<string, PlannedCategory[]>();
+    named.set(category.parentId ?? "", siblings);
+    const key = categoryKey(category.name);
+    siblings.set(key, [...(siblings.get(key) ?? []), category]);
+  };
+  rows.forEach(add);
+  const subsNamed = (key: string) => rows.filter((row) => row.parentId !== null && categoryKey(row.name) === key);
+  const created: PlannedCategory[] = [];
+
+  const freeSlug = (candidates: string[]): string => {
+    for (const candidate of candidates) if (!slugs.has(candidate)) return candidate;
+    const base = candidates.at(-1)!;
+    for (let n = 2; ; n++) {
+      const suffix = `-${n}`;
+      const candidate = `${base.slice(0, CATEGORY_LIMITS.slugMax - suffix.length).replace(/-+$/, "")}${suffix}`;
+      if (!slugs.has(candidate)) return candidate;
+    }
+  };
+  const fit = (slug: string) => slug.slice(0, CATEGORY_LIMITS.slugMax).replace(/-+$/, "");
+
+  /** The category called `name` under `parent` (null: top level), created if there is none. */
+  const find = (name: string, parent: PlannedCategory | null): PlannedCategory | Unresolved => {
+    const found = named.get(parent?.id ?? "")?.get(categoryKey(name)) ?? [];
+    if (found.length > 1) return { code: "category_ambiguous", value: parent ? `${parent.name} > ${name}` : name };
+    if (found[0]) return found[0];
+    const slug = slugify(name);
+    if (slug === "") return { code: "category_unusable_name", value: name };
+    const category: PlannedCategory = {
+      id: `${NEW}${created.length}`,
+      parentId: parent?.id ?? null,
+      slug: parent ? freeSlug([slug, fit(`${parent.slug}-${slug}`)]) : freeSlug([slug]),
+      name,
+    };
+    slugs.add(category.slug);
+    created.push(category);
+    add(category);
+    return category;
+  };
+
+  return {
+    created,
+    resolve({ parent, name }: CategoryPath): Resolution {
+      const topName = parent ?? name;
+      const topKey = categoryKey(topName);
+      if (!named.get("")?.has(topKey)) {
+        const subs = subsNamed(topKey);
+        if (subs.length > 0) {
+          const paths = subs.map((sub) => `${byId.get(sub.parentId!)?.name ?? "?"} > ${sub.name}`);
+          return parent === null
+            ? { code: "category_is_sub", value: paths.join(" | ") }
+            : { code: "category_too_deep", value: `${paths[0]} > ${name}` };
+        }
+      }
+      const top = find(topName, null);
+      if (!("id" in top) || parent === null) return "id" in top ? top.id : top;
+      const child = find(name, top);
+      return "id" in child ? child.id : child;
+    },
+  };
+}
+
+/** The plan's writes, a few set-based statements per table. */
+async function write(tx: Sql, plan: Plan): Promise<void> {
+  const categoryIds = new Map<string, string>();
+  const realCategory = (id: string) => (id.startsWith(NEW) ? categoryIds.get(id)! : id);
+  // Top-level categories first: a sub-category's trigger looks its parent up.
+  for (const level of [false, true]) {
+    const categories = plan.newCategories.filter((category) => (category.parentId !== null) === level);
+    if (categories.length === 0) continue;
+    const inserted = await tx.$queryRaw<{ id: string; slug: string }[]>(Prisma.sql`
+INSERT INTO categories (slug, name, parent_id)
+SELECT * FROM unnest(${categories.map((c) => c.slug)}::text[], ${categories.map((c) => c.name)}::text[],
+                     ${categories.map((c) => (c.parentId ? realCategory(c.parentId) : null))}::uuid[])
+RETURNING id::text AS id, slug`);
+    const idOfSlug = new Map(inserted.map((row) => [row.slug, row.id]));
+    for (const category of categories) categoryIds.set(category.id, idOfSlug.get(category.slug)!);
+  }
+
+  const path = (value: string) => {
+    if (value.startsWith(NEW)) throw new Error(`the file ${value} was not stored`);
+    return value;
+  };
+
+  const productIds = new Map<string, string>();
+  if (plan.creates.length > 0) {
+    const rows = plan.creates;
+    const inserted = await tx.$queryRaw<{ id: string; slug: string }[]>(Prisma.sql`
+INSERT INTO products (slug, name, description, image_path, price_aoa, stock)
+SELECT * FROM unnest(${rows.map((r) => r.slug)}::text[], ${rows.map((r) => r.name)}::text[],
+                     ${rows.map((r) => r.description)}::text[], ${rows.map((r) => path(r.imagePath))}::text[],
+                     ${rows.map((r) => r.priceAoa)}::int[], ${rows.map((r) => r.stock)}::int[])
+RETURNING id::text AS id, slug`);
+    for (const row of inserted) productIds.set(row.slug, row.id);
+  }
+  if (plan.updates.length > 0) {
+    const rows = plan.updates;
+    await tx.$executeRaw(Prisma.sql`
+UPDATE products AS p
+SET name = v.name, description = v.description, image_path = v.image_path, price_aoa = v.price_aoa,
+    stock = v.stock, updated_at = CURRENT_TIMESTAMP
+FROM unnest(${rows.map((r) => r.id!)}::uuid[], ${rows.map((r) => r.name)}::text[],
+            ${rows.map((r) => r.description)}::text[], ${rows.map((r) => path(r.imagePath))}::text[],
+            ${rows.map((r) => r.priceAoa)}::int[], ${rows.map((r) => r.stock)}::int[])
+     AS v(id, name, description, image_path, price_aoa, stock)
+WHERE p.id = v.id`);
+    for (const row of rows) productIds.set(row.slug, row.id!);
+  }
+  const all = [...plan.creates, ...plan.updates];
+  const idOf = (row: ProductWrite) => productIds.get(row.slug)!;
+
+  const adjusted = all.filter((row) => row.stock !== row.stockBefore);
+  if (adjusted.length > 0)
+    await tx.$executeRaw(Prisma.sql`
+INSERT INTO stock_adjustments (product_id, kind, delta, stock_after, reason)
+SELECT * FROM unnest(${adjusted.map(idOf)}::uuid[], ${adjusted.map((r) => (r.id ? "edit" : "initial"))}::text[],
+                     ${adjusted.map((r) => r.stock - r.stockBefore)}::int[], ${adjusted.map((r) => r.stock)}::int[],
+                     ${adjusted.map(() => IMPORT_REASON)}::text[])`);
+
+  const recategorised = all.filter((row) => row.categories !== null);
+  if (recategorised.length > 0) {
+    await tx.$executeRaw(
+      Prisma.sql`DELETE FROM product_categories WHERE product_id = ANY(${recategorised.map(idOf)}::uuid[])`,
+    );
+    const pairs = recategorised.flatMap((row) => row.categories!.map((id) => [idOf(row), realCategory(id)] as const));
+    if (pairs.length > 0)
+      await tx.$executeRaw(Prisma.sql`
+INSERT INTO product_categories (product_id, category_id)
+SELECT * FROM unnest(${pairs.map((pair) => pair[0])}::uuid[], ${pairs.map((pair) => pair[1])}::uuid[])`);
+  }
+
+  const regalleried = all.filter((row) => row.gallery !== null);
+  if (regalleried.length > 0) {
+    await tx.$executeRaw(
+      Prisma.sql`DELETE FROM gallery_images WHERE product_id = ANY(${regalleried.map(idOf)}::uuid[])`,
+    );
+    const images = regalleried.flatMap((row) =>
+      row.gallery!.map((image, position) => ({
+        productId: idOf(row),
+        position,
+        path: path(image.path),
+        alt: image.alt,
+      })),
+    );
+    await tx.$executeRaw(Prisma.sql`
+INSERT INTO gallery_images (product_id, position, path, alt)
+SELECT * FROM unnest(${images.map((i) => i.productId)}::uuid[], ${images.map((i) => i.position)}::int[],
+                     ${images.map((i) => i.path)}::text[], ${images.map((i) => i.alt)}::text[])`);
+  }
+}

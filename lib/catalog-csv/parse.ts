@@ -1,0 +1,319 @@
+import { posix } from "node:path";
+import { parse } from "csv-parse/sync";
+import { z } from "zod";
+import { PRODUCT_LIMITS, SLUG_PATTERN } from "../admin/products";
+import { CATEGORY_LIMITS } from "../categories";
+import { GALLERY_LIMITS } from "../gallery";
+import {
+  CSV_COLUMNS,
+  CSV_LIMITS,
+  LIST_SEPARATOR,
+  PATH_SEPARATOR,
+  REQUIRED_COLUMNS,
+  problem,
+  type CsvColumn,
+  type CsvProblem,
+} from "./format";
+
+/**
+ * The catalogue CSV's bytes into products, without a database or a file system: UTF-8 with or
+ * without a BOM, comma or semicolon (whichever the header line has more of: Excel in pt-AO writes
+ * semicolons), csv-parse for the quoting. Every cell is checked and every problem kept, by line
+ * and column; a line with a problem is marked so and never written. What needs the database (categories by name,
+ * the shop's images, whether a slug is new) is ./import.ts's.
+ */
+
+/** An image of the `images` column: a path the shop already serves, or a file beside the CSV. */
+export type ImageRef = { kind: "path"; path: string } | { kind: "file"; name: string };
+
+/** `Mercearia > Café` is { parent: "Mercearia", name: "Café" }; `Ofertas` is { parent: null, name: "Ofertas" }. */
+export interface CategoryPath {
+  parent: string | null;
+  name: string;
+}
+
+export interface CsvProduct {
+  /** Where its record starts in the file. */
+  line: number;
+  /**
+   * False when one of its cells has a problem: the line is never written, but what it names
+   * (categories, images, its slug) is still checked against the database, so that one answer
+   * lists every problem. Its other fields are then meaningless.
+   */
+  valid: boolean;
+  /** null when the slug itself is wrong. */
+  slug: string | null;
+  name: string;
+  description: string;
+  priceAoa: number;
+  stock: number;
+  /** null when the cell is empty (or the column absent): the product keeps the categories it has. Only the paths without a problem. */
+  categories: CategoryPath[] | null;
+  /** null when the cell is empty (or the column absent): the product keeps its gallery. Only the images named correctly. */
+  images: { ref: ImageRef; alt: string }[] | null;
+}
+
+export interface ParsedCsv {
+  products: CsvProduct[];
+  problems: CsvProblem[];
+  /** Product lines in the file, valid or not. */
+  rows: number;
+}
+
+/** A spreadsheet's apostrophe before =, +, -, @ (what the export's escape_formulas adds) is not part of the text. */
+const FORMULA_ESCAPE = /^'(?=[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])/;
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+const whole = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .regex(/^[0-9]+$/)
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
+
+const rowSchema = z.object({
+  slug: text(PRODUCT_LIMITS.slugMax).regex(SLUG_PATTERN),
+  name: text(PRODUCT_LIMITS.nameMax),
+  description: text(PRODUCT_LIMITS.descriptionMax),
+  price_aoa: whole(1, PRODUCT_LIMITS.priceMax),
+  stock: whole(0, PRODUCT_LIMITS.stockMax),
+});
+
+/** A zod issue of `rowSchema` as one of our problems. */
+function issueProblem(line: number, issue: z.core.$ZodIssue): CsvProblem {
+  const column = String(issue.path[0]);
+  switch (issue.code) {
+    case "too_small":
+      return issue.origin === "number"
+        ? problem(line, column, "below_min", Number(issue.minimum))
+        : problem(line, column, "required");
+    case "too_big":
+      return issue.origin === "number"
+        ? problem(line, column, "above_max", Number(issue.maximum))
+        : problem(line, column, "too_long", Number(issue.maximum));
+    default:
+      return problem(
+        line,
+        column,
+        column === "price_aoa"
+          ? "not_kwanza"
+          : column === "stock"
+            ? "not_whole"
+            : column === "slug"
+              ? "slug_format"
+              : "required",
+      );
+  }
+}
+
+/** The delimiter the header line uses most: `;` or `,`. */
+function detectDelimiter(text: string): ";" | "," {
+  const end = text.search(/\r?\n/);
+  const header = end === -1 ? text : text.slice(0, end);
+  const count = (char: string) => header.split(char).length - 1;
+  return count(";") > count(",") ? ";" : ",";
+}
+
+/** The line of the first byte that is not UTF-8. */
+function firstInvalidLine(bytes: Uint8Array): number {
+  const decoded = new TextDecoder("utf-8").decode(bytes);
+  const at = decoded.indexOf("\uFFFD");
+  return at === -1 ? 1 : decoded.slice(0, at).split("\n").length;
+}
+
+const splitList = (cell: string) => cell.split(LIST_SEPARATOR).map((part) => part.trim());
+
+function parseCategories(line: number, cell: string, problems: CsvProblem[]): CategoryPath[] | null {
+  // An empty path between two | (a trailing one, as spreadsheets concatenate) says nothing.
+  const paths = splitList(cell).filter((path) => path !== "");
+  if (paths.length === 0) return null;
+  const categories: CategoryPath[] = [];
+  for (const path of paths) {
+    const names = path.split(PATH_SEPARATOR).map((name) => name.trim().replace(/\s+/g, " "));
+    if (names.length > 2) {
+      problems.push(problem(line, "categories", "category_too_deep", path));
+      continue;
+    }
+    if (names.some((name) => name === "")) {
+      problems.push(problem(line, "categories", "category_empty_name"));
+      continue;
+    }
+    const tooLong = names.find((name) => name.length > CATEGORY_LIMITS.nameMax);
+    if (tooLong) {
+      problems.push(problem(line, "categories", "category_name_too_long", tooLong));
+      continue;
+    }
+    const [first, second] = names as [string, string | undefined];
+    categories.push(second === undefined ? { parent: null, name: first } : { parent: first, name: second });
+  }
+  return categories;
+}
+
+const SHOP_PUBLIC_PATH = /^\/products\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+const SHOP_STORED_PATH = /^\/api\/images\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** One cell of `images`: a shop path as it is, or a file name relative to the CSV's folder (`\` read as `/`). */
+function imageRef(line: number, raw: string, problems: CsvProblem[]): ImageRef | null {
+  if (raw === "") {
+    problems.push(problem(line, "images", "image_empty_path"));
+    return null;
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    problems.push(problem(line, "images", "image_url", raw));
+    return null;
+  }
+  if (raw.startsWith("/")) {
+    if (SHOP_PUBLIC_PATH.test(raw) || SHOP_STORED_PATH.test(raw.toLowerCase()))
+      return { kind: "path", path: raw.startsWith("/api/") ? raw.toLowerCase() : raw };
+    problems.push(problem(line, "images", "image_bad_path", raw));
+    return null;
+  }
+  const name = raw.replaceAll("\\", "/");
+  const normalized = posix.normalize(name);
+  if (/^[A-Za-z]:\//.test(name) || normalized === ".." || normalized.startsWith("../")) {
+    problems.push(problem(line, "images", "image_outside_folder", raw));
+    return null;
+  }
+  return { kind: "file", name: normalized };
+}
+
+/** The cell's images, those it names correctly (each with its alt, "" when the alts do not match). */
+function parseImages(line: number, imagesCell: string, altsCell: string, problems: CsvProblem[]): CsvProduct["images"] {
+  if (imagesCell === "") {
+    if (altsCell !== "") problems.push(problem(line, "image_alts", "alts_without_images"));
+    return null;
+  }
+  const paths = splitList(imagesCell);
+  if (paths.length > GALLERY_LIMITS.imagesMax)
+    problems.push(problem(line, "images", "too_many_images", GALLERY_LIMITS.imagesMax));
+  const seen = new Set<string>();
+  for (const raw of paths) {
+    if (raw !== "" && seen.has(raw)) problems.push(problem(line, "images", "image_duplicate", raw));
+    seen.add(raw);
+  }
+  const alts = altsCell === "" ? [] : splitList(altsCell);
+  if (alts.length !== paths.length) problems.push(problem(line, "image_alts", "alts_count", paths.length));
+  else
+    alts.forEach((alt, index) => {
+      if (alt === "") problems.push(problem(line, "image_alts", "alt_empty", index + 1));
+      else if (alt.length > GALLERY_LIMITS.altMax)
+        problems.push(problem(line, "image_alts", "alt_too_long", index + 1));
+    });
+  return paths.flatMap((raw, index) => {
+    const ref = imageRef(line, raw, problems);
+    return ref ? [{ ref, alt: alts.length === paths.length ? alts[index]! : "" }] : [];
+  });
+}
+
+export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
+  const none = (problems: CsvProblem[]): ParsedCsv => ({ products: [], problems, rows: 0 });
+  if (bytes.byteLength > CSV_LIMITS.bytesMax) return none([problem(0, null, "file_too_large", CSV_LIMITS.bytesMax)]);
+  let text: string;
+  try {
+    // Drops a BOM (Excel's "CSV UTF-8" writes one).
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return none([problem(firstInvalidLine(bytes), null, "not_utf8")]);
+  }
+
+  let records: { record: string[]; info: { lines: number } }[];
+  const problems: CsvProblem[] = [];
+  try {
+    records = parse(text, {
+      delimiter: detectDelimiter(text),
+      info: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    }) as unknown as typeof records;
+  } catch (error) {
+    const { lines, message } = error as { lines?: number; message?: string };
+    return none([problem(lines ?? 0, null, "malformed", message ?? String(error))]);
+  }
+  // A spreadsheet's empty rows come out as lines of separators only.
+  const blank = (record: string[]) => record.every((cell) => cell.trim() === "");
+
+  // Where each record starts: where it ends, less the line breaks inside its quoted cells.
+  const starts = records.map(
+    ({ record, info }) => info.lines - record.reduce((sum, cell) => sum + (cell.match(/\n/g)?.length ?? 0), 0),
+  );
+
+  const headerIndex = records.findIndex(({ record }) => !blank(record));
+  const header = records[headerIndex];
+  if (!header) return none([problem(1, null, "empty_file")]);
+  const headerLine = starts[headerIndex]!;
+  const names = header.record.map((name) => name.trim().toLowerCase());
+  const index = new Map<CsvColumn, number>();
+  names.forEach((name, position) => {
+    const column = CSV_COLUMNS.find((known) => known === name);
+    // A column without a name (a spreadsheet's stray cell past the last one) is not read.
+    if (name === "") return;
+    if (!column) problems.push(problem(headerLine, header.record[position]!.trim(), "unknown_column"));
+    else if (index.has(column)) problems.push(problem(headerLine, column, "duplicate_column"));
+    else index.set(column, position);
+  });
+  for (const column of REQUIRED_COLUMNS)
+    if (!index.has(column)) problems.push(problem(headerLine, column, "missing_column"));
+  if (index.has("image_alts") !== index.has("images"))
+    problems.push(problem(headerLine, index.has("images") ? "image_alts" : "images", "missing_column"));
+  if (problems.length > 0) return none(problems);
+
+  const rows = records.map((entry, position) => ({ ...entry, line: starts[position]! })).slice(headerIndex + 1);
+  const dataRows = rows.filter(({ record }) => !blank(record));
+  if (dataRows.length > CSV_LIMITS.rowsMax)
+    return {
+      products: [],
+      problems: [problem(dataRows[CSV_LIMITS.rowsMax]!.line, null, "too_many_rows", CSV_LIMITS.rowsMax)],
+      rows: dataRows.length,
+    };
+
+  const cell = (record: string[], column: CsvColumn) => {
+    const position = index.get(column);
+    const value = position === undefined ? "" : (record[position] ?? "");
+    return value.replace(FORMULA_ESCAPE, "");
+  };
+  const firstLineOf = new Map<string, number>();
+  const products: CsvProduct[] = [];
+  for (const { record, line } of dataRows) {
+    const before = problems.length;
+    if (record.length !== names.length) {
+      problems.push(problem(line, null, "field_count", record.length));
+      continue;
+    }
+    const parsed = rowSchema.safeParse({
+      slug: cell(record, "slug"),
+      name: cell(record, "name"),
+      description: cell(record, "description"),
+      price_aoa: cell(record, "price_aoa"),
+      stock: cell(record, "stock"),
+    });
+    const badColumns = new Set<string>();
+    for (const issue of parsed.error?.issues ?? []) {
+      // One problem per column: the first zod found.
+      const column = String(issue.path[0]);
+      if (!badColumns.has(column)) problems.push(issueProblem(line, issue));
+      badColumns.add(column);
+    }
+    const slug = badColumns.has("slug") ? null : cell(record, "slug").trim();
+    const first = slug === null ? undefined : firstLineOf.get(slug);
+    if (first !== undefined) problems.push(problem(line, "slug", "duplicate_slug", first));
+    else if (slug !== null) firstLineOf.set(slug, line);
+
+    const categories = parseCategories(line, cell(record, "categories").trim(), problems);
+    const images = parseImages(line, cell(record, "images").trim(), cell(record, "image_alts").trim(), problems);
+    const data = parsed.data;
+    products.push({
+      line,
+      valid: problems.length === before,
+      slug,
+      name: data?.name ?? "",
+      description: data?.description ?? "",
+      priceAoa: data?.price_aoa ?? 0,
+      stock: data?.stock ?? 0,
+      categories,
+      images,
+    });
+  }
+  return { products, problems, rows: dataRows.length };
+}
