@@ -42,6 +42,7 @@ export const PROBLEM_CODES = [
   // The file as a whole (line 0) or its header (line 1).
   "file_too_large",
   "not_utf8",
+  "nul_character",
   "empty_file",
   "malformed",
   "missing_column",
@@ -104,6 +105,8 @@ export function describeProblem(code: ProblemCode, value = ""): string {
       return `the file has more than ${value} bytes`;
     case "not_utf8":
       return "the file is not UTF-8 text (in Excel: Save as, CSV UTF-8)";
+    case "nul_character":
+      return "the file holds a NUL character, which no text of the shop can hold (is it really a CSV?)";
     case "empty_file":
       return `the file has no header line; the first line names the columns: ${CSV_COLUMNS.join(",")}`;
     case "malformed":

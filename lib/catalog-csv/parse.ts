@@ -217,6 +217,9 @@ export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
   } catch {
     return none([problem(firstInvalidLine(bytes), null, "not_utf8")]);
   }
+  // PostgreSQL's text cannot hold it: refused here, never by the database.
+  const nul = text.indexOf("\u0000");
+  if (nul !== -1) return none([problem(text.slice(0, nul).split("\n").length, null, "nul_character")]);
 
   let records: { record: string[]; info: { lines: number } }[];
   const problems: CsvProblem[] = [];

@@ -556,6 +556,8 @@ export const en: Dictionary = {
       problems: {
         file_too_large: (value: string) => `The file is larger than ${value} bytes.`,
         not_utf8: () => "The file is not UTF-8. In Excel: Save as, “CSV UTF-8 (Comma delimited)”.",
+        nul_character: () =>
+          "The file holds a NUL character, which no text of the shop can hold (is it really a CSV?).",
         empty_file: () => "The file has no line naming the columns.",
         malformed: () => "The CSV cannot be read from here on (a quote left open?).",
         missing_column: () => "This column is missing from the first line.",

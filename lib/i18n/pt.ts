@@ -581,6 +581,7 @@ export const pt = {
       problems: {
         file_too_large: (value: string) => `O ficheiro tem mais de ${value} bytes.`,
         not_utf8: () => "O ficheiro não está em UTF-8. No Excel: Guardar como, “CSV UTF-8 (delimitado por vírgulas)”.",
+        nul_character: () => "O ficheiro tem um carácter NUL, que nenhum texto da loja pode ter (é mesmo um CSV?).",
         empty_file: () => "O ficheiro não tem a linha com os nomes das colunas.",
         malformed: () => "O CSV não pode ser lido a partir daqui (umas aspas por fechar?).",
         missing_column: () => "Esta coluna falta na primeira linha.",

@@ -318,6 +318,10 @@ describe("an import", () => {
       { line: 1, column: "price", code: "unknown_column" },
     ]);
     expect(invalid(await runImport(""))).toEqual([{ line: 1, column: null, code: "empty_file" }]);
+    // PostgreSQL's text cannot hold a NUL: refused before the database sees it.
+    expect(invalid(await runImport(`${HEADER}\nnul,Na\u0000me,Texto.,1,1,,/products/x.svg,x\n`))).toEqual([
+      { line: 2, column: null, code: "nul_character" },
+    ]);
     expect(invalid(await runImport(`${HEADER}\n${"x,y,z,1,1,,,\n".repeat(20_001)}`))).toEqual([
       { line: 20_002, column: null, code: "too_many_rows" },
     ]);
@@ -477,7 +481,8 @@ describe("the routes", () => {
       expect(response.status, code).toBe(status);
       expect(await response.json()).toMatchObject({ error: { code } });
     }
-    for (const body of ["", "\u0000\u0001", 'slug\n"', `${HEADER}\n${"x,".repeat(5000)}`]) {
+    const bodies = ["", "\u0000\u0001", 'slug\n"', `${HEADER}\n${"x,".repeat(5000)}`, `${HEADER}\na,b\u0000,c,1,1,,,`];
+    for (const body of bodies) {
       const response = await importRoute("?dryRun=1", csvBody(body));
       expect(response.status, JSON.stringify(body.slice(0, 20))).toBe(400);
       expect(await response.json()).toMatchObject({ ok: false });
