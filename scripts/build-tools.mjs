@@ -4,7 +4,9 @@
 // on `node` after `npm prune --omit=dev`, where tsx is gone:
 //   scripts/worker.ts    → dist/worker.mjs     (`npm run start:worker`)
 //   scripts/reconcile.ts → dist/reconcile.mjs  (`npm run start:reconcile`)
-// `npm run worker` and `npm run reconcile` keep running the sources with tsx in development.
+//   scripts/catalogue-import.ts → dist/catalogue-import.mjs  (`npm run start:catalogue-import -- <file.csv>`)
+// `npm run worker`, `npm run reconcile` and `npm run catalogue:import` keep running the sources
+// with tsx in development.
 //
 // Only the repository's own code goes into the bundles; packages stay imports of node_modules,
 // as in the Next build beside them. `server-only` is the exception: these are server programs,
@@ -18,7 +20,11 @@ import { build } from "esbuild";
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 /** What each bundle is built from, by output name. */
-export const TOOL_ENTRY_POINTS = { worker: "scripts/worker.ts", reconcile: "scripts/reconcile.ts" };
+export const TOOL_ENTRY_POINTS = {
+  worker: "scripts/worker.ts",
+  reconcile: "scripts/reconcile.ts",
+  "catalogue-import": "scripts/catalogue-import.ts",
+};
 
 /** @type {import("esbuild").Plugin} */
 const serverOnlyIsEmpty = {
@@ -30,7 +36,7 @@ const serverOnlyIsEmpty = {
 };
 
 /**
- * Writes `<outdir>/worker.mjs` and `<outdir>/reconcile.mjs`. The bundles import their packages
+ * Writes `<outdir>/<name>.mjs` for each of TOOL_ENTRY_POINTS. The bundles import their packages
  * from node_modules, so `outdir` must be inside the repository (node looks for node_modules in
  * the bundle's directory and its parents).
  * @param {{ outdir?: string }} [options]
@@ -47,6 +53,9 @@ export async function buildTools({ outdir = path.join(root, "dist") } = {}) {
     format: "esm",
     target: "node20",
     packages: "external",
+    // next has no `exports` map, so Node's ESM loader finds `next/cache` only with its extension
+    // (lib/catalog-pages.ts imports it; outside Next its revalidation does nothing, by design).
+    alias: { "next/cache": "next/cache.js" },
     plugins: [serverOnlyIsEmpty],
     // Not minified: a stack trace in the worker's log should be readable as it is.
     logLevel: "warning",

@@ -244,7 +244,7 @@ describe.skipIf(Boolean(process.env.CI) && embedded)(
     });
 
     it("builds, then leaves no dev dependency behind", async () => {
-      for (const built of [".next/BUILD_ID", "dist/worker.mjs", "dist/reconcile.mjs"]) {
+      for (const built of [".next/BUILD_ID", "dist/worker.mjs", "dist/reconcile.mjs", "dist/catalogue-import.mjs"]) {
         expect(await exists(path.join(copy.dir, built)), built).toBe(true);
       }
       for (const devDependency of ["tsx", "vitest", "esbuild", "prettier", "@electric-sql/pglite", "vercel"]) {

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -169,5 +169,77 @@ describe("npm run reconcile", () => {
       { type: "confirmation-mail", status: "DONE" },
       { type: "record-invoice", status: "DONE" },
     ]);
+  });
+});
+
+describe("npm run catalogue:import and its built twin (dist/catalogue-import.mjs)", () => {
+  /** A 4×3 PNG, the image file a CSV names beside it. */
+  const PNG = Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGOQzXeCIwacHAC6twmpGx4hjgAAAABJRU5ErkJggg==",
+    "base64",
+  );
+
+  async function csvFolder(rows: string[]): Promise<{ dir: string; csv: string }> {
+    const dir = await mkdtemp(path.join(root, "node_modules", ".cache", "catalogue-csv-"));
+    await writeFile(path.join(dir, "foto.png"), PNG);
+    const csv = path.join(dir, "catalogo.csv");
+    // As a spreadsheet in pt-AO saves it: a BOM and semicolons.
+    await writeFile(csv, `\uFEFFslug;name;description;price_aoa;stock;categories;images;image_alts\r\n${rows.join("\r\n")}\r\n`);
+    return { dir, csv };
+  }
+
+  it("imports a file with its images and categories, and a second run changes nothing", async () => {
+    await mkdir(path.join(root, "node_modules", ".cache"), { recursive: true });
+    const slug = `cli-${randomUUID().slice(0, 8)}`;
+    const { dir, csv } = await csvFolder([`${slug};Sumo de múcua;Feito à mão.;1500;7;Bebidas > Sumos;foto.png;Garrafa de sumo`]);
+    try {
+      const dry = await npmRun(["catalogue:import", "--", csv, "--dry-run"]);
+      expect(dry.code, dry.output).toBe(0);
+      expect(await client.product.findUnique({ where: { slug } })).toBeNull();
+
+      const first = await npmRun(["catalogue:import", "--", csv]);
+      expect(first.code, first.output).toBe(0);
+      const product = await client.product.findUniqueOrThrow({
+        where: { slug },
+        include: { gallery: true, categories: { include: { category: { include: { parent: true } } } } },
+      });
+      expect(product).toMatchObject({ name: "Sumo de múcua", priceAoa: 1500, stock: 7 });
+      expect(product.imagePath).toMatch(/^\/api\/images\/[0-9a-f-]{36}$/);
+      expect(product.gallery.map((image) => image.alt)).toEqual(["Garrafa de sumo"]);
+      expect(product.categories.map(({ category }) => `${category.parent?.name} > ${category.name}`)).toEqual([
+        "Bebidas > Sumos",
+      ]);
+
+      // The bundle runs on plain node, as after `npm prune --omit=dev`.
+      const outdir = await mkdtemp(path.join(root, "node_modules", ".cache", "built-tools-"));
+      try {
+        const built = (await buildTools({ outdir })).find((file) => file.endsWith("catalogue-import.mjs"))!;
+        const again = await runInRepository(process.execPath, [built, csv]);
+        expect(again.code, again.output).toBe(0);
+        expect(again.output).toContain("1 unchanged");
+      } finally {
+        await rm(outdir, { recursive: true, force: true });
+      }
+      expect((await client.product.findUniqueOrThrow({ where: { slug } })).updatedAt).toEqual(product.updatedAt);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("names every problem by line and column, writes nothing and exits 1", async () => {
+    await mkdir(path.join(root, "node_modules", ".cache"), { recursive: true });
+    const slug = `cli-${randomUUID().slice(0, 8)}`;
+    const { dir, csv } = await csvFolder([
+      `${slug};Bom;Bom.;1500;7;;foto.png;Foto`,
+      `${slug}-b;Mau;Mau.;15,50;7;;foto.png;Foto`,
+    ]);
+    try {
+      const run = await npmRun(["catalogue:import", "--", csv]);
+      expect(run.code, run.output).toBe(1);
+      expect(run.output).toMatch(/line 3, price_aoa: /);
+      expect(await client.product.findUnique({ where: { slug } })).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
