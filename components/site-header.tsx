@@ -26,7 +26,12 @@ export function SiteHeader({
           {t.shop.name}
         </Link>
         {/* A plain GET form: search works before (or without) JavaScript. */}
-        <form action="/search" method="get" role="search" className="order-last flex w-full gap-2 sm:order-none sm:w-auto sm:flex-1 sm:max-w-md">
+        <form
+          action="/search"
+          method="get"
+          role="search"
+          className="order-last flex w-full gap-2 sm:order-none sm:w-auto sm:flex-1 sm:max-w-md"
+        >
           <label htmlFor="site-search" className="sr-only">
             {t.browse.searchLabel}
           </label>
@@ -38,7 +43,10 @@ export function SiteHeader({
             placeholder={t.browse.searchPlaceholder}
             className="min-w-0 flex-1 rounded-md border border-stone-300 px-3 py-2 text-base"
           />
-          <button type="submit" className="rounded-md bg-stone-900 px-3 py-2 text-sm font-medium text-white hover:bg-stone-700">
+          <button
+            type="submit"
+            className="rounded-md bg-stone-900 px-3 py-2 text-sm font-medium text-white hover:bg-stone-700"
+          >
             {t.browse.searchButton}
           </button>
         </form>

@@ -133,9 +133,13 @@ function toQuery(input: z.output<typeof browseSchema>): BrowseQuery {
 }
 
 /** The API's reading of a query string: every bad parameter is a 400 with its name. */
-export function parseBrowseParams(params: RawParams): { ok: true; query: BrowseQuery } | { ok: false; message: string } {
+export function parseBrowseParams(
+  params: RawParams,
+): { ok: true; query: BrowseQuery } | { ok: false; message: string } {
   const parsed = browseSchema.safeParse(firstValues(params));
-  return parsed.success ? { ok: true, query: toQuery(parsed.data) } : { ok: false, message: describeIssues(parsed.error, "query") };
+  return parsed.success
+    ? { ok: true, query: toQuery(parsed.data) }
+    : { ok: false, message: describeIssues(parsed.error, "query") };
 }
 
 /**

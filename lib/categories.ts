@@ -107,7 +107,11 @@ export async function findCategoryBySlug(
   });
   if (!category) return null;
   const { parent, ...own } = category;
-  const children = await db.category.findMany({ where: { parentId: own.id }, select: categoryFields, orderBy: inOrder });
+  const children = await db.category.findMany({
+    where: { parentId: own.id },
+    select: categoryFields,
+    orderBy: inOrder,
+  });
   return { category: own, parent, children };
 }
 
@@ -126,7 +130,10 @@ export async function countProductsOnSaleIn(
 }
 
 /** The categories of a product, as "Parent > Child" paths in the tree's order (the CSV's column, the admin form). */
-export async function productCategoryPaths(db: Pick<Database, "productCategory">, productId: string): Promise<string[]> {
+export async function productCategoryPaths(
+  db: Pick<Database, "productCategory">,
+  productId: string,
+): Promise<string[]> {
   const rows = await db.productCategory.findMany({
     where: { productId },
     select: { category: { select: { name: true, position: true, parent: { select: { name: true } } } } },

@@ -146,7 +146,11 @@ export async function SearchView({
         ...(query.q ? [{ name: t.browse.searchTitle(query.q) }] : []),
       ]
     : [{ name: title }];
-  const clear = query.q ? `/search${browseSearch({ q: query.q, category: query.category })}` : found ? `/categories/${found.category.slug}` : "/";
+  const clear = query.q
+    ? `/search${browseSearch({ q: query.q, category: query.category })}`
+    : found
+      ? `/categories/${found.category.slug}`
+      : "/";
   return (
     <section aria-labelledby="catalog-title">
       <Breadcrumbs t={t} appUrl={env.appUrl} crumbs={crumbs} />

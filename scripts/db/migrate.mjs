@@ -248,7 +248,8 @@ const LOCK_POLL_MS = 250;
  */
 async function acquireMigrateLock(client, waitMs, log) {
   const tryLock = async () =>
-    (await client.query("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_MIGRATE_LOCK_KEY])).rows[0]?.locked === true;
+    (await client.query("SELECT pg_try_advisory_lock($1) AS locked", [PRISMA_MIGRATE_LOCK_KEY])).rows[0]?.locked ===
+    true;
   if (await tryLock()) return;
   log(
     `another migrator is running (${await describeLockHolder(client)}); waiting up to ${seconds(waitMs)} for it to finish`,

@@ -93,7 +93,12 @@ async function getImage(path: string, headers: Record<string, string> = {}) {
 }
 async function apiProducts() {
   const { GET } = await import("@/app/api/products/route");
-  return (await (await GET(new Request(`${APP}/api/products`))).json()) as { id: string; priceAoa: number; stock: number; image: string }[];
+  return (await (await GET(new Request(`${APP}/api/products`))).json()) as {
+    id: string;
+    priceAoa: number;
+    stock: number;
+    image: string;
+  }[];
 }
 
 const newSlug = () => `produto-${randomUUID().slice(0, 8)}`;

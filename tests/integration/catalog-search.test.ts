@@ -148,7 +148,11 @@ describe("sort and pages", () => {
   it("relevance with a search pages without repeats too", async () => {
     const all = await browse({ q: "artigo teste", sort: "relevance" });
     expect(all.total).toBe(EXTRA.length);
-    const ids = [...all.items, ...(await browse({ q: "artigo teste", sort: "relevance", page: 2 })).items, ...(await browse({ q: "artigo teste", sort: "relevance", page: 3 })).items].map((p) => p.id);
+    const ids = [
+      ...all.items,
+      ...(await browse({ q: "artigo teste", sort: "relevance", page: 2 })).items,
+      ...(await browse({ q: "artigo teste", sort: "relevance", page: 3 })).items,
+    ].map((p) => p.id);
     expect(new Set(ids).size).toBe(EXTRA.length);
   });
 });
@@ -203,7 +207,9 @@ describe("filters and categories", () => {
 
   it("the database refuses a third level of categories", async () => {
     await expect(
-      sql(`INSERT INTO categories (slug, name, parent_id) SELECT 'terceiro', 'Terceiro', id FROM categories WHERE slug = 'doces-e-mel'`),
+      sql(
+        `INSERT INTO categories (slug, name, parent_id) SELECT 'terceiro', 'Terceiro', id FROM categories WHERE slug = 'doces-e-mel'`,
+      ),
     ).rejects.toMatchObject({ code: "23514" });
     await expect(
       sql(`UPDATE categories SET parent_id = (SELECT id FROM categories WHERE slug = 'moda') WHERE slug = 'mercearia'`),

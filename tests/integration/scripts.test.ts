@@ -184,14 +184,19 @@ describe("npm run catalogue:import and its built twin (dist/catalogue-import.mjs
     await writeFile(path.join(dir, "foto.png"), PNG);
     const csv = path.join(dir, "catalogo.csv");
     // As a spreadsheet in pt-AO saves it: a BOM and semicolons.
-    await writeFile(csv, `\uFEFFslug;name;description;price_aoa;stock;categories;images;image_alts\r\n${rows.join("\r\n")}\r\n`);
+    await writeFile(
+      csv,
+      `\uFEFFslug;name;description;price_aoa;stock;categories;images;image_alts\r\n${rows.join("\r\n")}\r\n`,
+    );
     return { dir, csv };
   }
 
   it("imports a file with its images and categories, and a second run changes nothing", async () => {
     await mkdir(path.join(root, "node_modules", ".cache"), { recursive: true });
     const slug = `cli-${randomUUID().slice(0, 8)}`;
-    const { dir, csv } = await csvFolder([`${slug};Sumo de múcua;Feito à mão.;1500;7;Bebidas > Sumos;foto.png;Garrafa de sumo`]);
+    const { dir, csv } = await csvFolder([
+      `${slug};Sumo de múcua;Feito à mão.;1500;7;Bebidas > Sumos;foto.png;Garrafa de sumo`,
+    ]);
     try {
       const dry = await npmRun(["catalogue:import", "--", csv, "--dry-run"]);
       expect(dry.code, dry.output).toBe(0);

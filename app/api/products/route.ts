@@ -9,7 +9,8 @@ export const dynamic = "force-dynamic";
 
 export async function GET(request: Request): Promise<Response> {
   const pageParam = new URL(request.url).searchParams.get("page") ?? "1";
-  if (!/^[1-9][0-9]{0,5}$/.test(pageParam)) return jsonError(400, "invalid_query", "page must be a whole number from 1");
+  if (!/^[1-9][0-9]{0,5}$/.test(pageParam))
+    return jsonError(400, "invalid_query", "page must be a whole number from 1");
   const page = Number(pageParam);
   try {
     // One more than a page, to know whether another follows.

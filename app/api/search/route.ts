@@ -16,7 +16,14 @@ export async function GET(request: NextRequest): Promise<Response> {
     const result = await browseProducts(db(), parsed.query);
     if (!result) return jsonError(404, "category_not_found", "no category has this slug");
     return Response.json({
-      items: result.items.map(({ id, slug, name, priceAoa, stock, image }) => ({ id, slug, name, priceAoa, stock, image })),
+      items: result.items.map(({ id, slug, name, priceAoa, stock, image }) => ({
+        id,
+        slug,
+        name,
+        priceAoa,
+        stock,
+        image,
+      })),
       total: result.total,
       page: result.page,
       pageSize: result.pageSize,
