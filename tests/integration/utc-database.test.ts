@@ -38,7 +38,8 @@ const setDatabaseTimeZone = (url: string, zone: string) =>
 it("sets the database's default time zone to UTC, inside the migrator's transaction", async () => {
   const url = await freshDatabase();
   await applyMigrations({ connectionString: url });
-  expect(await databaseSettings(url)).toEqual(["TimeZone=UTC"]);
+  // With the catalogue's typo threshold (migration 20261128000000).
+  expect(await databaseSettings(url)).toEqual(["TimeZone=UTC", "pg_trgm.word_similarity_threshold=0.45"]);
   expect(await withPgClient(url, sessionTimeZone)).toEqual({ timeZone: "UTC", utc: true });
 });
 
@@ -65,6 +66,8 @@ describe.runIf(serverUrl)("on a PostgreSQL server", () => {
     await withPgClient(url, async (admin) => {
       await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
       await admin.query(`GRANT ALL ON SCHEMA public TO ${role}`);
+      // What creating the search's trusted extensions (unaccent, pg_trgm) takes; not ownership.
+      await admin.query(`DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO ${role}', current_database()); END $$`);
     });
     try {
       const roleUrl = new URL(url);
@@ -79,6 +82,9 @@ describe.runIf(serverUrl)("on a PostgreSQL server", () => {
             `^20261124000000_utc_database: WARNING: role ${role} may not alter database .*only its own sessions`,
           ),
         ),
+      );
+      expect(lines).toContainEqual(
+        expect.stringMatching(new RegExp(`^20261128000000_catalogue: WARNING: role ${role} may not alter database .*0\\.45`)),
       );
       // The database keeps its zone for everyone else; the migrating role's sessions start in UTC.
       expect(await databaseSettings(url)).toEqual(["TimeZone=Pacific/Kiritimati"]);

@@ -4,7 +4,9 @@
 -- Expand only: the release still serving reads products as before; new tables, new functions.
 
 -- Search: unaccent ("cafe" finds "Café") and pg_trgm (similarity, for "cafee" or "chocolat"). Both
--- ship with PostgreSQL's contrib (Neon and Vercel's Postgres allow them; PGlite loads its builds).
+-- ship with PostgreSQL's contrib (Neon and Vercel's Postgres allow them; PGlite loads its builds),
+-- and both are trusted extensions: a role with CREATE on the database may create them (the owner
+-- has it). Where the migrating role may not, the database's owner runs these two lines once first.
 CREATE EXTENSION IF NOT EXISTS unaccent;
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
@@ -44,13 +46,16 @@ $$;
 -- How alike a word of the search and a stretch of a product's name must be for a typo to match
 -- (pg_trgm's word similarity, 0 to 1). Its default, 0.6, misses "maskara" for "Máscara" (0.45);
 -- 0.45 finds such one-letter mistakes, and the ranking puts exact matches first. A database setting,
--- read by every new session; the SET is for this session, which on PGlite is the only one. A role
--- that does not own the database keeps the default (README, "Search").
+-- read by every new session; the SET is for this session, which on PGlite is the only one. A
+-- migrating role that may not alter the database sets it for itself there, with a WARNING, like
+-- the time zone (migration 20261124000000); search still works at the default, less forgiving.
 DO $$
 BEGIN
   EXECUTE format('ALTER DATABASE %I SET pg_trgm.word_similarity_threshold = 0.45', current_database());
 EXCEPTION WHEN insufficient_privilege THEN
-  RAISE NOTICE 'pg_trgm.word_similarity_threshold stays at its default: this role does not own the database';
+  EXECUTE format('ALTER ROLE %I IN DATABASE %I SET pg_trgm.word_similarity_threshold = 0.45', current_user, current_database());
+  RAISE WARNING 'role % may not alter database %, so only its own sessions there forgive typos at 0.45', current_user, current_database()
+    USING HINT = format('The owner can cover every role: ALTER DATABASE %I SET pg_trgm.word_similarity_threshold = 0.45', current_database());
 END
 $$;
 SET pg_trgm.word_similarity_threshold = 0.45;
