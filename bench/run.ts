@@ -7,10 +7,11 @@
  * Settings (environment): DATABASE_URL (a PostgreSQL server to create the scratch database
  * on; embedded PGlite when unset), BENCH_SCENARIOS (comma-separated names; all by default),
  * BENCH_DURATION_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (10),
- * BENCH_RATE (200 requests/s for the fixed-rate run), BENCH_SKIP_BUILD=1 (reuse .next/).
+ * BENCH_RATE (requests/s of the fixed-rate run: 200, or the scenario's own `fixedRate`),
+ * BENCH_SKIP_BUILD=1 (reuse .next/).
  */
 import { randomBytes } from "node:crypto";
-import { copyFile, mkdir, rm } from "node:fs/promises";
+import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +24,7 @@ import { cpuSnapshot, cpuUse } from "./lib/cpu";
 import { freePort } from "./lib/free-port";
 import { runLoad, type LoadMode, type LoadResult } from "./lib/load";
 import { formatChecks, formatTable, type Check, type Measurement } from "./lib/report";
+import { waitFor } from "./lib/wait";
 import {
   isStaticFileBaseline,
   type Answer,
@@ -64,11 +66,15 @@ runUntilStopped(lifetime, "bench", async () => {
   const durationSeconds = setting("BENCH_DURATION_SECONDS", 10, 1, 60);
   const warmupSeconds = setting("BENCH_WARMUP_SECONDS", 3, 1, 30);
   const connections = setting("BENCH_CONNECTIONS", 10, 1, 100);
-  const rate = setting("BENCH_RATE", 200, 1, 5000);
-  const modes: { name: string; load: LoadMode }[] = [
-    { name: `${connections} connections`, load: { kind: "throughput", connections, durationSeconds } },
-    { name: `${rate} req/s`, load: { kind: "fixed-rate", connections, rate, durationSeconds } },
-  ];
+  const rateSetting = process.env.BENCH_RATE ? setting("BENCH_RATE", 200, 1, 5000) : undefined;
+  const rateOf = (scenario: Scenario) => rateSetting ?? scenario.fixedRate ?? 200;
+  const modesOf = (scenario: Scenario): { name: string; load: LoadMode }[] => {
+    const rate = rateOf(scenario);
+    return [
+      { name: `${connections} connections`, load: { kind: "throughput", connections, durationSeconds } },
+      { name: `${rate} req/s`, load: { kind: "fixed-rate", connections, rate, durationSeconds } },
+    ];
+  };
 
   const port = await freePort();
   const shop = await prepareIsolatedShop({
@@ -96,6 +102,14 @@ runUntilStopped(lifetime, "bench", async () => {
   const database = new pg.Pool({ connectionString: shop.databaseUrl, max: 2 });
   lifetime.onStop(() => database.end());
 
+  // Rows some scenarios need for the whole run, before the build renders pages from them.
+  for (const scenario of scenarios) {
+    if (!scenario.setup) continue;
+    const started = performance.now();
+    await scenario.setup(database);
+    log(`${scenario.name}: its data is in the database (${Math.round(performance.now() - started)} ms)`);
+  }
+
   await prepareProductionBuild({
     root,
     appEnv: shop.appEnv,
@@ -104,6 +118,43 @@ runUntilStopped(lifetime, "bench", async () => {
     log,
   });
   if (lifetime.stopping) return;
+
+  // Static-file baselines that hold a page the build does not render ahead: a first server
+  // renders and caches it, and the bytes it then answers from its cache become the file.
+  const visits = scenarios
+    .map((s) => s.baseline)
+    .filter(isStaticFileBaseline)
+    .filter((b) => b.visitFirst);
+  if (visits.length > 0) {
+    const first = startNextServer({ root, appEnv: shop.appEnv, port, output: "quiet" });
+    try {
+      await waitUntilAnswering(`${first.url}/`, { exited: first.exited, timeoutMs: 60_000 });
+      for (const { visitFirst, staticFile } of visits) {
+        let cached: string | undefined;
+        const tookMs = await waitFor(
+          async () => {
+            const response = await fetch(`${first.url}${visitFirst}`, { headers: { Accept: "text/html" } });
+            const body = await response.text();
+            if (!response.ok) throw new Error(`GET ${visitFirst} answered ${response.status}`);
+            if (response.headers.get("x-nextjs-cache") === "HIT") cached = body;
+            return cached !== undefined;
+          },
+          { intervalMs: 250, timeoutMs: 30_000 },
+        );
+        if (tookMs === undefined || cached === undefined)
+          throw new Error(`GET ${visitFirst} never came from Next's cache: is it still a cached page?`);
+        const target = path.join(root, "public", staticFile);
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFile(target, cached);
+        lifetime.onStop(() => rm(path.dirname(target), { recursive: true, force: true }));
+        log(
+          `${visitFirst}: rendered on a first visit, then answered from the cache (${Buffer.byteLength(cached)} bytes)`,
+        );
+      }
+    } finally {
+      await first.stop();
+    }
+  }
 
   // Static-file baselines that copy a file of the build into public/, where the server finds
   // them only if they are there when it starts.
@@ -143,7 +194,7 @@ runUntilStopped(lifetime, "bench", async () => {
             "  (PGlite runs inside this process, next to the load generator: compare ratios, not absolute figures, with PostgreSQL runs)",
           ]),
       `machine: ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? "unknown"}), Node ${process.version}; loopback only`,
-      `each target: ${warmupSeconds} s warm-up at ${connections} connections, then ${modes.map((m) => `${durationSeconds} s at ${m.name}`).join(", then ")}`,
+      `each target: ${warmupSeconds} s warm-up at ${connections} connections, then ${durationSeconds} s at ${connections} connections, then ${durationSeconds} s at ${[...new Set(scenarios.map(rateOf))].join(" or ")} req/s`,
       "",
     ].join("\n"),
   );
@@ -208,7 +259,7 @@ runUntilStopped(lifetime, "bench", async () => {
       await finish(result);
     }
 
-    for (const mode of modes) {
+    for (const mode of modesOf(scenario)) {
       for (const target of scenarioTargets) {
         // Enough rows for twice the warm-up's pace (it is usually slower than a warm target).
         const maxRequests =

@@ -26,7 +26,8 @@ for (const { baseline } of selectScenarios(BENCH_SCENARIOS)) {
 }
 
 const server = createServer((request, response) => {
-  const handler = handlers.get(`${request.method} ${request.url}`);
+  // By path: a query string is the handler's to read (`search`).
+  const handler = handlers.get(`${request.method} ${request.url?.split("?")[0]}`);
   if (!handler) {
     response.writeHead(404).end();
     return;

@@ -24,6 +24,17 @@ export interface Scenario {
    * table then shows no ratios).
    */
   baseline: Baseline | StaticFileBaseline | null;
+  /**
+   * Rows the scenario needs for the whole run (the 10 000 products of `search`), written once
+   * before `next build`, so that the pages the build renders ahead show them. Scenarios that
+   * share data must write it once between them (catalogue-data.ts).
+   */
+  setup?(database: pg.Pool): Promise<void>;
+  /**
+   * Requests per second of its fixed-rate run when BENCH_RATE is not set: the rate its goal is
+   * stated at (`search`: p99 under 50 ms at 100 req/s). Unset: BENCH_RATE's default, 200.
+   */
+  fixedRate?: number;
   /** Data and requests for one run against one target. */
   prepare(run: RunSetup): Promise<PreparedRun>;
   /**
@@ -60,6 +71,13 @@ export interface StaticFileBaseline {
    * Without it, `staticFile` must already be in public/.
    */
   copyOf?: string;
+  /**
+   * Instead of `copyOf`, a page `next build` does not render ahead but the server caches on its
+   * first visit (a category's page 2): the runner starts a first server, visits this address (as
+   * a browser does: HTML, no cookie) until the answer comes from the cache, keeps that answer's
+   * bytes as `staticFile`, and stops the server before it starts the one that is measured.
+   */
+  visitFirst?: string;
 }
 
 export const isStaticFileBaseline = (baseline: Scenario["baseline"]): baseline is StaticFileBaseline =>

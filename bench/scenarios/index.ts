@@ -1,7 +1,9 @@
 import type { Scenario } from "../lib/scenario";
+import { categoryPage2Scenario, categoryPageScenario } from "./category-pages";
 import { createOrderScenario } from "./create-order";
 import { cataloguePageScenario, cataloguePageSmallFileScenario, productPageScenario } from "./pages";
 import { productsScenario } from "./products";
+import { searchScenario } from "./search";
 import { webhookConScenario, webhookDuplicateScenario } from "./webhooks";
 
 /** Every scenario, in the order they run. */
@@ -10,6 +12,9 @@ export const SCENARIOS: readonly Scenario[] = [
   cataloguePageScenario,
   productPageScenario,
   cataloguePageSmallFileScenario,
+  searchScenario,
+  categoryPageScenario,
+  categoryPage2Scenario,
   webhookConScenario,
   webhookDuplicateScenario,
   createOrderScenario,

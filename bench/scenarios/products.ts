@@ -3,9 +3,10 @@ import { sameRequestEveryTime, type BaselineHandler, type Scenario } from "../li
 import type pg from "pg";
 
 /**
- * GET /api/products: the catalogue as JSON. The app goes through Next's router, the route
- * handler, Prisma (driver adapter over pg) and Response.json; the baseline sends the same
- * SELECT through pg and writes the same JSON by hand.
+ * GET /api/products: the catalogue as JSON, its first page (500 products, with a Link header
+ * when more follow: the case when the run has the bench catalogue of `search`). The app goes
+ * through Next's router, the route handler, Prisma (driver adapter over pg) and Response.json;
+ * the baseline sends the same SELECT through pg and writes the same JSON by hand.
  */
 
 interface ProductRow {
@@ -17,14 +18,18 @@ interface ProductRow {
   stock: number;
 }
 
-const LIST_PRODUCTS = "SELECT id, slug, name, price_aoa, image_path, stock FROM products ORDER BY name";
+/** lib/catalog.ts PRODUCTS_PAGE_SIZE. */
+const PAGE_SIZE = 500;
+/** lib/catalog.ts listProducts: on sale, by name then id, one more than a page to know whether another follows. */
+const LIST_PRODUCTS = `SELECT id, slug, name, price_aoa, image_path, stock FROM products
+WHERE archived_at IS NULL ORDER BY name, id LIMIT ${PAGE_SIZE + 1}`;
 
 const listProducts =
   (database: pg.Pool): BaselineHandler =>
   async (_request, response) => {
     const { rows } = await database.query<ProductRow>(LIST_PRODUCTS);
     const body = JSON.stringify(
-      rows.map((row) => ({
+      rows.slice(0, PAGE_SIZE).map((row) => ({
         id: row.id,
         slug: row.slug,
         name: row.name,
@@ -33,13 +38,17 @@ const listProducts =
         stock: row.stock,
       })),
     );
-    response.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+    response.writeHead(200, {
+      "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(body),
+      ...(rows.length > PAGE_SIZE ? { Link: '</api/products?page=2>; rel="next"' } : {}),
+    });
     response.end(body);
   };
 
 export const productsScenario: Scenario = {
   name: "products",
-  summary: "GET /api/products: every product as JSON",
+  summary: "GET /api/products: the first page of products (up to 500) as JSON",
   baseline: { method: "GET", path: "/api/products", handler: ({ database }) => listProducts(database) },
   prepare: async () => sameRequestEveryTime({ method: "GET", path: "/api/products" }),
 

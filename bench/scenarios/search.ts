@@ -1,0 +1,301 @@
+import { isDeepStrictEqual } from "node:util";
+import type pg from "pg";
+import { sendJson } from "../lib/http";
+import type { Answer, BaselineHandler, BenchRequest, PreparedRun, Scenario, Target } from "../lib/scenario";
+import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
+
+/**
+ * GET /api/search over the bench catalogue (10 000 products, catalogue-data.ts): a rotating set
+ * of what shoppers type, with and without accents, one or two words, typos, with a category, a
+ * sort, a filter or a later page.
+ *
+ * The app: Next's router, the route handler, zod's reading of the query string,
+ * lib/catalog-query.ts browseProducts through Prisma (the category and its sub-categories, one
+ * statement for the page with its total, the expired holds of its products) and Response.json.
+ *
+ * The baseline: the same statements through `pg`, in the same order, and the same JSON written
+ * by hand. The statements are copied from lib/catalog-query.ts (browseProducts, searchIds,
+ * ORDER_BY, tsqueryText), lib/categories.ts (categoryIdsWithChildren) and lib/catalog.ts
+ * (withExpiredHolds), since the shop builds them inside functions that also run them; a change
+ * there must be made here too, and every run checks it was: each query's answer from the app
+ * must equal the baseline's (`verify` below).
+ */
+
+const SEARCH_PATH = "/api/search";
+/** lib/catalog-query.ts PAGE_SIZE. */
+const PAGE_SIZE = 24;
+/** lib/catalog-query.ts QUERY_MAX_WORDS. */
+const QUERY_MAX_WORDS = 8;
+
+/** What the rotation asks, in turn; each finds tens to hundreds of the bench's products. */
+export const SEARCHES: readonly Record<string, string>[] = [
+  { q: "café" },
+  { q: "cafe" },
+  { q: "cafee" },
+  { q: "chocolate amargo" },
+  { q: "feijao" },
+  { q: "óleo de palma" },
+  { q: "sumo maracuja" },
+  { q: "panela", sort: "price_asc" },
+  { q: "capulana" },
+  { q: "sabao" },
+  { q: "chocolat" },
+  { q: "camisa linho", category: "vestuario" },
+  { q: "arroz", category: "arroz-feijao-e-farinhas", sort: "price_desc" },
+  { q: "mel", sort: "newest" },
+  { q: "vinho tinto", category: "bebidas", inStock: "1" },
+  { q: "toalha", page: "2" },
+  { q: "jindungo" },
+  { q: "sandalias couro" },
+  { q: "agua", maxPrice: "1000" },
+  { q: "piripiri" },
+];
+
+export const SEARCH_PATHS = SEARCHES.map((params) => `${SEARCH_PATH}?${new URLSearchParams(params).toString()}`);
+
+type Sort = "relevance" | "newest" | "price_asc" | "price_desc" | "name";
+
+interface Query {
+  q?: string;
+  category?: string;
+  sort: Sort;
+  minPrice?: number;
+  maxPrice?: number;
+  inStock: boolean;
+  page: number;
+}
+
+/** The parameters the rotation sends, read without validation (the app's zod schema is its own cost). */
+export function readQuery(params: URLSearchParams): Query {
+  const q = params.get("q")?.trim() || undefined;
+  const number = (name: string) => (params.get(name) ? Number(params.get(name)) : undefined);
+  return {
+    q,
+    category: params.get("category") || undefined,
+    sort: (params.get("sort") as Sort | null) ?? (q ? "relevance" : "name"),
+    minPrice: number("minPrice"),
+    maxPrice: number("maxPrice"),
+    inStock: params.get("inStock") === "1",
+    page: number("page") ?? 1,
+  };
+}
+
+/** lib/catalog-query.ts tsqueryText. */
+function tsqueryText(q: string): string | null {
+  const words = q.match(/[\p{L}\p{N}]+/gu)?.slice(0, QUERY_MAX_WORDS) ?? [];
+  return words.length > 0 ? words.map((word) => `${word}:*`).join(" & ") : null;
+}
+
+/** lib/catalog-query.ts ORDER_BY. */
+const ORDER_BY: Record<Sort, string> = {
+  relevance: "relevance DESC, p.id",
+  newest: "p.created_at DESC, p.id",
+  price_asc: "p.price_aoa ASC, p.id",
+  price_desc: "p.price_aoa DESC, p.id",
+  name: "shop_search_key(p.name), p.id",
+};
+
+/** A statement's text with $n placeholders and its values, as Prisma.sql builds them. */
+class Statement {
+  readonly values: unknown[] = [];
+  /** The placeholder of a new value. */
+  $ = (value: unknown): string => `$${this.values.push(value)}`;
+}
+
+/** lib/catalog-query.ts searchIds. */
+function searchIds(s: Statement, q: string, tsquery: string | null): string {
+  const byTrigram = `SELECT id FROM products WHERE shop_search_key(name) %> shop_search_key(${s.$(q)})`;
+  if (!tsquery) return byTrigram;
+  const tsq = () => `to_tsquery('portuguese', shop_unaccent(${s.$(tsquery)}))`;
+  return `
+    SELECT id FROM products WHERE product_search_document(name, description) @@ ${tsq()}
+    UNION
+    ${byTrigram}
+    UNION
+    SELECT pc.product_id FROM product_categories pc JOIN categories c ON c.id = pc.category_id
+    WHERE to_tsvector('portuguese', shop_unaccent(c.name)) @@ ${tsq()}`;
+}
+
+/** The conditions of browseProducts' page query (and of its count past the last page). */
+function conditionsOf(s: Statement, query: Query, categoryIds: string[] | undefined): string[] {
+  const conditions = ["p.archived_at IS NULL"];
+  if (categoryIds)
+    conditions.push(
+      `EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id = ANY(${s.$(categoryIds)}::uuid[]))`,
+    );
+  if (query.minPrice !== undefined) conditions.push(`p.price_aoa >= ${s.$(query.minPrice)}`);
+  if (query.maxPrice !== undefined) conditions.push(`p.price_aoa <= ${s.$(query.maxPrice)}`);
+  if (query.inStock)
+    conditions.push(`(p.stock > 0 OR EXISTS (
+      SELECT 1 FROM order_lines l JOIN orders o ON o.id = l.order_id
+      WHERE l.product_id = p.id AND o.status = 'PEN' AND o.hold_expires_at <= now()))`);
+  if (query.q) conditions.push(`p.id IN (${searchIds(s, query.q, tsqueryText(query.q))})`);
+  return conditions;
+}
+
+/** lib/catalog-query.ts browseProducts' page query. */
+export function pageStatement(query: Query, categoryIds: string[] | undefined): { text: string; values: unknown[] } {
+  const s = new Statement();
+  let rank = "0";
+  if (query.q) {
+    const tsquery = tsqueryText(query.q);
+    const textRank = tsquery
+      ? `ts_rank(product_search_document(p.name, p.description), to_tsquery('portuguese', shop_unaccent(${s.$(tsquery)})))`
+      : "0";
+    rank = `(${textRank} + 0.5 * word_similarity(shop_search_key(${s.$(query.q)}), shop_search_key(p.name)))`;
+  }
+  const conditions = conditionsOf(s, query, categoryIds);
+  const sort = query.sort === "relevance" && !query.q ? "name" : query.sort;
+  const text = `
+SELECT p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock, p.image_path AS image,
+       ${rank} AS relevance, (count(*) OVER ())::int AS total
+FROM products p
+WHERE ${conditions.join(" AND ")}
+ORDER BY ${ORDER_BY[sort]}
+LIMIT ${s.$(PAGE_SIZE)} OFFSET ${s.$((query.page - 1) * PAGE_SIZE)}`;
+  return { text, values: s.values };
+}
+
+interface Row {
+  id: string;
+  slug: string;
+  name: string;
+  priceAoa: number;
+  stock: number;
+  image: string;
+  total: number;
+}
+
+/**
+ * A category and its sub-categories, as browseProducts reads them (category.findUnique by slug,
+ * then lib/categories.ts categoryIdsWithChildren); null when no category has the slug.
+ */
+export async function readCategoryIds(database: pg.Pool, slug: string): Promise<string[] | null> {
+  const { rows } = await database.query<{ id: string }>("SELECT id FROM categories WHERE slug = $1 LIMIT 1", [slug]);
+  const category = rows[0];
+  if (!category) return null;
+  const children = await database.query<{ id: string }>("SELECT id FROM categories WHERE parent_id = $1", [
+    category.id,
+  ]);
+  return [category.id, ...children.rows.map((child) => child.id)];
+}
+
+const search =
+  (database: pg.Pool): BaselineHandler =>
+  async (request, response) => {
+    const query = readQuery(new URL(request.url ?? "/", "http://baseline").searchParams);
+    let categoryIds: string[] | undefined;
+    if (query.category) {
+      const ids = await readCategoryIds(database, query.category);
+      if (!ids)
+        return sendJson(response, 404, { error: { code: "category_not_found", message: "no category has this slug" } });
+      categoryIds = ids;
+    }
+    const page = pageStatement(query, categoryIds);
+    const { rows } = await database.query<Row>(page.text, page.values);
+    let total = rows[0]?.total;
+    if (total === undefined) {
+      const s = new Statement();
+      const conditions = conditionsOf(s, query, categoryIds);
+      const counted = await database.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM products p WHERE ${conditions.join(" AND ")}`,
+        s.values,
+      );
+      total = counted.rows[0]?.total ?? 0;
+    }
+    // lib/catalog.ts withExpiredHolds.
+    const held = new Map<string, number>();
+    if (rows.length > 0) {
+      const holds = await database.query<{ productId: string; units: number }>(
+        `
+SELECT l.product_id AS "productId", sum(l.quantity)::int AS units
+FROM orders o JOIN order_lines l ON l.order_id = o.id
+WHERE o.status = 'PEN' AND o.hold_expires_at <= now() AND l.product_id = ANY($1::uuid[])
+GROUP BY l.product_id`,
+        [rows.map((row) => row.id)],
+      );
+      for (const row of holds.rows) held.set(row.productId, row.units);
+    }
+    sendJson(response, 200, {
+      items: rows.map(({ id, slug, name, priceAoa, stock, image }) => ({
+        id,
+        slug,
+        name,
+        priceAoa,
+        stock: stock + (held.get(id) ?? 0),
+        image,
+      })),
+      total,
+      page: query.page,
+      pageSize: PAGE_SIZE,
+    });
+  };
+
+interface SearchAnswer {
+  items: { id: string }[];
+  total: number;
+}
+
+/**
+ * The first answer to each search in each run, by phase and target: the app's run of a phase
+ * comes after the baseline's, and its check compares the two, query by query.
+ */
+const firstAnswers = new Map<string, Map<string, string>>();
+
+function compareWithBaseline(phase: string): { summary: string; lines: string[]; problems: string[] } {
+  const app = firstAnswers.get(`${phase}/app`) ?? new Map<string, string>();
+  const baseline = firstAnswers.get(`${phase}/baseline`) ?? new Map<string, string>();
+  const problems: string[] = [];
+  const lines: string[] = [];
+  let compared = 0;
+  for (const [path, body] of app) {
+    const other = baseline.get(path);
+    if (other === undefined) continue;
+    compared++;
+    const mine = JSON.parse(body) as SearchAnswer;
+    if (!isDeepStrictEqual(mine, JSON.parse(other)))
+      problems.push(`${decodeURI(path)}: the app and the baseline answered differently`);
+    if (phase === "warm-up") lines.push(`${decodeURI(path)}: ${mine.total} found, ${mine.items.length} on the page`);
+  }
+  return {
+    summary: `${compared - problems.length} of ${compared} searches answered as the baseline did`,
+    lines,
+    problems,
+  };
+}
+
+function searchRun(target: Target, phase: string): PreparedRun {
+  let turn = 0;
+  const answers = new Map<string, string>();
+  firstAnswers.set(`${phase}/${target}`, answers);
+  return {
+    next: (): BenchRequest => ({ method: "GET", path: SEARCH_PATHS[turn++ % SEARCH_PATHS.length]! }),
+    answered: (request, answer) => {
+      if (answer.status === 200 && !answers.has(request.path)) answers.set(request.path, answer.body);
+    },
+    verify: target === "app" ? async () => compareWithBaseline(phase) : undefined,
+  };
+}
+
+function checkSearch(target: string, answer: Answer | undefined): SearchAnswer {
+  if (answer?.status !== 200 || !answer.contentType?.startsWith("application/json"))
+    throw new Error(
+      `${target} answered ${answer?.status} ${answer?.contentType ?? "(no content type)"}: ${answer?.body.slice(0, 200)}`,
+    );
+  return JSON.parse(answer.body) as SearchAnswer;
+}
+
+export const searchScenario: Scenario = {
+  name: "search",
+  summary: `GET ${SEARCH_PATH}?q=…: ${SEARCHES.length} searches in turn over the bench catalogue's ${BENCH_PRODUCT_COUNT} products, against the same statements through pg`,
+  baseline: { method: "GET", path: SEARCH_PATH, handler: ({ database }) => search(database) },
+  setup: ensureBenchCatalogue,
+  fixedRate: 100,
+  prepare: async ({ target, phase }) => searchRun(target, phase),
+  checkAnswers({ app, baseline }) {
+    const found = checkSearch("app", app);
+    if (found.items.length === 0) throw new Error(`the app found nothing for ${decodeURI(SEARCH_PATHS[0]!)}`);
+    if (!isDeepStrictEqual(found, checkSearch("baseline", baseline)))
+      throw new Error("the app and the baseline found different products; the comparison would be meaningless");
+  },
+};
