@@ -14,9 +14,10 @@ import { Prisma } from "./generated/prisma/client";
  * Search is PostgreSQL's: full text in the Portuguese configuration without accents (`cafe`
  * finds "Café", `torrada` finds "torrado"), each word also as a prefix, over the name, the
  * description and the names of the product's categories; and pg_trgm's word similarity over
- * the name, so a typo still finds it (`cafee`, `chocolat`). Both are served by indexes
- * (migrations 20261128000100 and 20261128000200): the query collects the ids each one matches,
- * then filters, ranks and pages only those.
+ * the name, so a typo still finds it (`cafee`, `chocolat`). Both read columns a trigger keeps
+ * (products.search_document, products.search_key, migration 20261128000000) through their
+ * indexes (migrations 20261128000100 and 20261128000200): the query collects the ids each one
+ * matches, then filters, ranks and pages only those.
  *
  * Pages hold PAGE_SIZE products in a total order (the sort's key, then the id), so walking the
  * pages shows every product exactly once while nothing changes.
@@ -204,17 +205,19 @@ const ORDER_BY: Record<Sort, Prisma.Sql> = {
   price_asc: Prisma.sql`p.price_aoa ASC, p.id`,
   price_desc: Prisma.sql`p.price_aoa DESC, p.id`,
   // Without accents and case, as a Portuguese reader sorts ("Óleo" among the O's).
-  name: Prisma.sql`shop_search_key(p.name), p.id`,
+  name: Prisma.sql`p.search_key, p.id`,
 };
 
-/** The products a search matches, by id: through each index separately (an OR would scan the table). */
+/**
+ * The products a search matches, by id: through each index separately (an OR would scan the
+ * table), on the columns a trigger keeps (products.search_document, products.search_key).
+ */
 function searchIds(q: string, tsquery: string | null): Prisma.Sql {
-  const key = Prisma.sql`shop_search_key(${q})`;
-  const byTrigram = Prisma.sql`SELECT id FROM products WHERE shop_search_key(name) %> ${key}`;
+  const byTrigram = Prisma.sql`SELECT id FROM products WHERE search_key %> shop_search_key(${q})`;
   if (!tsquery) return byTrigram;
   const tsq = Prisma.sql`to_tsquery('portuguese', shop_unaccent(${tsquery}))`;
   return Prisma.sql`
-    SELECT id FROM products WHERE product_search_document(name, description) @@ ${tsq}
+    SELECT id FROM products WHERE search_document @@ ${tsq}
     UNION
     ${byTrigram}
     UNION
@@ -222,20 +225,21 @@ function searchIds(q: string, tsquery: string | null): Prisma.Sql {
     WHERE to_tsvector('portuguese', shop_unaccent(c.name)) @@ ${tsq}`;
 }
 
-/** One page of the catalogue as `query` describes it; null when its category does not exist. */
-export async function browseProducts(
-  db: Pick<Database, "$queryRaw" | "category">,
+/**
+ * The statements of one page of a listing, without running them: `page` (the page's rows, each
+ * with the listing's total) and `count` (the total alone, for a page past the last). Pure, so the
+ * bench sends the very same SQL through bare `pg` (bench/scenarios/search.ts). `categoryIds`: the
+ * category's and its sub-categories' (lib/categories.ts categoryIdsWithChildren).
+ */
+export function browseStatements(
   query: BrowseQuery,
-): Promise<BrowseResult | null> {
+  categoryIds?: readonly string[],
+): { page: Prisma.Sql; count: Prisma.Sql } {
   const conditions: Prisma.Sql[] = [Prisma.sql`p.archived_at IS NULL`];
-  if (query.category) {
-    const category = await db.category.findUnique({ where: { slug: query.category }, select: { id: true } });
-    if (!category) return null;
-    const ids = await categoryIdsWithChildren(db, category.id);
+  if (categoryIds)
     conditions.push(
-      Prisma.sql`EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id = ANY(${ids}::uuid[]))`,
+      Prisma.sql`EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id = ANY(${[...categoryIds]}::uuid[]))`,
     );
-  }
   if (query.minPrice !== undefined) conditions.push(Prisma.sql`p.price_aoa >= ${query.minPrice}`);
   if (query.maxPrice !== undefined) conditions.push(Prisma.sql`p.price_aoa <= ${query.maxPrice}`);
   if (query.inStock)
@@ -247,31 +251,44 @@ export async function browseProducts(
   let rank = Prisma.sql`0`;
   if (query.q) {
     const tsquery = tsqueryText(query.q);
-    conditions.push(Prisma.sql`p.id IN (${searchIds(query.q, tsquery)})`);
+    // An array of the matching ids, read by primary key: `IN (subquery)` joined it against a scan of the table.
+    conditions.push(Prisma.sql`p.id = ANY(ARRAY(${searchIds(query.q, tsquery)}))`);
     const textRank = tsquery
-      ? Prisma.sql`ts_rank(product_search_document(p.name, p.description), to_tsquery('portuguese', shop_unaccent(${tsquery})))`
+      ? Prisma.sql`ts_rank(p.search_document, to_tsquery('portuguese', shop_unaccent(${tsquery})))`
       : Prisma.sql`0`;
-    rank = Prisma.sql`(${textRank} + 0.5 * word_similarity(shop_search_key(${query.q}), shop_search_key(p.name)))`;
+    rank = Prisma.sql`(${textRank} + 0.5 * word_similarity(shop_search_key(${query.q}), p.search_key))`;
   }
 
+  const where = Prisma.join(conditions, " AND ");
   const sort = query.sort === "relevance" && !query.q ? "name" : query.sort;
   const offset = (query.page - 1) * PAGE_SIZE;
-  const rows = await db.$queryRaw<Row[]>(Prisma.sql`
+  return {
+    page: Prisma.sql`
 SELECT p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock, p.image_path AS image,
        ${rank} AS relevance, (count(*) OVER ())::int AS total
 FROM products p
-WHERE ${Prisma.join(conditions, " AND ")}
+WHERE ${where}
 ORDER BY ${ORDER_BY[sort]}
-LIMIT ${PAGE_SIZE} OFFSET ${offset}`);
+LIMIT ${PAGE_SIZE} OFFSET ${offset}`,
+    count: Prisma.sql`SELECT count(*)::int AS total FROM products p WHERE ${where}`,
+  };
+}
 
-  let total = rows[0]?.total;
-  if (total === undefined) {
-    // Past the last page: no row carries the total, so count it.
-    const [counted] = await db.$queryRaw<{ total: number }[]>(
-      Prisma.sql`SELECT count(*)::int AS total FROM products p WHERE ${Prisma.join(conditions, " AND ")}`,
-    );
-    total = counted?.total ?? 0;
+/** One page of the catalogue as `query` describes it; null when its category does not exist. */
+export async function browseProducts(
+  db: Pick<Database, "$queryRaw" | "category">,
+  query: BrowseQuery,
+): Promise<BrowseResult | null> {
+  let categoryIds: string[] | undefined;
+  if (query.category) {
+    const category = await db.category.findUnique({ where: { slug: query.category }, select: { id: true } });
+    if (!category) return null;
+    categoryIds = await categoryIdsWithChildren(db, category.id);
   }
+  const statements = browseStatements(query, categoryIds);
+  const rows = await db.$queryRaw<Row[]>(statements.page);
+  // Past the last page no row carries the total, so count it.
+  const total = rows[0]?.total ?? (await db.$queryRaw<{ total: number }[]>(statements.count))[0]?.total ?? 0;
   const items = await withExpiredHolds(
     rows.map(({ id, slug, name, description, priceAoa, stock, image }) => ({
       id,

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type pg from "pg";
+import { browseStatements } from "../../lib/catalog-query";
 import { sendJson } from "../lib/http";
 import type { Answer, BaselineHandler, BenchRequest, PreparedRun, Scenario, Target } from "../lib/scenario";
 import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
@@ -14,18 +15,15 @@ import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
  * statement for the page with its total, the expired holds of its products) and Response.json.
  *
  * The baseline: the same statements through `pg`, in the same order, and the same JSON written
- * by hand. The statements are copied from lib/catalog-query.ts (browseProducts, searchIds,
- * ORDER_BY, tsqueryText), lib/categories.ts (categoryIdsWithChildren) and lib/catalog.ts
- * (withExpiredHolds), since the shop builds them inside functions that also run them; a change
- * there must be made here too, and every run checks it was: each query's answer from the app
- * must equal the baseline's (`verify` below).
+ * by hand. The page's statement is the app's own (lib/catalog-query.ts browseStatements, which
+ * only builds it); the category's ids and the expired holds are copied from lib/categories.ts
+ * (categoryIdsWithChildren) and lib/catalog.ts (withExpiredHolds), so every run checks that each
+ * query's answer from the app equals the baseline's (`verify` below).
  */
 
 const SEARCH_PATH = "/api/search";
 /** lib/catalog-query.ts PAGE_SIZE. */
 const PAGE_SIZE = 24;
-/** lib/catalog-query.ts QUERY_MAX_WORDS. */
-const QUERY_MAX_WORDS = 8;
 
 /** What the rotation asks, in turn; each finds tens to hundreds of the bench's products. */
 export const SEARCHES: readonly Record<string, string>[] = [
@@ -80,80 +78,13 @@ export function readQuery(params: URLSearchParams): Query {
   };
 }
 
-/** lib/catalog-query.ts tsqueryText. */
-function tsqueryText(q: string): string | null {
-  const words = q.match(/[\p{L}\p{N}]+/gu)?.slice(0, QUERY_MAX_WORDS) ?? [];
-  return words.length > 0 ? words.map((word) => `${word}:*`).join(" & ") : null;
-}
-
-/** lib/catalog-query.ts ORDER_BY. */
-const ORDER_BY: Record<Sort, string> = {
-  relevance: "relevance DESC, p.id",
-  newest: "p.created_at DESC, p.id",
-  price_asc: "p.price_aoa ASC, p.id",
-  price_desc: "p.price_aoa DESC, p.id",
-  name: "shop_search_key(p.name), p.id",
-};
-
-/** A statement's text with $n placeholders and its values, as Prisma.sql builds them. */
-class Statement {
-  readonly values: unknown[] = [];
-  /** The placeholder of a new value. */
-  $ = (value: unknown): string => `$${this.values.push(value)}`;
-}
-
-/** lib/catalog-query.ts searchIds. */
-function searchIds(s: Statement, q: string, tsquery: string | null): string {
-  const byTrigram = `SELECT id FROM products WHERE shop_search_key(name) %> shop_search_key(${s.$(q)})`;
-  if (!tsquery) return byTrigram;
-  const tsq = () => `to_tsquery('portuguese', shop_unaccent(${s.$(tsquery)}))`;
-  return `
-    SELECT id FROM products WHERE product_search_document(name, description) @@ ${tsq()}
-    UNION
-    ${byTrigram}
-    UNION
-    SELECT pc.product_id FROM product_categories pc JOIN categories c ON c.id = pc.category_id
-    WHERE to_tsvector('portuguese', shop_unaccent(c.name)) @@ ${tsq()}`;
-}
-
-/** The conditions of browseProducts' page query (and of its count past the last page). */
-function conditionsOf(s: Statement, query: Query, categoryIds: string[] | undefined): string[] {
-  const conditions = ["p.archived_at IS NULL"];
-  if (categoryIds)
-    conditions.push(
-      `EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id = ANY(${s.$(categoryIds)}::uuid[]))`,
-    );
-  if (query.minPrice !== undefined) conditions.push(`p.price_aoa >= ${s.$(query.minPrice)}`);
-  if (query.maxPrice !== undefined) conditions.push(`p.price_aoa <= ${s.$(query.maxPrice)}`);
-  if (query.inStock)
-    conditions.push(`(p.stock > 0 OR EXISTS (
-      SELECT 1 FROM order_lines l JOIN orders o ON o.id = l.order_id
-      WHERE l.product_id = p.id AND o.status = 'PEN' AND o.hold_expires_at <= now()))`);
-  if (query.q) conditions.push(`p.id IN (${searchIds(s, query.q, tsqueryText(query.q))})`);
-  return conditions;
-}
-
-/** lib/catalog-query.ts browseProducts' page query. */
+/**
+ * The page statement of lib/catalog-query.ts, the very SQL the app runs (browseStatements is
+ * pure), as text with $n placeholders and its values for `pg`.
+ */
 export function pageStatement(query: Query, categoryIds: string[] | undefined): { text: string; values: unknown[] } {
-  const s = new Statement();
-  let rank = "0";
-  if (query.q) {
-    const tsquery = tsqueryText(query.q);
-    const textRank = tsquery
-      ? `ts_rank(product_search_document(p.name, p.description), to_tsquery('portuguese', shop_unaccent(${s.$(tsquery)})))`
-      : "0";
-    rank = `(${textRank} + 0.5 * word_similarity(shop_search_key(${s.$(query.q)}), shop_search_key(p.name)))`;
-  }
-  const conditions = conditionsOf(s, query, categoryIds);
-  const sort = query.sort === "relevance" && !query.q ? "name" : query.sort;
-  const text = `
-SELECT p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock, p.image_path AS image,
-       ${rank} AS relevance, (count(*) OVER ())::int AS total
-FROM products p
-WHERE ${conditions.join(" AND ")}
-ORDER BY ${ORDER_BY[sort]}
-LIMIT ${s.$(PAGE_SIZE)} OFFSET ${s.$((query.page - 1) * PAGE_SIZE)}`;
-  return { text, values: s.values };
+  const { page } = browseStatements(query, categoryIds);
+  return { text: page.text, values: page.values };
 }
 
 interface Row {
@@ -195,12 +126,8 @@ const search =
     const { rows } = await database.query<Row>(page.text, page.values);
     let total = rows[0]?.total;
     if (total === undefined) {
-      const s = new Statement();
-      const conditions = conditionsOf(s, query, categoryIds);
-      const counted = await database.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM products p WHERE ${conditions.join(" AND ")}`,
-        s.values,
-      );
+      const { count } = browseStatements(query, categoryIds);
+      const counted = await database.query<{ total: number }>(count.text, count.values);
       total = counted.rows[0]?.total ?? 0;
     }
     // lib/catalog.ts withExpiredHolds.

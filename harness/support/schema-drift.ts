@@ -117,8 +117,9 @@ export function expectedSchemaFacts(schemaText: string): SchemaFacts {
   const enumNames = new Map(datamodel.enums.map((e) => [e.name, e.dbName ?? e.name]));
   const tableOf = (model: DmmfModel) => model.dbName ?? model.name;
   const modelsByName = new Map(datamodel.models.map((model) => [model.name, model]));
+  const unsupported = unsupportedFields(schemaText);
   const columnOf = (model: DmmfModel, fieldName: string) => {
-    const field = model.fields.find((f) => f.name === fieldName);
+    const field = [...model.fields, ...(unsupported.get(model.name) ?? [])].find((f) => f.name === fieldName);
     if (!field) throw new Error(`${model.name} has no field ${fieldName}`);
     return field.dbName ?? field.name;
   };
@@ -130,7 +131,7 @@ export function expectedSchemaFacts(schemaText: string): SchemaFacts {
   for (const model of datamodel.models) {
     const table = tableOf(model);
     facts.set(tableKey(table), "exists");
-    for (const field of model.fields) {
+    for (const field of [...model.fields, ...(unsupported.get(model.name) ?? [])]) {
       if (field.kind === "object") continue;
       const type = sqlTypeOf(model, field, enumNames);
       const sqlDefault = sqlDefaultOf(table, field, type);
@@ -300,6 +301,32 @@ async function readSchemaFacts(client: pg.Client): Promise<SchemaFacts> {
   return facts;
 }
 
+/**
+ * The `Unsupported("…")` fields of each model, which the DMMF leaves out (Prisma Client cannot
+ * read or write them), read from the schema's text: name, type, optional or not, and @map.
+ */
+function unsupportedFields(schemaText: string): Map<string, DmmfField[]> {
+  const fields = new Map<string, DmmfField[]>();
+  for (const [, model, body] of schemaText.matchAll(/^model\s+(\w+)\s*\{([\s\S]*?)^\}/gm)) {
+    for (const [, name, type, optional, rest] of body!.matchAll(/^\s*(\w+)\s+Unsupported\("([^"]+)"\)(\?)?(.*)$/gm)) {
+      const dbName = /@map\("([^"]+)"\)/.exec(rest!)?.[1] ?? null;
+      fields.set(model!, [
+        ...(fields.get(model!) ?? []),
+        {
+          name: name!,
+          dbName,
+          kind: "unsupported",
+          type: type!,
+          isList: false,
+          isRequired: !optional,
+          isUpdatedAt: false,
+        },
+      ]);
+    }
+  }
+  return fields;
+}
+
 function sqlTypeOf(model: DmmfModel, field: DmmfField, enumNames: Map<string, string>): string {
   let type: string | undefined;
   if (field.kind === "enum") {
@@ -310,6 +337,9 @@ function sqlTypeOf(model: DmmfModel, field: DmmfField, enumNames: Map<string, st
     type = NATIVE_SQL_TYPES[name]?.(args);
   } else if (field.kind === "scalar") {
     type = SCALAR_SQL_TYPES[field.type];
+  } else if (field.kind === "unsupported") {
+    // Unsupported("tsvector"): the type is the database's own name for it.
+    type = field.type;
   }
   if (type === undefined) {
     throw new Error(

@@ -64,6 +64,12 @@ describe("the comparison detects drift", () => {
         'the migrations made "cart_items" (cart_id) → "carts" (id) ON DELETE CASCADE ON UPDATE CASCADE',
     },
     {
+      change: "an Unsupported column made required",
+      schema: () => edit('Unsupported("tsvector")? @map', 'Unsupported("tsvector") @map'),
+      reported:
+        'column "products"."search_document": schema.prisma says tsvector NOT NULL, the migrations made tsvector NULL',
+    },
+    {
       change: "a new enum value",
       schema: () => edit("  CAN\n", "  CAN\n  EXP\n"),
       reported: 'enum "OrderStatus": schema.prisma says PEN, CON, CAN, EXP, the migrations made PEN, CON, CAN',
