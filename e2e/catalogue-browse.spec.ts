@@ -83,7 +83,10 @@ test("a category narrowed by price and stock, paged through, leads to the produc
   await expect(page.getByRole("heading", { level: 1, name: "Mercearia" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: pt.browse.breadcrumbs })).toContainText(pt.browse.home);
   await expectNoAxeViolations(page, "category page");
-  await page.getByRole("navigation", { name: pt.browse.subcategories }).getByRole("link", { name: "Doces e mel" }).click();
+  await page
+    .getByRole("navigation", { name: pt.browse.subcategories })
+    .getByRole("link", { name: "Doces e mel" })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Doces e mel" })).toBeVisible();
 
   // Between 5 000 and 59 000 Kz, in stock, cheapest first: two pages.
@@ -146,4 +149,17 @@ test("the gallery is operated with the keyboard", async ({ page }) => {
   await expect(main.getByRole("img", { name: "Grãos de café torrado, de perto" })).toBeVisible();
   await expect(main.getByRole("img", { name: "Café de Angola torrado, 1 kg" })).toBeHidden();
   await expectNoAxeViolations(page, "product page with its gallery");
+});
+
+test("the catalogue's later pages are cached pages of their own", async ({ page }) => {
+  // With this file's products the catalogue has more than one page; page 2 is rendered on its first visit, then cached.
+  const first = await page.request.get("/page/2");
+  expect(first.status()).toBe(200);
+  const again = await page.request.get("/page/2");
+  expect(["HIT", "STALE"]).toContain(again.headers()["x-nextjs-cache"]);
+  await page.goto("/page/2");
+  await expect(
+    page.getByRole("navigation", { name: pt.browse.pagination }).locator('[aria-current="page"]'),
+  ).toContainText("2");
+  await expect(cards(page)).not.toHaveCount(0);
 });
