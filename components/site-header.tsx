@@ -30,6 +30,7 @@ export function SiteHeader({
           action="/search"
           method="get"
           role="search"
+          aria-label={t.browse.searchLabel}
           className="order-last flex w-full gap-2 sm:order-none sm:w-auto sm:flex-1 sm:max-w-md"
         >
           <label htmlFor="site-search" className="sr-only">
