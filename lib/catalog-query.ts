@@ -6,6 +6,7 @@ import { categoryIdsWithChildren, CATEGORY_LIMITS, CATEGORY_SLUG_PATTERN } from 
 import { describeIssues } from "./checkout/request";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
+import { hasNoNul, NO_NUL } from "./text-input";
 
 /**
  * Browsing the catalogue: search, a category, sort, filters and pages, the same for `/`,
@@ -75,8 +76,7 @@ const browseSchema = z
         .string()
         .trim()
         .max(QUERY_MAX_LENGTH, { error: `must have at most ${QUERY_MAX_LENGTH} characters` })
-        // PostgreSQL's text cannot hold it: a 400, never the database's error.
-        .refine((q) => !q.includes("\u0000"), { error: "must not contain a NUL character" })
+        .refine(hasNoNul, NO_NUL)
         .transform((q) => q || undefined)
         .optional(),
     ),
@@ -274,13 +274,17 @@ LIMIT ${PAGE_SIZE} OFFSET ${offset}`,
   };
 }
 
-/** One page of the catalogue as `query` describes it; null when its category does not exist. */
+/**
+ * One page of the catalogue as `query` describes it; null when its category does not exist.
+ * `categoryIds`: the category's and its sub-categories' ids when the caller has read them already
+ * (a category's page has, for its title); otherwise they are read from `query.category`.
+ */
 export async function browseProducts(
   db: Pick<Database, "$queryRaw" | "category">,
   query: BrowseQuery,
+  categoryIds?: readonly string[],
 ): Promise<BrowseResult | null> {
-  let categoryIds: string[] | undefined;
-  if (query.category) {
+  if (query.category && !categoryIds) {
     const category = await db.category.findUnique({ where: { slug: query.category }, select: { id: true } });
     if (!category) return null;
     categoryIds = await categoryIdsWithChildren(db, category.id);

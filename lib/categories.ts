@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Database } from "./db/client";
 import { ON_SALE } from "./on-sale";
+import { hasNoNul, NO_NUL, requiredText } from "./text-input";
 
 /**
  * The catalogue's categories: a tree of at most two levels (migration 20261128000000 refuses a
@@ -36,7 +37,8 @@ export interface CategoryNode extends Category {
   children: Category[];
 }
 
-const categoryFields = {
+/** The columns of a {@link Category}, as Prisma selects them. */
+export const categoryFields = {
   id: true,
   parentId: true,
   slug: true,
@@ -47,11 +49,7 @@ const categoryFields = {
 
 /** The fields of a category, as the back office's form and JSON clients send them. */
 export const categoryInputSchema = z.object({
-  name: z
-    .string({ error: "is required" })
-    .trim()
-    .min(1, { error: "is required" })
-    .max(CATEGORY_LIMITS.nameMax, { error: `must have at most ${CATEGORY_LIMITS.nameMax} characters` }),
+  name: requiredText(CATEGORY_LIMITS.nameMax),
   slug: z
     .string({ error: "is required" })
     .trim()
@@ -61,6 +59,7 @@ export const categoryInputSchema = z.object({
     .string()
     .trim()
     .max(CATEGORY_LIMITS.descriptionMax, { error: `must have at most ${CATEGORY_LIMITS.descriptionMax} characters` })
+    .refine(hasNoNul, NO_NUL)
     .default(""),
   /** A top-level category's id; "" or absent for a top-level one. */
   parentId: z.preprocess((value) => (value === "" || value === null ? undefined : value), z.uuid().optional()),

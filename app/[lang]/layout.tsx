@@ -1,9 +1,8 @@
 import type { Metadata, Viewport } from "next";
 import { setLanguageAction } from "@/app/actions/language";
+import { topCategories } from "@/components/catalog/views";
 import { SiteHeader } from "@/components/site-header";
 import { TestModeBanner } from "@/components/test-mode-banner";
-import { categoryTree } from "@/lib/categories";
-import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { htmlLang } from "@/lib/i18n/languages";
@@ -29,7 +28,7 @@ export async function generateMetadata({ params }: { params: Promise<{ lang: str
 /** The header's categories; none when the database cannot be read (an error page must still render). */
 async function headerCategories(): Promise<{ slug: string; name: string }[]> {
   try {
-    return (await categoryTree(db())).map(({ slug, name }) => ({ slug, name }));
+    return (await topCategories()).map(({ slug, name }) => ({ slug, name }));
   } catch (error) {
     consoleLogger("warn", "catalog.categories_unavailable", { error: errorKind(error), then: "the header shows none" });
     return [];

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type pg from "pg";
-import { browseStatements } from "../../lib/catalog-query";
+import { type BrowseQuery, browseStatements, defaultSort, PAGE_SIZE, type Sort } from "../../lib/catalog-query";
 import { sendJson } from "../lib/http";
 import type { Answer, BaselineHandler, BenchRequest, PreparedRun, Scenario, Target } from "../lib/scenario";
 import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
@@ -22,8 +22,6 @@ import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
  */
 
 const SEARCH_PATH = "/api/search";
-/** lib/catalog-query.ts PAGE_SIZE. */
-const PAGE_SIZE = 24;
 
 /** What the rotation asks, in turn; each finds tens to hundreds of the bench's products. */
 export const SEARCHES: readonly Record<string, string>[] = [
@@ -51,17 +49,7 @@ export const SEARCHES: readonly Record<string, string>[] = [
 
 export const SEARCH_PATHS = SEARCHES.map((params) => `${SEARCH_PATH}?${new URLSearchParams(params).toString()}`);
 
-type Sort = "relevance" | "newest" | "price_asc" | "price_desc" | "name";
-
-interface Query {
-  q?: string;
-  category?: string;
-  sort: Sort;
-  minPrice?: number;
-  maxPrice?: number;
-  inStock: boolean;
-  page: number;
-}
+type Query = BrowseQuery;
 
 /** The parameters the rotation sends, read without validation (the app's zod schema is its own cost). */
 export function readQuery(params: URLSearchParams): Query {
@@ -70,7 +58,7 @@ export function readQuery(params: URLSearchParams): Query {
   return {
     q,
     category: params.get("category") || undefined,
-    sort: (params.get("sort") as Sort | null) ?? (q ? "relevance" : "name"),
+    sort: (params.get("sort") as Sort | null) ?? defaultSort(q),
     minPrice: number("minPrice"),
     maxPrice: number("maxPrice"),
     inStock: params.get("inStock") === "1",

@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { Breadcrumbs } from "@/components/catalog/breadcrumbs";
 import { Listing } from "@/components/catalog/listing";
 import { browseProducts, type BrowseQuery, browseSearch, defaultSort, pageCount } from "@/lib/catalog-query";
@@ -32,9 +33,20 @@ const Title = ({ children }: { children: React.ReactNode }) => (
   </h1>
 );
 
-async function topCategories() {
-  return (await categoryTree(db())).map(({ children: _children, ...category }) => category);
-}
+/**
+ * The top-level categories (the header's, and the suggestions of an empty listing) and a category
+ * by its slug (a category page's metadata and its view): each read once per rendering, whoever asks.
+ */
+export const topCategories = cache(async () =>
+  (await categoryTree(db())).map(({ children: _children, ...category }) => category),
+);
+export const categoryBySlug = cache((slug: string) => findCategoryBySlug(db(), slug));
+
+/** The ids a category's listing covers: its own and its sub-categories'. */
+const listingIds = (found: { category: { id: string }; children: readonly { id: string }[] }) => [
+  found.category.id,
+  ...found.children.map((child) => child.id),
+];
 
 export async function AllProductsView({
   lang,
@@ -83,11 +95,11 @@ export async function CategoryView({
   page: number;
   addToCart: AddToCart;
 }) {
-  const found = await findCategoryBySlug(db(), slug);
+  const found = await categoryBySlug(slug);
   if (!found) notFound();
   const { category, parent, children } = found;
   const query: BrowseQuery = { category: slug, sort: defaultSort(undefined), inStock: false, page };
-  const [result, suggestions] = await Promise.all([browseProducts(db(), query), topCategories()]);
+  const [result, suggestions] = await Promise.all([browseProducts(db(), query, listingIds(found)), topCategories()]);
   if (!result || (page > 1 && page > pageCount(result.total))) notFound();
   const base = `/categories/${slug}`;
   const href = pagedPath(base);
@@ -132,9 +144,12 @@ export async function SearchView({
   query: BrowseQuery;
   addToCart: AddToCart;
 }) {
-  const found = query.category ? await findCategoryBySlug(db(), query.category) : null;
+  const found = query.category ? await categoryBySlug(query.category) : null;
   if (query.category && !found) notFound();
-  const [result, suggestions] = await Promise.all([browseProducts(db(), query), topCategories()]);
+  const [result, suggestions] = await Promise.all([
+    browseProducts(db(), query, found ? listingIds(found) : undefined),
+    topCategories(),
+  ]);
   if (!result) notFound();
   const env = getEnv();
   const href = (n: number) => `/search${browseSearch(query, { page: n })}`;

@@ -1,20 +1,77 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { refuseWithoutAdminSession } from "./guard";
-import { answersWithRedirect, readBody } from "./product-actions";
 import type { ImageUpload } from "./products";
-import { refuseCrossSite, seeOther } from "./requests";
+import { isFormPost, isJson, refuseCrossSite, seeOther } from "./requests";
 import { catalogChanged } from "../catalog-pages";
 import { jsonError } from "../http";
+import { MAX_IMAGE_BYTES } from "../images/validate";
+import { readBodyCapped } from "../request-body";
 
 /**
- * What the routes of the categories (app/api/admin/categories) and of a product's gallery
- * (app/api/admin/products/<id>/gallery) share, as ./product-actions.ts does for the product
- * form: the session guard, the cross-site check, the body (a form, multipart with an image, or
- * JSON), then the action; a form gets a 303 back to its page with the outcome in the query, any
- * other client JSON. Every change calls catalogChanged(): the shop's cached pages show categories
- * and images.
+ * What every back-office route that changes the catalogue shares: the products'
+ * (app/api/admin/products, through ./product-actions.ts), the categories' (app/api/admin/categories)
+ * and a product's gallery (app/api/admin/products/<id>/gallery). The session guard, the cross-site
+ * check, the body (a form, urlencoded or multipart with an image, or JSON) read within a cap, then
+ * the action; a form gets a 303 back to its page with the outcome in the query (`?done=` or
+ * `?error=…&field=…`), any other client JSON (a multipart client that wants JSON says
+ * `Accept: application/json`). Every change calls catalogChanged(): the shop's cached pages show
+ * products, categories and images.
  */
+
+/** An image of at most 2 MB and the form's other fields. */
+export const MAX_PRODUCT_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
+
+const isMultipart = (request: Request) => /^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "");
+
+/** A browser's form post, answered with a redirect; a client asking for JSON gets JSON. */
+export const answersWithRedirect = (request: Request) =>
+  (isFormPost(request) || isMultipart(request)) && !/application\/json/i.test(request.headers.get("accept") ?? "");
+
+export type Body =
+  { ok: true; fields: Record<string, unknown>; image?: ImageUpload } | { ok: false; refusal: BodyRefusal };
+type BodyRefusal = { status: 400 | 413 | 415; code: string; message: string; flash: string };
+
+/**
+ * The body of a back-office form (urlencoded or multipart, with at most one `image`) or of a JSON
+ * client. A name a form sends more than once (the categories' checkboxes) becomes an array.
+ */
+export async function readBody(request: NextRequest): Promise<Body> {
+  const multipart = isMultipart(request);
+  if (!multipart && !isFormPost(request) && !isJson(request))
+    return refused(415, "unsupported_media_type", "send a form or JSON", "invalid_input");
+  const body = await readBodyCapped(request, MAX_PRODUCT_BODY_BYTES);
+  if (!body.ok)
+    return body.reason === "too_large"
+      ? refused(413, "image_too_large", `the request exceeds ${MAX_PRODUCT_BODY_BYTES} bytes`, "image_too_large")
+      : refused(400, "unreadable_body", "the body could not be read to its end", "invalid_input");
+  try {
+    if (isJson(request)) {
+      const parsed: unknown = JSON.parse(new TextDecoder().decode(body.bytes));
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+        return refused(400, "invalid_input", "the body must be a JSON object", "invalid_input");
+      return { ok: true, fields: parsed as Record<string, unknown> };
+    }
+    // readBodyCapped allocates a plain ArrayBuffer.
+    const form = await new Response(body.bytes as Uint8Array<ArrayBuffer>, {
+      headers: { "content-type": request.headers.get("content-type")! },
+    }).formData();
+    const fields: Record<string, unknown> = {};
+    let image: ImageUpload | undefined;
+    for (const [name, value] of form) {
+      if (typeof value === "string") fields[name] = Object.hasOwn(fields, name) ? [fields[name], value].flat() : value;
+      else if (name === "image" && value.size > 0) image = { bytes: new Uint8Array(await value.arrayBuffer()) };
+    }
+    return { ok: true, fields, ...(image ? { image } : {}) };
+  } catch {
+    return refused(400, "invalid_body", "the body is not the form or JSON it says it is", "invalid_input");
+  }
+}
+
+const refused = (status: BodyRefusal["status"], code: string, message: string, flash: string): Body => ({
+  ok: false,
+  refusal: { status, code, message, flash },
+});
 
 export type ActionOutcome =
   | { ok: true; done: string }
@@ -52,7 +109,7 @@ export async function catalogueAction<R extends ActionOutcome>(
   const redirect = answersWithRedirect(request);
   const keys = options.flash ?? PAGE_FLASH;
   const hash = keys.hash ?? "";
-  const body = options.readsBody ? await readBody(request) : ({ ok: true, fields: {} } as const);
+  const body: Body = options.readsBody ? await readBody(request) : { ok: true, fields: {} };
   if (!body.ok) {
     const { status, code, message, flash } = body.refusal;
     return redirect ? seeOther(`${options.formPage}?${keys.error}=${flash}${hash}`) : jsonError(status, code, message);

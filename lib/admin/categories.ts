@@ -1,9 +1,16 @@
 import "server-only";
 import type { z } from "zod";
-import { describeIssues } from "../checkout/request";
-import { categoryInputSchema, categoryTree, slugify, type Category, type CategoryNode } from "../categories";
+import {
+  categoryFields,
+  categoryInputSchema,
+  categoryTree,
+  slugify,
+  type Category,
+  type CategoryNode,
+} from "../categories";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
+import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";
 
 /**
@@ -38,15 +45,6 @@ export type CategoryResult =
       field?: CategoryField;
     };
 type Refusal = Extract<CategoryResult, { ok: false }>;
-
-const categoryFields = {
-  id: true,
-  parentId: true,
-  slug: true,
-  name: true,
-  description: true,
-  position: true,
-} as const;
 
 const notFound: Refusal = { ok: false, status: 404, code: "not_found", message: "no such category" };
 const slugTaken: Refusal = {
@@ -89,22 +87,7 @@ function withSlug(input: unknown): unknown {
 
 function parse(input: unknown): { ok: true; data: z.output<typeof categoryInputSchema> } | Refusal {
   const parsed = categoryInputSchema.safeParse(withSlug(input));
-  if (parsed.success) {
-    // PostgreSQL's text cannot hold a NUL character: refused here rather than by the database.
-    const nul = (["name", "description"] as const).find((field) => parsed.data[field].includes("\u0000"));
-    if (nul)
-      return { ok: false, status: 400, code: "invalid_input", message: `${nul} must not contain NUL`, field: nul };
-    return { ok: true, data: parsed.data };
-  }
-  const path = String(parsed.error.issues[0]?.path[0] ?? "");
-  const field = CATEGORY_FIELDS.find((name) => name === path);
-  return {
-    ok: false,
-    status: 400,
-    code: "invalid_input",
-    message: describeIssues(parsed.error, "input"),
-    ...(field ? { field } : {}),
-  };
+  return parsed.success ? { ok: true, data: parsed.data } : invalidInput(parsed.error, CATEGORY_FIELDS);
 }
 
 /** Where a category may go: under a top-level category that exists, or at the top. */

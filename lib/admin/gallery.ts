@@ -1,11 +1,11 @@
 import "server-only";
 import { z } from "zod";
-import { describeIssues } from "../checkout/request";
 import type { Database } from "../db/client";
 import { GALLERY_LIMITS, replaceGallery, type GalleryImage } from "../gallery";
 import { Prisma } from "../generated/prisma/client";
 import type { ImageStore } from "../images/store";
 import { checkImage } from "../images/validate";
+import { invalidInput, requiredText } from "../text-input";
 import { isUuid } from "../uuid";
 import type { ImageUpload } from "./products";
 
@@ -57,13 +57,7 @@ export type GalleryResult =
 type Refusal = Extract<GalleryResult, { ok: false }>;
 
 /** An image's text alternative: what a screen reader says instead of showing it. */
-export const altSchema = z
-  .string({ error: "is required" })
-  .trim()
-  .min(1, { error: "is required" })
-  .max(GALLERY_LIMITS.altMax, { error: `must have at most ${GALLERY_LIMITS.altMax} characters` })
-  // PostgreSQL's text cannot hold a NUL character.
-  .refine((alt) => !alt.includes("\u0000"), { error: "must not contain NUL" });
+export const altSchema = requiredText(GALLERY_LIMITS.altMax);
 
 const altInput = z.object({ alt: altSchema });
 const moveInput = z.object({ direction: z.enum(["up", "down"], { error: "must be up or down" }) });
@@ -76,17 +70,7 @@ const imageGone: Refusal = {
   message: "this image is no longer in the gallery (another change removed it); nothing was changed",
 };
 
-function invalid(error: z.ZodError): Refusal {
-  const path = String(error.issues[0]?.path[0] ?? "");
-  const field = GALLERY_FIELDS.find((name) => name === path);
-  return {
-    ok: false,
-    status: 400,
-    code: "invalid_input",
-    message: describeIssues(error, "input"),
-    ...(field ? { field } : {}),
-  };
-}
+const invalid = (error: z.ZodError): Refusal => invalidInput(error, GALLERY_FIELDS);
 
 const galleryFields = { id: true, path: true, alt: true } as const;
 

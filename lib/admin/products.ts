@@ -1,11 +1,11 @@
 import "server-only";
 import { z } from "zod";
-import { describeIssues } from "../checkout/request";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { replaceGallery } from "../gallery";
 import type { ImageStore } from "../images/store";
 import { checkImage } from "../images/validate";
+import { hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
 import { altSchema, lockedGallery } from "./gallery";
 
 /**
@@ -127,18 +127,6 @@ const integer = z.union([
     .transform(Number),
 ]);
 
-/** PostgreSQL's text cannot hold a NUL character: refused here (400), never by the database (500). */
-const withoutNul = { error: "must not contain a NUL character" };
-const hasNoNul = (value: string) => !value.includes("\u0000");
-
-const text = (max: number) =>
-  z
-    .string({ error: "is required" })
-    .trim()
-    .min(1, { error: "is required" })
-    .max(max, { error: `must have at most ${max} characters` })
-    .refine(hasNoNul, withoutNul);
-
 const stockValue = integer.pipe(
   z
     .number()
@@ -147,13 +135,13 @@ const stockValue = integer.pipe(
 );
 
 const catalogueFields = z.object({
-  name: text(PRODUCT_LIMITS.nameMax),
+  name: requiredText(PRODUCT_LIMITS.nameMax),
   slug: z
     .string({ error: "is required" })
     .trim()
     .max(PRODUCT_LIMITS.slugMax, { error: `must have at most ${PRODUCT_LIMITS.slugMax} characters` })
     .regex(SLUG_PATTERN, { error: "must be lower-case letters and digits joined by single hyphens" }),
-  description: text(PRODUCT_LIMITS.descriptionMax),
+  description: requiredText(PRODUCT_LIMITS.descriptionMax),
   priceAoa: integer.pipe(
     z
       .number()
@@ -194,7 +182,7 @@ export const updateProductSchema = catalogueFields
   .extend({
     stock: optional(stockValue),
     stockShown: optional(stockValue),
-    stockReason: optional(z.string().trim().max(PRODUCT_LIMITS.reasonMax).refine(hasNoNul, withoutNul)),
+    stockReason: optional(z.string().trim().max(PRODUCT_LIMITS.reasonMax).refine(hasNoNul, NO_NUL)),
     /** The new image's text alternative; without it the first image keeps its own. */
     imageAlt: optional(altSchema),
     categoryIds,
@@ -214,23 +202,13 @@ export const adjustStockSchema = z.object({
       .max(PRODUCT_LIMITS.stockMax, { error: `must be at most ${PRODUCT_LIMITS.stockMax}` })
       .refine((delta) => delta !== 0, { error: "must not be 0" }),
   ),
-  reason: text(PRODUCT_LIMITS.reasonMax),
+  reason: requiredText(PRODUCT_LIMITS.reasonMax),
 });
 
 export const productIdSchema = z.uuid();
 
-const invalid = (error: z.ZodError): ProductResult => {
-  const issue = error.issues[0];
-  const path = String(issue?.path[0] ?? "");
-  const field = path === "categoryIds" ? "categories" : PRODUCT_FIELDS.find((name) => name === path);
-  return {
-    ok: false,
-    status: 400,
-    code: "invalid_input",
-    message: describeIssues(error, "input"),
-    ...(field ? { field } : {}),
-  };
-};
+const invalid = (error: z.ZodError): ProductResult =>
+  invalidInput(error, PRODUCT_FIELDS, { categoryIds: "categories" });
 
 const notFound: ProductResult = { ok: false, status: 404, code: "not_found", message: "no such product" };
 const slugTaken: ProductResult = {

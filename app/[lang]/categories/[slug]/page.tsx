@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { addToCartAction } from "@/app/actions/cart";
-import { CategoryView } from "@/components/catalog/views";
+import { categoryBySlug, CategoryView } from "@/components/catalog/views";
 import { catalogParamsAtBuild } from "@/lib/catalog-pages";
-import { categoryTree, findCategoryBySlug } from "@/lib/categories";
+import { categoryTree } from "@/lib/categories";
 import { db } from "@/lib/db/client";
 import { langParams, routeLang } from "@/lib/i18n/route-lang";
 import { categoryPath } from "@/lib/seo";
@@ -26,7 +26,7 @@ interface Props {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params;
-  const found = await findCategoryBySlug(db(), slug);
+  const found = await categoryBySlug(slug);
   if (!found) return {};
   const { category } = found;
   return {

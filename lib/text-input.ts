@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { describeIssues } from "./checkout/request";
+
+/**
+ * What every form and query of the shop asks of a text, in one place: PostgreSQL's `text` cannot
+ * hold a NUL character, so one is refused here with a 400 naming the field, never by the database
+ * (a 500); and the refusal of a form's input, with the field the back office's pages point at.
+ */
+
+export const hasNoNul = (value: string): boolean => !value.includes("\u0000");
+export const NO_NUL = { error: "must not contain a NUL character" } as const;
+
+/** A required text, trimmed, of at most `max` characters, without NUL. */
+export const requiredText = (max: number) =>
+  z
+    .string({ error: "is required" })
+    .trim()
+    .min(1, { error: "is required" })
+    .max(max, { error: `must have at most ${max} characters` })
+    .refine(hasNoNul, NO_NUL);
+
+/**
+ * A form's input that failed `error`: a 400 `invalid_input` with zod's issues in words and, when
+ * the first issue's path is one of `fields` (after `rename`), the field its page shows it on.
+ */
+export function invalidInput<F extends string>(
+  error: z.ZodError,
+  fields: readonly F[],
+  rename: Readonly<Record<string, F>> = {},
+): { ok: false; status: 400; code: "invalid_input"; message: string; field?: F } {
+  const path = String(error.issues[0]?.path[0] ?? "");
+  const field = rename[path] ?? fields.find((name) => name === path);
+  return {
+    ok: false,
+    status: 400,
+    code: "invalid_input",
+    message: describeIssues(error, "input"),
+    ...(field ? { field } : {}),
+  };
+}
