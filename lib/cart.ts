@@ -7,10 +7,12 @@ import { describeIssues } from "./checkout/request";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
 import { ON_SALE, unitsForSale } from "./on-sale";
+import { lineName, readVariantOptions, variantTitle } from "./variants";
 
 /**
  * The shopper's server-side cart (found by the `cart_id` cookie). Prices, stock and totals
- * always come from the database; the browser only says which product and how many.
+ * always come from the database; the browser only says which product, which of its variants
+ * (lib/variants.ts) and how many. A line is a variant: "T-shirt Kianda, M, Azul".
  *
  * - OPEN: can change.
  * - LOCKED: a checkout holds it (lib/checkout/create-order.ts); every change is refused until
@@ -18,7 +20,7 @@ import { ON_SALE, unitsForSale } from "./on-sale";
  * - CHECKED_OUT: paid for; treated as no cart, so adding starts a new one.
  *
  * Limits match endpoint A's, so a cart can always be checked out: at most MAX_ORDER_LINES
- * lines, each 1..MAX_LINE_QUANTITY and never more than the product's stock at the time.
+ * lines, each 1..MAX_LINE_QUANTITY and never more than the variant's stock at the time.
  */
 
 export const MAX_CART_LINES = MAX_ORDER_LINES;
@@ -27,12 +29,18 @@ export const CART_COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
 export interface CartLine {
   productId: string;
+  variantId: string;
   slug: string;
+  /** The line's name: the product's, with the variant's values ("T-shirt Kianda, M, Azul"). */
   name: string;
+  productName: string;
+  /** "M, Azul"; "" for a product without options. */
+  variantTitle: string;
+  sku: string | null;
   image: string;
   unitPriceAoa: number;
   quantity: number;
-  /** The product's stock now; a line above it cannot be checked out until lowered. */
+  /** The variant's stock now; a line above it cannot be checked out until lowered. */
   stock: number;
   lineTotalAoa: number;
 }
@@ -51,6 +59,8 @@ export interface CartView {
 export type CartRefusalCode =
   | "invalid_input"
   | "unknown_product"
+  | "unknown_variant"
+  | "variant_required"
   | "out_of_stock"
   | "too_many_lines"
   | "cart_locked"
@@ -70,6 +80,9 @@ export type CartChange =
 
 const cartId = z.uuid({ error: "must be a cart id (a UUID)" });
 const productId = z.uuid({ error: "must be a product id (a UUID)" });
+const variantId = z.uuid({ error: "must be a variant id (a UUID)" });
+/** A form's empty field is no variant: the product's one. */
+const optionalVariantId = z.preprocess((value) => (value === "" || value === null ? undefined : value), variantId.optional());
 
 /** A whole number, given as a number or as the decimal digits a form sends ("2", not "2.0" or " 2"). */
 const wholeNumber = z.union([
@@ -83,6 +96,7 @@ const wholeNumber = z.union([
 const addSchema = z.object({
   cartId: cartId.optional(),
   productId,
+  variantId: optionalVariantId,
   quantity: wholeNumber.pipe(
     z
       .number()
@@ -94,7 +108,7 @@ const addSchema = z.object({
 /** 0 removes the line; anything else must be a quantity a line can have. */
 const setQuantitySchema = z.object({
   cartId: cartId.optional(),
-  productId,
+  variantId,
   quantity: wholeNumber.pipe(
     z
       .number()
@@ -103,11 +117,11 @@ const setQuantitySchema = z.object({
   ),
 });
 
-const removeSchema = z.object({ cartId: cartId.optional(), productId });
+const removeSchema = z.object({ cartId: cartId.optional(), variantId });
 
-export type AddToCartInput = { cartId?: unknown; productId: unknown; quantity: unknown };
-export type SetQuantityInput = { cartId?: unknown; productId: unknown; quantity: unknown };
-export type RemoveLineInput = { cartId?: unknown; productId: unknown };
+export type AddToCartInput = { cartId?: unknown; productId: unknown; variantId?: unknown; quantity: unknown };
+export type SetQuantityInput = { cartId?: unknown; variantId: unknown; quantity: unknown };
+export type RemoveLineInput = { cartId?: unknown; variantId: unknown };
 
 const refuse = (code: CartRefusalCode, message: string): CartChange => ({ ok: false, code, message });
 
@@ -121,20 +135,30 @@ export async function getCart(db: Database, id: string | undefined): Promise<Car
     select: {
       id: true,
       status: true,
-      items: {
-        // In the order they were added; lines added together (same timestamp) by name.
-        orderBy: [{ createdAt: "asc" }, { product: { name: "asc" } }],
+      lines: {
+        // In the order they were added; lines added together (same timestamp) by position.
+        orderBy: [{ createdAt: "asc" }, { variant: { position: "asc" } }, { id: "asc" }],
         select: {
           quantity: true,
-          product: {
+          variant: {
             select: {
               id: true,
-              slug: true,
-              name: true,
-              imagePath: true,
+              options: true,
+              sku: true,
               priceAoa: true,
               stock: true,
+              imagePath: true,
               archivedAt: true,
+              product: {
+                select: {
+                  id: true,
+                  slug: true,
+                  name: true,
+                  imagePath: true,
+                  archivedAt: true,
+                  options: { select: { name: true, values: true }, orderBy: { position: "asc" } },
+                },
+              },
             },
           },
         },
@@ -142,16 +166,24 @@ export async function getCart(db: Database, id: string | undefined): Promise<Car
     },
   });
   if (!cart || cart.status === "CHECKED_OUT") return null;
-  const lines = cart.items.map(({ quantity, product }) => ({
-    productId: product.id,
-    slug: product.slug,
-    name: product.name,
-    image: product.imagePath,
-    unitPriceAoa: product.priceAoa,
-    quantity,
-    stock: unitsForSale(product),
-    lineTotalAoa: product.priceAoa * quantity,
-  }));
+  const lines = cart.lines.map(({ quantity, variant }): CartLine => {
+    const { product } = variant;
+    const title = variantTitle(product.options, readVariantOptions(variant.options));
+    return {
+      productId: product.id,
+      variantId: variant.id,
+      slug: product.slug,
+      name: lineName(product.name, title),
+      productName: product.name,
+      variantTitle: title,
+      sku: variant.sku,
+      image: variant.imagePath ?? product.imagePath,
+      unitPriceAoa: variant.priceAoa,
+      quantity,
+      stock: unitsForSale({ stock: variant.stock, archivedAt: variant.archivedAt ?? product.archivedAt }),
+      lineTotalAoa: variant.priceAoa * quantity,
+    };
+  });
   return {
     id: cart.id,
     status: cart.status,
@@ -168,7 +200,7 @@ export async function getCart(db: Database, id: string | undefined): Promise<Car
  */
 export async function cartItemCount(db: Database, id: string | undefined): Promise<number> {
   if (!id || !cartId.safeParse(id).success) return 0;
-  const { _sum } = await db.cartItem.aggregate({
+  const { _sum } = await db.cartLine.aggregate({
     where: { cartId: id, cart: { status: { not: "CHECKED_OUT" } } },
     _sum: { quantity: true },
   });
@@ -193,8 +225,8 @@ const lockedRefusal = () =>
   refuse("cart_locked", "a payment is in progress for this cart; it cannot change until the payment ends");
 
 /**
- * Adds `quantity` units of a product, summing with the line already there, capped by the
- * product's stock and MAX_LINE_QUANTITY. Without an open cart (none, unknown, or checked out)
+ * Adds `quantity` units of a variant (`variantId`, or the product's one variant when left out),
+ * summing with the line already there, capped by the variant's stock and MAX_LINE_QUANTITY. Without an open cart (none, unknown, or checked out)
  * a new OPEN cart is created: the answer's cartId is the one to keep in the cookie.
  */
 export async function addToCart(
@@ -202,11 +234,11 @@ export async function addToCart(
   input: AddToCartInput,
   options: {
     /**
-     * Ends expired stock holds on these products (lib/orders/holds.ts) and says how many orders it
-     * cancelled. When the product is sold out, it is called once and the add tried again: units
+     * Ends expired stock holds on these variants (lib/orders/holds.ts) and says how many orders it
+     * cancelled. When the variant is sold out, it is called once and the add tried again: units
      * kept by orders nobody paid in time are the shopper's, without waiting for a sweep.
      */
-    releaseExpiredHolds?: (productIds: string[]) => Promise<number>;
+    releaseExpiredHolds?: (variantIds: string[]) => Promise<number>;
   } = {},
 ): Promise<CartChange> {
   const parsed = addSchema.safeParse(input);
@@ -214,47 +246,74 @@ export async function addToCart(
   const request = parsed.data;
   const result = await addOnce(db, request);
   // Sold out (a refusal writes nothing, so the same request can simply run again).
-  if (result.ok || result.code !== "out_of_stock" || !options.releaseExpiredHolds) return result;
-  if ((await options.releaseExpiredHolds([request.productId])) === 0) return result;
-  return addOnce(db, request);
+  if (!("variantId" in result) || !options.releaseExpiredHolds) return result.change;
+  if ((await options.releaseExpiredHolds([result.variantId])) === 0) return result.change;
+  return (await addOnce(db, request)).change;
 }
 
-async function addOnce(db: Database, request: z.output<typeof addSchema>): Promise<CartChange> {
+/** The variant an add names, on sale: by id, or the product's only one. */
+async function variantForAdd(
+  tx: Transaction,
+  request: z.output<typeof addSchema>,
+): Promise<{ id: string; stock: number } | CartChange> {
+  const variants = await tx.productVariant.findMany({
+    where: {
+      productId: request.productId,
+      archivedAt: null,
+      product: ON_SALE,
+      ...(request.variantId ? { id: request.variantId } : {}),
+    },
+    select: { id: true, stock: true },
+    take: 2,
+  });
+  if (request.variantId && variants.length === 0) {
+    // An archived product (lib/admin/products.ts) is not sold any more: as unknown as one never sold.
+    const product = await tx.product.findUnique({ where: { id: request.productId, ...ON_SALE }, select: { id: true } });
+    return product
+      ? refuse("unknown_variant", `the product has no variant ${request.variantId} on sale`)
+      : refuse("unknown_product", `no product with id ${request.productId}`);
+  }
+  if (variants.length === 0) return refuse("unknown_product", `no product with id ${request.productId}`);
+  if (variants.length > 1) return refuse("variant_required", "the product is sold in several variants; choose one");
+  return variants[0]!;
+}
+
+async function addOnce(
+  db: Database,
+  request: z.output<typeof addSchema>,
+): Promise<{ change: CartChange } | { change: CartChange; variantId: string }> {
   return db.$transaction(async (tx) => {
     // Checked first so a refused request leaves no empty cart behind. Not locked: checkout locks
     // the cart and then the products, and taking them in the other order here could deadlock.
     // Stock is checked again when the order reserves it.
-    const product = await tx.product.findUnique({
-      where: { id: request.productId, ...ON_SALE },
-      select: { stock: true },
-    });
-    // An archived product (lib/admin/products.ts) is not sold any more: as unknown as one never sold.
-    if (!product) return refuse("unknown_product", `no product with id ${request.productId}`);
-    if (product.stock <= 0) return refuse("out_of_stock", "the product is sold out");
+    const variant = await variantForAdd(tx, request);
+    if ("ok" in variant) return { change: variant };
+    if (variant.stock <= 0)
+      return { change: refuse("out_of_stock", "this variant is sold out"), variantId: variant.id };
 
     const existing = request.cartId ? await lockCart(tx, request.cartId) : undefined;
-    if (existing?.status === "LOCKED") return lockedRefusal();
+    if (existing?.status === "LOCKED") return { change: lockedRefusal() };
     const id =
       existing?.status === "OPEN" && request.cartId
         ? request.cartId
         : (await tx.cart.create({ data: {}, select: { id: true } })).id;
 
-    const line = await tx.cartItem.findUnique({
-      where: { cartId_productId: { cartId: id, productId: request.productId } },
+    const line = await tx.cartLine.findUnique({
+      where: { cartId_variantId: { cartId: id, variantId: variant.id } },
       select: { quantity: true },
     });
-    if (!line && (await tx.cartItem.count({ where: { cartId: id } })) >= MAX_CART_LINES)
-      return refuse("too_many_lines", `a cart holds at most ${MAX_CART_LINES} different products`);
+    if (!line && (await tx.cartLine.count({ where: { cartId: id } })) >= MAX_CART_LINES)
+      return { change: refuse("too_many_lines", `a cart holds at most ${MAX_CART_LINES} different products`) };
 
     const wanted = (line?.quantity ?? 0) + request.quantity;
-    const quantity = Math.min(wanted, product.stock, MAX_LINE_QUANTITY);
-    await tx.cartItem.upsert({
-      where: { cartId_productId: { cartId: id, productId: request.productId } },
-      create: { cartId: id, productId: request.productId, quantity },
+    const quantity = Math.min(wanted, variant.stock, MAX_LINE_QUANTITY);
+    await tx.cartLine.upsert({
+      where: { cartId_variantId: { cartId: id, variantId: variant.id } },
+      create: { cartId: id, variantId: variant.id, quantity },
       update: { quantity },
     });
     await tx.cart.update({ where: { id }, data: { updatedAt: new Date() } });
-    return { ok: true, cartId: id, quantity, capped: quantity < wanted };
+    return { change: { ok: true, cartId: id, quantity, capped: quantity < wanted } };
   });
 }
 
@@ -270,15 +329,19 @@ export async function setLineQuantity(db: Database, input: SetQuantityInput): Pr
   return db.$transaction(async (tx) => {
     const refusal = await refuseUnlessOpen(tx, cartId);
     if (refusal) return refusal;
-    const line = await tx.cartItem.findUnique({
-      where: { cartId_productId: { cartId, productId: request.productId } },
-      select: { id: true, product: { select: { stock: true, archivedAt: true } } },
+    const line = await tx.cartLine.findUnique({
+      where: { cartId_variantId: { cartId, variantId: request.variantId } },
+      select: {
+        id: true,
+        variant: { select: { stock: true, archivedAt: true, product: { select: { archivedAt: true } } } },
+      },
     });
     if (!line) return refuse("line_not_found", "that product is not in the cart");
-    const stock = unitsForSale(line.product);
+    const { variant } = line;
+    const stock = unitsForSale({ stock: variant.stock, archivedAt: variant.archivedAt ?? variant.product.archivedAt });
     if (stock <= 0) return refuse("out_of_stock", "the product is sold out; remove it from the cart");
     const quantity = Math.min(request.quantity, stock);
-    await tx.cartItem.update({ where: { id: line.id }, data: { quantity } });
+    await tx.cartLine.update({ where: { id: line.id }, data: { quantity } });
     return { ok: true, cartId, quantity, capped: quantity < request.quantity };
   });
 }
@@ -286,13 +349,13 @@ export async function setLineQuantity(db: Database, input: SetQuantityInput): Pr
 export async function removeLine(db: Database, input: RemoveLineInput): Promise<CartChange> {
   const parsed = removeSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  const { cartId, productId } = parsed.data;
+  const { cartId, variantId } = parsed.data;
   if (!cartId) return noCart();
 
   return db.$transaction(async (tx) => {
     const refusal = await refuseUnlessOpen(tx, cartId);
     if (refusal) return refusal;
-    const removed = await tx.cartItem.deleteMany({ where: { cartId, productId } });
+    const removed = await tx.cartLine.deleteMany({ where: { cartId, variantId } });
     if (removed.count === 0) return refuse("line_not_found", "that product is not in the cart");
     return { ok: true, cartId, quantity: 0, capped: false };
   });

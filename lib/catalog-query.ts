@@ -194,6 +194,8 @@ interface Row {
   name: string;
   description: string;
   priceAoa: number;
+  pricesVary: boolean;
+  hasOptions: boolean;
   stock: number;
   image: string;
   total: number;
@@ -265,6 +267,9 @@ export function browseStatements(
   return {
     page: Prisma.sql`
 SELECT p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock, p.image_path AS image,
+       EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id) AS "hasOptions",
+       COALESCE((SELECT min(v.price_aoa) <> max(v.price_aoa) FROM product_variants v
+                 WHERE v.product_id = p.id AND v.archived_at IS NULL), false) AS "pricesVary",
        ${rank} AS relevance, (count(*) OVER ())::int AS total
 FROM products p
 WHERE ${where}
@@ -294,12 +299,14 @@ export async function browseProducts(
   // Past the last page no row carries the total, so count it.
   const total = rows[0]?.total ?? (await db.$queryRaw<{ total: number }[]>(statements.count))[0]?.total ?? 0;
   const items = await withExpiredHolds(
-    rows.map(({ id, slug, name, description, priceAoa, stock, image }) => ({
+    rows.map(({ id, slug, name, description, priceAoa, pricesVary, hasOptions, stock, image }) => ({
       id,
       slug,
       name,
       description,
       priceAoa,
+      pricesVary,
+      hasOptions,
       stock,
       image,
     })),

@@ -2,6 +2,7 @@ import "server-only";
 import { db } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
 import { ON_SALE } from "./on-sale";
+import { type ProductOptionDefinition, readVariantOptions, type ShopVariant, variantTitle } from "./variants";
 
 /** A product as the app shows it; prices are integer AOA. */
 export interface CatalogProduct {
@@ -9,15 +10,27 @@ export interface CatalogProduct {
   slug: string;
   name: string;
   description: string;
+  /** The lowest price of its variants: the price, or "desde" when `pricesVary`. */
   priceAoa: number;
+  /** Its variants do not all cost the same (the card says "desde"). */
+  pricesVary: boolean;
+  /** It has options (Tamanho, Cor…): a card sends the shopper to its page to choose. */
+  hasOptions: boolean;
   /** Path of the image the shop serves: under public/, or an upload at /api/images/<id>. */
   image: string;
   /**
    * Units a shopper can buy now: the shelf, plus units still kept by pending orders whose stock
    * hold has run out (adding to the cart or checking out ends those holds on the spot,
    * lib/orders/holds.ts), so a product hoarded by unpaid orders never looks sold out for good.
+   * For a product with options, its variants' together.
    */
   stock: number;
+}
+
+/** The product page's product: its options and every variant on sale, in order. */
+export interface ProductDetail extends CatalogProduct {
+  options: ProductOptionDefinition[];
+  variants: ShopVariant[];
 }
 
 const catalogFields = {
@@ -28,14 +41,60 @@ const catalogFields = {
   priceAoa: true,
   imagePath: true,
   stock: true,
-} as const;
+  options: { select: { name: true, values: true }, orderBy: { position: "asc" as const } },
+  variants: {
+    where: { archivedAt: null },
+    select: { id: true, sku: true, options: true, priceAoa: true, stock: true, imagePath: true },
+    orderBy: [{ position: "asc" as const }, { createdAt: "asc" as const }, { id: "asc" as const }],
+  },
+} satisfies Prisma.ProductSelect;
 
-function toCatalogProduct({
-  imagePath,
-  ...product
-}: { imagePath: string } & Omit<CatalogProduct, "image">): CatalogProduct {
-  return { ...product, image: imagePath };
+interface CatalogRow {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  priceAoa: number;
+  imagePath: string;
+  stock: number;
+  options: { name: string; values: string[] }[];
+  variants: {
+    id: string;
+    sku: string | null;
+    options: unknown;
+    priceAoa: number;
+    stock: number;
+    imagePath: string | null;
+  }[];
 }
+
+function toDetail({ imagePath, options, variants, ...product }: CatalogRow): ProductDetail {
+  const prices = variants.map((variant) => variant.priceAoa);
+  return {
+    ...product,
+    image: imagePath,
+    pricesVary: prices.length > 0 && Math.min(...prices) !== Math.max(...prices),
+    hasOptions: options.length > 0,
+    options,
+    variants: variants.map((variant) => {
+      const values = readVariantOptions(variant.options);
+      return {
+        id: variant.id,
+        sku: variant.sku,
+        options: values,
+        title: variantTitle(options, values),
+        priceAoa: variant.priceAoa,
+        stock: variant.stock,
+        image: variant.imagePath ?? imagePath,
+      };
+    }),
+  };
+}
+
+const toCatalogProduct = (row: CatalogRow): CatalogProduct => {
+  const { options: _options, variants: _variants, ...product } = toDetail(row);
+  return product;
+};
 
 /** How many products one answer of GET /api/products holds; more come in pages. */
 export const PRODUCTS_PAGE_SIZE = 500;
@@ -51,10 +110,18 @@ export async function listProducts(page: { skip?: number; take?: number } = {}):
   return withExpiredHolds(rows.map(toCatalogProduct));
 }
 
-/** The product shown at /products/[slug]; null for a slug the catalogue does not have, or an archived product. */
-export async function findProductBySlug(slug: string): Promise<CatalogProduct | null> {
+/**
+ * The product shown at /products/[slug], with its options and variants; null for a slug the
+ * catalogue does not have, or an archived product.
+ */
+export async function findProductBySlug(slug: string): Promise<ProductDetail | null> {
   const row = await db().product.findUnique({ where: { slug, ...ON_SALE }, select: catalogFields });
-  return row ? (await withExpiredHolds([toCatalogProduct(row)]))[0]! : null;
+  if (!row) return null;
+  const product = toDetail(row);
+  const held = await expiredHoldUnits([product.id]);
+  if (held.size === 0) return product;
+  const variants = product.variants.map((variant) => ({ ...variant, stock: variant.stock + (held.get(variant.id) ?? 0) }));
+  return { ...product, variants, stock: variants.reduce((sum, variant) => sum + variant.stock, 0) };
 }
 
 /** The slugs of the `take` products on sale changed last: the product pages built ahead (lib/catalog-pages.ts). */
@@ -68,8 +135,18 @@ export async function recentlyUpdatedProductSlugs(take: number): Promise<string[
   return rows.map((row) => row.slug);
 }
 
+/** Units of these products' variants kept by pending orders whose hold ran out, by variant (usually none: one indexed query). */
+async function expiredHoldUnits(productIds: readonly string[]): Promise<Map<string, number>> {
+  const held = await db().$queryRaw<{ variantId: string; units: number }[]>(Prisma.sql`
+SELECT l.variant_id AS "variantId", sum(l.quantity)::int AS units
+FROM orders o JOIN order_lines l ON l.order_id = o.id
+WHERE o.status = 'PEN' AND o.hold_expires_at <= now() AND l.product_id = ANY(${[...productIds]}::uuid[])
+GROUP BY l.variant_id`);
+  return new Map(held.map((row) => [row.variantId, row.units]));
+}
+
 /** Adds the units of these products kept by pending orders whose hold ran out (usually none: one indexed query). */
-export async function withExpiredHolds(products: CatalogProduct[]): Promise<CatalogProduct[]> {
+export async function withExpiredHolds<P extends CatalogProduct>(products: P[]): Promise<P[]> {
   if (products.length === 0) return products;
   const held = await db().$queryRaw<{ productId: string; units: number }[]>(Prisma.sql`
 SELECT l.product_id AS "productId", sum(l.quantity)::int AS units

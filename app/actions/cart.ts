@@ -42,10 +42,15 @@ async function finish(result: CartChange, success: Exclude<CartNoticeKind, "capp
 export async function addToCartAction(formData: FormData): Promise<void> {
   const result = await addToCart(
     db(),
-    { cartId: await cartIdFromCookie(), productId: formData.get("productId"), quantity: formData.get("quantity") },
     {
-      releaseExpiredHolds: async (productIds) => {
-        const released = await releaseExpiredHolds(productIds, {
+      cartId: await cartIdFromCookie(),
+      productId: formData.get("productId"),
+      variantId: formData.get("variantId"),
+      quantity: formData.get("quantity"),
+    },
+    {
+      releaseExpiredHolds: async (variantIds) => {
+        const released = await releaseExpiredHolds(variantIds, {
           db: db(),
           pay: payClient(),
           log: consoleLogger,
@@ -62,13 +67,13 @@ export async function addToCartAction(formData: FormData): Promise<void> {
 export async function setLineQuantityAction(formData: FormData): Promise<void> {
   const result = await setLineQuantity(db(), {
     cartId: await cartIdFromCookie(),
-    productId: formData.get("productId"),
+    variantId: formData.get("variantId"),
     quantity: formData.get("quantity"),
   });
   await finish(result, result.ok && result.quantity === 0 ? "removed" : "updated", "/cart");
 }
 
 export async function removeLineAction(formData: FormData): Promise<void> {
-  const result = await removeLine(db(), { cartId: await cartIdFromCookie(), productId: formData.get("productId") });
+  const result = await removeLine(db(), { cartId: await cartIdFromCookie(), variantId: formData.get("variantId") });
   await finish(result, "removed", "/cart");
 }

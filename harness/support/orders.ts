@@ -12,6 +12,7 @@ export interface TestOrder {
   externalTransactionId: string;
   referenceNumber: string;
   productId: string;
+  variantId: string;
   cartId: string;
   quantity: number;
   amountAoa: number;
@@ -19,9 +20,10 @@ export interface TestOrder {
 
 export const newExternalTransactionId = () => `order_${randomUUID()}`;
 
+/** A product without options, with `variantId`, its one variant (made by a trigger, lib/variants.ts). */
 export async function insertTestProduct(options: { priceAoa?: number; stock?: number } = {}) {
   const slug = `test-${randomUUID()}`;
-  return db().product.create({
+  const { variants, ...product } = await db().product.create({
     data: {
       slug,
       name: `Produto de teste ${slug.slice(5, 13)}`,
@@ -30,7 +32,9 @@ export async function insertTestProduct(options: { priceAoa?: number; stock?: nu
       priceAoa: options.priceAoa ?? 2500,
       stock: options.stock ?? 100,
     },
+    include: { variants: { select: { id: true } } },
   });
+  return { ...product, variantId: variants[0]!.id };
 }
 
 export async function insertTestOrder(
@@ -40,7 +44,7 @@ export async function insertTestOrder(
   const product = await insertTestProduct({ stock: options.stockAfterReservation ?? 10 });
   const final = options.status && options.status !== "PEN";
   const cart = await db().cart.create({
-    data: { status: "LOCKED", items: { create: { productId: product.id, quantity } } },
+    data: { status: "LOCKED", lines: { create: { variantId: product.variantId, quantity } } },
   });
   const externalTransactionId = newExternalTransactionId();
   const referenceNumber = options.referenceNumber ?? String(100_000_000 + Math.floor(Math.random() * 899_999_999));
@@ -53,7 +57,15 @@ export async function insertTestOrder(
       amountAoa: product.priceAoa * quantity,
       clientId: `shopper_${randomUUID()}`,
       cartId: cart.id,
-      lines: { create: { productId: product.id, productName: product.name, unitPriceAoa: product.priceAoa, quantity } },
+      lines: {
+        create: {
+          productId: product.id,
+          variantId: product.variantId,
+          productName: product.name,
+          unitPriceAoa: product.priceAoa,
+          quantity,
+        },
+      },
     },
   });
   return {
@@ -61,6 +73,7 @@ export async function insertTestOrder(
     externalTransactionId,
     referenceNumber,
     productId: product.id,
+    variantId: product.variantId,
     cartId: cart.id,
     quantity,
     amountAoa: order.amountAoa,

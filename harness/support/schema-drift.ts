@@ -11,7 +11,8 @@ import { withPgClient } from "../../scripts/db/pg-client.mjs";
  *   column "orders"."customer_name"   →  text NULL
  *   index "orders_status_updated_at_idx"  →  on "orders" (status, updated_at)
  * CHECK constraints, indexes on expressions (the search indexes of migration 20261128000100 and
- * 20261128000200) and `_prisma_migrations` are left out: Prisma has no say over them.
+ * 20261128000200), partial indexes (one active variant per combination, migration 20261129000000)
+ * and `_prisma_migrations` are left out: Prisma has no say over them.
  */
 export type SchemaFacts = Map<string, string>;
 
@@ -257,7 +258,7 @@ async function readSchemaFacts(client: pg.Client): Promise<SchemaFacts> {
     JOIN pg_class i ON i.oid = x.indexrelid
     JOIN pg_class t ON t.oid = x.indrelid
     JOIN pg_namespace n ON n.oid = t.relnamespace
-    WHERE n.nspname = current_schema() AND t.relname <> $1 AND x.indexprs IS NULL`,
+    WHERE n.nspname = current_schema() AND t.relname <> $1 AND x.indexprs IS NULL AND x.indpred IS NULL`,
     [MIGRATIONS_TABLE],
   );
   for (const row of indexes.rows) {

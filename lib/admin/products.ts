@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { replaceGallery } from "../gallery";
+import { lockProducts } from "../stock";
 import type { ImageStore } from "../images/store";
 import { checkImage } from "../images/validate";
 import { hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
@@ -47,6 +48,7 @@ export const PRODUCT_ERRORS = [
   "slug_taken",
   "stock_changed",
   "insufficient_stock",
+  "has_options",
   "image_required",
   "image_empty",
   "image_too_large",
@@ -127,11 +129,18 @@ const integer = z.union([
     .transform(Number),
 ]);
 
-const stockValue = integer.pipe(
+export const stockValue = integer.pipe(
   z
     .number()
     .min(0, { error: "must not be negative" })
     .max(PRODUCT_LIMITS.stockMax, { error: `must be at most ${PRODUCT_LIMITS.stockMax}` }),
+);
+
+export const priceValue = integer.pipe(
+  z
+    .number()
+    .min(1, { error: "must be at least 1 kwanza" })
+    .max(PRODUCT_LIMITS.priceMax, { error: `must be at most ${PRODUCT_LIMITS.priceMax}` }),
 );
 
 const catalogueFields = z.object({
@@ -142,12 +151,7 @@ const catalogueFields = z.object({
     .max(PRODUCT_LIMITS.slugMax, { error: `must have at most ${PRODUCT_LIMITS.slugMax} characters` })
     .regex(SLUG_PATTERN, { error: "must be lower-case letters and digits joined by single hyphens" }),
   description: requiredText(PRODUCT_LIMITS.descriptionMax),
-  priceAoa: integer.pipe(
-    z
-      .number()
-      .min(1, { error: "must be at least 1 kwanza" })
-      .max(PRODUCT_LIMITS.priceMax, { error: `must be at most ${PRODUCT_LIMITS.priceMax}` }),
-  ),
+  priceAoa: priceValue,
 });
 
 /** A form sends "" for an untouched optional field. */
@@ -180,6 +184,8 @@ export const createProductSchema = catalogueFields.extend({
  */
 export const updateProductSchema = catalogueFields
   .extend({
+    /** The price of its one variant; a product with options prices each variant (./variants.ts). */
+    priceAoa: optional(priceValue),
     stock: optional(stockValue),
     stockShown: optional(stockValue),
     stockReason: optional(z.string().trim().max(PRODUCT_LIMITS.reasonMax).refine(hasNoNul, NO_NUL)),
@@ -195,6 +201,8 @@ export const updateProductSchema = catalogueFields
   });
 
 export const adjustStockSchema = z.object({
+  /** Which variant; may be left out for a product with one. */
+  variantId: optional(z.uuid({ error: "must be a variant id (a UUID)" })),
   delta: integer.pipe(
     z
       .number()
@@ -287,15 +295,23 @@ export async function createProduct(
   if (!stored.ok) return stored;
   try {
     const product = await deps.db.$transaction(async (tx) => {
+      // A trigger gives the product its default variant, at this price and stock (lib/variants.ts).
       const created = await tx.product.create({
         data: { ...data, imagePath: stored.path! },
-        select: { id: true, stock: true },
+        select: { id: true, stock: true, variants: { select: { id: true } } },
       });
       await replaceGallery(tx, created.id, [{ path: stored.path!, alt: imageAlt ?? data.name }]);
       if (!(await setCategories(tx, created.id, categoryIds ?? []))) throw new Refused(unknownCategories);
       if (created.stock > 0)
         await tx.stockAdjustment.create({
-          data: { productId: created.id, kind: "initial", delta: created.stock, stockAfter: created.stock, reason: "" },
+          data: {
+            productId: created.id,
+            variantId: created.variants[0]!.id,
+            kind: "initial",
+            delta: created.stock,
+            stockAfter: created.stock,
+            reason: "",
+          },
         });
       return tx.product.findUniqueOrThrow({ where: { id: created.id }, select: productFields });
     });
@@ -320,7 +336,7 @@ export async function updateProduct(
   if (!productIdSchema.safeParse(productId).success) return notFound;
   const parsed = updateProductSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  const { stock, stockShown, stockReason, imageAlt, categoryIds, ...catalogue } = parsed.data;
+  const { stock, stockShown, stockReason, imageAlt, categoryIds, priceAoa, ...catalogue } = parsed.data;
   if (!(await deps.db.product.findUnique({ where: { id: productId }, select: { id: true } }))) return notFound;
   const clash = await deps.db.product.findFirst({
     where: { slug: catalogue.slug, id: { not: productId } },
@@ -332,12 +348,13 @@ export async function updateProduct(
 
   try {
     return await deps.db.$transaction(async (tx): Promise<ProductResult> => {
-      // The row's lock: a checkout's decrement waits for this transaction, then applies to its result.
-      const [current] = await tx.$queryRaw<{ stock: number }[]>(
-        Prisma.sql`SELECT stock FROM products WHERE id = ${productId}::uuid FOR UPDATE`,
-      );
-      if (!current) return notFound;
-      const stockChange = stock !== undefined && stock !== stockShown;
+      // The product's lock, then its variant's (lib/stock.ts): a checkout's decrement waits for
+      // this transaction, then applies to its result.
+      await lockProducts(tx, [productId]);
+      const variant = priceAoa !== undefined || stock !== undefined ? await singleVariant(tx, productId) : null;
+      if (variant && !variant.ok) return variant.refusal;
+      const current = variant?.variant;
+      const stockChange = current !== undefined && stock !== undefined && stock !== stockShown;
       if (stockChange && current.stock !== stockShown)
         return {
           ok: false,
@@ -352,15 +369,17 @@ export async function updateProduct(
       const [first, ...rest] = gallery ?? [];
       if (stored.path && first)
         await replaceGallery(tx, productId, [{ ...first, path: stored.path, alt: imageAlt ?? first.alt }, ...rest]);
-      const product = await tx.product.update({
-        where: { id: productId },
-        data: { ...catalogue, ...(stockChange ? { stock } : {}) },
-        select: productFields,
-      });
+      if (current && (stockChange || (priceAoa !== undefined && priceAoa !== current.priceAoa)))
+        await tx.productVariant.update({
+          where: { id: current.id },
+          data: { ...(priceAoa !== undefined ? { priceAoa } : {}), ...(stockChange ? { stock } : {}) },
+        });
+      const product = await tx.product.update({ where: { id: productId }, data: catalogue, select: productFields });
       if (stockChange)
         await tx.stockAdjustment.create({
           data: {
             productId,
+            variantId: current.id,
             kind: "edit",
             delta: stock - current.stock,
             stockAfter: stock,
@@ -376,6 +395,29 @@ export async function updateProduct(
   }
 }
 
+const hasOptionsRefusal: ProductResult = {
+  ok: false,
+  status: 409,
+  code: "has_options",
+  message: "the product has options: set the price and stock of each of its variants",
+  field: "priceAoa",
+};
+
+/** The one variant of a product without options, locked; a product with options has several (409). */
+async function singleVariant(
+  tx: Prisma.TransactionClient,
+  productId: string,
+): Promise<
+  | { ok: true; variant: { id: string; stock: number; priceAoa: number } }
+  | { ok: false; refusal: ProductResult }
+> {
+  if ((await tx.productOption.count({ where: { productId } })) > 0) return { ok: false, refusal: hasOptionsRefusal };
+  const [variant] = await tx.$queryRaw<{ id: string; stock: number; priceAoa: number }[]>(Prisma.sql`
+SELECT id, stock, price_aoa AS "priceAoa" FROM product_variants
+WHERE product_id = ${productId}::uuid AND archived_at IS NULL ORDER BY position, id LIMIT 1 FOR UPDATE`);
+  return variant ? { ok: true, variant } : { ok: false, refusal: notFound };
+}
+
 /**
  * Adds `delta` units (negative: takes them) with a reason. One UPDATE adds to whatever the stock
  * is now, so units that checkouts take meanwhile are never given back; it refuses to end below
@@ -385,26 +427,34 @@ export async function adjustStock(productId: string, input: unknown, deps: { db:
   if (!productIdSchema.safeParse(productId).success) return notFound;
   const parsed = adjustStockSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  const { delta, reason } = parsed.data;
+  const { delta, reason, variantId } = parsed.data;
   return deps.db.$transaction(async (tx): Promise<ProductResult> => {
+    await lockProducts(tx, [productId]);
+    let id = variantId;
+    if (!id) {
+      const single = await singleVariant(tx, productId);
+      if (!single.ok) return single.refusal;
+      id = single.variant.id;
+    }
     const [updated] = await tx.$queryRaw<{ stock: number }[]>(Prisma.sql`
-UPDATE products SET stock = stock + ${delta}, updated_at = CURRENT_TIMESTAMP
-WHERE id = ${productId}::uuid AND stock + ${delta} BETWEEN 0 AND ${PRODUCT_LIMITS.stockMax}
+UPDATE product_variants SET stock = stock + ${delta}, updated_at = CURRENT_TIMESTAMP
+WHERE id = ${id}::uuid AND product_id = ${productId}::uuid AND stock + ${delta} BETWEEN 0 AND ${PRODUCT_LIMITS.stockMax}
 RETURNING stock`);
     if (!updated) {
-      const product = await tx.product.findUnique({ where: { id: productId }, select: { stock: true } });
-      if (!product) return notFound;
+      const variant = await tx.productVariant.findFirst({ where: { id, productId }, select: { stock: true } });
+      if (!variant) return notFound;
       return {
         ok: false,
         status: 409,
         code: "insufficient_stock",
-        message: `the stock is ${product.stock}; adding ${delta} would leave it outside 0..${PRODUCT_LIMITS.stockMax}`,
+        message: `the stock is ${variant.stock}; adding ${delta} would leave it outside 0..${PRODUCT_LIMITS.stockMax}`,
         field: "delta",
       };
     }
     await tx.stockAdjustment.create({
-      data: { productId, kind: "adjustment", delta, stockAfter: updated.stock, reason },
+      data: { productId, variantId: id, kind: "adjustment", delta, stockAfter: updated.stock, reason },
     });
+    await tx.product.update({ where: { id: productId }, data: { updatedAt: new Date() } });
     const product = await tx.product.findUniqueOrThrow({ where: { id: productId }, select: productFields });
     return { ok: true, done: "adjusted", product };
   });

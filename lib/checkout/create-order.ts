@@ -11,6 +11,8 @@ import { creationFailureReason } from "../orders/cancel-reasons";
 import { releaseExpiredHolds } from "../orders/holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
 import { PayServiceError, type PayClient } from "../pay";
+import { takeUnits } from "../stock";
+import { lineName, readVariantOptions, variantTitle } from "../variants";
 import type { Customer, OrderItem } from "./request";
 
 /**
@@ -92,7 +94,7 @@ class Refusal extends Error {
     readonly status: 404 | 409 | 422 | 429,
     readonly code: string,
     message: string,
-    readonly details: { productIds?: string[]; retryAfterSeconds?: number } = {},
+    readonly details: { variantIds?: string[]; retryAfterSeconds?: number } = {},
   ) {
     super(message);
   }
@@ -111,8 +113,8 @@ export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps
   try {
     order = await reserveOrder(input, deps.db, policy).catch(async (error: unknown) => {
       // Short because expired holds still keep the units: end them now, then try once more.
-      if (!(error instanceof Refusal) || error.code !== "out_of_stock" || !error.details.productIds) throw error;
-      const released = await releaseExpiredHolds(error.details.productIds, deps);
+      if (!(error instanceof Refusal) || error.code !== "out_of_stock" || !error.details.variantIds) throw error;
+      const released = await releaseExpiredHolds(error.details.variantIds, deps);
       if (released === 0) throw error;
       deps.log("info", "order.holds_released_for_checkout", { orders: released });
       return reserveOrder(input, deps.db, policy);
@@ -189,7 +191,15 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
         if (cart.status === "CHECKED_OUT") throw new Refusal(409, "cart_checked_out", "this cart was already paid for");
         throw new Refusal(409, "cart_locked", "this cart is being checked out");
       }
-      items = await tx.cartItem.findMany({ where: { cartId }, select: { productId: true, quantity: true } });
+      const cartLines = await tx.cartLine.findMany({
+        where: { cartId },
+        select: { variantId: true, quantity: true, variant: { select: { productId: true } } },
+      });
+      items = cartLines.map((line) => ({
+        productId: line.variant.productId,
+        variantId: line.variantId,
+        quantity: line.quantity,
+      }));
       if (items.length === 0) throw new Refusal(422, "cart_empty", "the cart is empty");
     } else {
       items = input.source.items;
@@ -197,31 +207,20 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
 
     if (policy.maxOpenPerShopper > 0) await refuseTooManyOpenOrders(tx, input.clientId, policy.maxOpenPerShopper);
 
-    // Archived products (lib/admin/products.ts) are no longer sold: refused as unknown ones are.
-    const products = await tx.product.findMany({
-      where: { id: { in: items.map((item) => item.productId) }, ...ON_SALE },
-      select: { id: true, name: true, priceAoa: true, imagePath: true },
-    });
-    const byId = new Map(products.map((product) => [product.id, product]));
-    const unknown = items.filter((item) => !byId.has(item.productId)).map((item) => item.productId);
-    if (unknown.length > 0) throw new Refusal(422, "unknown_product", `no product with id ${unknown.join(", ")}`);
-
-    // Reserve in a fixed order so two checkouts sharing products cannot deadlock.
-    for (const item of [...items].sort((a, b) => a.productId.localeCompare(b.productId))) {
-      const reserved = await tx.product.updateMany({
-        where: { id: item.productId, stock: { gte: item.quantity } },
-        data: { stock: { decrement: item.quantity } },
+    const lines = await resolveVariants(tx, items);
+    // One conditional UPDATE per variant, in lib/stock.ts' lock order (no deadlock between checkouts).
+    const short = await takeUnits(
+      tx,
+      lines.map((line) => ({ productId: line.productId, variantId: line.variantId, quantity: line.quantity })),
+    );
+    if (short) {
+      const line = lines.find((candidate) => candidate.variantId === short.variantId)!;
+      throw new Refusal(409, "out_of_stock", `not enough ${line.name} in stock for ${line.quantity}`, {
+        variantIds: lines.map((candidate) => candidate.variantId),
       });
-      if (reserved.count === 0) {
-        const name = byId.get(item.productId)!.name;
-        throw new Refusal(409, "out_of_stock", `not enough ${name} in stock for ${item.quantity}`, {
-          productIds: items.map((line) => line.productId),
-        });
-      }
     }
 
-    const lines = items.map((item) => ({ ...item, product: byId.get(item.productId)! }));
-    const amountAoa = lines.reduce((sum, line) => sum + line.product.priceAoa * line.quantity, 0);
+    const amountAoa = lines.reduce((sum, line) => sum + line.unitPriceAoa * line.quantity, 0);
     if (amountAoa > MAX_AMOUNT_AOA) throw new Refusal(422, "amount_too_large", "the order total is too large");
 
     const created = await tx.order.create({
@@ -237,8 +236,11 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
         lines: {
           create: lines.map((line) => ({
             productId: line.productId,
-            productName: line.product.name,
-            unitPriceAoa: line.product.priceAoa,
+            variantId: line.variantId,
+            productName: line.productName,
+            variantTitle: line.variantTitle,
+            sku: line.sku,
+            unitPriceAoa: line.unitPriceAoa,
             quantity: line.quantity,
           })),
         },
@@ -248,13 +250,83 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
     return {
       ...created,
       amountAoa,
-      lines: lines.map((line) => ({
-        name: line.product.name,
-        imagePath: line.product.imagePath,
-        quantity: line.quantity,
-      })),
+      lines: lines.map((line) => ({ name: line.name, imagePath: line.imagePath, quantity: line.quantity })),
     };
   });
+}
+
+interface ResolvedLine {
+  productId: string;
+  variantId: string;
+  quantity: number;
+  productName: string;
+  variantTitle: string;
+  /** "T-shirt Kianda, M, Azul". */
+  name: string;
+  sku: string | null;
+  unitPriceAoa: number;
+  imagePath: string;
+}
+
+/**
+ * Each item's variant, with its price and names from the database. An item without `variantId`
+ * means the product's one variant; a product with several needs one named (422 variant_required).
+ * Archived products and variants are no longer sold: refused as unknown ones are.
+ */
+async function resolveVariants(tx: Transaction, items: readonly OrderItem[]): Promise<ResolvedLine[]> {
+  const variants = await tx.productVariant.findMany({
+    where: { productId: { in: items.map((item) => item.productId) }, archivedAt: null, product: ON_SALE },
+    select: {
+      id: true,
+      productId: true,
+      options: true,
+      sku: true,
+      priceAoa: true,
+      imagePath: true,
+      product: {
+        select: {
+          name: true,
+          imagePath: true,
+          options: { select: { name: true, values: true }, orderBy: { position: "asc" } },
+        },
+      },
+    },
+  });
+  const unknown = items.filter((item) => !variants.some((variant) => variant.productId === item.productId));
+  if (unknown.length > 0)
+    throw new Refusal(422, "unknown_product", `no product with id ${unknown.map((item) => item.productId).join(", ")}`);
+
+  const lines = items.map((item): ResolvedLine => {
+    const ofProduct = variants.filter((variant) => variant.productId === item.productId);
+    const variant = item.variantId
+      ? ofProduct.find((candidate) => candidate.id === item.variantId)
+      : ofProduct.length === 1
+        ? ofProduct[0]
+        : undefined;
+    if (!variant && item.variantId)
+      throw new Refusal(422, "unknown_variant", `product ${item.productId} has no variant ${item.variantId} on sale`);
+    if (!variant)
+      throw new Refusal(
+        422,
+        "variant_required",
+        `product ${item.productId} is sold in several variants; name one with variantId`,
+      );
+    const title = variantTitle(variant.product.options, readVariantOptions(variant.options));
+    return {
+      productId: item.productId,
+      variantId: variant.id,
+      quantity: item.quantity,
+      productName: variant.product.name,
+      variantTitle: title,
+      name: lineName(variant.product.name, title),
+      sku: variant.sku,
+      unitPriceAoa: variant.priceAoa,
+      imagePath: variant.imagePath ?? variant.product.imagePath,
+    };
+  });
+  if (new Set(lines.map((line) => line.variantId)).size !== lines.length)
+    throw new Refusal(422, "duplicate_variant", "items lists a variant more than once");
+  return lines;
 }
 
 type Transaction = Parameters<Parameters<Database["$transaction"]>[0]>[0];

@@ -8,8 +8,8 @@ import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "./limits";
 z.config({ jitless: true });
 
 /**
- * The body of endpoint A, `POST /api/pay/create-order`. Only product ids and quantities are
- * read from the client: any total or price it sends is dropped here and the amount is
+ * The body of endpoint A, `POST /api/pay/create-order`. Only product and variant ids and
+ * quantities are read from the client: any total or price it sends is dropped here and the amount is
  * recomputed from database prices (contract 4.2 A.1).
  */
 
@@ -18,6 +18,8 @@ export const MAX_CREATE_ORDER_BYTES = 16 * 1024;
 
 const item = z.object({
   productId: z.uuid({ error: "must be a product id (a UUID)" }),
+  /** Which of the product's variants (lib/variants.ts); may be left out for a product with one. */
+  variantId: z.uuid({ error: "must be a variant id (a UUID)" }).optional(),
   // z.int() refuses 1.5 and the string "2": no coercion of what a client sends.
   quantity: z
     .int({ error: "must be a whole number" })
@@ -39,7 +41,7 @@ export const createOrderRequestSchema = z.object({
     .array(item)
     .min(1, { error: "is empty; leave it out to check out the cart" })
     .max(MAX_ORDER_LINES, { error: `has more than ${MAX_ORDER_LINES} lines` })
-    .refine((items) => new Set(items.map((line) => line.productId)).size === items.length, {
+    .refine((items) => new Set(items.map((line) => `${line.productId}/${line.variantId ?? ""}`)).size === items.length, {
       error: "lists a product more than once",
     })
     .optional(),

@@ -12,6 +12,8 @@ const SUCCESS = ["added", "updated", "removed", "capped"] as const;
 const REFUSALS = [
   "invalid_input",
   "unknown_product",
+  "unknown_variant",
+  "variant_required",
   "out_of_stock",
   "too_many_lines",
   "cart_locked",

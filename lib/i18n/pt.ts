@@ -98,6 +98,8 @@ export const pt = {
     capped: (max: number) => `A quantidade foi ajustada ao máximo disponível (${max}).`,
     invalid_input: "Pedido inválido: verifique a quantidade (um número inteiro entre 1 e 99).",
     unknown_product: "Esse produto não existe (ou já não está à venda).",
+    unknown_variant: "Essa combinação não existe (ou já não está à venda). Escolha outra.",
+    variant_required: "Escolha as opções do produto (por exemplo, o tamanho e a cor) antes de o adicionar.",
     out_of_stock: "Esse produto está esgotado.",
     too_many_lines: (max: number) => `O carrinho pode ter no máximo ${max} produtos diferentes.`,
     cart_locked:
@@ -172,6 +174,8 @@ export const pt = {
       cart_checked_out: "Este carrinho já foi pago.",
       checkout_in_progress: "Este carrinho já está a ser pago. Tente novamente dentro de momentos.",
       unknown_product: "Um dos produtos já não está à venda. Reveja o carrinho.",
+      unknown_variant: "Uma das opções escolhidas já não está à venda. Reveja o carrinho.",
+      variant_required: "Escolha as opções de cada produto antes de pagar.",
       out_of_stock: "Já não há stock suficiente de um dos produtos. Reveja o carrinho.",
       amount_too_large: "O total da encomenda é demasiado elevado para um só pagamento.",
       payment_service_unavailable: "O serviço de pagamentos não está a responder. Tente novamente dentro de momentos.",
@@ -422,6 +426,7 @@ export const pt = {
         stock_changed:
           "O stock mudou entretanto (houve uma compra). Nada foi guardado: veja o stock novo e tente de novo.",
         insufficient_stock: "O stock não pode ficar abaixo de zero nem acima do limite.",
+        has_options: "Este produto tem opções: o preço e o stock são os de cada variante, na tabela de variantes.",
         image_required: "Um produto novo precisa de uma imagem.",
         image_empty: "O ficheiro da imagem está vazio.",
         image_too_large: "A imagem tem mais de 2 MB.",

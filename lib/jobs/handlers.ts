@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { orderConfirmationMail, paidAfterCancelMail } from "../mail/order-confirmation";
 import type { Mailer } from "../mail/types";
+import { returnUnits } from "../stock";
 import { JOB_TYPES, type JobType } from "./catalog";
 import { PermanentJobError, type ClaimedJob } from "./queue";
 
@@ -160,7 +161,7 @@ WITH ord AS (
   WHERE c.id = cart.id AND cart.status = 'LOCKED' AND holder.held
   RETURNING c.id
 ), emptied AS (
-  DELETE FROM cart_items i USING released WHERE ${release.emptyItems} AND i.cart_id = released.id
+  DELETE FROM cart_lines i USING released WHERE ${release.emptyItems} AND i.cart_id = released.id
 )
 SELECT ord.status AS "orderStatus", ord.cart_id AS "cartId", cart.status AS "cartStatus", holder.held
 FROM (SELECT 1) AS one LEFT JOIN ord ON true LEFT JOIN cart ON true LEFT JOIN holder ON true`);
@@ -191,12 +192,18 @@ WHERE id = ${orderId}::uuid AND status = 'CAN' AND stock_released_at IS NULL`);
       if (!order) throw orderNotFound(orderId);
       return skipped(order.status === "CAN" ? "stock already released" : `order is ${order.status}, not CAN`);
     }
-    const lines = await tx.orderLine.findMany({ where: { orderId }, select: { productId: true, quantity: true } });
-    const byProduct = new Map<string, number>();
-    for (const line of lines) byProduct.set(line.productId, (byProduct.get(line.productId) ?? 0) + line.quantity);
-    // Product order fixed, as create-order reserves, so the two never deadlock.
-    for (const [productId, quantity] of [...byProduct].sort(([a], [b]) => a.localeCompare(b)))
-      await tx.product.update({ where: { id: productId }, data: { stock: { increment: quantity } } });
+    const lines = await tx.orderLine.findMany({
+      where: { orderId },
+      select: { productId: true, variantId: true, quantity: true },
+    });
+    // Every line has its variant (migration 20261129000000 gave old lines their default one).
+    const missing = lines.find((line) => !line.variantId);
+    if (missing) throw new Error(`order ${orderId} has a line of product ${missing.productId} without a variant`);
+    // lib/stock.ts' lock order, as create-order reserves, so the two never deadlock.
+    await returnUnits(
+      tx,
+      lines.map((line) => ({ productId: line.productId, variantId: line.variantId!, quantity: line.quantity })),
+    );
   });
 }
 

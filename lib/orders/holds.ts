@@ -32,18 +32,18 @@ export const ON_REQUEST_LIMIT = 10;
 export const ON_REQUEST_RETRY: RefreshOptions["retry"] = { maxAttempts: 1, timeoutMs: 1_500 };
 
 /**
- * Claims up to `limit` pending orders whose hold has run out (only those holding one of
- * `productIds`, when given), soonest expired first, each at most once per
+ * Claims up to `limit` pending orders whose hold has run out (only those holding units of one of
+ * `variantIds`, when given), soonest expired first, each at most once per
  * MIN_REFRESH_INTERVAL_MS (lib/orders/status.ts, `claimChecks`).
  */
 export function claimExpiredHolds(
   db: Database,
-  options: { limit: number; productIds?: readonly string[] },
+  options: { limit: number; variantIds?: readonly string[] },
 ): Promise<ClaimedOrder[]> {
-  const productIds = options.productIds ? [...options.productIds] : null;
+  const variantIds = options.variantIds ? [...options.variantIds] : null;
   return claimChecks(db, {
-    where: Prisma.sql`o.hold_expires_at <= now() AND (${productIds}::uuid[] IS NULL OR EXISTS (
-      SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.product_id = ANY(${productIds}::uuid[])))`,
+    where: Prisma.sql`o.hold_expires_at <= now() AND (${variantIds}::uuid[] IS NULL OR EXISTS (
+      SELECT 1 FROM order_lines l WHERE l.order_id = o.id AND l.variant_id = ANY(${variantIds}::uuid[])))`,
     orderBy: Prisma.sql`o.hold_expires_at, o.id`,
     minIntervalMs: MIN_REFRESH_INTERVAL_MS,
     limit: options.limit,
@@ -56,13 +56,13 @@ export interface ReleaseDeps extends CheckDeps {
 }
 
 /**
- * On a shopper's request: ends the expired holds on `productIds` (at most ON_REQUEST_LIMIT, each
+ * On a shopper's request: ends the expired holds on `variantIds` (at most ON_REQUEST_LIMIT, each
  * service call within ON_REQUEST_RETRY) and puts the units of those that ended CAN back on the
  * shelf before returning. Returns how many orders ended CAN; the caller tries its reservation
  * again when that is more than 0.
  */
-export async function releaseExpiredHolds(productIds: readonly string[], deps: ReleaseDeps): Promise<number> {
-  const claimed = await claimExpiredHolds(deps.db, { limit: ON_REQUEST_LIMIT, productIds });
+export async function releaseExpiredHolds(variantIds: readonly string[], deps: ReleaseDeps): Promise<number> {
+  const claimed = await claimExpiredHolds(deps.db, { limit: ON_REQUEST_LIMIT, variantIds });
   if (claimed.length === 0) return 0;
   await Promise.all(claimed.map((order) => refreshFromService(order, deps, { retry: ON_REQUEST_RETRY })));
   // Only the orders that ended CAN (the shop's expiry, or the service's CAN) have these jobs.

@@ -499,7 +499,7 @@ describe("archiving", () => {
     });
     // Already in a cart: sold out there, so the cart asks to remove it, and checkout refuses it.
     expect(await getCart(db(), cartId)).toMatchObject({ exceedsStock: true, lines: [{ stock: 0 }] });
-    expect(await setLineQuantity(db(), { cartId, productId: product.id, quantity: 1 })).toMatchObject({
+    expect(await setLineQuantity(db(), { cartId, variantId: product.variantId, quantity: 1 })).toMatchObject({
       ok: false,
       code: "out_of_stock",
     });

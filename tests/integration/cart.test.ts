@@ -13,15 +13,27 @@ function changed(result: CartChange) {
   return result;
 }
 
-const itemsOf = (cartId: string) =>
-  db().cartItem.findMany({
-    where: { cartId },
-    select: { productId: true, quantity: true },
-    orderBy: { createdAt: "asc" },
-  });
+const itemsOf = async (cartId: string) =>
+  (
+    await db().cartLine.findMany({
+      where: { cartId },
+      select: { quantity: true, variant: { select: { productId: true } } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    })
+  ).map((line) => ({ productId: line.variant.productId, quantity: line.quantity }));
 
+/** A cart with these lines, each of the product's one variant. */
 async function cartWith(lines: { productId: string; quantity: number }[], status: "OPEN" | "LOCKED" | "CHECKED_OUT") {
-  return db().cart.create({ data: { status, items: { create: lines } } });
+  const variants = await db().productVariant.findMany({
+    where: { productId: { in: lines.map((line) => line.productId) } },
+    select: { id: true, productId: true },
+  });
+  const variantOf = (productId: string) => variants.find((variant) => variant.productId === productId)!.id;
+  const cart = await db().cart.create({ data: { status } });
+  // One by one, so that their order (createdAt) is the order given.
+  for (const line of lines)
+    await db().cartLine.create({ data: { cartId: cart.id, variantId: variantOf(line.productId), quantity: line.quantity } });
+  return cart;
 }
 
 describe("addToCart", () => {
@@ -160,13 +172,13 @@ describe("setLineQuantity", () => {
     const product = await insertTestProduct({ stock: 6 });
     const cart = await cartWith([{ productId: product.id, quantity: 1 }], "OPEN");
 
-    expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity: "4" })).toEqual({
+    expect(await setLineQuantity(db(), { cartId: cart.id, variantId: product.variantId, quantity: "4" })).toEqual({
       ok: true,
       cartId: cart.id,
       quantity: 4,
       capped: false,
     });
-    expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity: 9 })).toMatchObject({
+    expect(await setLineQuantity(db(), { cartId: cart.id, variantId: product.variantId, quantity: 9 })).toMatchObject({
       quantity: 6,
       capped: true,
     });
@@ -177,7 +189,7 @@ describe("setLineQuantity", () => {
     const product = await insertTestProduct({ stock: 6 });
     const cart = await cartWith([{ productId: product.id, quantity: 2 }], "OPEN");
 
-    expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity: 0 })).toMatchObject({
+    expect(await setLineQuantity(db(), { cartId: cart.id, variantId: product.variantId, quantity: 0 })).toMatchObject({
       ok: true,
       quantity: 0,
     });
@@ -188,7 +200,7 @@ describe("setLineQuantity", () => {
     const product = await insertTestProduct({ stock: 6 });
     const cart = await cartWith([{ productId: product.id, quantity: 2 }], "OPEN");
 
-    expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity })).toMatchObject({
+    expect(await setLineQuantity(db(), { cartId: cart.id, variantId: product.variantId, quantity })).toMatchObject({
       ok: false,
       code: "invalid_input",
     });
@@ -198,7 +210,7 @@ describe("setLineQuantity", () => {
   it("refuses a product that is not in the cart", async () => {
     const product = await insertTestProduct({ stock: 6 });
     const cart = await cartWith([], "OPEN");
-    expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity: 1 })).toMatchObject({
+    expect(await setLineQuantity(db(), { cartId: cart.id, variantId: product.variantId, quantity: 1 })).toMatchObject({
       ok: false,
       code: "line_not_found",
     });
@@ -210,7 +222,7 @@ describe("setLineQuantity", () => {
     const cart = await cartWith([{ productId: product.id, quantity: 2 }], "LOCKED");
 
     for (const quantity of [1, 0])
-      expect(await setLineQuantity(db(), { cartId: cart.id, productId: product.id, quantity })).toMatchObject({
+      expect(await setLineQuantity(db(), { cartId: cart.id, variantId: product.variantId, quantity })).toMatchObject({
         ok: false,
         code: "cart_locked",
       });
@@ -222,7 +234,7 @@ describe("setLineQuantity", () => {
     const paid = await cartWith([{ productId: product.id, quantity: 2 }], "CHECKED_OUT");
 
     for (const cartId of [paid.id, randomUUID(), undefined])
-      expect(await setLineQuantity(db(), { cartId, productId: product.id, quantity: 1 })).toMatchObject({
+      expect(await setLineQuantity(db(), { cartId, variantId: product.variantId, quantity: 1 })).toMatchObject({
         ok: false,
         code: "no_cart",
       });
@@ -242,9 +254,9 @@ describe("removeLine", () => {
       "OPEN",
     );
 
-    expect(await removeLine(db(), { cartId: cart.id, productId: removed.id })).toMatchObject({ ok: true });
+    expect(await removeLine(db(), { cartId: cart.id, variantId: removed.variantId })).toMatchObject({ ok: true });
     expect(await itemsOf(cart.id)).toEqual([{ productId: kept.id, quantity: 1 }]);
-    expect(await removeLine(db(), { cartId: cart.id, productId: removed.id })).toMatchObject({
+    expect(await removeLine(db(), { cartId: cart.id, variantId: removed.variantId })).toMatchObject({
       ok: false,
       code: "line_not_found",
     });
@@ -253,7 +265,7 @@ describe("removeLine", () => {
   it("refuses to change a LOCKED cart", async () => {
     const product = await insertTestProduct();
     const cart = await cartWith([{ productId: product.id, quantity: 1 }], "LOCKED");
-    expect(await removeLine(db(), { cartId: cart.id, productId: product.id })).toMatchObject({
+    expect(await removeLine(db(), { cartId: cart.id, variantId: product.variantId })).toMatchObject({
       ok: false,
       code: "cart_locked",
     });
@@ -261,7 +273,7 @@ describe("removeLine", () => {
   });
 
   it("refuses ids that are not UUIDs", async () => {
-    expect(await removeLine(db(), { cartId: "nope", productId: randomUUID() })).toMatchObject({
+    expect(await removeLine(db(), { cartId: "nope", variantId: randomUUID() })).toMatchObject({
       ok: false,
       code: "invalid_input",
     });
@@ -280,7 +292,7 @@ describe("getCart", () => {
       "OPEN",
     );
     // A price change after the line was added shows at once: the cart stores no prices.
-    await db().product.update({ where: { id: coffee.id }, data: { priceAoa: 7000 } });
+    await db().productVariant.update({ where: { id: coffee.variantId }, data: { priceAoa: 7000 } });
 
     const view = await getCart(db(), cart.id);
     expect({ ...view, lines: [...(view?.lines ?? [])].sort((a, b) => b.unitPriceAoa - a.unitPriceAoa) }).toEqual({
@@ -289,8 +301,12 @@ describe("getCart", () => {
       lines: [
         {
           productId: coffee.id,
+          variantId: coffee.variantId,
           slug: coffee.slug,
           name: coffee.name,
+          productName: coffee.name,
+          variantTitle: "",
+          sku: null,
           image: coffee.imagePath,
           unitPriceAoa: 7000,
           quantity: 2,
@@ -299,8 +315,12 @@ describe("getCart", () => {
         },
         {
           productId: honey.id,
+          variantId: honey.variantId,
           slug: honey.slug,
           name: honey.name,
+          productName: honey.name,
+          variantTitle: "",
+          sku: null,
           image: honey.imagePath,
           unitPriceAoa: 3200,
           quantity: 3,

@@ -22,6 +22,8 @@ const cafe: SeoProduct = {
   name: "Café de Angola torrado, 1 kg",
   description: "Café das terras altas do Amboim.",
   priceAoa: 8_500,
+  pricesVary: false,
+  hasOptions: false,
   image: "/products/cafe-de-angola-torrado-1kg.svg",
   stock: 3,
 };

@@ -173,7 +173,7 @@ function CartContents({ t, cart }: { t: Dictionary; cart: CartView }) {
     <>
       <ul className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
         {cart.lines.map((line) => (
-          <CartLineItem key={line.productId} t={t} line={line} editable={editable} />
+          <CartLineItem key={line.variantId} t={t} line={line} editable={editable} />
         ))}
       </ul>
       <div className="flex flex-col items-end gap-3">
@@ -200,7 +200,7 @@ function CartContents({ t, cart }: { t: Dictionary; cart: CartView }) {
 }
 
 function CartLineItem({ t, line, editable }: { t: Dictionary; line: CartLine; editable: boolean }) {
-  const quantityId = `quantity-${line.productId}`;
+  const quantityId = `quantity-${line.variantId}`;
   return (
     <li data-testid="cart-line" className="flex flex-wrap items-center gap-4 p-4">
       <Image
@@ -224,7 +224,7 @@ function CartLineItem({ t, line, editable }: { t: Dictionary; line: CartLine; ed
       {editable ? (
         <div className="flex flex-wrap items-end gap-2">
           <form action={setLineQuantityAction} className="flex items-end gap-2">
-            <input type="hidden" name="productId" value={line.productId} />
+            <input type="hidden" name="variantId" value={line.variantId} />
             <label htmlFor={quantityId} className="sr-only">
               {t.cart.quantityOf(line.name)}
             </label>
@@ -245,7 +245,7 @@ function CartLineItem({ t, line, editable }: { t: Dictionary; line: CartLine; ed
             </button>
           </form>
           <form action={removeLineAction}>
-            <input type="hidden" name="productId" value={line.productId} />
+            <input type="hidden" name="variantId" value={line.variantId} />
             <button
               type="submit"
               aria-label={t.cart.removeNamed(line.name)}

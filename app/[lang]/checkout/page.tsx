@@ -40,7 +40,7 @@ export default async function CheckoutPage() {
         </div>
         <ul className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
           {cart.lines.map((line) => (
-            <li key={line.productId} data-testid="cart-line" className="flex justify-between gap-4 px-4 py-3">
+            <li key={line.variantId} data-testid="cart-line" className="flex justify-between gap-4 px-4 py-3">
               <span>
                 {line.quantity} × {line.name}
                 <span className="block text-sm text-stone-500 tabular-nums">{formatAoa(line.unitPriceAoa)}</span>

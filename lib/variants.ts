@@ -1,0 +1,171 @@
+import { z } from "zod";
+
+/**
+ * Products with options (README "Products with options"; schema: migration 20261129000000).
+ *
+ * A product has at most MAX_OPTIONS options (Tamanho, Cor…), each with its values in the order
+ * the shop shows them. What a shopper buys is a variant: one combination of values, written as an
+ * object from option name to value (`{ "Tamanho": "M", "Cor": "Azul" }`), with its own SKU, price,
+ * stock and image. A product without options has exactly one variant, its default, whose options
+ * are `{}`: carts, orders, holds and stock always deal in variants, with no second path.
+ *
+ * Pure functions only (no database, no framework): the server, the back office and the product
+ * page's option picker in the browser all use them.
+ */
+
+export const VARIANT_LIMITS = {
+  options: 3,
+  valuesPerOption: 100,
+  nameMax: 40,
+  valueMax: 40,
+  skuMax: 64,
+  /** Active variants of one product (every combination of its options' values). */
+  variantsMax: 250,
+} as const;
+
+/** A variant's option values by option name; `{}` for a product without options. */
+export type VariantOptions = Readonly<Record<string, string>>;
+
+export interface ProductOptionDefinition {
+  name: string;
+  values: readonly string[];
+}
+
+/** Reads a variant's `options` column (JSON) into an object of strings; anything else is `{}`. */
+export function readVariantOptions(json: unknown): VariantOptions {
+  if (!json || typeof json !== "object" || Array.isArray(json)) return {};
+  const entries = Object.entries(json as Record<string, unknown>).filter(
+    (entry): entry is [string, string] => typeof entry[1] === "string",
+  );
+  return Object.fromEntries(entries);
+}
+
+/** The values of a variant in its product's option order, e.g. ["M", "Azul"]. */
+export function variantValues(options: readonly ProductOptionDefinition[], values: VariantOptions): string[] {
+  return options.map((option) => values[option.name]).filter((value): value is string => value !== undefined);
+}
+
+/** "M, Azul": what a cart line, an order line and the back office show beside the product's name. */
+export function variantTitle(options: readonly ProductOptionDefinition[], values: VariantOptions): string {
+  return variantValues(options, values).join(", ");
+}
+
+/** "T-shirt Kianda, M, Azul", or the product's name alone for a product without options. */
+export function lineName(productName: string, title: string): string {
+  return title ? `${productName}, ${title}` : productName;
+}
+
+/** Every combination of the options' values, first option slowest ("P, Azul", "P, Branco", "M, Azul"…). */
+export function combinations(options: readonly ProductOptionDefinition[]): VariantOptions[] {
+  return options.reduce<Record<string, string>[]>(
+    (partial, option) => partial.flatMap((values) => option.values.map((value) => ({ ...values, [option.name]: value }))),
+    [{}],
+  );
+}
+
+/** Whether two variants' options are the same combination (key order does not matter). */
+export function sameOptions(a: VariantOptions, b: VariantOptions): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
+/** A key that is equal for equal combinations: the values in option-name order. */
+export function optionsKey(values: VariantOptions): string {
+  return JSON.stringify(Object.keys(values).sort().map((key) => [key, values[key]]));
+}
+
+/** Whether `values` names one value of every option and nothing else. */
+export function isCombinationOf(options: readonly ProductOptionDefinition[], values: VariantOptions): boolean {
+  return (
+    Object.keys(values).length === options.length &&
+    options.every((option) => option.values.includes(values[option.name] ?? "\u0000"))
+  );
+}
+
+const text = (max: number, what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: "is empty" })
+    .max(max, { error: `is longer than ${max} characters` })
+    // A comma would make "M, Azul" ambiguous; control characters have no place in a label.
+    .refine((value) => !/[\u0000-\u001f\u007f,]/.test(value), { error: `must be a ${what} without commas` });
+
+/** The back office's and the CSV's options: unique names, each with unique values. */
+export const optionDefinitionsSchema = z
+  .array(
+    z.object({
+      name: text(VARIANT_LIMITS.nameMax, "name"),
+      values: z
+        .array(text(VARIANT_LIMITS.valueMax, "value"))
+        .min(1, { error: "needs at least one value" })
+        .max(VARIANT_LIMITS.valuesPerOption, { error: `has more than ${VARIANT_LIMITS.valuesPerOption} values` })
+        .refine((values) => new Set(values).size === values.length, { error: "lists a value twice" }),
+    }),
+  )
+  .max(VARIANT_LIMITS.options, { error: `has more than ${VARIANT_LIMITS.options} options` })
+  .refine((options) => new Set(options.map((option) => option.name.toLowerCase())).size === options.length, {
+    error: "names an option twice",
+  })
+  .refine(
+    (options) => options.reduce((count, option) => count * option.values.length, 1) <= VARIANT_LIMITS.variantsMax,
+    { error: `makes more than ${VARIANT_LIMITS.variantsMax} combinations` },
+  );
+
+/** A SKU: letters, digits and `-_./`, or nothing. */
+export const skuSchema = z
+  .string()
+  .trim()
+  .max(VARIANT_LIMITS.skuMax, { error: `is longer than ${VARIANT_LIMITS.skuMax} characters` })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$|^$/, { error: "may hold letters, digits and - _ . / only" })
+  .transform((sku) => (sku === "" ? null : sku));
+
+/** A variant as the storefront and `GET /api/products/<slug>` show it. */
+export interface ShopVariant {
+  id: string;
+  sku: string | null;
+  options: VariantOptions;
+  /** "M, Azul"; "" for a product without options. */
+  title: string;
+  priceAoa: number;
+  /** Units a shopper can buy now (expired holds counted back, as for the product). */
+  stock: number;
+  /** Its own image, or the product's. */
+  image: string;
+}
+
+/**
+ * The variant a selection names: by id (`?variant=`), else by values of every option; null when
+ * the selection is incomplete or names a combination the product does not sell.
+ */
+export function findVariant<V extends { id: string; options: VariantOptions }>(
+  variants: readonly V[],
+  selection: { variantId?: string | null; options?: VariantOptions },
+): V | null {
+  if (selection.variantId) return variants.find((variant) => variant.id === selection.variantId) ?? null;
+  const chosen = selection.options ?? {};
+  return variants.find((variant) => sameOptions(variant.options, chosen)) ?? null;
+}
+
+/**
+ * For the option picker: what choosing `value` for `option` would give, keeping the other
+ * choices: "sold_out" when that combination exists with no stock, "missing" when the product does
+ * not sell it, else "available". Values of a product with one option depend on nothing else.
+ */
+export function valueAvailability(
+  variants: readonly Pick<ShopVariant, "options" | "stock">[],
+  options: readonly ProductOptionDefinition[],
+  chosen: VariantOptions,
+  option: string,
+  value: string,
+): "available" | "sold_out" | "missing" {
+  const wanted: Record<string, string> = {};
+  for (const other of options)
+    if (other.name === option) wanted[other.name] = value;
+    else if (chosen[other.name] !== undefined) wanted[other.name] = chosen[other.name]!;
+  const matching = variants.filter((variant) =>
+    Object.entries(wanted).every(([name, wantedValue]) => variant.options[name] === wantedValue),
+  );
+  if (matching.length === 0) return "missing";
+  return matching.some((variant) => variant.stock > 0) ? "available" : "sold_out";
+}
