@@ -1,8 +1,10 @@
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { formatAoa } from "@/lib/money";
+import { lineName } from "@/lib/variants";
 
 export interface OrderLineView {
   productName: string;
+  variantTitle: string;
   unitPriceAoa: number;
   quantity: number;
   lineTotalAoa: number;
@@ -17,7 +19,7 @@ export function OrderLines({ t, lines, totalAoa }: { t: Dictionary; lines: Order
         {lines.map((line, index) => (
           <li key={index} className="flex justify-between gap-4 px-4 py-2">
             <span>
-              {line.quantity} × {line.productName}
+              {line.quantity} × {lineName(line.productName, line.variantTitle)}
             </span>
             <span className="tabular-nums">{formatAoa(line.lineTotalAoa)}</span>
           </li>

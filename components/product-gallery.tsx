@@ -7,7 +7,8 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
  * group of radio buttons (visually, the pictures themselves), so the gallery needs no JavaScript
  * and is operated with the keyboard as every radio group is: Tab reaches the chosen thumbnail, the
  * arrow keys choose another, and the large image follows through CSS (app/globals.css,
- * `[data-gallery]`). The page stays one cached page for every shopper.
+ * `[data-gallery]`). The page stays one cached page for every shopper. Each thumbnail carries its
+ * image's path (`data-path`): the option picker shows a variant's image by choosing its thumbnail.
  */
 export function ProductGallery({
   t,
@@ -31,6 +32,7 @@ export function ProductGallery({
                   type="radio"
                   name={group}
                   value={String(i)}
+                  data-path={image.path}
                   defaultChecked={i === 0}
                   aria-label={`${t.gallery.showImage(i + 1, images.length)}: ${image.alt}`}
                   className="peer sr-only"

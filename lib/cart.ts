@@ -7,7 +7,8 @@ import { describeIssues } from "./checkout/request";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
 import { ON_SALE, unitsForSale } from "./on-sale";
-import { lineName, readVariantOptions, variantTitle } from "./variants";
+import { hasNoNul, NO_NUL } from "./text-input";
+import { lineName, readVariantOptions, sameOptions, VARIANT_LIMITS, variantTitle } from "./variants";
 
 /**
  * The shopper's server-side cart (found by the `cart_id` cookie). Prices, stock and totals
@@ -82,7 +83,10 @@ const cartId = z.uuid({ error: "must be a cart id (a UUID)" });
 const productId = z.uuid({ error: "must be a product id (a UUID)" });
 const variantId = z.uuid({ error: "must be a variant id (a UUID)" });
 /** A form's empty field is no variant: the product's one. */
-const optionalVariantId = z.preprocess((value) => (value === "" || value === null ? undefined : value), variantId.optional());
+const optionalVariantId = z.preprocess(
+  (value) => (value === "" || value === null ? undefined : value),
+  variantId.optional(),
+);
 
 /** A whole number, given as a number or as the decimal digits a form sends ("2", not "2.0" or " 2"). */
 const wholeNumber = z.union([
@@ -97,6 +101,13 @@ const addSchema = z.object({
   cartId: cartId.optional(),
   productId,
   variantId: optionalVariantId,
+  /** The option picker's choice without JavaScript: a value per option ({ Tamanho: "M", Cor: "Azul" }). */
+  options: z
+    .record(z.string().max(VARIANT_LIMITS.nameMax), z.string().max(VARIANT_LIMITS.valueMax).refine(hasNoNul, NO_NUL))
+    .refine((options) => Object.keys(options).length <= VARIANT_LIMITS.options, {
+      error: `names more than ${VARIANT_LIMITS.options} options`,
+    })
+    .optional(),
   quantity: wholeNumber.pipe(
     z
       .number()
@@ -119,7 +130,13 @@ const setQuantitySchema = z.object({
 
 const removeSchema = z.object({ cartId: cartId.optional(), variantId });
 
-export type AddToCartInput = { cartId?: unknown; productId: unknown; variantId?: unknown; quantity: unknown };
+export type AddToCartInput = {
+  cartId?: unknown;
+  productId: unknown;
+  variantId?: unknown;
+  options?: unknown;
+  quantity: unknown;
+};
 export type SetQuantityInput = { cartId?: unknown; variantId: unknown; quantity: unknown };
 export type RemoveLineInput = { cartId?: unknown; variantId: unknown };
 
@@ -251,31 +268,32 @@ export async function addToCart(
   return (await addOnce(db, request)).change;
 }
 
-/** The variant an add names, on sale: by id, or the product's only one. */
+/** The variant an add names, on sale: by id, by its options' values, or the product's only one. */
 async function variantForAdd(
   tx: Transaction,
   request: z.output<typeof addSchema>,
 ): Promise<{ id: string; stock: number } | CartChange> {
-  const variants = await tx.productVariant.findMany({
+  const all = await tx.productVariant.findMany({
     where: {
       productId: request.productId,
       archivedAt: null,
       product: ON_SALE,
       ...(request.variantId ? { id: request.variantId } : {}),
     },
-    select: { id: true, stock: true },
-    take: 2,
+    select: { id: true, stock: true, options: true },
   });
-  if (request.variantId && variants.length === 0) {
+  const chosen = request.options && Object.keys(request.options).length > 0 ? request.options : undefined;
+  const variants = chosen ? all.filter((variant) => sameOptions(readVariantOptions(variant.options), chosen)) : all;
+  if ((request.variantId || chosen) && variants.length === 0) {
     // An archived product (lib/admin/products.ts) is not sold any more: as unknown as one never sold.
     const product = await tx.product.findUnique({ where: { id: request.productId, ...ON_SALE }, select: { id: true } });
     return product
-      ? refuse("unknown_variant", `the product has no variant ${request.variantId} on sale`)
+      ? refuse("unknown_variant", "the product is not sold in that combination")
       : refuse("unknown_product", `no product with id ${request.productId}`);
   }
   if (variants.length === 0) return refuse("unknown_product", `no product with id ${request.productId}`);
   if (variants.length > 1) return refuse("variant_required", "the product is sold in several variants; choose one");
-  return variants[0]!;
+  return { id: variants[0]!.id, stock: variants[0]!.stock };
 }
 
 async function addOnce(

@@ -23,6 +23,9 @@ export const VARIANT_LIMITS = {
   variantsMax: 250,
 } as const;
 
+/** The product page's option radios are named `option:<name>` (`option:Tamanho` = "M"). */
+export const OPTION_FIELD_PREFIX = "option:";
+
 /** A variant's option values by option name; `{}` for a product without options. */
 export type VariantOptions = Readonly<Record<string, string>>;
 

@@ -12,6 +12,7 @@ import { runDueJobs } from "@/lib/jobs/runner";
 import { consoleLogger } from "@/lib/log";
 import { releaseExpiredHolds } from "@/lib/orders/holds";
 import { payClient } from "@/lib/pay";
+import { OPTION_FIELD_PREFIX } from "@/lib/variants";
 
 // The cart's forms post here; each works without JavaScript: validate in lib/cart.ts, then
 // redirect back with a notice in the query (the page shows it, refusals included).
@@ -39,6 +40,13 @@ async function finish(result: CartChange, success: Exclude<CartNoticeKind, "capp
   redirect(`${to}${to.includes("?") ? "&" : "?"}${cartNoticeQuery(result, success)}`);
 }
 
+/** The option picker's radios (`option:Tamanho` = "M"), as the product page's form sends them. */
+function optionsOf(formData: FormData): Record<string, FormDataEntryValue> | undefined {
+  const entries = [...formData.entries()].filter(([name]) => name.startsWith(OPTION_FIELD_PREFIX));
+  if (entries.length === 0) return undefined;
+  return Object.fromEntries(entries.map(([name, value]) => [name.slice(OPTION_FIELD_PREFIX.length), value]));
+}
+
 export async function addToCartAction(formData: FormData): Promise<void> {
   const result = await addToCart(
     db(),
@@ -46,6 +54,7 @@ export async function addToCartAction(formData: FormData): Promise<void> {
       cartId: await cartIdFromCookie(),
       productId: formData.get("productId"),
       variantId: formData.get("variantId"),
+      options: optionsOf(formData),
       quantity: formData.get("quantity"),
     },
     {

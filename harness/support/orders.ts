@@ -82,3 +82,45 @@ export async function insertTestOrder(
 
 export const jobsOf = (externalTransactionId: string) =>
   db().job.findMany({ where: { dedupeKey: { endsWith: `:${externalTransactionId}` } }, orderBy: { type: "asc" } });
+
+/**
+ * A product with options, as the back office makes one: its default variant becomes the first
+ * combination and the others are added (a trigger keeps the product's stock and lowest price).
+ * `variants` lists each combination's values in option order, its price and stock.
+ */
+export async function insertTestProductWithOptions(
+  options: { name: string; values: string[] }[],
+  variants: { values: string[]; priceAoa: number; stock: number; sku?: string; imagePath?: string }[],
+) {
+  const product = await insertTestProduct({ priceAoa: variants[0]!.priceAoa, stock: variants[0]!.stock });
+  const optionsOf = (values: string[]) => Object.fromEntries(options.map((option, i) => [option.name, values[i]!]));
+  const ids = await db().$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM products WHERE id = ${product.id}::uuid FOR NO KEY UPDATE`;
+    await tx.productOption.createMany({
+      data: options.map((option, i) => ({ productId: product.id, position: i + 1, ...option })),
+    });
+    const [first, ...rest] = variants;
+    await tx.productVariant.update({
+      where: { id: product.variantId },
+      data: { options: optionsOf(first!.values), sku: first!.sku ?? null, imagePath: first!.imagePath ?? null },
+    });
+    const created = [];
+    for (const [i, variant] of rest.entries())
+      created.push(
+        await tx.productVariant.create({
+          data: {
+            productId: product.id,
+            options: optionsOf(variant.values),
+            priceAoa: variant.priceAoa,
+            stock: variant.stock,
+            sku: variant.sku ?? null,
+            imagePath: variant.imagePath ?? null,
+            position: i + 1,
+          },
+          select: { id: true },
+        }),
+      );
+    return [product.variantId, ...created.map((variant) => variant.id)];
+  });
+  return { ...product, variantIds: ids };
+}

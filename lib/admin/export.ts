@@ -2,6 +2,7 @@ import "server-only";
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import { lineName } from "../variants";
 import { luandaDate, luandaDayStart, luandaIso } from "./luanda-calendar";
 
 /**
@@ -89,7 +90,10 @@ export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): Read
         take: EXPORT_BATCH_SIZE,
         include: {
           invoice: { select: { number: true } },
-          lines: { select: { productName: true, quantity: true }, orderBy: { productName: "asc" } },
+          lines: {
+            select: { productName: true, variantTitle: true, sku: true, quantity: true },
+            orderBy: [{ productName: "asc" }, { variantTitle: "asc" }],
+          },
         },
       });
       const last = orders.at(-1);
@@ -106,7 +110,12 @@ export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): Read
           order.customerName ?? "",
           order.customerPhone ?? "",
           order.invoice?.number ?? "",
-          order.lines.map((line) => `${line.quantity} x ${line.productName}`).join("; "),
+          order.lines
+            .map(
+              (line) =>
+                `${line.quantity} x ${lineName(line.productName, line.variantTitle)}${line.sku ? ` [${line.sku}]` : ""}`,
+            )
+            .join("; "),
         ]);
         controller.enqueue(encoder.encode(stringify(rows, csvOptions)));
       }

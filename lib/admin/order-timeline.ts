@@ -14,6 +14,9 @@ import type { OrderStatusCode } from "./orders";
 
 export interface AdminOrderLine {
   productName: string;
+  /** The variant's values when it was sold ("M, Azul"); "" for a product without options. */
+  variantTitle: string;
+  sku: string | null;
   quantity: number;
   unitPriceAoa: number;
 }
@@ -132,7 +135,10 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
       paidAfterCancelAt: true,
       statusCheckedAt: true,
       stockReleasedAt: true,
-      lines: { select: { productName: true, quantity: true, unitPriceAoa: true }, orderBy: { productName: "asc" } },
+      lines: {
+        select: { productName: true, variantTitle: true, sku: true, quantity: true, unitPriceAoa: true },
+        orderBy: [{ productName: "asc" }, { variantTitle: "asc" }],
+      },
       invoice: { select: { number: true, amountAoa: true, issuedAt: true } },
     },
   });

@@ -81,6 +81,11 @@ export const en: Dictionary = {
     availability: "Availability",
     quantity: "Quantity",
     quantityHint: (max: number) => `Between 1 and ${max}.`,
+    sku: "SKU",
+    options: "Product options",
+    valueSoldOut: "sold out",
+    valueMissing: "not available",
+    combinationMissing: "This combination is not for sale",
   },
   cartNotices: {
     added: "Added to your cart.",

@@ -90,6 +90,11 @@ export const pt = {
     availability: "Disponibilidade",
     quantity: "Quantidade",
     quantityHint: (max: number) => `Entre 1 e ${max}.`,
+    sku: "Referência",
+    options: "Opções do produto",
+    valueSoldOut: "esgotado",
+    valueMissing: "não disponível",
+    combinationMissing: "Esta combinação não está à venda",
   },
   cartNotices: {
     added: "Adicionado ao carrinho.",

@@ -1,4 +1,5 @@
 import { formatAoa } from "../money";
+import { lineName } from "../variants";
 
 /**
  * The mail the shop's orders mailbox (MAIL_TO) receives for every paid order: what was paid,
@@ -14,7 +15,7 @@ export interface PaidOrder {
   customerName: string | null;
   customerPhone: string | null;
   finalizedAt: Date | null;
-  lines: { productName: string; quantity: number; unitPriceAoa: number }[];
+  lines: { productName: string; variantTitle: string; sku: string | null; quantity: number; unitPriceAoa: number }[];
 }
 
 const luanda = new Intl.DateTimeFormat("pt-AO", { dateStyle: "long", timeStyle: "short", timeZone: "Africa/Luanda" });
@@ -75,7 +76,8 @@ export function paidAfterCancelMail(order: PaidAfterCancelOrder): { subject: str
 function orderDetails(order: PaidOrder): string[] {
   const lines = order.lines.map(
     (line) =>
-      `  ${line.quantity} × ${oneLine(line.productName)} — ${formatAoa(line.unitPriceAoa)} cada — ` +
+      `  ${line.quantity} × ${oneLine(lineName(line.productName, line.variantTitle))}` +
+      `${line.sku ? ` (ref. ${oneLine(line.sku)})` : ""} — ${formatAoa(line.unitPriceAoa)} cada — ` +
       formatAoa(line.unitPriceAoa * line.quantity),
   );
   const payment = [

@@ -9,6 +9,8 @@ import type { OrderStatus } from "./state-machine";
 
 export interface OrderSummaryLine {
   productName: string;
+  /** "M, Azul"; "" for a product without options. */
+  variantTitle: string;
   unitPriceAoa: number;
   quantity: number;
   lineTotalAoa: number;
@@ -42,8 +44,8 @@ export async function getOrderSummary(db: Database, externalTransactionId: strin
       cartId: true,
       cart: { select: { status: true } },
       lines: {
-        orderBy: [{ productName: "asc" }, { id: "asc" }],
-        select: { productName: true, unitPriceAoa: true, quantity: true },
+        orderBy: [{ productName: "asc" }, { variantTitle: "asc" }, { id: "asc" }],
+        select: { productName: true, variantTitle: true, unitPriceAoa: true, quantity: true },
       },
     },
   });

@@ -15,6 +15,7 @@ import { withPgClient } from "./pg-client.mjs";
  * @property {string} imagePath Under public/, served by Next.js at this path.
  * @property {number} priceAoa Integer AOA (whole kwanza).
  * @property {number} initialStock Only used when the product is first inserted; re-seeding never touches live stock.
+ *   For a product with options (DEMO_VARIANTS), its variants' together.
  */
 
 /** @typedef {import("pg").Client | import("pg").Pool | import("pg").PoolClient} Queryable */
@@ -111,9 +112,9 @@ export const DEMO_PRODUCTS = Object.freeze([
   product(
     "camisola-palancas-negras",
     "Camisola dos Palancas Negras",
-    "Camisola da seleção nacional de futebol nas cores vermelho e preto, em tecido respirável. Tamanhos S a XXL.",
+    "Camisola da seleção nacional de futebol, vermelha ou preta, em tecido respirável. Tamanhos P a XG.",
     25_000,
-    15,
+    24,
   ),
   product(
     "livro-mayombe-pepetela",
@@ -132,9 +133,9 @@ export const DEMO_PRODUCTS = Object.freeze([
   product(
     "cesto-de-palha-entrancado",
     "Cesto de palha entrançado",
-    "Cesto com tampa entrançado à mão em palha natural, para pão, fruta ou arrumação.",
-    7_500,
-    10,
+    "Cesto com tampa entrançado à mão em palha natural, para pão, fruta ou arrumação. Em três tamanhos.",
+    5_500,
+    19,
   ),
 ]);
 
@@ -205,6 +206,52 @@ export const DEMO_EXTRA_IMAGES = Object.freeze({
   ],
 });
 
+/**
+ * @typedef {object} DemoVariant
+ * @property {Record<string, string>} options A value of each option.
+ * @property {string} sku
+ * @property {number} priceAoa
+ * @property {number} initialStock
+ * @property {string} [imagePath] Its own image, when it has one.
+ */
+
+/**
+ * The demo products sold with options (README "Products with options"): their options in order,
+ * and their variants. A combination left out is not sold (the camisola is not made black in P).
+ * @type {Readonly<Record<string, { options: { name: string, values: string[] }[], variants: DemoVariant[] }>>}
+ */
+export const DEMO_VARIANTS = Object.freeze({
+  "camisola-palancas-negras": {
+    options: [
+      { name: "Tamanho", values: ["P", "M", "G", "XG"] },
+      { name: "Cor", values: ["Vermelha", "Preta"] },
+    ],
+    variants: [
+      ["P", "Vermelha", 25_000, 4],
+      ["M", "Vermelha", 25_000, 6],
+      ["G", "Vermelha", 25_000, 5],
+      ["XG", "Vermelha", 27_000, 2],
+      ["M", "Preta", 25_000, 3],
+      ["G", "Preta", 25_000, 4],
+      ["XG", "Preta", 27_000, 0],
+    ].map(([size, colour, priceAoa, initialStock]) => ({
+      options: { Tamanho: String(size), Cor: String(colour) },
+      sku: `PAL-CAM-${size}-${colour === "Preta" ? "PRT" : "VRM"}`,
+      priceAoa: Number(priceAoa),
+      initialStock: Number(initialStock),
+      ...(colour === "Preta" ? { imagePath: "/products/camisola-palancas-negras-preta.svg" } : {}),
+    })),
+  },
+  "cesto-de-palha-entrancado": {
+    options: [{ name: "Tamanho", values: ["Pequeno", "Médio", "Grande"] }],
+    variants: [
+      { options: { Tamanho: "Pequeno" }, sku: "CESTO-P", priceAoa: 5_500, initialStock: 6 },
+      { options: { Tamanho: "Médio" }, sku: "CESTO-M", priceAoa: 7_500, initialStock: 10 },
+      { options: { Tamanho: "Grande" }, sku: "CESTO-G", priceAoa: 11_000, initialStock: 3 },
+    ],
+  },
+});
+
 // The demo categories and which products are in them, and each demo product's gallery: only
 // what is missing (a category the owner renamed or a gallery they changed is left as it is), so
 // re-running the seed changes nothing.
@@ -230,6 +277,65 @@ FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[]) AS g(product_slug
 JOIN products p ON p.slug = g.product_slug
 WHERE NOT EXISTS (SELECT 1 FROM gallery_images existing WHERE existing.product_id = p.id)`;
 
+// A demo product's options and variants, when it has none yet (only its default variant, which
+// becomes the first combination; a product whose options the owner changed is left alone).
+const HAS_NO_OPTIONS = `
+SELECT p.id FROM products p
+WHERE p.slug = $1 AND NOT EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id)
+ORDER BY p.id FOR NO KEY UPDATE OF p`;
+
+/**
+ * @param {Queryable} queryable a connection in a transaction
+ * @param {string} slug
+ */
+async function seedVariants(queryable, slug) {
+  const demo = DEMO_VARIANTS[slug];
+  if (!demo) return;
+  // The product's row first, then its variants (lib/stock.ts' lock order).
+  const { rows } = await queryable.query(HAS_NO_OPTIONS, [slug]);
+  const productId = rows[0]?.id;
+  if (!productId) return;
+  for (const [i, option] of demo.options.entries())
+    await queryable.query(
+      "INSERT INTO product_options (product_id, position, name, values) VALUES ($1, $2, $3, $4::text[])",
+      [productId, i + 1, option.name, option.values],
+    );
+  const [first, ...rest] = demo.variants;
+  if (!first) return;
+  await queryable.query(
+    `UPDATE product_variants SET options = $2::jsonb, sku = $3, price_aoa = $4, stock = $5, image_path = $6, updated_at = CURRENT_TIMESTAMP
+     WHERE product_id = $1 AND options = '{}' AND archived_at IS NULL`,
+    [productId, JSON.stringify(first.options), first.sku, first.priceAoa, first.initialStock, first.imagePath ?? null],
+  );
+  for (const [i, variant] of rest.entries())
+    await queryable.query(
+      `INSERT INTO product_variants (product_id, options, sku, price_aoa, stock, image_path, position)
+       VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7)`,
+      [
+        productId,
+        JSON.stringify(variant.options),
+        variant.sku,
+        variant.priceAoa,
+        variant.initialStock,
+        variant.imagePath ?? null,
+        i + 1,
+      ],
+    );
+}
+
+// The price of each demo product without options is its one variant's (products.price_aoa is a
+// total a trigger keeps): restored when it differs, after the products' locks.
+const RESTORE_PRICES = `
+WITH demo AS (
+  SELECT p.id, d.price FROM unnest($1::text[], $2::integer[]) AS d(slug, price)
+  JOIN products p ON p.slug = d.slug
+  ORDER BY p.id FOR NO KEY UPDATE OF p
+)
+UPDATE product_variants v SET price_aoa = demo.price, updated_at = CURRENT_TIMESTAMP
+FROM demo
+WHERE v.product_id = demo.id AND v.options = '{}' AND v.archived_at IS NULL AND v.price_aoa <> demo.price
+RETURNING v.product_id`;
+
 /**
  * The demo categories, their products and the demo galleries, adding only what is missing.
  * @param {Queryable} queryable
@@ -246,6 +352,7 @@ async function seedCategoriesAndGalleries(queryable) {
   }
   const links = DEMO_CATEGORIES.flatMap((c) => c.products.map((product) => [product, c.slug]));
   await queryable.query(INSERT_PRODUCT_CATEGORIES, [links.map((l) => l[0]), links.map((l) => l[1])]);
+  for (const slug of Object.keys(DEMO_VARIANTS)) await seedVariants(queryable, slug);
   const images = DEMO_PRODUCTS.flatMap((p) =>
     [{ path: p.imagePath, alt: p.name }, ...(DEMO_EXTRA_IMAGES[p.slug] ?? [])].map((image, position) => ({
       slug: p.slug,
@@ -267,6 +374,7 @@ const DEMO_ROWS = "SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::
 // One statement for the whole catalogue. Existing rows get the catalogue fields only, never
 // `stock`, which customers' orders change; and only when something differs, so re-running
 // the seed changes nothing, not even updated_at (which Prisma's @updatedAt would otherwise set).
+// A new product gets its default variant from a trigger, at its price and stock.
 const UPSERT_PRODUCTS = `
 INSERT INTO products (${COLUMNS})
 ${DEMO_ROWS}
@@ -274,11 +382,10 @@ ON CONFLICT (slug) DO UPDATE SET
   name = EXCLUDED.name,
   description = EXCLUDED.description,
   image_path = EXCLUDED.image_path,
-  price_aoa = EXCLUDED.price_aoa,
   updated_at = CURRENT_TIMESTAMP
-WHERE (products.name, products.description, products.image_path, products.price_aoa)
-  IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.description, EXCLUDED.image_path, EXCLUDED.price_aoa)
-RETURNING (xmax = 0) AS inserted`;
+WHERE (products.name, products.description, products.image_path)
+  IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.description, EXCLUDED.image_path)
+RETURNING id, (xmax = 0) AS inserted`;
 
 // A deployed shop's catalogue belongs to its owner: the demo goes only into a table that has
 // never held a product, in one statement (so two deployments building at once insert it once at most).
@@ -294,11 +401,17 @@ ON CONFLICT (slug) DO NOTHING`;
  * @returns {Promise<SeedResult>}
  */
 export async function seedCatalog(target) {
-  return withQueryable(target, async (queryable) => {
+  return withTransaction(target, async (queryable) => {
     const { rows } = await queryable.query(UPSERT_PRODUCTS, demoRowParameters());
+    const plain = DEMO_PRODUCTS.filter((p) => !DEMO_VARIANTS[p.slug]);
+    const repriced = await queryable.query(RESTORE_PRICES, [plain.map((p) => p.slug), plain.map((p) => p.priceAoa)]);
     await seedCategoriesAndGalleries(queryable);
     const inserted = rows.filter((row) => row.inserted).length;
-    return { products: DEMO_PRODUCTS.length, inserted, updated: rows.length - inserted };
+    const updated = new Set([
+      ...rows.filter((row) => !row.inserted).map((row) => row.id),
+      ...repriced.rows.map((row) => row.product_id),
+    ]);
+    return { products: DEMO_PRODUCTS.length, inserted, updated: updated.size };
   });
 }
 
@@ -309,7 +422,7 @@ export async function seedCatalog(target) {
  * @returns {Promise<{ inserted: number }>}
  */
 export async function seedCatalogIfEmpty(target) {
-  return withQueryable(target, async (queryable) => {
+  return withTransaction(target, async (queryable) => {
     const { rowCount } = await queryable.query(INSERT_INTO_EMPTY_CATALOGUE, demoRowParameters());
     if (rowCount) await seedCategoriesAndGalleries(queryable);
     return { inserted: rowCount ?? 0 };
@@ -335,4 +448,34 @@ function demoRowParameters() {
  */
 function withQueryable(target, use) {
   return typeof target === "string" ? withPgClient(target, use) : use(target);
+}
+
+/**
+ * `use` in one transaction on one connection (a pool lends one): the seed's locks and writes
+ * commit together.
+ * @template T
+ * @param {string | Queryable} target
+ * @param {(queryable: Queryable) => Promise<T>} use
+ * @returns {Promise<T>}
+ */
+async function withTransaction(target, use) {
+  if (typeof target !== "string" && "totalCount" in target) {
+    const client = await target.connect();
+    try {
+      return await withTransaction(client, use);
+    } finally {
+      client.release();
+    }
+  }
+  return withQueryable(target, async (queryable) => {
+    await queryable.query("BEGIN");
+    try {
+      const result = await use(queryable);
+      await queryable.query("COMMIT");
+      return result;
+    } catch (error) {
+      await queryable.query("ROLLBACK");
+      throw error;
+    }
+  });
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { DEMO_PRODUCTS, seedCatalog } from "@/scripts/db/seed.mjs";
+import { DEMO_PRODUCTS, DEMO_VARIANTS, seedCatalog } from "@/scripts/db/seed.mjs";
 import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // The demo catalogue on a database of its own, so other tests' stock changes cannot interfere.
@@ -72,4 +72,37 @@ it("gives every product a local image, a positive integer price and a plausible 
     expect(product.initialStock).toBeGreaterThanOrEqual(5);
     expect(product.initialStock).toBeLessThanOrEqual(40);
   }
+});
+
+it("sells two demo products with options, one with two, as variants whose totals are the product's", async () => {
+  await seedCatalog(pool);
+  const variantRows = async () =>
+    (
+      await pool.query<{
+        slug: string;
+        options: Record<string, string>;
+        sku: string;
+        price_aoa: number;
+        stock: number;
+      }>(
+        `SELECT p.slug, v.options, v.sku, v.price_aoa, v.stock FROM product_variants v JOIN products p ON p.id = v.product_id
+         WHERE v.archived_at IS NULL AND v.options <> '{}' ORDER BY p.slug, v.sku`,
+      )
+    ).rows;
+  const rows = await variantRows();
+  expect(new Set(rows.map((row) => row.slug))).toEqual(new Set(Object.keys(DEMO_VARIANTS)));
+  expect(Object.values(DEMO_VARIANTS).some((demo) => demo.options.length === 2)).toBe(true);
+  for (const [slug, demo] of Object.entries(DEMO_VARIANTS)) {
+    const ofProduct = rows.filter((row) => row.slug === slug);
+    expect(ofProduct.map((row) => row.sku).sort()).toEqual(demo.variants.map((variant) => variant.sku).sort());
+    const [product] = (await productRows()).filter((row) => row.slug === slug);
+    expect(product).toMatchObject({
+      price_aoa: Math.min(...demo.variants.map((variant) => variant.priceAoa)),
+      stock: demo.variants.reduce((sum, variant) => sum + variant.initialStock, 0),
+    });
+    expect(product!.stock).toBe(DEMO_PRODUCTS.find((p) => p.slug === slug)!.initialStock);
+  }
+  // Again: nothing changes, the options are not added twice.
+  expect(await seedCatalog(pool)).toMatchObject({ inserted: 0, updated: 0 });
+  expect(await variantRows()).toEqual(rows);
 });

@@ -2,17 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { addToCartAction } from "@/app/actions/cart";
-import { AddToCartForm } from "@/components/add-to-cart-form";
 import { CartNotice } from "@/components/cart-notice";
-import { stockLabel } from "@/components/catalog/stock-label";
 import { ProductGallery } from "@/components/product-gallery";
+import { ProductPurchase } from "@/components/product-purchase";
 import { findProductBySlug, recentlyUpdatedProductSlugs } from "@/lib/catalog";
 import { catalogParamsAtBuild, PRERENDERED_PRODUCTS } from "@/lib/catalog-pages";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { productGallery } from "@/lib/gallery";
 import { langParams, routeLang } from "@/lib/i18n/route-lang";
-import { formatAoa } from "@/lib/money";
+import { lineName } from "@/lib/variants";
 import { jsonForScript, productJsonLd, productMetadata } from "@/lib/seo";
 
 // Served from the cache in every language, like the catalogue (lib/catalog-pages.ts): the
@@ -48,7 +47,18 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function ProductPage({ params }: Props) {
   const [{ lang, t }, product] = await Promise.all([routeLang(params), productOf(params)]);
   if (!product) notFound();
-  const gallery = await productGallery(db(), product);
+  const images = await productGallery(db(), product);
+  // A variant's own image that the gallery does not have joins it, so choosing the variant can show it.
+  const gallery = [
+    ...images,
+    ...product.variants
+      .filter(
+        (variant, i, all) =>
+          !images.some((image) => image.path === variant.image) &&
+          all.findIndex((other) => other.image === variant.image) === i,
+      )
+      .map((variant) => ({ path: variant.image, alt: lineName(product.name, variant.title) })),
+  ];
   return (
     <article className="flex flex-col gap-6">
       {/* Product JSON-LD for search engines: a data block, never executed, so it needs no CSP nonce. */}
@@ -65,19 +75,13 @@ export default async function ProductPage({ params }: Props) {
         <div className="flex flex-col gap-4">
           <h1 className="text-2xl font-semibold tracking-tight">{product.name}</h1>
           <p className="text-stone-700">{product.description}</p>
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
-            <dt className="text-stone-500">{t.product.price}</dt>
-            <dd className="text-xl font-semibold" data-testid="price">
-              {formatAoa(product.priceAoa)}
-            </dd>
-            <dt className="text-stone-500">{t.product.availability}</dt>
-            <dd data-testid="stock">{stockLabel(t, product.stock, getEnv().catalog.lowStockThreshold)}</dd>
-          </dl>
-          <AddToCartForm
-            t={t}
-            product={product}
+          <ProductPurchase
+            lang={lang}
+            product={{ id: product.id, name: product.name }}
+            options={product.options}
+            variants={product.variants}
+            lowStockThreshold={getEnv().catalog.lowStockThreshold}
             returnTo={`/products/${product.slug}`}
-            withQuantity
             action={addToCartAction}
           />
         </div>

@@ -8,11 +8,17 @@ import { ResolveForm } from "@/components/admin/resolve-form";
 import { luandaSecond } from "@/lib/admin/luanda-calendar";
 import { requireAdminSession } from "@/lib/admin/guard";
 import { orderPagePath } from "@/lib/admin/order-flash";
-import { adminOrderDetail, type AdminOrderJob, type TimelineEvent } from "@/lib/admin/order-timeline";
+import {
+  adminOrderDetail,
+  type AdminOrderJob,
+  type AdminOrderLine,
+  type TimelineEvent,
+} from "@/lib/admin/order-timeline";
 import { db } from "@/lib/db/client";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
+import { lineName } from "@/lib/variants";
 
 // One order in the back office: its header, lines, jobs and history (lib/admin/order-timeline.ts),
 // and the buttons of lib/admin/order-actions.ts.
@@ -159,13 +165,14 @@ export default async function AdminOrderPage({
   );
 }
 
-function LineList({ lines }: { lines: { productName: string; quantity: number; unitPriceAoa: number }[] }) {
+function LineList({ lines }: { lines: AdminOrderLine[] }) {
   return (
     <ul className="flex flex-col gap-1 text-sm">
       {lines.map((line, index) => (
         <li key={index} className="flex justify-between gap-3">
           <span>
-            {line.quantity} × {line.productName}
+            {line.quantity} × {lineName(line.productName, line.variantTitle)}
+            {line.sku ? <span className="ml-2 font-mono text-xs text-stone-600">{line.sku}</span> : null}
           </span>
           <span className="tabular-nums">{formatAoa(line.unitPriceAoa * line.quantity)}</span>
         </li>
