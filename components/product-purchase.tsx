@@ -82,7 +82,11 @@ export function ProductPurchase({
   return (
     <form action={action} className="flex flex-col gap-4" data-testid="product-purchase">
       <input type="hidden" name="productId" value={product.id} />
-      <input type="hidden" name="returnTo" value={returnTo} />
+      <input
+        type="hidden"
+        name="returnTo"
+        value={variant && options.length > 0 ? `${returnTo}?${VARIANT_PARAM}=${variant.id}` : returnTo}
+      />
       {options.length > 0 && (
         <div className="flex flex-col gap-4" role="group" aria-label={t.product.options}>
           {options.map((option) => (

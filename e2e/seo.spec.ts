@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { DEMO_CATEGORIES, DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
+import { DEMO_CATEGORIES, DEMO_PRODUCTS, DEMO_VARIANTS } from "../scripts/db/seed.mjs";
 import { readE2eServerEnvironment } from "../harness/server-environment";
 import { expect, test } from "./support/fixtures";
 
@@ -10,8 +10,9 @@ import { expect, test } from "./support/fixtures";
  */
 
 const appUrl = () => readE2eServerEnvironment().appUrl.replace(/\/+$/, "");
-// The last demo product: the back-office spec edits the first one's price for a while.
-const PRODUCT = DEMO_PRODUCTS[DEMO_PRODUCTS.length - 1]!;
+// The last demo product without options (whose JSON-LD is a Product, not a ProductGroup): the
+// back-office spec edits the first one's price for a while.
+const PRODUCT = DEMO_PRODUCTS.findLast((product) => !DEMO_VARIANTS[product.slug])!;
 
 type ListedProduct = { slug: string; priceAoa: number; stock: number; image: string };
 

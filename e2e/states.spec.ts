@@ -26,7 +26,7 @@ test("approved in the popup: the success page's header shows the emptied cart wi
 }) => {
   void sandbox; // the hosted checkout is the local sandbox's
   await addFromCatalog(page, DEMO_PRODUCTS[8]!.name);
-  await addFromCatalog(page, DEMO_PRODUCTS[9]!.name);
+  await addFromCatalog(page, DEMO_PRODUCTS[11]!.name);
   await openCheckout(page);
   await expect(page.getByTestId("cart-count")).toHaveText("2");
   await markDocument(page);

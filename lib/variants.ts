@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * Products with options (README "Products with options"; schema: migration 20261129000000).
  *
@@ -9,8 +7,8 @@ import { z } from "zod";
  * stock and image. A product without options has exactly one variant, its default, whose options
  * are `{}`: carts, orders, holds and stock always deal in variants, with no second path.
  *
- * Pure functions only (no database, no framework): the server, the back office and the product
- * page's option picker in the browser all use them.
+ * Pure functions only (no database, no framework, no zod: the product page's option picker runs
+ * them in the browser); the input schemas of options and SKUs are in ./variant-input.ts.
  */
 
 export const VARIANT_LIMITS = {
@@ -61,7 +59,8 @@ export function lineName(productName: string, title: string): string {
 /** Every combination of the options' values, first option slowest ("P, Azul", "P, Branco", "M, Azul"…). */
 export function combinations(options: readonly ProductOptionDefinition[]): VariantOptions[] {
   return options.reduce<Record<string, string>[]>(
-    (partial, option) => partial.flatMap((values) => option.values.map((value) => ({ ...values, [option.name]: value }))),
+    (partial, option) =>
+      partial.flatMap((values) => option.values.map((value) => ({ ...values, [option.name]: value }))),
     [{}],
   );
 }
@@ -74,7 +73,11 @@ export function sameOptions(a: VariantOptions, b: VariantOptions): boolean {
 
 /** A key that is equal for equal combinations: the values in option-name order. */
 export function optionsKey(values: VariantOptions): string {
-  return JSON.stringify(Object.keys(values).sort().map((key) => [key, values[key]]));
+  return JSON.stringify(
+    Object.keys(values)
+      .sort()
+      .map((key) => [key, values[key]]),
+  );
 }
 
 /** Whether `values` names one value of every option and nothing else. */
@@ -84,44 +87,6 @@ export function isCombinationOf(options: readonly ProductOptionDefinition[], val
     options.every((option) => option.values.includes(values[option.name] ?? "\u0000"))
   );
 }
-
-const text = (max: number, what: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, { error: "is empty" })
-    .max(max, { error: `is longer than ${max} characters` })
-    // A comma would make "M, Azul" ambiguous; control characters have no place in a label.
-    .refine((value) => !/[\u0000-\u001f\u007f,]/.test(value), { error: `must be a ${what} without commas` });
-
-/** The back office's and the CSV's options: unique names, each with unique values. */
-export const optionDefinitionsSchema = z
-  .array(
-    z.object({
-      name: text(VARIANT_LIMITS.nameMax, "name"),
-      values: z
-        .array(text(VARIANT_LIMITS.valueMax, "value"))
-        .min(1, { error: "needs at least one value" })
-        .max(VARIANT_LIMITS.valuesPerOption, { error: `has more than ${VARIANT_LIMITS.valuesPerOption} values` })
-        .refine((values) => new Set(values).size === values.length, { error: "lists a value twice" }),
-    }),
-  )
-  .max(VARIANT_LIMITS.options, { error: `has more than ${VARIANT_LIMITS.options} options` })
-  .refine((options) => new Set(options.map((option) => option.name.toLowerCase())).size === options.length, {
-    error: "names an option twice",
-  })
-  .refine(
-    (options) => options.reduce((count, option) => count * option.values.length, 1) <= VARIANT_LIMITS.variantsMax,
-    { error: `makes more than ${VARIANT_LIMITS.variantsMax} combinations` },
-  );
-
-/** A SKU: letters, digits and `-_./`, or nothing. */
-export const skuSchema = z
-  .string()
-  .trim()
-  .max(VARIANT_LIMITS.skuMax, { error: `is longer than ${VARIANT_LIMITS.skuMax} characters` })
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$|^$/, { error: "may hold letters, digits and - _ . / only" })
-  .transform((sku) => (sku === "" ? null : sku));
 
 /** A variant as the storefront and `GET /api/products/<slug>` show it. */
 export interface ShopVariant {

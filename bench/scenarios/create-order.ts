@@ -22,8 +22,9 @@ import { waitUntilSteady } from "../lib/wait";
  * then the reference number stored, a log line, the JSON answer and the shopper cookie.
  *
  * The baseline does the same database and network work by hand: node:http, a hand check of
- * the body, a pg transaction with the same statements (SELECT products, one conditional UPDATE
- * of stock per line in id order, INSERT the order, INSERT its lines, COMMIT), the same
+ * the body, a pg transaction with the same statements (SELECT the variants, lock the products,
+ * one conditional UPDATE of a variant's stock per line in id order, INSERT the order, INSERT
+ * its lines, COMMIT), the same
  * createPaymentOrder call with fetch and a token fetched once, the same UPDATE of the
  * reference number, the same answer. It does not retry, validate as thoroughly or log.
  *
@@ -339,16 +340,30 @@ async function reserve(
   const client = await database.connect();
   try {
     await client.query("BEGIN");
-    const { rows: products } = await client.query<{ id: string; name: string; price_aoa: number; image_path: string }>(
-      "SELECT id, name, price_aoa, image_path FROM products WHERE id = ANY($1::uuid[])",
+    // The product's one variant (no variantId in the bench's items: products without options).
+    const { rows: products } = await client.query<{
+      id: string;
+      variant_id: string;
+      name: string;
+      price_aoa: number;
+      image_path: string;
+      sku: string | null;
+    }>(
+      `SELECT p.id, v.id AS variant_id, p.name, v.price_aoa, coalesce(v.image_path, p.image_path) AS image_path, v.sku
+       FROM product_variants v JOIN products p ON p.id = v.product_id
+       WHERE v.product_id = ANY($1::uuid[]) AND v.archived_at IS NULL AND p.archived_at IS NULL`,
       [items.map((item) => item.productId)],
     );
     const byId = new Map(products.map((product) => [product.id, product]));
     if (items.some((item) => !byId.has(item.productId))) throw new Refusal(422, "unknown_product");
+    // lib/stock.ts: the products' rows first, then each variant's conditional update.
+    await client.query("SELECT id FROM products WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE", [
+      items.map((item) => item.productId),
+    ]);
     for (const item of [...items].sort((a, b) => a.productId.localeCompare(b.productId))) {
       const reserved = await client.query(
-        "UPDATE products SET stock = stock - $2, updated_at = now() WHERE id = $1 AND stock >= $2",
-        [item.productId, item.quantity],
+        "UPDATE product_variants SET stock = stock - $2, updated_at = now() WHERE id = $1 AND stock >= $2",
+        [byId.get(item.productId)!.variant_id, item.quantity],
       );
       if (reserved.rowCount === 0) throw new Refusal(409, "out_of_stock");
     }
@@ -362,11 +377,13 @@ async function reserve(
     );
     const id = rows[0]!.id;
     await client.query(
-      `INSERT INTO order_lines (order_id, product_id, product_name, unit_price_aoa, quantity)
-       SELECT $1, * FROM unnest($2::uuid[], $3::text[], $4::int[], $5::int[])`,
+      `INSERT INTO order_lines (order_id, product_id, variant_id, sku, product_name, unit_price_aoa, quantity)
+       SELECT $1, * FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::int[], $7::int[])`,
       [
         id,
         lines.map((line) => line.productId),
+        lines.map((line) => line.product.variant_id),
+        lines.map((line) => line.product.sku),
         lines.map((line) => line.product.name),
         lines.map((line) => line.product.price_aoa),
         lines.map((line) => line.quantity),

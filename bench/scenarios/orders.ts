@@ -27,14 +27,18 @@ export const conJobKeys = (externalTransactionId: string) =>
 export async function createPendingOrders(database: pg.Pool, tag: string, count: number): Promise<BenchOrder[]> {
   const { rows } = await database.query<BenchOrder>(
     `
-WITH product AS (SELECT id, name, price_aoa FROM products ORDER BY slug LIMIT 1),
+WITH product AS (
+  SELECT p.id, p.name, v.price_aoa, v.id AS variant_id
+  FROM products p JOIN product_variants v ON v.product_id = p.id AND v.archived_at IS NULL
+  ORDER BY p.slug, v.position LIMIT 1
+),
 numbered AS MATERIALIZED (
   SELECT gen_random_uuid() AS order_id, gen_random_uuid() AS cart_id FROM generate_series(1, $2::int)
 ),
 carts AS (INSERT INTO carts (id, status, updated_at) SELECT cart_id, 'LOCKED', now() FROM numbered),
 items AS (
-  INSERT INTO cart_items (cart_id, product_id, quantity, updated_at)
-  SELECT numbered.cart_id, product.id, 1, now() FROM numbered, product
+  INSERT INTO cart_lines (cart_id, variant_id, quantity, updated_at)
+  SELECT numbered.cart_id, product.variant_id, 1, now() FROM numbered, product
 ),
 created AS (
   INSERT INTO orders (id, external_transaction_id, reference_number, status, amount_aoa, client_id, cart_id, updated_at)
@@ -44,15 +48,15 @@ created AS (
   RETURNING id, external_transaction_id, reference_number, amount_aoa
 ),
 lines AS (
-  INSERT INTO order_lines (order_id, product_id, product_name, unit_price_aoa, quantity)
-  SELECT numbered.order_id, product.id, product.name, product.price_aoa, 1 FROM numbered, product
+  INSERT INTO order_lines (order_id, product_id, variant_id, product_name, unit_price_aoa, quantity)
+  SELECT numbered.order_id, product.id, product.variant_id, product.name, product.price_aoa, 1 FROM numbered, product
 )
 SELECT id, external_transaction_id AS "externalTransactionId", reference_number AS "referenceNumber",
        amount_aoa AS "amountAoa"
 FROM created`,
     [tag, count],
   );
-  await database.query("ANALYZE orders, carts, cart_items, order_lines");
+  await database.query("ANALYZE orders, carts, cart_lines, order_lines");
   return rows;
 }
 
@@ -70,7 +74,11 @@ export async function createConfirmedOrders(
 ): Promise<{ orders: BenchOrder[]; confirmedAt: string }> {
   const { rows } = await database.query<BenchOrder & { confirmedAt: string }>(
     `
-WITH product AS (SELECT id, name, price_aoa FROM products ORDER BY slug LIMIT 1),
+WITH product AS (
+  SELECT p.id, p.name, v.price_aoa, v.id AS variant_id
+  FROM products p JOIN product_variants v ON v.product_id = p.id AND v.archived_at IS NULL
+  ORDER BY p.slug, v.position LIMIT 1
+),
 created AS (
   INSERT INTO orders (external_transaction_id, reference_number, status, amount_aoa, client_id, created_at,
                       updated_at, finalized_at)
