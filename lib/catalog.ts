@@ -120,7 +120,10 @@ export async function findProductBySlug(slug: string): Promise<ProductDetail | n
   const product = toDetail(row);
   const held = await expiredHoldUnits([product.id]);
   if (held.size === 0) return product;
-  const variants = product.variants.map((variant) => ({ ...variant, stock: variant.stock + (held.get(variant.id) ?? 0) }));
+  const variants = product.variants.map((variant) => ({
+    ...variant,
+    stock: variant.stock + (held.get(variant.id) ?? 0),
+  }));
   return { ...product, variants, stock: variants.reduce((sum, variant) => sum + variant.stock, 0) };
 }
 

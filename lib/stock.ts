@@ -21,9 +21,7 @@ export interface UnitsLine {
 export async function lockProducts(tx: Transaction, productIds: Iterable<string>): Promise<void> {
   const ids = [...new Set(productIds)].sort();
   if (ids.length === 0) return;
-  await tx.$queryRaw(
-    Prisma.sql`SELECT id FROM products WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR NO KEY UPDATE`,
-  );
+  await tx.$queryRaw(Prisma.sql`SELECT id FROM products WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR NO KEY UPDATE`);
 }
 
 /** The lines by variant (quantities of one variant added up), in lock order. */

@@ -408,8 +408,7 @@ async function singleVariant(
   tx: Prisma.TransactionClient,
   productId: string,
 ): Promise<
-  | { ok: true; variant: { id: string; stock: number; priceAoa: number } }
-  | { ok: false; refusal: ProductResult }
+  { ok: true; variant: { id: string; stock: number; priceAoa: number } } | { ok: false; refusal: ProductResult }
 > {
   if ((await tx.productOption.count({ where: { productId } })) > 0) return { ok: false, refusal: hasOptionsRefusal };
   const [variant] = await tx.$queryRaw<{ id: string; stock: number; priceAoa: number }[]>(Prisma.sql`

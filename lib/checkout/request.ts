@@ -41,9 +41,12 @@ export const createOrderRequestSchema = z.object({
     .array(item)
     .min(1, { error: "is empty; leave it out to check out the cart" })
     .max(MAX_ORDER_LINES, { error: `has more than ${MAX_ORDER_LINES} lines` })
-    .refine((items) => new Set(items.map((line) => `${line.productId}/${line.variantId ?? ""}`)).size === items.length, {
-      error: "lists a product more than once",
-    })
+    .refine(
+      (items) => new Set(items.map((line) => `${line.productId}/${line.variantId ?? ""}`)).size === items.length,
+      {
+        error: "lists a product more than once",
+      },
+    )
     .optional(),
   customer: customerSchema.optional(),
 });

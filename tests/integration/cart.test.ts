@@ -32,7 +32,9 @@ async function cartWith(lines: { productId: string; quantity: number }[], status
   const cart = await db().cart.create({ data: { status } });
   // One by one, so that their order (createdAt) is the order given.
   for (const line of lines)
-    await db().cartLine.create({ data: { cartId: cart.id, variantId: variantOf(line.productId), quantity: line.quantity } });
+    await db().cartLine.create({
+      data: { cartId: cart.id, variantId: variantOf(line.productId), quantity: line.quantity },
+    });
   return cart;
 }
 
