@@ -6,7 +6,6 @@ import { Prisma } from "../generated/prisma/client";
 import { jobsForTransition } from "../jobs/catalog";
 import { jobsOfOrders } from "../jobs/queue";
 import { errorKind, type Logger } from "../log";
-import { ON_SALE } from "../on-sale";
 import { creationFailureReason } from "../orders/cancel-reasons";
 import { releaseExpiredHolds } from "../orders/holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
@@ -274,24 +273,29 @@ interface ResolvedLine {
  * Archived products and variants are no longer sold: refused as unknown ones are.
  */
 async function resolveVariants(tx: Transaction, items: readonly OrderItem[]): Promise<ResolvedLine[]> {
-  const variants = await tx.productVariant.findMany({
-    where: { productId: { in: items.map((item) => item.productId) }, archivedAt: null, product: ON_SALE },
-    select: {
-      id: true,
-      productId: true,
-      options: true,
-      sku: true,
-      priceAoa: true,
-      imagePath: true,
-      product: {
-        select: {
-          name: true,
-          imagePath: true,
-          options: { select: { name: true, values: true }, orderBy: { position: "asc" } },
-        },
-      },
-    },
-  });
+  // One statement: each variant on sale with its product's name, image and options (the
+  // transaction awaits every round trip while it holds the cart's lock).
+  const variants = await tx.$queryRaw<
+    {
+      id: string;
+      productId: string;
+      options: unknown;
+      sku: string | null;
+      priceAoa: number;
+      imagePath: string | null;
+      product: { name: string; imagePath: string; options: { name: string; values: string[] }[] };
+    }[]
+  >(Prisma.sql`
+SELECT v.id, v.product_id AS "productId", v.options, v.sku, v.price_aoa AS "priceAoa", v.image_path AS "imagePath",
+       json_build_object(
+         'name', p.name,
+         'imagePath', p.image_path,
+         'options', COALESCE((SELECT json_agg(json_build_object('name', o.name, 'values', o.values) ORDER BY o.position)
+                              FROM product_options o WHERE o.product_id = p.id), '[]'::json)
+       ) AS product
+FROM product_variants v JOIN products p ON p.id = v.product_id
+WHERE v.product_id = ANY(${items.map((item) => item.productId)}::uuid[]) AND v.archived_at IS NULL
+  AND p.archived_at IS NULL -- lib/on-sale.ts ON_SALE`);
   const unknown = items.filter((item) => !variants.some((variant) => variant.productId === item.productId));
   if (unknown.length > 0)
     throw new Refusal(422, "unknown_product", `no product with id ${unknown.map((item) => item.productId).join(", ")}`);
