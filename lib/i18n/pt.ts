@@ -592,12 +592,13 @@ export const pt = {
         missing_column: () => "Esta coluna falta na primeira linha.",
         unknown_column: () => "Esta coluna não existe no CSV do catálogo.",
         duplicate_column: () => "Esta coluna aparece duas vezes.",
-        too_many_rows: (value: string) => `Um ficheiro tem no máximo ${value} produtos: divida-o.`,
+        too_many_rows: (value: string) => `Um ficheiro tem no máximo ${value} linhas: divida-o.`,
         field_count: () => "A linha não tem o mesmo número de colunas que a primeira (falta ou sobra um separador?).",
         required: () => "Está vazio.",
         too_long: (value: string) => `Tem mais de ${value} caracteres.`,
         slug_format: () => "Só letras minúsculas, algarismos e hífenes, por exemplo cafe-torrado-1kg.",
-        duplicate_slug: (value: string) => `Este slug já está na linha ${value}: cada produto aparece uma vez.`,
+        duplicate_slug: (value: string) =>
+          `Este slug já está na linha ${value}: um produto sem opções aparece uma vez (um com opções, uma linha por variante).`,
         not_kwanza: () =>
           "Tem de ser um número inteiro de kwanzas, só com algarismos (sem pontos, vírgulas, espaços nem decimais).",
         not_whole: () => "Tem de ser um número inteiro, só com algarismos.",
@@ -631,6 +632,21 @@ export const pt = {
         alts_without_images: () => "Há textos alternativos sem imagens na coluna images.",
         alt_empty: (value: string) => `O texto alternativo da imagem ${value} está vazio.`,
         alt_too_long: (value: string) => `O texto alternativo da imagem ${value} é demasiado comprido.`,
+        product_column_differs: (value: string) =>
+          `Difere da linha ${value}, a primeira deste produto: deixe-a vazia ou escreva o mesmo.`,
+        option_gap: () => "Está vazia e uma opção seguinte está preenchida: preencha as opções a partir da opção 1.",
+        option_text: () => "Deve ter de 1 a 40 caracteres, sem vírgulas.",
+        option_name_twice: (value: string) => `A opção “${value}” aparece duas vezes nesta linha.`,
+        option_names_differ: (value: string) =>
+          `Não são as opções da linha ${value}: todas as linhas de um produto têm as mesmas opções, pela mesma ordem.`,
+        duplicate_combination: (value: string) => `Esta combinação de valores já está na linha ${value}.`,
+        too_many_values: () => "Uma opção tem no máximo 100 valores.",
+        too_many_variants: () => "Os valores das opções fazem mais de 250 combinações.",
+        product_has_options: () =>
+          "Este produto tem opções: o ficheiro precisa das colunas de opções, uma linha por variante.",
+        sku_format: () => "Só letras, algarismos e - _ . /, no máximo 64 caracteres.",
+        duplicate_sku: (value: string) => `Este SKU já está na linha ${value}.`,
+        sku_taken: (value: string) => `Este SKU é de outra variante (produto ${value}).`,
       },
     },
   },
