@@ -315,8 +315,10 @@ SELECT id::text AS id, parent_id::text AS "parentId", slug, name FROM categories
   const galleries = groupBy(galleryRows, (row) => row.productId);
   const links = groupBy(linkRows, (row) => row.productId);
 
-  // Their variants, archived ones too (a combination listed again is its archived variant back),
-  // locked after the products (lib/stock.ts' order); their options; and who has the file's SKUs.
+  // Their variants, archived ones too (a combination listed again is its archived variant back):
+  // not locked one by one, the products' locks above are what every writer of a variant's stock
+  // takes first (lib/stock.ts), so what is read here holds until the transaction ends. Their
+  // options, and who has the file's SKUs.
   const variantRows =
     ids.length === 0
       ? []
@@ -324,8 +326,7 @@ SELECT id::text AS id, parent_id::text AS "parentId", slug, name FROM categories
 SELECT id::text AS id, product_id::text AS "productId", options::text AS options, sku, price_aoa AS "priceAoa",
        stock, position, archived_at IS NOT NULL AS archived
 FROM product_variants WHERE product_id = ANY(${ids}::uuid[])
-ORDER BY product_id, archived_at IS NOT NULL, archived_at DESC, position, created_at, id
-${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`);
+ORDER BY product_id, archived_at IS NOT NULL, archived_at DESC, position, created_at, id`);
   const variants = groupBy(
     variantRows.map((row) => ({ ...row, options: readVariantOptions(JSON.parse(row.options)) })),
     (row) => row.productId,

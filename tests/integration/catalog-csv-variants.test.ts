@@ -301,3 +301,32 @@ describe("a product with options", () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describe("SKUs and options changing hands", () => {
+  it("swaps two variants' SKUs in one import", async () => {
+    const slug = "capulana-classica";
+    ok(
+      await runImport(
+        file(
+          `${slug},Capulana clássica,Tecido africano.,6000,4,,,,Padrão,Azul,,,CAP-2`,
+          `${slug},,,6500,2,,,,Padrão,Vermelho,,,CAP-1`,
+        ),
+      ),
+    );
+    expect((await variantsOf(slug)).map((v) => [v.options, v.sku])).toEqual([
+      [{ Padrão: "Azul" }, "CAP-2"],
+      [{ Padrão: "Vermelho" }, "CAP-1"],
+    ]);
+  });
+
+  it("takes a product back to no options: its variants archived, a default variant at the line's price and stock", async () => {
+    const slug = "capulana-classica";
+    const before = await variantsOf(slug);
+    ok(await runImport(file(`${slug},Capulana clássica,Tecido africano.,7000,9,,,,,,,,CAP-3`)));
+    const after = await variantsOf(slug);
+    expect(after.filter((v) => v.archived).map((v) => v.id)).toEqual(before.map((v) => v.id));
+    expect(after.filter((v) => !v.archived)).toMatchObject([{ options: {}, sku: "CAP-3", price_aoa: 7000, stock: 9 }]);
+    expect(await optionsOf(slug)).toEqual([]);
+    expect(await productOf(slug)).toMatchObject({ price_aoa: 7000, stock: 9 });
+  });
+});
