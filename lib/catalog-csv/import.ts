@@ -27,8 +27,11 @@ import {
 
 /**
  * The catalogue CSV into the database (README, "Catalogue CSV"): products matched by slug,
- * created or updated; their categories by name, missing ones created; their galleries; their stock
- * as the stock the file asks for, each change kept as a stock adjustment.
+ * created or updated; their categories by name, missing ones created; their galleries; their
+ * options and variants (one line each, matched by combination: see planVariants), each variant's
+ * stock as the stock the file asks for, each change kept as a stock adjustment of that variant.
+ * Products' own price and stock are never written: the triggers of migration 20261129000000 keep
+ * them as their active variants' lowest price and total stock.
  *
  * - A dry run and an import check the same things and answer every problem by line and column;
  *   an import with a problem writes nothing. The checks that need the database (which slugs exist,
@@ -38,9 +41,10 @@ import {
  *   number of lines): 10 000 lines in seconds (bench/README.md, "CSV import").
  * - Idempotent: each product is compared with what it is before anything is written, and one
  *   that would not change is not touched (no updated_at, no stock adjustment, no gallery rows).
- * - Stock: the file's stock is the one wanted. Under the products' row locks (a checkout's
- *   decrement waits, then applies to the result) the difference with the stock as it is then is
- *   written with an adjustment: kind `edit` and reason "CSV import", `initial` for a new product.
+ * - Stock: the file's stock is the one wanted. Under the products' row locks, taken first as
+ *   lib/stock.ts' lockProducts would (a checkout's decrement waits, then applies to the result),
+ *   the difference with the variant's stock as it is then is written with an adjustment: kind
+ *   `edit` and reason "CSV import", `initial` for a new variant.
  * - Image files (the CLI's) are checked like an upload (lib/images/validate.ts) and stored before
  *   the transaction; the store keeps one copy per content (sha256), so a file named on many lines,
  *   or imported again, is stored once. A file the shop already has is found by its sha256 in

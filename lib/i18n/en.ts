@@ -507,7 +507,7 @@ export const en: Dictionary = {
         "Check it first: nothing is written, and the page shows every problem by line and column, or what the file changes. Then import the same file, all at once: everything or nothing.",
       file: "CSV file",
       fileHint: (megabytes: number, rows: number) =>
-        `UTF-8, separated by commas or semicolons, up to ${megabytes} MB and ${rows.toLocaleString("en")} products.`,
+        `UTF-8, separated by commas or semicolons, up to ${megabytes} MB and ${rows.toLocaleString("en")} lines.`,
       check: "Check (writes nothing)",
       applyTitle: "Import this file",
       applyHint:

@@ -532,7 +532,7 @@ export const pt = {
         "Primeiro verifique: nada é gravado, e a página mostra cada problema pela linha e pela coluna, ou o que o ficheiro muda. Depois importe o mesmo ficheiro, de uma vez só: ou tudo ou nada.",
       file: "Ficheiro CSV",
       fileHint: (megabytes: number, rows: number) =>
-        `UTF-8, separado por vírgulas ou por ponto e vírgula, até ${megabytes} MB e ${rows.toLocaleString("pt-AO")} produtos.`,
+        `UTF-8, separado por vírgulas ou por ponto e vírgula, até ${megabytes} MB e ${rows.toLocaleString("pt-AO")} linhas.`,
       check: "Verificar (não grava nada)",
       applyTitle: "Importar este ficheiro",
       applyHint:
