@@ -652,14 +652,13 @@ function planVariants(
   });
   const archive = [...active.values()].map((variant) => variant.id);
 
-  // Options: the file's, an option's values kept in the shop's order when they are the same ones.
+  // Options: the file's. An option the shop has (same name, same place) keeps its values' order
+  // for those the file still lists, the file's new ones after them; a value no line has is dropped.
   const options = product.options.map((option, i) => {
     const now = currentOptions[i];
-    const same =
-      now?.name === option.name &&
-      now.values.length === option.values.length &&
-      option.values.every((value) => now.values.includes(value));
-    return same ? { name: option.name, values: now.values } : option;
+    if (now?.name !== option.name) return option;
+    const kept = now.values.filter((value) => option.values.includes(value));
+    return { name: option.name, values: [...kept, ...option.values.filter((value) => !kept.includes(value))] };
   });
   return {
     options: sameDefinitions(options, currentOptions) ? null : options,

@@ -319,6 +319,24 @@ describe("SKUs and options changing hands", () => {
     ]);
   });
 
+  it("keeps an option's values in the shop's order, the new ones after them, and drops one no line has", async () => {
+    const line = (size: string, first = false) =>
+      first
+        ? `vestido-mwangole,Vestido Mwangole,Pano do Congo.,15000,1,,/products/vestido.svg,Vestido,Tamanho,${size},,,`
+        : `vestido-mwangole,,,15000,1,,,,Tamanho,${size},,,`;
+    ok(await runImport(file(line("P", true), line("M"), line("G"))));
+    expect(await optionsOf("vestido-mwangole")).toEqual([{ position: 1, name: "Tamanho", values: ["P", "M", "G"] }]);
+    ok(await runImport(file(line("G", true), line("P"), line("XL"))));
+    expect(await optionsOf("vestido-mwangole")).toEqual([{ position: 1, name: "Tamanho", values: ["P", "G", "XL"] }]);
+    const variants = await variantsOf("vestido-mwangole");
+    expect(variants.filter((v) => !v.archived).map((v) => [v.options, v.position])).toEqual([
+      [{ Tamanho: "G" }, 0],
+      [{ Tamanho: "P" }, 1],
+      [{ Tamanho: "XL" }, 2],
+    ]);
+    expect(variants.filter((v) => v.archived).map((v) => v.options)).toEqual([{ Tamanho: "M" }]);
+  });
+
   it("takes a product back to no options: its variants archived, a default variant at the line's price and stock", async () => {
     const slug = "capulana-classica";
     const before = await variantsOf(slug);
