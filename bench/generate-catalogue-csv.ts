@@ -1,6 +1,6 @@
 // A catalogue CSV of N products for `npm run catalogue:import` (bench/README.md, "CSV import"):
 //
-//   npx tsx bench/generate-catalogue-csv.ts [--rows 10000] [--out bench/results/catalogue-10000] [--prefix bench] [--shop-paths]
+//   npx tsx bench/generate-catalogue-csv.ts [--rows 10000] [--out bench/results/catalogue-10000] [--prefix bench] [--shop-paths] [--variants 4]
 //
 // writes <out>/catalogue.csv and its images: each product its own small PNG (images/<n>.png, a
 // colour of its own, so every file is a different image to store), every third one a second image
@@ -10,6 +10,8 @@
 // quotes and, now and then, a line break. Deterministic: the same arguments write the same files.
 // --shop-paths names the demo catalogue's images (/products/….svg) instead and writes no files: a
 // file the back office's upload accepts, and the import's database work alone.
+// --variants k (1 to 8) makes each product one with options, Tamanho × Cor, in k lines (its first k
+// combinations, each with a SKU; the product's own columns on its first line only): rows × k lines.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -22,8 +24,13 @@ const { values } = parseArgs({
     out: { type: "string" },
     prefix: { type: "string", default: "bench" },
     "shop-paths": { type: "boolean", default: false },
+    variants: { type: "string" },
   },
 });
+const variants = values.variants === undefined ? 0 : Number(values.variants);
+if (!Number.isSafeInteger(variants) || variants < 0 || variants > 8)
+  throw new Error("--variants must be a whole number from 1 to 8");
+const COMBINATIONS = ["P", "M", "G", "GG"].flatMap((size) => ["Azul", "Branco"].map((colour) => [size, colour]));
 const rows = Number(values.rows);
 if (!Number.isSafeInteger(rows) || rows < 1) throw new Error("--rows must be a positive whole number");
 const out = values.out ?? join("bench", "results", `catalogue-${rows}`);
@@ -69,7 +76,17 @@ if (!shopPaths) {
 }
 
 const records: (string | number)[][] = [
-  ["slug", "name", "description", "price_aoa", "stock", "categories", "images", "image_alts"],
+  [
+    "slug",
+    "name",
+    "description",
+    "price_aoa",
+    "stock",
+    "categories",
+    "images",
+    "image_alts",
+    ...(variants > 0 ? ["option1_name", "option1_value", "option2_name", "option2_value", "sku"] : []),
+  ],
 ];
 for (let n = 0; n < rows; n++) {
   if (!shopPaths) await writeFile(join(out, "images", `${n}.png`), png(n + 1));
@@ -88,7 +105,7 @@ for (let n = 0; n < rows; n++) {
     ? DEMO_IMAGES.slice(0, n % 3 === 0 ? 2 : 1)
     : [`images/${n}.png`, ...(n % 3 === 0 ? [`shared/${n % SHARED_IMAGES}.png`] : [])];
   const alts = [`${word} n.º ${n}, de frente`, ...(n % 3 === 0 ? ["A embalagem, com o rótulo"] : [])];
-  records.push([
+  const product = [
     `${prefix}-${n}`,
     `Produto ${word} n.º ${n}, "edição" ${1 + (n % 5)}`,
     n % 10 === 0
@@ -99,7 +116,27 @@ for (let n = 0; n < rows; n++) {
     categories,
     images.join("|"),
     alts.join("|"),
-  ]);
+  ];
+  if (variants === 0) records.push(product);
+  for (let k = 0; k < variants; k++) {
+    const [size, colour] = COMBINATIONS[k]!;
+    const own = k === 0 ? product.slice(1, 3) : ["", ""];
+    const shared = k === 0 ? product.slice(5) : ["", "", ""];
+    records.push([
+      product[0]!,
+      ...own,
+      500 + ((n * 37 + k * 250) % 100_000),
+      (n + k) % 7,
+      ...shared,
+      "Tamanho",
+      size!,
+      "Cor",
+      colour!,
+      `${prefix.toUpperCase()}-${n}-${k}`,
+    ]);
+  }
 }
 await writeFile(join(out, "catalogue.csv"), stringify(records, { record_delimiter: "\r\n" }));
-console.log(`${join(out, "catalogue.csv")}: ${rows} products, ${shopPaths ? 0 : rows + SHARED_IMAGES} image files`);
+console.log(
+  `${join(out, "catalogue.csv")}: ${rows} products${variants > 0 ? ` of ${variants} variants` : ""}, ${shopPaths ? 0 : rows + SHARED_IMAGES} image files`,
+);

@@ -2,6 +2,7 @@ import "server-only";
 import { stringify } from "csv-stringify/sync";
 import type { Database } from "../db/client";
 import { GALLERY_LIMITS } from "../gallery";
+import { readVariantOptions } from "../variants";
 import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR } from "./format";
 
 /**
@@ -10,6 +11,11 @@ import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR } from "./format";
  * paths and its gallery as the paths the shop serves its images at, so that importing the file
  * into the same shop changes nothing. Read in batches of 500 by keyset (slug), each written to the
  * response as it comes.
+ *
+ * A product with options is one line per active variant, by position, each with the product's
+ * columns repeated (a spreadsheet sorted or filtered still reads back), its option names and values,
+ * its SKU, price and stock; a product without options is one line, its default variant's SKU in
+ * `sku`. A variant's own image is not in the file (an import keeps it).
  *
  * A BOM first, so that Excel reads the file as UTF-8; `escape_formulas` puts an apostrophe before
  * a text starting with =, +, -, @ (OWASP "CSV injection"), which the import takes off again.
@@ -23,7 +29,7 @@ export type CsvDelimiter = "," | ";";
 export const delimiterOf = (value: string | null): CsvDelimiter => (value === "semicolon" ? ";" : ",");
 
 export function catalogueCsv(
-  db: Pick<Database, "product" | "category" | "galleryImage" | "productCategory">,
+  db: Pick<Database, "product" | "category" | "galleryImage" | "productCategory" | "productVariant" | "productOption">,
   delimiter: CsvDelimiter = ",",
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -45,7 +51,7 @@ export function catalogueCsv(
         select: { id: true, slug: true, name: true, description: true, priceAoa: true, stock: true, imagePath: true },
       });
       const ids = products.map((product) => product.id);
-      const [images, links] = await Promise.all([
+      const [images, links, variantRows, optionRows] = await Promise.all([
         db.galleryImage.findMany({
           where: { productId: { in: ids } },
           orderBy: [{ productId: "asc" }, { position: "asc" }],
@@ -55,10 +61,22 @@ export function catalogueCsv(
           where: { productId: { in: ids } },
           select: { productId: true, categoryId: true },
         }),
+        db.productVariant.findMany({
+          where: { productId: { in: ids }, archivedAt: null },
+          orderBy: [{ productId: "asc" }, { position: "asc" }, { createdAt: "asc" }, { id: "asc" }],
+          select: { productId: true, options: true, sku: true, priceAoa: true, stock: true },
+        }),
+        db.productOption.findMany({
+          where: { productId: { in: ids } },
+          orderBy: [{ productId: "asc" }, { position: "asc" }],
+          select: { productId: true, name: true },
+        }),
       ]);
+      const variantsOf = byProduct(variantRows);
+      const optionsOf = byProduct(optionRows);
       const galleries = byProduct(images);
       const categoriesOf = byProduct(links);
-      const rows = products.map((product) => {
+      const rows = products.flatMap((product) => {
         const own = galleries.get(product.id) ?? [];
         // A product without gallery rows (an older release's) has its one image, described by its name.
         const gallery =
@@ -66,16 +84,42 @@ export function catalogueCsv(
         const categories = (categoriesOf.get(product.id) ?? [])
           .map((link) => paths!.get(link.categoryId)!)
           .sort((a, b) => a.localeCompare(b, "pt"));
-        return [
-          product.slug,
-          product.name,
-          product.description,
-          product.priceAoa,
-          product.stock,
+        const productCells = [
           categories.join(LIST_SEPARATOR),
           gallery.map((image) => image.path).join(LIST_SEPARATOR),
           gallery.map((image) => image.alt).join(LIST_SEPARATOR),
         ];
+        const names = (optionsOf.get(product.id) ?? []).map((option) => option.name);
+        const variants = variantsOf.get(product.id) ?? [];
+        // A product without an active variant (every one archived): its line as the product has it.
+        if (variants.length === 0)
+          return [
+            [
+              product.slug,
+              product.name,
+              product.description,
+              product.priceAoa,
+              product.stock,
+              ...productCells,
+              ...Array(7).fill(""),
+            ],
+          ];
+        return variants.map((variant) => {
+          const values = readVariantOptions(variant.options);
+          const options = [0, 1, 2].flatMap((i) =>
+            names[i] === undefined || values[names[i]] === undefined ? ["", ""] : [names[i], values[names[i]]],
+          );
+          return [
+            product.slug,
+            product.name,
+            product.description,
+            variant.priceAoa,
+            variant.stock,
+            ...productCells,
+            ...options,
+            variant.sku ?? "",
+          ];
+        });
       });
       if (rows.length > 0) controller.enqueue(encoder.encode(stringify(rows, options)));
       after = products.at(-1)?.slug;

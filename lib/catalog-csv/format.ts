@@ -1,6 +1,7 @@
 import { CATEGORY_LIMITS } from "../categories";
 import { GALLERY_LIMITS } from "../gallery";
 import { MAX_IMAGE_BYTES } from "../images/validate";
+import { VARIANT_LIMITS } from "../variants";
 
 /**
  * The catalogue's CSV (README, "Catalogue CSV"): its columns, its limits, and every problem an
@@ -18,16 +19,26 @@ export const CSV_COLUMNS = [
   "categories",
   "images",
   "image_alts",
+  "option1_name",
+  "option1_value",
+  "option2_name",
+  "option2_value",
+  "option3_name",
+  "option3_value",
+  "sku",
 ] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
-/** A file without these is refused at its header; `categories`, `images` and `image_alts` may be left out. */
+/**
+ * A file without these is refused at its header; `categories`, `images`, `image_alts`, the option
+ * columns (by pairs: `option<n>_name` with `option<n>_value`) and `sku` may be left out.
+ */
 export const REQUIRED_COLUMNS = ["slug", "name", "description", "price_aoa", "stock"] as const satisfies CsvColumn[];
 
 export const CSV_LIMITS = {
   /** What the upload route reads and the CLI accepts: a 20 000-row catalogue is about 4 MB. */
   bytesMax: 20 * 1024 * 1024,
-  /** Products per file (the header not counted). */
+  /** Lines per file (the header not counted): a product with options has one per variant. */
   rowsMax: 20_000,
 } as const;
 
@@ -35,8 +46,15 @@ export const CSV_LIMITS = {
 export const LIST_SEPARATOR = "|";
 /** Between a category and its sub-category: `Mercearia > Café`. */
 export const PATH_SEPARATOR = ">";
-/** The stock adjustments an import writes say this (kind `initial` for a new product, `edit` for a change). */
+/** The stock adjustments an import writes say this (kind `initial` for a new variant, `edit` for a change). */
 export const IMPORT_REASON = "CSV import";
+
+/** The option columns, by option: `option1_name`/`option1_value`… */
+export const OPTION_COLUMNS = [
+  ["option1_name", "option1_value"],
+  ["option2_name", "option2_value"],
+  ["option3_name", "option3_value"],
+] as const satisfies [CsvColumn, CsvColumn][];
 
 export const PROBLEM_CODES = [
   // The file as a whole (line 0) or its header (line 1).
@@ -82,6 +100,19 @@ export const PROBLEM_CODES = [
   "alts_without_images",
   "alt_empty",
   "alt_too_long",
+  // Products with options: one line per variant, sharing the slug.
+  "product_column_differs",
+  "option_gap",
+  "option_text",
+  "option_name_twice",
+  "option_names_differ",
+  "duplicate_combination",
+  "too_many_values",
+  "too_many_variants",
+  "product_has_options",
+  "sku_format",
+  "duplicate_sku",
+  "sku_taken",
 ] as const;
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
@@ -118,7 +149,7 @@ export function describeProblem(code: ProblemCode, value = ""): string {
     case "duplicate_column":
       return "this column appears twice in the header";
     case "too_many_rows":
-      return `a file has at most ${value} products; split it`;
+      return `a file has at most ${value} lines; split it`;
     case "field_count":
       return `the line has ${value} fields where the header has a different number (a missing or extra separator?)`;
     case "required":
@@ -128,7 +159,7 @@ export function describeProblem(code: ProblemCode, value = ""): string {
     case "slug_format":
       return "must be lower-case letters and digits joined by single hyphens";
     case "duplicate_slug":
-      return `this slug is also on line ${value}; each product once per file`;
+      return `this slug is also on line ${value}; a product without options has one line (a product with options has one line per variant, each with its option columns)`;
     case "not_kwanza":
       return "must be a whole number of kwanza written with digits only (no spaces, dots, commas or decimals)";
     case "not_whole":
@@ -183,6 +214,30 @@ export function describeProblem(code: ProblemCode, value = ""): string {
       return `the text alternative of image ${value} is empty`;
     case "alt_too_long":
       return `the text alternative of image ${value} has more than ${GALLERY_LIMITS.altMax} characters`;
+    case "product_column_differs":
+      return `differs from line ${value}, this product's first line: a product's columns are read from its first line and must be equal or empty on its other lines`;
+    case "option_gap":
+      return "is empty while a later option is set: options are filled from option1 on";
+    case "option_text":
+      return `must be 1 to ${VARIANT_LIMITS.nameMax} characters, without commas or control characters`;
+    case "option_name_twice":
+      return `the option "${value}" is named twice on this line`;
+    case "option_names_differ":
+      return `this product's options are not the ones of line ${value}: every line of a product names the same options in the same order`;
+    case "duplicate_combination":
+      return `this combination of values is also on line ${value}; each variant once`;
+    case "too_many_values":
+      return `an option has at most ${VARIANT_LIMITS.valuesPerOption} values`;
+    case "too_many_variants":
+      return `the options' values make more than ${VARIANT_LIMITS.variantsMax} combinations`;
+    case "product_has_options":
+      return "this product has options: the file needs the option columns (option1_name, option1_value…), one line per variant";
+    case "sku_format":
+      return `must be letters, digits and - _ . / only, at most ${VARIANT_LIMITS.skuMax} characters`;
+    case "duplicate_sku":
+      return `this SKU is also on line ${value}; each SKU once`;
+    case "sku_taken":
+      return `this SKU is another variant's (product ${value})`;
   }
 }
 
@@ -210,8 +265,9 @@ export function sortProblems(problems: CsvProblem[]): CsvProblem[] {
 
 /** What an import did, or would do in a dry run. */
 export interface ImportSummary {
-  /** Product lines in the file. */
+  /** Lines in the file (a product with options has one per variant). */
   rows: number;
+  /** Products (not lines), from here to `archived`. */
   created: number;
   updated: number;
   unchanged: number;

@@ -17,11 +17,21 @@ import {
   type ProblemCode,
 } from "./format";
 import { parseCatalogueCsv, type CategoryPath, type CsvProduct } from "./parse";
+import {
+  optionsKey,
+  readVariantOptions,
+  sameOptions,
+  type ProductOptionDefinition,
+  type VariantOptions,
+} from "../variants";
 
 /**
  * The catalogue CSV into the database (README, "Catalogue CSV"): products matched by slug,
- * created or updated; their categories by name, missing ones created; their galleries; their stock
- * as the stock the file asks for, each change kept as a stock adjustment.
+ * created or updated; their categories by name, missing ones created; their galleries; their
+ * options and variants (one line each, matched by combination: see planVariants), each variant's
+ * stock as the stock the file asks for, each change kept as a stock adjustment of that variant.
+ * Products' own price and stock are never written: the triggers of migration 20261129000000 keep
+ * them as their active variants' lowest price and total stock.
  *
  * - A dry run and an import check the same things and answer every problem by line and column;
  *   an import with a problem writes nothing. The checks that need the database (which slugs exist,
@@ -31,9 +41,10 @@ import { parseCatalogueCsv, type CategoryPath, type CsvProduct } from "./parse";
  *   number of lines): 10 000 lines in seconds (bench/README.md, "CSV import").
  * - Idempotent: each product is compared with what it is before anything is written, and one
  *   that would not change is not touched (no updated_at, no stock adjustment, no gallery rows).
- * - Stock: the file's stock is the one wanted. Under the products' row locks (a checkout's
- *   decrement waits, then applies to the result) the difference with the stock as it is then is
- *   written with an adjustment: kind `edit` and reason "CSV import", `initial` for a new product.
+ * - Stock: the file's stock is the one wanted. Under the products' row locks, taken first as
+ *   lib/stock.ts' lockProducts would (a checkout's decrement waits, then applies to the result),
+ *   the difference with the variant's stock as it is then is written with an adjustment: kind
+ *   `edit` and reason "CSV import", `initial` for a new variant.
  * - Image files (the CLI's) are checked like an upload (lib/images/validate.ts) and stored before
  *   the transaction; the store keeps one copy per content (sha256), so a file named on many lines,
  *   or imported again, is stored once. A file the shop already has is found by its sha256 in
@@ -83,15 +94,31 @@ interface ProductWrite {
   slug: string;
   name: string;
   description: string;
+  /** A new product's: its first variant's (the default variant the insert's trigger makes has them). */
   priceAoa: number;
   stock: number;
-  /** The stock as it is now (0 for a new product). */
-  stockBefore: number;
   imagePath: string;
   /** Category ids, when they change. */
   categories: string[] | null;
   /** The whole gallery, when it changes; a path "new:<sha256>" is a file stored just before. */
   gallery: GalleryImage[] | null;
+  /** Its options, when they change ([] for none). */
+  options: ProductOptionDefinition[] | null;
+}
+
+/** A variant inserted or changed. */
+interface VariantWrite {
+  /** Its product's. */
+  slug: string;
+  /** The variant changed: an id, "default" for a new product's default variant (known once it is inserted), null for a new one. */
+  id: string | null;
+  options: VariantOptions;
+  sku: string | null;
+  priceAoa: number;
+  stock: number;
+  /** The stock as it is now (0 for a new variant): the adjustment is the difference. */
+  stockBefore: number;
+  position: number;
 }
 
 interface Plan {
@@ -101,6 +128,15 @@ interface Plan {
   newCategories: PlannedCategory[];
   creates: ProductWrite[];
   updates: ProductWrite[];
+  /** Variants changed (matched by combination, or a product's default variant becoming its first combination). */
+  variantUpdates: VariantWrite[];
+  variantInserts: VariantWrite[];
+  /** New products' default variants as their insert makes them: only their initial stock to record. */
+  variantDefaults: VariantWrite[];
+  /** Active variants the file no longer lists. */
+  archive: string[];
+  /** Variants whose SKU another variant of the file takes: cleared first. */
+  clearSkus: string[];
   /** Files whose content the shop does not have yet, by sha256. */
   filesToStore: Map<string, { name: string; contentType: ImageContentType }>;
 }
@@ -131,7 +167,8 @@ export async function importCatalogueCsv(
   const lines = parsed.products.map((product) =>
     files.badLines.has(product.line) ? { ...product, valid: false } : product,
   );
-  const before = await plan(deps.db, lines, files.images, { lock: false, stored: new Map() });
+  const { optionColumns } = parsed;
+  const before = await plan(deps.db, lines, files.images, { lock: false, stored: new Map(), optionColumns });
   const problems = sortProblems([...parsed.problems, ...files.problems, ...before.problems]);
   const summary = { ...before.summary, rows: parsed.rows };
   if (problems.length > 0) return { ok: false, dryRun: options.dryRun, summary, problems };
@@ -157,7 +194,7 @@ export async function importCatalogueCsv(
   try {
     return await deps.db.$transaction(
       async (tx): Promise<ImportResult> => {
-        const locked = await plan(tx, lines, files.images, { lock: true, stored });
+        const locked = await plan(tx, lines, files.images, { lock: true, stored, optionColumns });
         const summary = { ...locked.summary, rows: parsed.rows, imagesStored: stored.size };
         if (locked.problems.length > 0)
           return { ok: false, dryRun: false, summary, problems: sortProblems(locked.problems) };
@@ -252,7 +289,7 @@ async function plan(
   sql: Sql,
   products: CsvProduct[],
   fileImages: Map<string, FileImage>,
-  { lock, stored }: { lock: boolean; stored: Map<string, string> },
+  { lock, stored, optionColumns }: { lock: boolean; stored: Map<string, string>; optionColumns: boolean },
 ): Promise<Plan> {
   const problems: CsvProblem[] = [];
   const summary = emptySummary();
@@ -282,6 +319,38 @@ SELECT id::text AS id, parent_id::text AS "parentId", slug, name FROM categories
   const galleries = groupBy(galleryRows, (row) => row.productId);
   const links = groupBy(linkRows, (row) => row.productId);
 
+  // Their variants, archived ones too (a combination listed again is its archived variant back):
+  // not locked one by one, the products' locks above are what every writer of a variant's stock
+  // takes first (lib/stock.ts), so what is read here holds until the transaction ends. Their
+  // options, and who has the file's SKUs.
+  const variantRows =
+    ids.length === 0
+      ? []
+      : await sql.$queryRaw<(Omit<ExistingVariant, "options"> & { options: string })[]>(Prisma.sql`
+SELECT id::text AS id, product_id::text AS "productId", options::text AS options, sku, price_aoa AS "priceAoa",
+       stock, position, archived_at IS NOT NULL AS archived
+FROM product_variants WHERE product_id = ANY(${ids}::uuid[])
+ORDER BY product_id, archived_at IS NOT NULL, archived_at DESC, position, created_at, id`);
+  const variants = groupBy(
+    variantRows.map((row) => ({ ...row, options: readVariantOptions(JSON.parse(row.options)) })),
+    (row) => row.productId,
+  );
+  const optionRows =
+    ids.length === 0
+      ? []
+      : await sql.$queryRaw<{ productId: string; name: string; values: string[] }[]>(Prisma.sql`
+SELECT product_id::text AS "productId", name, values FROM product_options
+WHERE product_id = ANY(${ids}::uuid[]) ORDER BY product_id, position`);
+  const optionsOf = groupBy(optionRows, (row) => row.productId);
+  const skus = products.flatMap((product) => product.variants.flatMap((variant) => variant.sku ?? []));
+  const skuRows =
+    skus.length === 0
+      ? []
+      : await sql.$queryRaw<{ id: string; sku: string; slug: string }[]>(Prisma.sql`
+SELECT v.id::text AS id, v.sku, p.slug FROM product_variants v JOIN products p ON p.id = v.product_id
+WHERE v.sku = ANY(${skus}::text[])`);
+  const holderOfSku = new Map(skuRows.map((row) => [row.sku, row]));
+
   // The shop's stored images the lines name, and the files' contents the shop already has.
   const namedIds = new Set<string>();
   const shas = new Set<string>();
@@ -308,6 +377,15 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
   const tree = categoryResolver(categoryRows);
   const creates: ProductWrite[] = [];
   const updates: ProductWrite[] = [];
+  const variantUpdates: VariantWrite[] = [];
+  const variantInserts: VariantWrite[] = [];
+  const variantDefaults: VariantWrite[] = [];
+  const archive: string[] = [];
+  /** Each existing variant's SKU after the import, and the variant each line is. */
+  const finalSku = new Map<string, string | null>();
+  const archived = new Set<string>();
+  const variantOfLine = new Map<number, string>();
+  const plannedProducts = new Set<CsvProduct>();
 
   for (const product of products) {
     const before = problems.length;
@@ -351,21 +429,49 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
 
     if (product.slug !== null && !current && !product.images)
       problems.push(problem(product.line, "images", "image_required"));
+    const currentVariants = current ? (variants.get(current.id) ?? []) : [];
+    const currentOptions = current ? (optionsOf.get(current.id) ?? []) : [];
+    if (
+      current &&
+      !optionColumns &&
+      (currentOptions.length > 0 ||
+        currentVariants.filter((variant) => !variant.archived).some((v) => Object.keys(v.options).length > 0))
+    )
+      problems.push(problem(product.line, null, "product_has_options"));
     if (!product.valid || problems.length > before) continue;
 
+    const first = product.variants[0]!;
     const write: ProductWrite = {
       slug: product.slug!,
       name: product.name,
       description: product.description,
-      priceAoa: product.priceAoa,
-      stock: product.stock,
-      stockBefore: current?.stock ?? 0,
+      priceAoa: first.priceAoa,
+      stock: first.stock,
       imagePath: gallery?.[0]?.path ?? current?.imagePath ?? "",
       categories,
       gallery,
+      options: null,
+    };
+    const planned = planVariants(product, currentVariants, currentOptions);
+    plannedProducts.add(product);
+    write.options = planned.options;
+    const variantsChange =
+      planned.options !== null ||
+      planned.updates.length > 0 ||
+      planned.inserts.length > 0 ||
+      planned.archive.length > 0;
+    const keep = () => {
+      variantUpdates.push(...planned.updates);
+      variantInserts.push(...planned.inserts);
+      variantDefaults.push(...planned.defaults);
+      archive.push(...planned.archive);
+      for (const [id, sku] of planned.finalSkus) finalSku.set(id, sku);
+      for (const id of planned.archive) archived.add(id);
+      for (const [line, id] of planned.variantOfLine) variantOfLine.set(line, id);
     };
     if (!current) {
       creates.push(write);
+      keep();
       continue;
     }
     if (current.archived) summary.archived += 1;
@@ -379,17 +485,20 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
       categories !== null &&
       (categories.length !== currentCategories.size || categories.some((id) => !currentCategories.has(id)));
     const galleryChange = gallery !== null && !sameGallery(gallery, shown);
+    // Every variant is compared (the file's SKUs against the others' too), changed or not.
+    for (const [id, sku] of planned.finalSkus) finalSku.set(id, sku);
+    for (const [line, id] of planned.variantOfLine) variantOfLine.set(line, id);
     const changed =
       categoriesChange ||
       galleryChange ||
+      variantsChange ||
       current.name !== product.name ||
-      !sameText(current.description, product.description) ||
-      current.priceAoa !== product.priceAoa ||
-      current.stock !== product.stock;
+      !sameText(current.description, product.description);
     if (!changed) {
       summary.unchanged += 1;
       continue;
     }
+    keep();
     updates.push({
       ...write,
       id: current.id,
@@ -399,11 +508,167 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
       gallery: galleryChange ? gallery : null,
     });
   }
+
+  // SKUs: one a line names may be another variant's only if that one gives it up (it is archived
+  // by this file, or the file gives it another SKU); that one's is cleared first.
+  // A product with problems of its own was not planned: its SKUs are only checked against the
+  // products the file does not list.
+  const clearSkus = new Set<string>();
+  const listed = new Set(slugs);
+  for (const product of products)
+    for (const variant of product.variants) {
+      const holder = variant.sku === null ? undefined : holderOfSku.get(variant.sku);
+      if (!holder || holder.id === variantOfLine.get(variant.line)) continue;
+      if (!plannedProducts.has(product)) {
+        if (!listed.has(holder.slug)) problems.push(problem(variant.line, "sku", "sku_taken", holder.slug));
+        continue;
+      }
+      const givenUp = archived.has(holder.id) || (finalSku.has(holder.id) && finalSku.get(holder.id) !== variant.sku);
+      if (givenUp) clearSkus.add(holder.id);
+      else problems.push(problem(variant.line, "sku", "sku_taken", holder.slug));
+    }
+
   summary.created = creates.length;
   summary.updated = updates.length;
   summary.categoriesCreated = tree.created.length;
   summary.imagesStored = filesToStore.size;
-  return { problems, summary, newCategories: tree.created, creates, updates, filesToStore };
+  return {
+    problems,
+    summary,
+    newCategories: tree.created,
+    creates,
+    updates,
+    variantUpdates,
+    variantInserts,
+    variantDefaults,
+    archive,
+    clearSkus: [...clearSkus],
+    filesToStore,
+  };
+}
+
+interface ExistingVariant {
+  id: string;
+  productId: string;
+  options: VariantOptions;
+  sku: string | null;
+  priceAoa: number;
+  stock: number;
+  position: number;
+  archived: boolean;
+}
+
+const sameDefinitions = (a: readonly ProductOptionDefinition[], b: readonly ProductOptionDefinition[]) =>
+  a.length === b.length &&
+  a.every(
+    (option, i) =>
+      option.name === b[i]!.name &&
+      option.values.length === b[i]!.values.length &&
+      option.values.every((value, j) => value === b[i]!.values[j]),
+  );
+
+/**
+ * A product's lines against its variants (none for a new product): a file that lists a product
+ * describes all its variants. Each line is the active variant of its combination, else its latest
+ * archived one (made active again), else a new variant; a product's default variant (`{}`) that
+ * the file no longer lists becomes its first new combination (keeping its id, its orders and
+ * adjustments), and a new product's default variant (made by the insert's trigger) its first line;
+ * the active variants left are archived, never deleted. Only what changes is written.
+ */
+function planVariants(
+  product: CsvProduct,
+  current: ExistingVariant[],
+  currentOptions: { name: string; values: string[] }[],
+) {
+  const slug = product.slug!;
+  const isNew = current.length === 0;
+  const active = new Map<string, ExistingVariant>();
+  const archivedByKey = new Map<string, ExistingVariant>();
+  // Active ones first, then archived ones latest first (the query's order).
+  for (const variant of current) {
+    const key = optionsKey(variant.options);
+    if (!variant.archived) active.set(key, variant);
+    else if (!archivedByKey.has(key)) archivedByKey.set(key, variant);
+  }
+  const matched: (ExistingVariant | "default" | null)[] = product.variants.map((line) => {
+    const key = optionsKey(line.options);
+    const found = active.get(key) ?? archivedByKey.get(key) ?? null;
+    if (found?.archived) archivedByKey.delete(key);
+    else if (found) active.delete(key);
+    return found;
+  });
+  const firstNew = matched.indexOf(null);
+  if (isNew) matched[0] = "default";
+  else if (firstNew !== -1) {
+    const unlisted = [...active.values()].find((variant) => Object.keys(variant.options).length === 0);
+    if (unlisted) {
+      matched[firstNew] = unlisted;
+      active.delete(optionsKey(unlisted.options));
+    }
+  }
+
+  // Positions: kept while the file lists the variants in their order (new ones last), else the file's.
+  const isExisting = (match: ExistingVariant | "default" | null): match is ExistingVariant =>
+    match !== null && match !== "default";
+  const existing = matched.filter(isExisting);
+  const lastExisting = matched.findLastIndex(isExisting);
+  const renumber =
+    isNew ||
+    matched.slice(0, lastExisting).some((match) => match === null) ||
+    existing.some((variant, i) => variant.archived || (i > 0 && existing[i - 1]!.position >= variant.position));
+  let next = Math.max(-1, ...existing.map((variant) => variant.position)) + 1;
+
+  const updates: VariantWrite[] = [];
+  const inserts: VariantWrite[] = [];
+  const defaults: VariantWrite[] = [];
+  const finalSkus = new Map<string, string | null>();
+  const variantOfLine = new Map<number, string>();
+  product.variants.forEach((line, i) => {
+    const match = matched[i]!;
+    const base = { slug, options: line.options, priceAoa: line.priceAoa, stock: line.stock };
+    if (match === null) {
+      inserts.push({ ...base, id: null, sku: line.sku, stockBefore: 0, position: renumber ? i : next++ });
+      return;
+    }
+    if (match === "default") {
+      const write = { ...base, id: "default", sku: line.sku, stockBefore: 0, position: 0 };
+      // Made at the product's price and stock: written again only for what the insert cannot give it.
+      if (line.sku !== null || Object.keys(line.options).length > 0) updates.push(write);
+      else defaults.push(write);
+      return;
+    }
+    const sku = line.sku ?? match.sku;
+    const position = renumber ? i : match.position;
+    finalSkus.set(match.id, sku);
+    variantOfLine.set(line.line, match.id);
+    const changed =
+      match.archived ||
+      !sameOptions(match.options, line.options) ||
+      match.sku !== sku ||
+      match.priceAoa !== line.priceAoa ||
+      match.stock !== line.stock ||
+      match.position !== position;
+    if (changed) updates.push({ ...base, id: match.id, sku, stockBefore: match.stock, position });
+  });
+  const archive = [...active.values()].map((variant) => variant.id);
+
+  // Options: the file's. An option the shop has (same name, same place) keeps its values' order
+  // for those the file still lists, the file's new ones after them; a value no line has is dropped.
+  const options = product.options.map((option, i) => {
+    const now = currentOptions[i];
+    if (now?.name !== option.name) return option;
+    const kept = now.values.filter((value) => option.values.includes(value));
+    return { name: option.name, values: [...kept, ...option.values.filter((value) => !kept.includes(value))] };
+  });
+  return {
+    options: sameDefinitions(options, currentOptions) ? null : options,
+    updates,
+    inserts,
+    defaults,
+    archive,
+    finalSkus,
+    variantOfLine,
+  };
 }
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
@@ -515,6 +780,8 @@ RETURNING id::text AS id, slug`);
   };
 
   const productIds = new Map<string, string>();
+  /** A new product's default variant, made by the insert's trigger, by slug. */
+  const defaultVariants = new Map<string, string>();
   if (plan.creates.length > 0) {
     const rows = plan.creates;
     const inserted = await tx.$queryRaw<{ id: string; slug: string }[]>(Prisma.sql`
@@ -524,30 +791,95 @@ SELECT * FROM unnest(${rows.map((r) => r.slug)}::text[], ${rows.map((r) => r.nam
                      ${rows.map((r) => r.priceAoa)}::int[], ${rows.map((r) => r.stock)}::int[])
 RETURNING id::text AS id, slug`);
     for (const row of inserted) productIds.set(row.slug, row.id);
+    const defaults = await tx.$queryRaw<{ id: string; slug: string }[]>(Prisma.sql`
+SELECT v.id::text AS id, p.slug FROM product_variants v JOIN products p ON p.id = v.product_id
+WHERE v.product_id = ANY(${inserted.map((row) => row.id)}::uuid[])`);
+    for (const row of defaults) defaultVariants.set(row.slug, row.id);
   }
+  // Products' own columns; their price and stock are their variants' (the triggers keep them).
   if (plan.updates.length > 0) {
     const rows = plan.updates;
     await tx.$executeRaw(Prisma.sql`
 UPDATE products AS p
-SET name = v.name, description = v.description, image_path = v.image_path, price_aoa = v.price_aoa,
-    stock = v.stock, updated_at = CURRENT_TIMESTAMP
+SET name = v.name, description = v.description, image_path = v.image_path, updated_at = CURRENT_TIMESTAMP
 FROM unnest(${rows.map((r) => r.id!)}::uuid[], ${rows.map((r) => r.name)}::text[],
-            ${rows.map((r) => r.description)}::text[], ${rows.map((r) => path(r.imagePath))}::text[],
-            ${rows.map((r) => r.priceAoa)}::int[], ${rows.map((r) => r.stock)}::int[])
-     AS v(id, name, description, image_path, price_aoa, stock)
+            ${rows.map((r) => r.description)}::text[], ${rows.map((r) => path(r.imagePath))}::text[])
+     AS v(id, name, description, image_path)
 WHERE p.id = v.id`);
     for (const row of rows) productIds.set(row.slug, row.id!);
   }
   const all = [...plan.creates, ...plan.updates];
-  const idOf = (row: ProductWrite) => productIds.get(row.slug)!;
+  const idOf = (row: { slug: string }) => productIds.get(row.slug)!;
 
-  const adjusted = all.filter((row) => row.stock !== row.stockBefore);
-  if (adjusted.length > 0)
+  const reoptioned = all.filter((row) => row.options !== null);
+  if (reoptioned.length > 0) {
+    await tx.$executeRaw(
+      Prisma.sql`DELETE FROM product_options WHERE product_id = ANY(${reoptioned.map(idOf)}::uuid[])`,
+    );
+    const options = reoptioned.flatMap((row) =>
+      row.options!.map((option, i) => ({ productId: idOf(row), position: i + 1, ...option })),
+    );
+    // An array per row through unnest: the values joined by a control character no value may hold.
+    if (options.length > 0)
+      await tx.$executeRaw(Prisma.sql`
+INSERT INTO product_options (product_id, position, name, values)
+SELECT u.product_id, u.position, u.name, string_to_array(u.joined, chr(31))
+FROM unnest(${options.map((o) => o.productId)}::uuid[], ${options.map((o) => o.position)}::int[],
+            ${options.map((o) => o.name)}::text[], ${options.map((o) => o.values.join("\u001f"))}::text[])
+     AS u(product_id, position, name, joined)`);
+  }
+
+  // Variants: SKUs given up first, then the archived, changed and new ones (the one active
+  // variant per combination holds at every step). Each row's trigger adds its change to its product.
+  if (plan.clearSkus.length > 0)
+    await tx.$executeRaw(Prisma.sql`UPDATE product_variants SET sku = NULL WHERE id = ANY(${plan.clearSkus}::uuid[])`);
+  if (plan.archive.length > 0)
     await tx.$executeRaw(Prisma.sql`
-INSERT INTO stock_adjustments (product_id, kind, delta, stock_after, reason)
-SELECT * FROM unnest(${adjusted.map(idOf)}::uuid[], ${adjusted.map((r) => (r.id ? "edit" : "initial"))}::text[],
+UPDATE product_variants SET archived_at = CURRENT_TIMESTAMP, updated_at = CURRENT_TIMESTAMP
+WHERE id = ANY(${plan.archive}::uuid[])`);
+  const variantId = (row: VariantWrite) => (row.id === "default" ? defaultVariants.get(row.slug)! : row.id!);
+  if (plan.variantUpdates.length > 0) {
+    const rows = plan.variantUpdates;
+    await tx.$executeRaw(Prisma.sql`
+UPDATE product_variants AS v
+SET options = u.options::jsonb, sku = u.sku, price_aoa = u.price_aoa, stock = u.stock, position = u.position,
+    archived_at = NULL, updated_at = CURRENT_TIMESTAMP
+FROM unnest(${rows.map(variantId)}::uuid[], ${rows.map((r) => JSON.stringify(r.options))}::text[],
+            ${rows.map((r) => r.sku)}::text[], ${rows.map((r) => r.priceAoa)}::int[],
+            ${rows.map((r) => r.stock)}::int[], ${rows.map((r) => r.position)}::int[])
+     AS u(id, options, sku, price_aoa, stock, position)
+WHERE v.id = u.id`);
+  }
+  const insertedIds = new Map<string, string>();
+  const insertedKey = (productId: string, options: VariantOptions) => `${productId} ${optionsKey(options)}`;
+  if (plan.variantInserts.length > 0) {
+    const rows = plan.variantInserts;
+    const inserted = await tx.$queryRaw<{ id: string; productId: string; options: string }[]>(Prisma.sql`
+INSERT INTO product_variants (product_id, options, sku, price_aoa, stock, position)
+SELECT u.product_id, u.options::jsonb, u.sku, u.price_aoa, u.stock, u.position
+FROM unnest(${rows.map(idOf)}::uuid[], ${rows.map((r) => JSON.stringify(r.options))}::text[],
+            ${rows.map((r) => r.sku)}::text[], ${rows.map((r) => r.priceAoa)}::int[],
+            ${rows.map((r) => r.stock)}::int[], ${rows.map((r) => r.position)}::int[])
+     AS u(product_id, options, sku, price_aoa, stock, position)
+RETURNING id::text AS id, product_id::text AS "productId", options::text AS options`);
+    for (const row of inserted)
+      insertedIds.set(insertedKey(row.productId, readVariantOptions(JSON.parse(row.options))), row.id);
+  }
+
+  // Each variant's stock change, under the products' locks: `initial` for a new variant.
+  const adjusted = [...plan.variantUpdates, ...plan.variantInserts, ...plan.variantDefaults].filter(
+    (row) => row.stock !== row.stockBefore,
+  );
+  if (adjusted.length > 0) {
+    const ofRow = (row: VariantWrite) =>
+      row.id === null ? insertedIds.get(insertedKey(idOf(row), row.options))! : variantId(row);
+    await tx.$executeRaw(Prisma.sql`
+INSERT INTO stock_adjustments (product_id, variant_id, kind, delta, stock_after, reason)
+SELECT * FROM unnest(${adjusted.map(idOf)}::uuid[], ${adjusted.map(ofRow)}::uuid[],
+                     ${adjusted.map((r) => (r.id === null || r.id === "default" ? "initial" : "edit"))}::text[],
                      ${adjusted.map((r) => r.stock - r.stockBefore)}::int[], ${adjusted.map((r) => r.stock)}::int[],
                      ${adjusted.map(() => IMPORT_REASON)}::text[])`);
+  }
 
   const recategorised = all.filter((row) => row.categories !== null);
   if (recategorised.length > 0) {

@@ -4,10 +4,12 @@ import { z } from "zod";
 import { PRODUCT_LIMITS, SLUG_PATTERN } from "../admin/products";
 import { CATEGORY_LIMITS } from "../categories";
 import { GALLERY_LIMITS } from "../gallery";
+import { optionsKey, skuSchema, VARIANT_LIMITS, type ProductOptionDefinition, type VariantOptions } from "../variants";
 import {
   CSV_COLUMNS,
   CSV_LIMITS,
   LIST_SEPARATOR,
+  OPTION_COLUMNS,
   PATH_SEPARATOR,
   REQUIRED_COLUMNS,
   problem,
@@ -32,11 +34,21 @@ export interface CategoryPath {
   name: string;
 }
 
+/** One line of a product: a variant, its combination (`{}` for a product without options). */
+export interface CsvVariant {
+  line: number;
+  options: VariantOptions;
+  priceAoa: number;
+  stock: number;
+  /** null when the cell is empty (or the column absent): a variant keeps its SKU, a new one has none. */
+  sku: string | null;
+}
+
 export interface CsvProduct {
-  /** Where its record starts in the file. */
+  /** Where its first line's record starts in the file. */
   line: number;
   /**
-   * False when one of its cells has a problem: the line is never written, but what it names
+   * False when one of its cells (on any of its lines) has a problem: the product is never written, but what it names
    * (categories, images, its slug) is still checked against the database, so that one answer
    * lists every problem. Its other fields are then meaningless.
    */
@@ -45,8 +57,10 @@ export interface CsvProduct {
   slug: string | null;
   name: string;
   description: string;
-  priceAoa: number;
-  stock: number;
+  /** Its options with their values in the order they first appear; [] for a product without options. */
+  options: ProductOptionDefinition[];
+  /** One per line, in the file's order; a product without options has one, whose options are `{}`. */
+  variants: CsvVariant[];
   /** null when the cell is empty (or the column absent): the product keeps the categories it has. Only the paths without a problem. */
   categories: CategoryPath[] | null;
   /** null when the cell is empty (or the column absent): the product keeps its gallery. Only the images named correctly. */
@@ -56,8 +70,13 @@ export interface CsvProduct {
 export interface ParsedCsv {
   products: CsvProduct[];
   problems: CsvProblem[];
-  /** Product lines in the file, valid or not. */
+  /** Lines in the file, valid or not. */
   rows: number;
+  /**
+   * Whether the header has the option columns. Without them, a file cannot say what a product with
+   * options sells: its line is refused rather than read as "no options".
+   */
+  optionColumns: boolean;
 }
 
 /** A spreadsheet's apostrophe before =, +, -, @ (what the export's escape_formulas adds) is not part of the text. */
@@ -80,6 +99,9 @@ const rowSchema = z.object({
   price_aoa: whole(1, PRODUCT_LIMITS.priceMax),
   stock: whole(0, PRODUCT_LIMITS.stockMax),
 });
+
+/** A product's other lines: their own slug, price and stock; its name and description are its first line's. */
+const variantRowSchema = rowSchema.pick({ slug: true, price_aoa: true, stock: true });
 
 /** A zod issue of `rowSchema` as one of our problems. */
 function issueProblem(line: number, issue: z.core.$ZodIssue): CsvProblem {
@@ -208,7 +230,7 @@ function parseImages(line: number, imagesCell: string, altsCell: string, problem
 }
 
 export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
-  const none = (problems: CsvProblem[]): ParsedCsv => ({ products: [], problems, rows: 0 });
+  const none = (problems: CsvProblem[]): ParsedCsv => ({ products: [], problems, rows: 0, optionColumns: false });
   if (bytes.byteLength > CSV_LIMITS.bytesMax) return none([problem(0, null, "file_too_large", CSV_LIMITS.bytesMax)]);
   let text: string;
   try {
@@ -260,7 +282,11 @@ export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
     if (!index.has(column)) problems.push(problem(headerLine, column, "missing_column"));
   if (index.has("image_alts") !== index.has("images"))
     problems.push(problem(headerLine, index.has("images") ? "image_alts" : "images", "missing_column"));
+  for (const [name, value] of OPTION_COLUMNS)
+    if (index.has(name) !== index.has(value))
+      problems.push(problem(headerLine, index.has(name) ? value : name, "missing_column"));
   if (problems.length > 0) return none(problems);
+  const optionColumns = OPTION_COLUMNS.some(([name]) => index.has(name));
 
   const rows = records.map((entry, position) => ({ ...entry, line: starts[position]! })).slice(headerIndex + 1);
   const dataRows = rows.filter(({ record }) => !blank(record));
@@ -269,6 +295,7 @@ export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
       products: [],
       problems: [problem(dataRows[CSV_LIMITS.rowsMax]!.line, null, "too_many_rows", CSV_LIMITS.rowsMax)],
       rows: dataRows.length,
+      optionColumns,
     };
 
   const cell = (record: string[], column: CsvColumn) => {
@@ -276,7 +303,19 @@ export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
     const value = position === undefined ? "" : (record[position] ?? "");
     return value.replace(FORMULA_ESCAPE, "");
   };
-  const firstLineOf = new Map<string, number>();
+  /** A product's lines so far, by slug. */
+  interface Group {
+    product: CsvProduct;
+    /** Its first line's cells of the product's own columns, trimmed. */
+    first: Record<(typeof PRODUCT_COLUMNS)[number], string>;
+    /** Its first line's option names, when they are readable; null otherwise. */
+    names: string[] | null;
+    /** Each option's values, in the order they first appear. */
+    values: string[][];
+    lineOfCombination: Map<string, number>;
+  }
+  const groups = new Map<string, Group>();
+  const lineOfSku = new Map<string, number>();
   const products: CsvProduct[] = [];
   for (const { record, line } of dataRows) {
     const before = problems.length;
@@ -284,13 +323,17 @@ export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
       problems.push(problem(line, null, "field_count", record.length));
       continue;
     }
-    const parsed = rowSchema.safeParse({
+    const slugCell = cell(record, "slug").trim();
+    const group = groups.get(slugCell);
+    const fields = {
       slug: cell(record, "slug"),
       name: cell(record, "name"),
       description: cell(record, "description"),
       price_aoa: cell(record, "price_aoa"),
       stock: cell(record, "stock"),
-    });
+    };
+    // A product's other lines need not repeat its name and description.
+    const parsed = group ? variantRowSchema.safeParse(fields) : rowSchema.safeParse(fields);
     const badColumns = new Set<string>();
     for (const issue of parsed.error?.issues ?? []) {
       // One problem per column: the first zod found.
@@ -298,25 +341,156 @@ export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
       if (!badColumns.has(column)) problems.push(issueProblem(line, issue));
       badColumns.add(column);
     }
-    const slug = badColumns.has("slug") ? null : cell(record, "slug").trim();
-    const first = slug === null ? undefined : firstLineOf.get(slug);
-    if (first !== undefined) problems.push(problem(line, "slug", "duplicate_slug", first));
-    else if (slug !== null) firstLineOf.set(slug, line);
+    const slug = badColumns.has("slug") ? null : slugCell;
+    const options = parseOptions(line, (column) => cell(record, column).trim(), problems);
+    const sku = parseSku(line, cell(record, "sku"), lineOfSku, problems);
+    const variant: CsvVariant = {
+      line,
+      options: Object.fromEntries((options ?? []).map((option) => [option.name, option.value])),
+      priceAoa: parsed.data?.price_aoa ?? 0,
+      stock: parsed.data?.stock ?? 0,
+      sku,
+    };
+
+    if (group) {
+      const firstLine = group.product.line;
+      const rowNames = options?.map((option) => option.name) ?? null;
+      // Two lines of a product without options: the same product twice, whatever their cells say.
+      if (group.names?.length === 0 && rowNames?.length === 0)
+        problems.push(problem(line, "slug", "duplicate_slug", firstLine));
+      else {
+        for (const column of PRODUCT_COLUMNS) {
+          const value = cell(record, column).trim();
+          if (value !== "" && !sameCell(value, group.first[column]))
+            problems.push(problem(line, column, "product_column_differs", firstLine));
+        }
+        if (group.names && rowNames) {
+          const differs = Math.max(group.names.length, rowNames.length);
+          const at = Array.from({ length: differs }, (_, i) => i).find((i) => group.names![i] !== rowNames[i]);
+          if (at !== undefined) problems.push(problem(line, OPTION_COLUMNS[at]![0], "option_names_differ", firstLine));
+          else addCombination(group, variant, problems);
+        }
+      }
+      group.product.variants.push(variant);
+      if (problems.length > before) group.product.valid = false;
+      continue;
+    }
 
     const categories = parseCategories(line, cell(record, "categories").trim(), problems);
     const images = parseImages(line, cell(record, "images").trim(), cell(record, "image_alts").trim(), problems);
-    const data = parsed.data;
-    products.push({
+    const data = parsed.data as z.infer<typeof rowSchema> | undefined;
+    const product: CsvProduct = {
       line,
       valid: problems.length === before,
       slug,
       name: data?.name ?? "",
       description: data?.description ?? "",
-      priceAoa: data?.price_aoa ?? 0,
-      stock: data?.stock ?? 0,
+      options: [],
+      variants: [variant],
       categories,
       images,
-    });
+    };
+    products.push(product);
+    if (slug === null) continue;
+    const created: Group = {
+      product,
+      first: Object.fromEntries(
+        PRODUCT_COLUMNS.map((column) => [column, cell(record, column).trim()]),
+      ) as Group["first"],
+      names: options?.map((option) => option.name) ?? null,
+      values: [],
+      lineOfCombination: new Map(),
+    };
+    addCombination(created, variant, problems);
+    groups.set(slug, created);
   }
-  return { products, problems, rows: dataRows.length };
+
+  // A product's options: its values in the order they appear, within the limits.
+  for (const { product, names, values } of groups.values()) {
+    if (!names || names.length === 0) continue;
+    product.options = names.map((name, i) => ({ name, values: values[i]! }));
+    const many = values.findIndex((list) => list.length > VARIANT_LIMITS.valuesPerOption);
+    if (many !== -1) {
+      problems.push(problem(product.line, OPTION_COLUMNS[many]![1], "too_many_values"));
+      product.valid = false;
+    } else if (values.reduce((count, list) => count * list.length, 1) > VARIANT_LIMITS.variantsMax) {
+      problems.push(problem(product.line, OPTION_COLUMNS[0][1], "too_many_variants"));
+      product.valid = false;
+    }
+  }
+  return { products, problems, rows: dataRows.length, optionColumns };
+}
+
+/** The columns a product's first line gives, which its other lines leave empty or repeat. */
+const PRODUCT_COLUMNS = ["name", "description", "categories", "images", "image_alts"] as const;
+
+const sameCell = (a: string, b: string) => a.replace(/\r\n?/g, "\n") === b.replace(/\r\n?/g, "\n");
+
+/** An option's name or value, as lib/variants.ts' optionDefinitionsSchema takes them. */
+const optionText = (value: string, max: number) => value.length <= max && !/[\u0000-\u001f\u007f,]/.test(value);
+
+/**
+ * A line's options, from option1 on; null when one of them has a problem (answered here). A
+ * product without options has none: [].
+ */
+function parseOptions(
+  line: number,
+  cell: (column: CsvColumn) => string,
+  problems: CsvProblem[],
+): { name: string; value: string }[] | null {
+  const pairs = OPTION_COLUMNS.map(([name, value]) => ({ name: cell(name), value: cell(value) }));
+  const last = pairs.findLastIndex((pair) => pair.name !== "" || pair.value !== "");
+  const before = problems.length;
+  const options: { name: string; value: string }[] = [];
+  for (let i = 0; i <= last; i++) {
+    const [nameColumn, valueColumn] = OPTION_COLUMNS[i]!;
+    const { name, value } = pairs[i]!;
+    if (name === "" && value === "") {
+      problems.push(problem(line, nameColumn, "option_gap"));
+      continue;
+    }
+    if (name === "") problems.push(problem(line, nameColumn, "required"));
+    else if (!optionText(name, VARIANT_LIMITS.nameMax)) problems.push(problem(line, nameColumn, "option_text"));
+    else if (options.some((option) => option.name.toLowerCase() === name.toLowerCase()))
+      problems.push(problem(line, nameColumn, "option_name_twice", name));
+    if (value === "") problems.push(problem(line, valueColumn, "required"));
+    else if (!optionText(value, VARIANT_LIMITS.valueMax)) problems.push(problem(line, valueColumn, "option_text"));
+    options.push({ name, value });
+  }
+  return problems.length === before ? options : null;
+}
+
+/** The line's SKU (null: none written), unique in the file. */
+function parseSku(line: number, raw: string, lineOfSku: Map<string, number>, problems: CsvProblem[]): string | null {
+  const parsed = skuSchema.safeParse(raw);
+  if (!parsed.success) {
+    problems.push(problem(line, "sku", "sku_format"));
+    return null;
+  }
+  if (parsed.data === null) return null;
+  const other = lineOfSku.get(parsed.data);
+  if (other !== undefined) problems.push(problem(line, "sku", "duplicate_sku", other));
+  else lineOfSku.set(parsed.data, line);
+  return parsed.data;
+}
+
+/** Adds a line's combination to its product's: each once, its values to the options' lists. */
+function addCombination(
+  group: { names: string[] | null; values: string[][]; lineOfCombination: Map<string, number> },
+  variant: CsvVariant,
+  problems: CsvProblem[],
+) {
+  const key = optionsKey(variant.options);
+  const other = group.lineOfCombination.get(key);
+  if (other !== undefined) {
+    problems.push(problem(variant.line, OPTION_COLUMNS[0][1], "duplicate_combination", other));
+    return;
+  }
+  group.lineOfCombination.set(key, variant.line);
+  // By the names' order: an object's keys that look like numbers would come first.
+  (group.names ?? []).forEach((name, i) => {
+    const value = variant.options[name]!;
+    const list = (group.values[i] ??= []);
+    if (!list.includes(value)) list.push(value);
+  });
 }

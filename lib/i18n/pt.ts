@@ -537,7 +537,7 @@ export const pt = {
         "Primeiro verifique: nada é gravado, e a página mostra cada problema pela linha e pela coluna, ou o que o ficheiro muda. Depois importe o mesmo ficheiro, de uma vez só: ou tudo ou nada.",
       file: "Ficheiro CSV",
       fileHint: (megabytes: number, rows: number) =>
-        `UTF-8, separado por vírgulas ou por ponto e vírgula, até ${megabytes} MB e ${rows.toLocaleString("pt-AO")} produtos.`,
+        `UTF-8, separado por vírgulas ou por ponto e vírgula, até ${megabytes} MB e ${rows.toLocaleString("pt-AO")} linhas.`,
       check: "Verificar (não grava nada)",
       applyTitle: "Importar este ficheiro",
       applyHint:
@@ -565,12 +565,13 @@ export const pt = {
       },
       formatTitle: "O formato",
       formatRules: [
-        "A primeira linha tem os nomes das colunas: slug, name, description, price_aoa, stock, categories, images, image_alts. As três últimas são opcionais.",
+        "A primeira linha tem os nomes das colunas: slug, name, description, price_aoa, stock, categories, images, image_alts, option1_name, option1_value, option2_name, option2_value, option3_name, option3_value, sku. As que vêm depois de stock são opcionais.",
         "Cada produto é encontrado pelo slug: um slug que a loja não tem cria um produto novo; os outros são actualizados. Importar o mesmo ficheiro duas vezes não muda nada.",
         "price_aoa: kwanzas inteiros, só algarismos (8500; não 8.500 nem 8500,50). stock: o stock que o produto deve ter; a diferença fica no histórico do stock com o motivo “CSV import”.",
         "categories: caminhos “Principal > Subcategoria” separados por |, por exemplo Mercearia > Café|Ofertas. Os nomes são encontrados sem contar maiúsculas nem acentos; os que não existem são criados. Só há dois níveis.",
         "images: os endereços das imagens que a loja já tem (/products/… ou /api/images/…, como a exportação os escreve), separados por |; image_alts: o texto alternativo de cada uma, pela mesma ordem. Um produto novo precisa de pelo menos uma imagem.",
         "Uma célula categories ou images vazia deixa as categorias ou as imagens do produto como estão.",
+        "Produtos com opções (Tamanho, Cor…): uma linha por variante, todas com o mesmo slug, cada uma com os nomes e valores das opções (option1_name, option1_value…), o seu sku, preço e stock. O nome, a descrição, as categorias e as imagens vêm da primeira linha do produto; nas outras, deixe-os vazios ou iguais. Uma variante que o ficheiro deixa de ter é arquivada. Uma célula sku vazia deixa o SKU como está.",
         "Para importar ficheiros de imagem (fotografias ao lado do CSV), use no servidor npm run catalogue:import -- catalogo.csv.",
       ],
       example: "Exemplo:",
@@ -597,12 +598,13 @@ export const pt = {
         missing_column: () => "Esta coluna falta na primeira linha.",
         unknown_column: () => "Esta coluna não existe no CSV do catálogo.",
         duplicate_column: () => "Esta coluna aparece duas vezes.",
-        too_many_rows: (value: string) => `Um ficheiro tem no máximo ${value} produtos: divida-o.`,
+        too_many_rows: (value: string) => `Um ficheiro tem no máximo ${value} linhas: divida-o.`,
         field_count: () => "A linha não tem o mesmo número de colunas que a primeira (falta ou sobra um separador?).",
         required: () => "Está vazio.",
         too_long: (value: string) => `Tem mais de ${value} caracteres.`,
         slug_format: () => "Só letras minúsculas, algarismos e hífenes, por exemplo cafe-torrado-1kg.",
-        duplicate_slug: (value: string) => `Este slug já está na linha ${value}: cada produto aparece uma vez.`,
+        duplicate_slug: (value: string) =>
+          `Este slug já está na linha ${value}: um produto sem opções aparece uma vez (um com opções, uma linha por variante).`,
         not_kwanza: () =>
           "Tem de ser um número inteiro de kwanzas, só com algarismos (sem pontos, vírgulas, espaços nem decimais).",
         not_whole: () => "Tem de ser um número inteiro, só com algarismos.",
@@ -636,6 +638,21 @@ export const pt = {
         alts_without_images: () => "Há textos alternativos sem imagens na coluna images.",
         alt_empty: (value: string) => `O texto alternativo da imagem ${value} está vazio.`,
         alt_too_long: (value: string) => `O texto alternativo da imagem ${value} é demasiado comprido.`,
+        product_column_differs: (value: string) =>
+          `Difere da linha ${value}, a primeira deste produto: deixe-a vazia ou escreva o mesmo.`,
+        option_gap: () => "Está vazia e uma opção seguinte está preenchida: preencha as opções a partir da opção 1.",
+        option_text: () => "Deve ter de 1 a 40 caracteres, sem vírgulas.",
+        option_name_twice: (value: string) => `A opção “${value}” aparece duas vezes nesta linha.`,
+        option_names_differ: (value: string) =>
+          `Não são as opções da linha ${value}: todas as linhas de um produto têm as mesmas opções, pela mesma ordem.`,
+        duplicate_combination: (value: string) => `Esta combinação de valores já está na linha ${value}.`,
+        too_many_values: () => "Uma opção tem no máximo 100 valores.",
+        too_many_variants: () => "Os valores das opções fazem mais de 250 combinações.",
+        product_has_options: () =>
+          "Este produto tem opções: o ficheiro precisa das colunas de opções, uma linha por variante.",
+        sku_format: () => "Só letras, algarismos e - _ . /, no máximo 64 caracteres.",
+        duplicate_sku: (value: string) => `Este SKU já está na linha ${value}.`,
+        sku_taken: (value: string) => `Este SKU é de outra variante (produto ${value}).`,
       },
     },
   },

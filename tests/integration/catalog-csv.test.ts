@@ -71,6 +71,8 @@ function png([r, g, b]: [number, number, number]): Buffer {
 }
 
 const HEADER = "slug,name,description,price_aoa,stock,categories,images,image_alts";
+/** What the export writes: the columns above, then the options' and the SKU. */
+const EXPORT_HEADER = `${HEADER},option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,sku`;
 
 async function runImport(csv: string | Uint8Array, options: { dryRun?: boolean; files?: boolean } = {}) {
   const { importCatalogueCsv } = await import("@/lib/catalog-csv/import");
@@ -382,7 +384,7 @@ describe("the export", () => {
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     const bytes = new Uint8Array(await response.arrayBuffer());
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
-    expect(text.startsWith(`\uFEFF${HEADER}\r\n`)).toBe(true);
+    expect(text.startsWith(`\uFEFF${EXPORT_HEADER}\r\n`)).toBe(true);
     expect(text).toContain(`"'=HYPERLINK(""x"")"`);
     expect(text).toContain('cafe-de-angola-torrado-1kg,"Café de Angola torrado, 1 kg",');
     expect(text).toContain("/products/cafe-de-angola-torrado-1kg.svg|/products/cafe-de-angola-torrado-1kg-graos.svg");
@@ -396,7 +398,7 @@ describe("the export", () => {
 
     const semicolons = await exportRoute("?delimiter=semicolon");
     const excel = new Uint8Array(await semicolons.arrayBuffer());
-    expect(new TextDecoder().decode(excel).split("\r\n")[0]).toBe(HEADER.replaceAll(",", ";"));
+    expect(new TextDecoder().decode(excel).split("\r\n")[0]).toBe(EXPORT_HEADER.replaceAll(",", ";"));
     expect(ok(await runImport(excel, { files: false })).summary.unchanged).toBe(count);
   });
 });

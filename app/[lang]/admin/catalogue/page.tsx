@@ -25,8 +25,10 @@ const fileClass =
   "w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-sm file:mr-3 file:rounded-md file:border-0 file:bg-stone-200 file:px-3 file:py-1.5";
 const EXAMPLE = [
   CSV_COLUMNS.join(","),
-  '"cafe-torrado-1kg","Café torrado, 1 kg",Torra média.,8500,30,Mercearia > Café|Ofertas,/api/images/<id>|/products/cafe.svg,Pacote de 1 kg|Grãos de perto',
-  "mel-500g,Mel 500 g,Mel do Huambo.,4500,25,Mercearia > Doces,,",
+  '"cafe-torrado-1kg","Café torrado, 1 kg",Torra média.,8500,30,Mercearia > Café|Ofertas,/api/images/<id>|/products/cafe.svg,Pacote de 1 kg|Grãos de perto,,,,,,,CAF-1KG',
+  "mel-500g,Mel 500 g,Mel do Huambo.,4500,25,Mercearia > Doces,,,,,,,,,",
+  "t-shirt-kianda,T-shirt Kianda,Algodão.,9000,5,Roupa,/products/t-shirt.svg,T-shirt Kianda,Tamanho,M,Cor,Azul,,,TK-M-AZ",
+  "t-shirt-kianda,,,9500,2,,,,Tamanho,G,Cor,Azul,,,TK-G-AZ",
 ].join("\n");
 
 export default async function AdminCataloguePage({
