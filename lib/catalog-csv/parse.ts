@@ -4,7 +4,8 @@ import { z } from "zod";
 import { PRODUCT_LIMITS, SLUG_PATTERN } from "../admin/products";
 import { CATEGORY_LIMITS } from "../categories";
 import { GALLERY_LIMITS } from "../gallery";
-import { optionsKey, skuSchema, VARIANT_LIMITS, type ProductOptionDefinition, type VariantOptions } from "../variants";
+import { skuSchema } from "../variant-input";
+import { optionsKey, VARIANT_LIMITS, type ProductOptionDefinition, type VariantOptions } from "../variants";
 import {
   CSV_COLUMNS,
   CSV_LIMITS,
