@@ -448,6 +448,8 @@ export async function browseFacets(
   const rows = await db.$queryRaw<{ name: string; value: string; count: number }[]>(facetStatement(query, ids));
   const facets = new Map<string, OptionFacet>();
   for (const { name, value, count } of rows) {
+    // An option named with a colon cannot be written as `opt=<option>:<value>`.
+    if (name.includes(":")) continue;
     const facet = facets.get(name) ?? { name, values: [] };
     facet.values.push({ value, count });
     facets.set(name, facet);
