@@ -415,6 +415,33 @@ describe("products with options", () => {
     ]);
   });
 
+  it("in stock only counts the units of a variant kept by a pending order whose hold ran out", async () => {
+    const [order] = (
+      await sql(
+        `INSERT INTO orders (external_transaction_id, amount_aoa, client_id, hold_expires_at)
+         VALUES ('order_' || gen_random_uuid(), 6000, 'test-client', now() - interval '1 minute') RETURNING id`,
+      )
+    ).rows as { id: string }[];
+    await sql(
+      `INSERT INTO order_lines (order_id, product_id, product_name, variant_id, unit_price_aoa, quantity)
+       SELECT $1, v.product_id, 'T-shirt', v.id, v.price_aoa, 1 FROM product_variants v
+       WHERE v.product_id = $2 AND v.options = '{"Tamanho": "G", "Cor": "Azul"}'`,
+      [order!.id, ids["t-shirt-teste-a"]],
+    );
+    try {
+      expect(await inCategory({ options: [{ name: "Tamanho", values: ["G"] }], inStock: true })).toEqual([
+        "t-shirt-teste-a",
+        "t-shirt-teste-b",
+      ]);
+      // Another variant's held units do not make the blue G of A available in P.
+      expect(await inCategory({ options: [{ name: "Tamanho", values: ["P"] }], inStock: true })).toEqual([
+        "t-shirt-teste-a",
+      ]);
+    } finally {
+      await sql(`DELETE FROM orders WHERE id = $1`, [order!.id]);
+    }
+  });
+
   it("a price range matches when some variant's price is within it (the same variant as the options)", async () => {
     expect(await inCategory({ minPrice: 5500, maxPrice: 6500 })).toEqual(["t-shirt-teste-a"]);
     expect(await inCategory({ minPrice: 4000, maxPrice: 4600 })).toEqual(["t-shirt-teste-a"]);
