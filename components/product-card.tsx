@@ -48,13 +48,25 @@ export function ProductCard({
         <p className="line-clamp-2 text-sm text-stone-600">{product.description}</p>
         <div className="mt-auto flex items-baseline justify-between pt-2">
           <span className="text-lg font-semibold" data-testid="price">
-            {formatAoa(product.priceAoa)}
+            {product.pricesVary ? t.browse.priceFrom(formatAoa(product.priceAoa)) : formatAoa(product.priceAoa)}
           </span>
           <span className="text-xs text-stone-500" data-testid="stock">
             {stockLabel(t, product.stock, lowStockThreshold)}
           </span>
         </div>
-        <AddToCartForm t={t} product={product} returnTo={returnTo} action={addToCart} />
+        {product.hasOptions ? (
+          // The shopper chooses the size, the colour… on the product's page.
+          <Link
+            href={href}
+            aria-label={t.browse.chooseOptionsFor(product.name)}
+            className="self-start rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600"
+            data-testid="choose-options"
+          >
+            {t.browse.chooseOptions}
+          </Link>
+        ) : (
+          <AddToCartForm t={t} product={product} returnTo={returnTo} action={addToCart} />
+        )}
       </div>
     </article>
   );

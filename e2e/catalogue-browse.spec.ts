@@ -4,6 +4,7 @@ import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { pt } from "../lib/i18n/dictionaries";
+import { formatAoa } from "../lib/money";
 
 /**
  * A shopper finds products in a catalogue larger than a page: the header's search (without
@@ -11,8 +12,9 @@ import { pt } from "../lib/i18n/dictionaries";
  * gallery with the keyboard. On the desktop and on a phone (playwright.config.ts).
  *
  * The 60 products of this file go into the demo's "Doces e mel" sub-category through SQL and are
- * deleted afterwards. The cached pages built before them never show them; the views filtered
- * here are /search, rendered per request, which always does.
+ * deleted afterwards, with two products with options (Tamanho, Cor) of the same run in "Moda". The cached
+ * pages built before them never show them; the views filtered here are /search, rendered per
+ * request, which always does.
  */
 
 const run = randomBytes(3).toString("hex");
@@ -45,8 +47,55 @@ test.beforeAll(async () => {
   );
 });
 
+/** Products with options, written as the back office does: the default variant becomes the first combination. */
+const WITH_OPTIONS = [
+  {
+    slug: `camiseta-${run}-a`,
+    name: `Camiseta ${run} A`,
+    variants: [
+      { options: { Tamanho: "P", Cor: "Azul" }, priceAoa: 4500, stock: 4 },
+      { options: { Tamanho: "G", Cor: "Branco" }, priceAoa: 6000, stock: 2 },
+    ],
+  },
+  {
+    slug: `camiseta-${run}-b`,
+    name: `Camiseta ${run} B`,
+    variants: [
+      { options: { Tamanho: "G", Cor: "Azul" }, priceAoa: 7000, stock: 1 },
+      { options: { Tamanho: "P", Cor: "Branco" }, priceAoa: 7000, stock: 1 },
+    ],
+  },
+];
+
+test.beforeAll(async () => {
+  for (const product of WITH_OPTIONS) {
+    const [first, ...others] = product.variants;
+    const [created] = await query<{ id: string }>(
+      `INSERT INTO products (slug, name, description, image_path, price_aoa, stock)
+       VALUES ($1, $2, 'Camiseta de algodão, em dois tamanhos e duas cores.', '/products/doce-de-mucua-350g.svg', $3, $4) RETURNING id`,
+      [product.slug, product.name, first!.priceAoa, first!.stock],
+    );
+    const id = created!.id;
+    await query(
+      `INSERT INTO product_categories (product_id, category_id) SELECT $1, id FROM categories WHERE slug = 'moda'`,
+      [id],
+    );
+    await query(
+      `INSERT INTO product_options (product_id, position, name, "values")
+       VALUES ($1, 1, 'Tamanho', ARRAY['P', 'G']), ($1, 2, 'Cor', ARRAY['Azul', 'Branco'])`,
+      [id],
+    );
+    await query(`UPDATE product_variants SET options = $2 WHERE product_id = $1`, [id, JSON.stringify(first!.options)]);
+    for (const [i, variant] of others.entries())
+      await query(
+        `INSERT INTO product_variants (product_id, options, price_aoa, stock, position) VALUES ($1, $2, $3, $4, $5)`,
+        [id, JSON.stringify(variant.options), variant.priceAoa, variant.stock, i + 1],
+      );
+  }
+});
+
 test.afterAll(async () => {
-  await query(`DELETE FROM products WHERE slug = ANY($1::text[])`, [EXTRA.map((p) => p.slug)]);
+  await query(`DELETE FROM products WHERE slug = ANY($1::text[])`, [[...EXTRA, ...WITH_OPTIONS].map((p) => p.slug)]);
 });
 
 const cards = (page: Page) => page.getByTestId("product-card");
@@ -118,6 +167,37 @@ test("a category narrowed by price and stock, paged through, leads to the produc
   await page.goForward();
   await cards(page).getByRole("link", { name: last.name }).click();
   await expect(page.getByRole("heading", { level: 1, name: last.name })).toBeVisible();
+});
+
+test("a category filtered by option values: one variant must have them all", async ({ page }) => {
+  const [a, b] = WITH_OPTIONS;
+  await page.goto(`/search?category=moda&q=${encodeURIComponent(`camiseta ${run}`)}`);
+  const cardOf = (name: string) => cards(page).filter({ has: page.getByRole("link", { name, exact: true }) });
+  // Listed once each, "desde" the lowest price when it varies, chosen on the product's page.
+  await expect(cardOf(a!.name).getByTestId("price")).toHaveText(pt.browse.priceFrom(formatAoa(4500)));
+  await expect(cardOf(b!.name).getByTestId("price")).toHaveText(formatAoa(7000));
+  await expect(cardOf(a!.name).getByRole("link", { name: pt.browse.chooseOptionsFor(a!.name) })).toBeVisible();
+  await expect(cardOf(a!.name).getByRole("button", { name: pt.catalog.addNamedToCart(a!.name) })).toHaveCount(0);
+
+  // G and Azul: A sells G only in Branco, B sells G in Azul.
+  const form = page.getByRole("form", { name: pt.browse.refine });
+  await form.getByRole("group", { name: "Tamanho" }).getByRole("checkbox", { name: /^G \(/ }).check();
+  await form
+    .getByRole("group", { name: "Cor" })
+    .getByRole("checkbox", { name: /^Azul \(/ })
+    .check();
+  await form.getByRole("button", { name: pt.browse.apply }).click();
+  await expect(page).toHaveURL(/\/search\?.*category=moda.*opt=Tamanho%3AG/);
+  await expect(page.getByTestId("result-count")).toHaveText(pt.browse.resultCount(1));
+  expect(await cardNames(page)).toEqual([b!.name]);
+  await expect(form.getByRole("group", { name: "Cor" }).getByRole("checkbox", { name: /^Azul \(/ })).toBeChecked();
+  await expectNoAxeViolations(page, "category filtered by option values");
+
+  await cards(page)
+    .getByRole("link", { name: pt.browse.chooseOptionsFor(b!.name) })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/products/${b!.slug}`));
+  await expect(page.getByRole("heading", { level: 1, name: b!.name })).toBeVisible();
 });
 
 test("a sold-out product is listed but cannot be added; a scarce one says how many are left", async ({ page }) => {

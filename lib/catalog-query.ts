@@ -7,6 +7,7 @@ import { describeIssues } from "./checkout/request";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
 import { hasNoNul, NO_NUL } from "./text-input";
+import { VARIANT_LIMITS } from "./variants";
 
 /**
  * Browsing the catalogue: search, a category, sort, filters and pages, the same for `/`,
@@ -20,6 +21,12 @@ import { hasNoNul, NO_NUL } from "./text-input";
  * indexes (migrations 20261128000100 and 20261128000200): the query collects the ids each one
  * matches, then filters, ranks and pages only those.
  *
+ * Products with options are listed once, at their lowest price (the card says "desde"). Option
+ * filters (`opt=Tamanho:M&opt=Cor:Azul`) keep a product when one active variant has one of the
+ * chosen values of every chosen option (values of one option OR, options AND); the price range and
+ * "in stock only" are read on that same variant. The facets of a listing (browseFacets) are the
+ * option values its products sell, with how many products sell each.
+ *
  * Pages hold PAGE_SIZE products in a total order (the sort's key, then the id), so walking the
  * pages shows every product exactly once while nothing changes.
  */
@@ -32,6 +39,16 @@ export const MAX_PAGE = 9999;
 export const QUERY_MAX_LENGTH = 100;
 /** Words of a query that count; the rest are ignored. */
 const QUERY_MAX_WORDS = 8;
+/** Option values a URL may filter by (`opt=` parameters). */
+export const OPTION_FILTERS_MAX = 10;
+/** Option values a listing's facets show at most (all options together). */
+export const FACET_VALUES_MAX = 200;
+
+/** Chosen values of one option: a product matches with any of them. */
+export interface OptionFilter {
+  name: string;
+  values: string[];
+}
 
 export interface BrowseQuery {
   /** The search words, trimmed; absent when not searching. */
@@ -42,7 +59,15 @@ export interface BrowseQuery {
   minPrice?: number;
   maxPrice?: number;
   inStock: boolean;
+  /** Option filters, by option, in the order the URL names them; absent when none. */
+  options?: OptionFilter[];
   page: number;
+}
+
+/** One option of a listing's facets: its values, each with how many of the listing's products sell it. */
+export interface OptionFacet {
+  name: string;
+  values: { value: string; count: number }[];
 }
 
 export interface BrowseResult {
@@ -67,6 +92,22 @@ const wholeNumber = (max: number, what: string) =>
       .pipe(z.number().max(max, { error: `must be at most ${max}` }))
       .optional(),
   );
+
+/** One `opt` parameter, `<option>:<value>` (split at the first colon; option names hold none). */
+const optionFilterSchema = z
+  .string()
+  .max(VARIANT_LIMITS.nameMax + 1 + VARIANT_LIMITS.valueMax, { error: "is too long" })
+  .refine(hasNoNul, NO_NUL)
+  .transform((text, ctx) => {
+    const colon = text.indexOf(":");
+    const name = colon < 0 ? "" : text.slice(0, colon).trim();
+    const value = colon < 0 ? "" : text.slice(colon + 1).trim();
+    if (!name || !value || name.length > VARIANT_LIMITS.nameMax || value.length > VARIANT_LIMITS.valueMax) {
+      ctx.addIssue({ code: "custom", message: "must be an option and one of its values, as Tamanho:M" });
+      return z.NEVER;
+    }
+    return { name, value };
+  });
 
 const browseSchema = z
   .object({
@@ -103,6 +144,10 @@ const browseSchema = z
         .transform(Number)
         .optional(),
     ),
+    opt: z
+      .array(optionFilterSchema)
+      .max(OPTION_FILTERS_MAX, { error: `may choose at most ${OPTION_FILTERS_MAX} option values` })
+      .optional(),
   })
   .refine((input) => input.minPrice === undefined || input.maxPrice === undefined || input.minPrice <= input.maxPrice, {
     path: ["minPrice"],
@@ -110,14 +155,30 @@ const browseSchema = z
   });
 
 export const BROWSE_PARAMS = ["q", "category", "sort", "minPrice", "maxPrice", "inStock", "page"] as const;
+/** The parameter of the option filters, repeated: `opt=Tamanho:M&opt=Cor:Azul`. */
+export const OPTION_PARAM = "opt";
 type RawParams = URLSearchParams | Record<string, string | string[] | undefined>;
 
-function firstValues(params: RawParams): Record<string, string | undefined> {
-  const get = (key: string) => {
-    const value = params instanceof URLSearchParams ? params.get(key) : params[key];
-    return Array.isArray(value) ? value[0] : (value ?? undefined);
-  };
-  return Object.fromEntries(BROWSE_PARAMS.map((key) => [key, get(key)]));
+function allValues(params: RawParams, key: string): string[] {
+  if (params instanceof URLSearchParams) return params.getAll(key);
+  const value = params[key];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+function firstValues(params: RawParams): Record<string, string | string[] | undefined> {
+  const values: Record<string, string | string[] | undefined> = Object.fromEntries(
+    BROWSE_PARAMS.map((key) => [key, allValues(params, key)[0]]),
+  );
+  const options = allValues(params, OPTION_PARAM).filter((text) => text !== "");
+  if (options.length > 0) values[OPTION_PARAM] = options;
+  return values;
+}
+
+/** The chosen values grouped by option, each once, in the order the URL names them. */
+function groupOptions(pairs: readonly { name: string; value: string }[]): OptionFilter[] {
+  const groups = new Map<string, Set<string>>();
+  for (const { name, value } of pairs) groups.set(name, (groups.get(name) ?? new Set()).add(value));
+  return [...groups].map(([name, values]) => ({ name, values: [...values] }));
 }
 
 function toQuery(input: z.output<typeof browseSchema>): BrowseQuery {
@@ -129,6 +190,7 @@ function toQuery(input: z.output<typeof browseSchema>): BrowseQuery {
     ...(input.minPrice !== undefined ? { minPrice: input.minPrice } : {}),
     ...(input.maxPrice !== undefined ? { maxPrice: input.maxPrice } : {}),
     inStock: input.inStock === "1" || input.inStock === "true" || input.inStock === "on",
+    ...(input.opt && input.opt.length > 0 ? { options: groupOptions(input.opt) } : {}),
     page: input.page ?? 1,
   };
 }
@@ -153,6 +215,12 @@ export function readBrowseParams(params: RawParams): BrowseQuery {
   if (parsed.success) return toQuery(parsed.data);
   const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
   const kept = Object.fromEntries(Object.entries(values).filter(([key]) => !bad.has(key)));
+  // The option filters one by one: the good ones stay, up to the bound.
+  const options = values[OPTION_PARAM];
+  if (bad.has(OPTION_PARAM) && Array.isArray(options)) {
+    const good = options.filter((text) => optionFilterSchema.safeParse(text).success).slice(0, OPTION_FILTERS_MAX);
+    if (good.length > 0) kept[OPTION_PARAM] = good;
+  }
   return toQuery(browseSchema.parse(kept));
 }
 
@@ -166,6 +234,8 @@ export function browseSearch(query: Partial<BrowseQuery>, overrides: Partial<Bro
   if (merged.minPrice !== undefined) params.set("minPrice", String(merged.minPrice));
   if (merged.maxPrice !== undefined) params.set("maxPrice", String(merged.maxPrice));
   if (merged.inStock) params.set("inStock", "1");
+  for (const option of merged.options ?? [])
+    for (const value of option.values) params.append(OPTION_PARAM, `${option.name}:${value}`);
   if (merged.page && merged.page > 1) params.set("page", String(merged.page));
   const text = params.toString();
   return text ? `?${text}` : "";
@@ -177,7 +247,8 @@ export const isFiltered = (query: BrowseQuery): boolean =>
   query.sort !== defaultSort(query.q) ||
   query.minPrice !== undefined ||
   query.maxPrice !== undefined ||
-  query.inStock;
+  query.inStock ||
+  (query.options?.length ?? 0) > 0;
 
 /**
  * The words of a search as a tsquery text: each word as itself or a prefix, all required.
@@ -228,6 +299,22 @@ function searchIds(q: string, tsquery: string | null): Prisma.Sql {
 }
 
 /**
+ * What puts a product in a listing before its filters: on sale, in the category (or one of its
+ * sub-categories) and matching the search words.
+ */
+function listingConditions(query: Pick<BrowseQuery, "q">, categoryIds?: readonly string[]): Prisma.Sql[] {
+  const conditions: Prisma.Sql[] = [Prisma.sql`p.archived_at IS NULL`];
+  if (categoryIds)
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id = ANY(${[...categoryIds]}::uuid[]))`,
+    );
+  if (query.q)
+    // An array of the matching ids, read by primary key: `IN (subquery)` joined it against a scan of the table.
+    conditions.push(Prisma.sql`p.id = ANY(ARRAY(${searchIds(query.q, tsqueryText(query.q))}))`);
+  return conditions;
+}
+
+/**
  * The statements of one page of a listing, without running them: `page` (the page's rows, each
  * with the listing's total) and `count` (the total alone, for a page past the last). Pure, so the
  * bench sends the very same SQL through bare `pg` (bench/scenarios/search.ts). `categoryIds`: the
@@ -237,24 +324,26 @@ export function browseStatements(
   query: BrowseQuery,
   categoryIds?: readonly string[],
 ): { page: Prisma.Sql; count: Prisma.Sql } {
-  const conditions: Prisma.Sql[] = [Prisma.sql`p.archived_at IS NULL`];
-  if (categoryIds)
-    conditions.push(
-      Prisma.sql`EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id = ANY(${[...categoryIds]}::uuid[]))`,
-    );
-  if (query.minPrice !== undefined) conditions.push(Prisma.sql`p.price_aoa >= ${query.minPrice}`);
-  if (query.maxPrice !== undefined) conditions.push(Prisma.sql`p.price_aoa <= ${query.maxPrice}`);
+  const conditions = listingConditions(query, categoryIds);
+  const variantConditions: Prisma.Sql[] = [];
+  if (query.minPrice !== undefined) variantConditions.push(Prisma.sql`v.price_aoa >= ${query.minPrice}`);
+  if (query.maxPrice !== undefined) variantConditions.push(Prisma.sql`v.price_aoa <= ${query.maxPrice}`);
+  for (const option of query.options ?? [])
+    variantConditions.push(Prisma.sql`v.options ->> ${option.name}::text = ANY(${option.values}::text[])`);
   if (query.inStock)
     // What the shop sells now: the shelf, or units of pending orders whose hold ran out (lib/catalog.ts).
-    conditions.push(Prisma.sql`(p.stock > 0 OR EXISTS (
+    variantConditions.push(Prisma.sql`(v.stock > 0 OR EXISTS (
       SELECT 1 FROM order_lines l JOIN orders o ON o.id = l.order_id
-      WHERE l.product_id = p.id AND o.status = 'PEN' AND o.hold_expires_at <= now()))`);
+      WHERE l.variant_id = v.id AND o.status = 'PEN' AND o.hold_expires_at <= now()))`);
+  if (variantConditions.length > 0)
+    // One active variant must match the price range, every chosen option and the stock at once.
+    conditions.push(Prisma.sql`EXISTS (
+      SELECT 1 FROM product_variants v
+      WHERE v.product_id = p.id AND v.archived_at IS NULL AND ${Prisma.join(variantConditions, " AND ")})`);
 
   let rank = Prisma.sql`0`;
   if (query.q) {
     const tsquery = tsqueryText(query.q);
-    // An array of the matching ids, read by primary key: `IN (subquery)` joined it against a scan of the table.
-    conditions.push(Prisma.sql`p.id = ANY(ARRAY(${searchIds(query.q, tsquery)}))`);
     const textRank = tsquery
       ? Prisma.sql`ts_rank(p.search_document, to_tsquery('portuguese', shop_unaccent(${tsquery})))`
       : Prisma.sql`0`;
@@ -289,12 +378,9 @@ export async function browseProducts(
   query: BrowseQuery,
   categoryIds?: readonly string[],
 ): Promise<BrowseResult | null> {
-  if (query.category && !categoryIds) {
-    const category = await db.category.findUnique({ where: { slug: query.category }, select: { id: true } });
-    if (!category) return null;
-    categoryIds = await categoryIdsWithChildren(db, category.id);
-  }
-  const statements = browseStatements(query, categoryIds);
+  const ids = await listingCategoryIds(db, query, categoryIds);
+  if (ids === null) return null;
+  const statements = browseStatements(query, ids);
   const rows = await db.$queryRaw<Row[]>(statements.page);
   // Past the last page no row carries the total, so count it.
   const total = rows[0]?.total ?? (await db.$queryRaw<{ total: number }[]>(statements.count))[0]?.total ?? 0;
@@ -312,6 +398,63 @@ export async function browseProducts(
     })),
   );
   return { items, total, page: query.page, pageSize: PAGE_SIZE };
+}
+
+/**
+ * The statement of a listing's facets, without running it: for the products of the category and
+ * the search words (neither the price, the stock nor the options chosen, so the choices stay while
+ * the shopper filters), each option value an active variant sells, with how many products sell it.
+ * Options in the order the products list them (then by name), values in their display order (on
+ * average over the products, which may each list their own).
+ */
+export function facetStatement(query: Pick<BrowseQuery, "q">, categoryIds?: readonly string[]): Prisma.Sql {
+  const where = Prisma.join(listingConditions(query, categoryIds), " AND ");
+  return Prisma.sql`
+WITH listed AS (SELECT p.id FROM products p WHERE ${where}),
+sold AS (
+  SELECT o.name, x.value, o.position, x.ord, o.product_id
+  FROM listed l
+  JOIN product_options o ON o.product_id = l.id
+  CROSS JOIN LATERAL unnest(o.values) WITH ORDINALITY AS x(value, ord)
+  WHERE EXISTS (SELECT 1 FROM product_variants v
+                WHERE v.product_id = o.product_id AND v.archived_at IS NULL AND v.options ->> o.name = x.value)
+)
+SELECT name, value, count(DISTINCT product_id)::int AS count
+FROM sold
+GROUP BY name, value
+ORDER BY min(min(position)) OVER (PARTITION BY name), name, avg(ord), value
+LIMIT ${FACET_VALUES_MAX}`;
+}
+
+/** Reads a category's ids (its own and its sub-categories'): null when it does not exist. */
+async function listingCategoryIds(
+  db: Pick<Database, "category">,
+  query: Pick<BrowseQuery, "category">,
+  categoryIds: readonly string[] | undefined,
+): Promise<readonly string[] | undefined | null> {
+  if (!query.category || categoryIds) return categoryIds;
+  const category = await db.category.findUnique({ where: { slug: query.category }, select: { id: true } });
+  return category ? categoryIdsWithChildren(db, category.id) : null;
+}
+
+/** A listing's facets (facetStatement) by option; null when its category does not exist. */
+export async function browseFacets(
+  db: Pick<Database, "$queryRaw" | "category">,
+  query: Pick<BrowseQuery, "q" | "category">,
+  categoryIds?: readonly string[],
+): Promise<OptionFacet[] | null> {
+  const ids = await listingCategoryIds(db, query, categoryIds);
+  if (ids === null) return null;
+  const rows = await db.$queryRaw<{ name: string; value: string; count: number }[]>(facetStatement(query, ids));
+  const facets = new Map<string, OptionFacet>();
+  for (const { name, value, count } of rows) {
+    // An option named with a colon cannot be written as `opt=<option>:<value>`.
+    if (name.includes(":")) continue;
+    const facet = facets.get(name) ?? { name, values: [] };
+    facet.values.push({ value, count });
+    facets.set(name, facet);
+  }
+  return [...facets.values()];
 }
 
 /** How many pages a listing of `total` products has (at least one, to show it is empty). */

@@ -1,9 +1,10 @@
 import type { Metadata, MetadataRoute } from "next";
 import type { CatalogProduct } from "./catalog";
+import { lineName, type ProductOptionDefinition, type ShopVariant } from "./variants";
 
 /**
- * What search engines and link previews read: a product's metadata and its Product JSON-LD, the
- * sitemap and robots.txt. Pure functions of the catalogue and the shop's address (APP_URL), so
+ * What search engines and link previews read: a product's metadata and its Product JSON-LD (a
+ * ProductGroup for a product with options), the sitemap and robots.txt. Pure functions of the catalogue and the shop's address (APP_URL), so
  * the pages and routes that use them need no request (no cookies, no headers) and can be cached.
  */
 
@@ -39,23 +40,99 @@ export function productMetadata(product: SeoProduct, appUrl: string): Metadata {
 const IN_STOCK = "https://schema.org/InStock";
 const OUT_OF_STOCK = "https://schema.org/OutOfStock";
 
-/** The schema.org Product of a product page, with one Offer in kwanza whose availability follows the stock. */
-export function productJsonLd(product: SeoProduct, appUrl: string) {
+/** A product with its options and variants, as the product page has it (lib/catalog.ts ProductDetail). */
+export type SeoProductDetail = SeoProduct & {
+  options: readonly ProductOptionDefinition[];
+  variants: readonly Pick<ShopVariant, "id" | "sku" | "title" | "priceAoa" | "stock" | "image">[];
+};
+
+interface OfferJsonLd {
+  "@type": "Offer";
+  url: string;
+  priceCurrency: "AOA";
+  price: number;
+  availability: string;
+}
+
+export interface ProductJsonLd {
+  "@context": "https://schema.org";
+  "@type": "Product";
+  name: string;
+  description: string;
+  image: string[];
+  url: string;
+  offers: OfferJsonLd;
+}
+
+export interface ProductGroupJsonLd {
+  "@context": "https://schema.org";
+  "@type": "ProductGroup";
+  name: string;
+  description: string;
+  image: string[];
+  url: string;
+  productGroupID: string;
+  variesBy: string[];
+  hasVariant: {
+    "@type": "Product";
+    name: string;
+    sku?: string;
+    image: string;
+    offers: OfferJsonLd;
+  }[];
+}
+
+/** The schema.org property an option varies, for the options search engines know; else the option's name. */
+const VARIES_BY: Record<string, string> = {
+  tamanho: "https://schema.org/size",
+  size: "https://schema.org/size",
+  cor: "https://schema.org/color",
+  color: "https://schema.org/color",
+  colour: "https://schema.org/color",
+};
+export const variesBy = (option: string): string => VARIES_BY[option.trim().toLowerCase()] ?? option;
+
+const offer = (url: string, price: number, stock: number): OfferJsonLd => ({
+  "@type": "Offer",
+  url,
+  priceCurrency: "AOA",
+  price,
+  availability: stock > 0 ? IN_STOCK : OUT_OF_STOCK,
+});
+
+/**
+ * The schema.org JSON-LD of a product page: a Product with one Offer in kwanza whose availability
+ * follows the stock; for a product with options, a ProductGroup whose variants (`hasVariant`) are
+ * each a Product with its SKU, image and Offer, at the page's address with `?variant=<id>`.
+ */
+export function productJsonLd(product: SeoProductDetail, appUrl: string): ProductJsonLd | ProductGroupJsonLd;
+export function productJsonLd(product: SeoProduct, appUrl: string): ProductJsonLd;
+export function productJsonLd(
+  product: SeoProduct | SeoProductDetail,
+  appUrl: string,
+): ProductJsonLd | ProductGroupJsonLd {
   const url = productUrl(appUrl, product.slug);
-  return {
-    "@context": "https://schema.org",
-    "@type": "Product",
+  const common = {
+    "@context": "https://schema.org" as const,
     name: product.name,
     description: product.description,
     image: [absoluteUrl(appUrl, product.image)],
     url,
-    offers: {
-      "@type": "Offer",
-      url,
-      priceCurrency: "AOA",
-      price: product.priceAoa,
-      availability: product.stock > 0 ? IN_STOCK : OUT_OF_STOCK,
-    },
+  };
+  if (!("options" in product) || product.options.length === 0)
+    return { ...common, "@type": "Product", offers: offer(url, product.priceAoa, product.stock) };
+  return {
+    ...common,
+    "@type": "ProductGroup",
+    productGroupID: product.slug,
+    variesBy: product.options.map((option) => variesBy(option.name)),
+    hasVariant: product.variants.map((variant) => ({
+      "@type": "Product",
+      name: lineName(product.name, variant.title),
+      ...(variant.sku ? { sku: variant.sku } : {}),
+      image: absoluteUrl(appUrl, variant.image),
+      offers: offer(`${url}?variant=${encodeURIComponent(variant.id)}`, variant.priceAoa, variant.stock),
+    })),
   };
 }
 

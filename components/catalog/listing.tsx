@@ -3,7 +3,7 @@ import { CartNotice } from "@/components/cart-notice";
 import { ProductCard } from "@/components/product-card";
 import { BrowseForm } from "@/components/catalog/browse-form";
 import { Pagination } from "@/components/catalog/pagination";
-import { type BrowseQuery, type BrowseResult, pageCount } from "@/lib/catalog-query";
+import { type BrowseQuery, type BrowseResult, type OptionFacet, pageCount } from "@/lib/catalog-query";
 import type { Category } from "@/lib/categories";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
@@ -23,6 +23,7 @@ export function Listing({
   clearHref,
   suggestions,
   subcategories,
+  facets,
   addToCart,
 }: {
   lang: Lang;
@@ -40,6 +41,8 @@ export function Listing({
   suggestions: readonly Category[];
   /** A category's sub-categories, linked above its products. */
   subcategories?: readonly Category[];
+  /** The option values of the listing's products, offered as filters (a category's page and /search). */
+  facets?: readonly OptionFacet[];
   /** The cart's server action (app/actions/cart.ts), handed in by the page. */
   addToCart: (formData: FormData) => Promise<void>;
 }) {
@@ -63,7 +66,7 @@ export function Listing({
           </ul>
         </nav>
       ) : null}
-      <BrowseForm t={t} query={query} clearHref={clearHref} />
+      <BrowseForm t={t} query={query} clearHref={clearHref} facets={facets} />
       <p className="mb-4 text-sm text-stone-600" role="status" data-testid="result-count">
         {t.browse.resultCount(result.total)}
       </p>

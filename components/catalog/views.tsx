@@ -2,7 +2,14 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { Breadcrumbs } from "@/components/catalog/breadcrumbs";
 import { Listing } from "@/components/catalog/listing";
-import { browseProducts, type BrowseQuery, browseSearch, defaultSort, pageCount } from "@/lib/catalog-query";
+import {
+  browseFacets,
+  browseProducts,
+  type BrowseQuery,
+  browseSearch,
+  defaultSort,
+  pageCount,
+} from "@/lib/catalog-query";
 import { categoryTree, findCategoryBySlug } from "@/lib/categories";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -99,7 +106,12 @@ export async function CategoryView({
   if (!found) notFound();
   const { category, parent, children } = found;
   const query: BrowseQuery = { category: slug, sort: defaultSort(undefined), inStock: false, page };
-  const [result, suggestions] = await Promise.all([browseProducts(db(), query, listingIds(found)), topCategories()]);
+  // The facets too are rendered with the cached page; choosing one submits to /search.
+  const [result, facets, suggestions] = await Promise.all([
+    browseProducts(db(), query, listingIds(found)),
+    browseFacets(db(), query, listingIds(found)),
+    topCategories(),
+  ]);
   if (!result || (page > 1 && page > pageCount(result.total))) notFound();
   const base = `/categories/${slug}`;
   const href = pagedPath(base);
@@ -127,6 +139,7 @@ export async function CategoryView({
         clearHref={base}
         suggestions={suggestions}
         subcategories={children}
+        facets={facets ?? []}
         addToCart={addToCart}
       />
     </section>
@@ -146,8 +159,10 @@ export async function SearchView({
 }) {
   const found = query.category ? await categoryBySlug(query.category) : null;
   if (query.category && !found) notFound();
-  const [result, suggestions] = await Promise.all([
-    browseProducts(db(), query, found ? listingIds(found) : undefined),
+  const ids = found ? listingIds(found) : undefined;
+  const [result, facets, suggestions] = await Promise.all([
+    browseProducts(db(), query, ids),
+    browseFacets(db(), query, ids),
     topCategories(),
   ]);
   if (!result) notFound();
@@ -181,6 +196,7 @@ export async function SearchView({
         clearHref={clear}
         suggestions={suggestions}
         subcategories={found && !query.q ? found.children : undefined}
+        facets={facets ?? []}
         addToCart={addToCart}
       />
     </section>

@@ -70,6 +70,10 @@ export const en: Dictionary = {
     goToPage: (page: number) => `Page ${page}`,
     pastLastPage: "This page no longer exists.",
     firstPage: "Back to the first page",
+    priceFrom: (price: string) => `from ${price}`,
+    chooseOptions: "Choose options",
+    chooseOptionsFor: (name: string) => `Choose options: ${name}`,
+    optionValue: (value: string, count: number) => `${value} (${count})`,
   },
   gallery: {
     label: "Product images",

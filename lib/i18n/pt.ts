@@ -79,6 +79,10 @@ export const pt = {
     goToPage: (page: number) => `Página ${page}`,
     pastLastPage: "Esta página já não existe.",
     firstPage: "Voltar à primeira página",
+    priceFrom: (price: string) => `desde ${price}`,
+    chooseOptions: "Escolher opções",
+    chooseOptionsFor: (name: string) => `Escolher opções: ${name}`,
+    optionValue: (value: string, count: number) => `${value} (${count})`,
   },
   gallery: {
     label: "Imagens do produto",

@@ -227,8 +227,17 @@ describe("GET /api/search and GET /api/categories", () => {
     const response = await search("?q=cafe&sort=relevance");
     expect(response.status).toBe(200);
     const body = (await response.json()) as { items: Record<string, unknown>[]; total: number };
-    expect(Object.keys(body).sort()).toEqual(["items", "page", "pageSize", "total"]);
-    expect(Object.keys(body.items[0]!).sort()).toEqual(["id", "image", "name", "priceAoa", "slug", "stock"]);
+    expect(Object.keys(body).sort()).toEqual(["facets", "items", "page", "pageSize", "total"]);
+    expect(Object.keys(body.items[0]!).sort()).toEqual([
+      "hasOptions",
+      "id",
+      "image",
+      "name",
+      "priceAoa",
+      "pricesVary",
+      "slug",
+      "stock",
+    ]);
     expect(body.items[0]).toMatchObject({ slug: "cafe-de-angola-torrado-1kg", priceAoa: 8500 });
   });
 
@@ -284,5 +293,306 @@ describe("reading a page's URL", () => {
       ok: true,
       query: { sort: "name", inStock: false, page: 3 },
     });
+  });
+});
+
+describe("products with options", () => {
+  // A category of this block's own: the T-shirts with options and a bag without.
+  const CATEGORY = "roupa-de-teste";
+  const ids: Record<string, string> = {};
+
+  /** A product with options, written as the back office does: the default variant becomes the first combination. */
+  async function productWithOptions(
+    slug: string,
+    options: { name: string; values: string[] }[],
+    variants: { options: Record<string, string>; priceAoa: number; stock: number; sku?: string }[],
+  ) {
+    const { db } = await import("@/lib/db/client");
+    const [first, ...others] = variants;
+    const product = await db().product.create({
+      data: {
+        slug,
+        name: `Produto ${slug}`,
+        description: "Um artigo com opções.",
+        imagePath: "/products/x.svg",
+        priceAoa: first!.priceAoa,
+        stock: first!.stock,
+      },
+    });
+    await db().productOption.createMany({
+      data: options.map((option, i) => ({ productId: product.id, position: i + 1, ...option })),
+    });
+    await db().productVariant.updateMany({
+      where: { productId: product.id },
+      data: { options: first!.options, sku: first!.sku ?? null },
+    });
+    await db().productVariant.createMany({
+      data: others.map((variant, i) => ({ productId: product.id, position: i + 1, sku: null, ...variant })),
+    });
+    ids[slug] = product.id;
+    return product.id;
+  }
+
+  beforeAll(async () => {
+    await sql(`INSERT INTO categories (slug, name, position) VALUES ($1, 'Roupa de teste', 99)`, [CATEGORY]);
+    // M only in white, G in blue sold out; "Preto" is listed but no variant sells it.
+    await productWithOptions(
+      "t-shirt-teste-a",
+      [
+        { name: "Tamanho", values: ["P", "M", "G"] },
+        { name: "Cor", values: ["Azul", "Branco", "Preto"] },
+      ],
+      [
+        { options: { Tamanho: "P", Cor: "Azul" }, priceAoa: 4500, stock: 2, sku: "TTA-P-AZUL" },
+        { options: { Tamanho: "M", Cor: "Branco" }, priceAoa: 5000, stock: 3 },
+        { options: { Tamanho: "G", Cor: "Azul" }, priceAoa: 6000, stock: 0 },
+      ],
+    );
+    await productWithOptions(
+      "t-shirt-teste-b",
+      [
+        { name: "Tamanho", values: ["M", "G"] },
+        { name: "Cor", values: ["Azul"] },
+      ],
+      [
+        { options: { Tamanho: "M", Cor: "Azul" }, priceAoa: 7000, stock: 1 },
+        { options: { Tamanho: "G", Cor: "Azul" }, priceAoa: 7000, stock: 1 },
+      ],
+    );
+    await sql(
+      `INSERT INTO products (slug, name, description, image_path, price_aoa, stock)
+       VALUES ('saco-teste-c', 'Saco de teste', 'Sem opções.', '/products/x.svg', 3000, 5)`,
+    );
+    await sql(
+      `INSERT INTO product_categories (product_id, category_id)
+       SELECT p.id, c.id FROM products p, categories c
+       WHERE p.slug IN ('t-shirt-teste-a', 't-shirt-teste-b', 'saco-teste-c') AND c.slug = $1`,
+      [CATEGORY],
+    );
+  });
+
+  const inCategory = async (query: Partial<BrowseQuery>) =>
+    slugs(await browse({ category: CATEGORY, ...query })).sort();
+
+  it("lists each product once at its lowest price, saying whether prices vary and whether it has options", async () => {
+    const result = await browse({ category: CATEGORY });
+    expect(result.total).toBe(3);
+    const bySlug = Object.fromEntries(result.items.map((item) => [item.slug, item]));
+    expect(bySlug["t-shirt-teste-a"]).toMatchObject({ priceAoa: 4500, pricesVary: true, hasOptions: true, stock: 5 });
+    expect(bySlug["t-shirt-teste-b"]).toMatchObject({ priceAoa: 7000, pricesVary: false, hasOptions: true, stock: 2 });
+    expect(bySlug["saco-teste-c"]).toMatchObject({ priceAoa: 3000, pricesVary: false, hasOptions: false });
+  });
+
+  it("one variant must match every chosen option: M and Azul is B's, not A's (M in Branco, Azul in P)", async () => {
+    expect(
+      await inCategory({
+        options: [
+          { name: "Tamanho", values: ["M"] },
+          { name: "Cor", values: ["Azul"] },
+        ],
+      }),
+    ).toEqual(["t-shirt-teste-b"]);
+    expect(await inCategory({ options: [{ name: "Cor", values: ["Branco"] }] })).toEqual(["t-shirt-teste-a"]);
+  });
+
+  it("values of one option are alternatives", async () => {
+    expect(await inCategory({ options: [{ name: "Tamanho", values: ["P", "M"] }] })).toEqual([
+      "t-shirt-teste-a",
+      "t-shirt-teste-b",
+    ]);
+    expect(await inCategory({ options: [{ name: "Tamanho", values: ["P"] }] })).toEqual(["t-shirt-teste-a"]);
+    expect(await inCategory({ options: [{ name: "Cor", values: ["Preto"] }] })).toEqual([]);
+  });
+
+  it("in stock only asks it of the matching variant", async () => {
+    // A's G (Azul) is sold out; B's G is not.
+    expect(await inCategory({ options: [{ name: "Tamanho", values: ["G"] }] })).toEqual([
+      "t-shirt-teste-a",
+      "t-shirt-teste-b",
+    ]);
+    expect(await inCategory({ options: [{ name: "Tamanho", values: ["G"] }], inStock: true })).toEqual([
+      "t-shirt-teste-b",
+    ]);
+  });
+
+  it("in stock only counts the units of a variant kept by a pending order whose hold ran out", async () => {
+    const [order] = (
+      await sql(
+        `INSERT INTO orders (external_transaction_id, amount_aoa, client_id, hold_expires_at)
+         VALUES ('order_' || gen_random_uuid(), 6000, 'test-client', now() - interval '1 minute') RETURNING id`,
+      )
+    ).rows as { id: string }[];
+    await sql(
+      `INSERT INTO order_lines (order_id, product_id, product_name, variant_id, unit_price_aoa, quantity)
+       SELECT $1, v.product_id, 'T-shirt', v.id, v.price_aoa, 1 FROM product_variants v
+       WHERE v.product_id = $2 AND v.options = '{"Tamanho": "G", "Cor": "Azul"}'`,
+      [order!.id, ids["t-shirt-teste-a"]],
+    );
+    try {
+      expect(await inCategory({ options: [{ name: "Tamanho", values: ["G"] }], inStock: true })).toEqual([
+        "t-shirt-teste-a",
+        "t-shirt-teste-b",
+      ]);
+      // Another variant's held units do not make the blue G of A available in P.
+      expect(await inCategory({ options: [{ name: "Tamanho", values: ["P"] }], inStock: true })).toEqual([
+        "t-shirt-teste-a",
+      ]);
+    } finally {
+      await sql(`DELETE FROM orders WHERE id = $1`, [order!.id]);
+    }
+  });
+
+  it("a price range matches when some variant's price is within it (the same variant as the options)", async () => {
+    expect(await inCategory({ minPrice: 5500, maxPrice: 6500 })).toEqual(["t-shirt-teste-a"]);
+    expect(await inCategory({ minPrice: 4000, maxPrice: 4600 })).toEqual(["t-shirt-teste-a"]);
+    expect(await inCategory({ minPrice: 2000, maxPrice: 3500 })).toEqual(["saco-teste-c"]);
+    expect(await inCategory({ maxPrice: 4800, options: [{ name: "Tamanho", values: ["M"] }] })).toEqual([]);
+    expect(await inCategory({ maxPrice: 5000, options: [{ name: "Tamanho", values: ["M"] }] })).toEqual([
+      "t-shirt-teste-a",
+    ]);
+    // The G in blue at 6000 is sold out: in stock only, A has no variant in that range.
+    expect(await inCategory({ minPrice: 5500, maxPrice: 6500, inStock: true })).toEqual([]);
+  });
+
+  it("an archived variant matches nothing", async () => {
+    const { db } = await import("@/lib/db/client");
+    const where = { productId: ids["t-shirt-teste-a"]!, priceAoa: 5000 };
+    await db().productVariant.updateMany({ where, data: { archivedAt: new Date() } });
+    try {
+      expect(await inCategory({ options: [{ name: "Cor", values: ["Branco"] }] })).toEqual([]);
+    } finally {
+      await db().productVariant.updateMany({ where, data: { archivedAt: null } });
+    }
+  });
+
+  it("facets: the option values the listing's products sell, with how many products, in display order", async () => {
+    const { browseFacets } = await import("@/lib/catalog-query");
+    const { db } = await import("@/lib/db/client");
+    const facets = await browseFacets(db(), { category: CATEGORY });
+    expect(facets).toEqual([
+      {
+        name: "Tamanho",
+        values: [
+          { value: "P", count: 1 },
+          { value: "M", count: 2 },
+          { value: "G", count: 2 },
+        ],
+      },
+      {
+        name: "Cor",
+        values: [
+          { value: "Azul", count: 2 },
+          { value: "Branco", count: 1 },
+        ],
+      },
+    ]);
+    // A search narrows them (the bag has no options), as does a category without products with options; an unknown category is null.
+    expect(await browseFacets(db(), { category: CATEGORY, q: "saco" })).toEqual([]);
+    expect(await browseFacets(db(), { category: "doces-e-mel" })).toEqual([]);
+    expect(await browseFacets(db(), { category: "nao-existe" })).toBeNull();
+  });
+
+  it("GET /api/search filters by opt= and answers the facets", async () => {
+    const { GET } = await import("@/app/api/search/route");
+    const response = await GET(
+      new NextRequest(`http://localhost/api/search?category=${CATEGORY}&opt=Tamanho:M&opt=Cor:Azul`),
+    );
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { items: { slug: string }[]; total: number; facets: unknown[] };
+    expect(body.items.map((item) => item.slug)).toEqual(["t-shirt-teste-b"]);
+    expect(body.items[0]).toMatchObject({ priceAoa: 7000, pricesVary: false, hasOptions: true });
+    expect(body.facets).toHaveLength(2);
+  });
+
+  it.each([
+    "?opt=Tamanho",
+    "?opt=:M",
+    "?opt=Tamanho:",
+    `?opt=Tamanho:${"M".repeat(41)}`,
+    `?opt=${"T".repeat(41)}:M`,
+    "?opt=Tamanho:M%00",
+    `?${Array.from({ length: 11 }, (_, i) => `opt=Tamanho:${i}`).join("&")}`,
+  ])("GET /api/search refuses %s with a 400 naming opt", async (query) => {
+    const { GET } = await import("@/app/api/search/route");
+    const response = await GET(new NextRequest(`http://localhost/api/search${query}`));
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error).toMatchObject({ code: "invalid_query" });
+    expect(body.error.message).toContain("opt");
+  });
+
+  it("a page's URL keeps the good option filters, grouped by option, and drops the bad ones", async () => {
+    const { readBrowseParams, browseSearch } = await import("@/lib/catalog-query");
+    const query = readBrowseParams(
+      new URLSearchParams("opt=Tamanho:M&opt=Cor:Azul&opt=bad&opt=Tamanho:G&opt=Tamanho:M"),
+    );
+    expect(query.options).toEqual([
+      { name: "Tamanho", values: ["M", "G"] },
+      { name: "Cor", values: ["Azul"] },
+    ]);
+    expect(browseSearch(query)).toBe("?opt=Tamanho%3AM&opt=Tamanho%3AG&opt=Cor%3AAzul");
+    expect(readBrowseParams({ opt: ["Cor:Azul", "x"] }).options).toEqual([{ name: "Cor", values: ["Azul"] }]);
+    expect(readBrowseParams({ opt: "x" }).options).toBeUndefined();
+  });
+
+  it("GET /api/products/<slug> answers the product with its options and variants", async () => {
+    const { GET } = await import("@/app/api/products/[slug]/route");
+    const get = (slug: string) =>
+      GET(new Request(`http://localhost/api/products/${slug}`), { params: Promise.resolve({ slug }) });
+    const response = await get("t-shirt-teste-a");
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Record<string, unknown> & { variants: Record<string, unknown>[] };
+    expect(Object.keys(body).sort()).toEqual([
+      "description",
+      "id",
+      "image",
+      "name",
+      "options",
+      "priceAoa",
+      "slug",
+      "variants",
+    ]);
+    expect(body).toMatchObject({
+      id: ids["t-shirt-teste-a"],
+      slug: "t-shirt-teste-a",
+      priceAoa: 4500,
+      image: "/products/x.svg",
+      options: [
+        { name: "Tamanho", values: ["P", "M", "G"] },
+        { name: "Cor", values: ["Azul", "Branco", "Preto"] },
+      ],
+    });
+    expect(body.variants).toHaveLength(3);
+    expect(Object.keys(body.variants[0]!).sort()).toEqual(["id", "image", "options", "priceAoa", "sku", "stock"]);
+    expect(body.variants[0]).toMatchObject({
+      sku: "TTA-P-AZUL",
+      options: { Tamanho: "P", Cor: "Azul" },
+      priceAoa: 4500,
+      stock: 2,
+      image: "/products/x.svg",
+    });
+    // A product without options: its one variant, options {}.
+    const bag = (await (await get("saco-teste-c")).json()) as { options: unknown[]; variants: unknown[] };
+    expect(bag.options).toEqual([]);
+    expect(bag.variants).toEqual([expect.objectContaining({ options: {}, priceAoa: 3000, stock: 5 })]);
+  });
+
+  it("GET /api/products/<slug>: 404 for an unknown or archived product, 400 for a malformed slug", async () => {
+    const { GET } = await import("@/app/api/products/[slug]/route");
+    const get = (slug: string) =>
+      GET(new Request(`http://localhost/api/products/x`), { params: Promise.resolve({ slug }) });
+    expect((await get("nao-existe")).status).toBe(404);
+    expect(await (await get("nao-existe")).json()).toMatchObject({ error: { code: "product_not_found" } });
+    await sql(`UPDATE products SET archived_at = now() WHERE slug = 'saco-teste-c'`);
+    try {
+      expect((await get("saco-teste-c")).status).toBe(404);
+    } finally {
+      await sql(`UPDATE products SET archived_at = NULL WHERE slug = 'saco-teste-c'`);
+    }
+    for (const slug of ["Not A Slug", "a--b", "x".repeat(121), "caf%00e"]) {
+      const response = await get(slug);
+      expect(response.status, slug).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: "invalid_slug" } });
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
   sitemapIds,
   sitemapPart,
   type SeoProduct,
+  type SeoProductDetail,
   type SitemapCounts,
 } from "@/lib/seo";
 
@@ -56,6 +57,95 @@ describe("productJsonLd", () => {
 
   it("says out of stock when no unit is left", () => {
     expect(productJsonLd({ ...cafe, stock: 0 }, APP_URL).offers.availability).toBe("https://schema.org/OutOfStock");
+  });
+
+  const tshirt: SeoProductDetail = {
+    slug: "t-shirt-kianda",
+    name: "T-shirt Kianda",
+    description: "Algodão de Angola.",
+    priceAoa: 4_500,
+    pricesVary: true,
+    hasOptions: true,
+    image: "/products/t-shirt.svg",
+    stock: 2,
+    options: [
+      { name: "Tamanho", values: ["P", "M"] },
+      { name: "Cor", values: ["Azul"] },
+      { name: "Manga", values: ["Curta"] },
+    ],
+    variants: [
+      { id: "v-1", sku: "TK-P-AZUL", title: "P, Azul, Curta", priceAoa: 4_500, stock: 2, image: "/api/images/abc" },
+      { id: "v-2", sku: null, title: "M, Azul, Curta", priceAoa: 5_000, stock: 0, image: "/products/t-shirt.svg" },
+    ],
+  };
+
+  it("describes a product with options as a ProductGroup whose variants each have an offer in kwanza", () => {
+    const url = "https://loja.example.ao/products/t-shirt-kianda";
+    expect(productJsonLd(tshirt, APP_URL)).toEqual({
+      "@context": "https://schema.org",
+      "@type": "ProductGroup",
+      name: "T-shirt Kianda",
+      description: "Algodão de Angola.",
+      image: ["https://loja.example.ao/products/t-shirt.svg"],
+      url,
+      productGroupID: "t-shirt-kianda",
+      variesBy: ["https://schema.org/size", "https://schema.org/color", "Manga"],
+      hasVariant: [
+        {
+          "@type": "Product",
+          name: "T-shirt Kianda, P, Azul, Curta",
+          sku: "TK-P-AZUL",
+          image: "https://loja.example.ao/api/images/abc",
+          offers: {
+            "@type": "Offer",
+            url: `${url}?variant=v-1`,
+            priceCurrency: "AOA",
+            price: 4500,
+            availability: "https://schema.org/InStock",
+          },
+        },
+        {
+          "@type": "Product",
+          name: "T-shirt Kianda, M, Azul, Curta",
+          image: "https://loja.example.ao/products/t-shirt.svg",
+          offers: {
+            "@type": "Offer",
+            url: `${url}?variant=v-2`,
+            priceCurrency: "AOA",
+            price: 5000,
+            availability: "https://schema.org/OutOfStock",
+          },
+        },
+      ],
+    });
+  });
+
+  it("maps the English option names too, and keeps the Product of a product page without options", () => {
+    const english = {
+      ...tshirt,
+      options: [
+        { name: "Size", values: ["S"] },
+        { name: "Colour", values: ["Blue"] },
+      ],
+    };
+    expect(productJsonLd(english, APP_URL)).toMatchObject({
+      variesBy: ["https://schema.org/size", "https://schema.org/color"],
+    });
+    // A ProductDetail without options (its one default variant): today's Product.
+    const single: SeoProductDetail = {
+      ...cafe,
+      options: [],
+      variants: [{ id: "v-0", sku: null, title: "", priceAoa: 8_500, stock: 3, image: cafe.image }],
+    };
+    expect(productJsonLd(single, APP_URL)).toEqual(productJsonLd(cafe, APP_URL));
+  });
+
+  it("keeps a hostile variant name inside the script element", () => {
+    const hostile = {
+      ...tshirt,
+      variants: [{ ...tshirt.variants[0]!, title: "</script><script>alert(1)</script>" }],
+    };
+    expect(jsonForScript(productJsonLd(hostile, APP_URL))).not.toContain("</script>");
   });
 });
 

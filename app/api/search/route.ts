@@ -1,32 +1,36 @@
 import type { NextRequest } from "next/server";
-import { browseProducts, parseBrowseParams } from "@/lib/catalog-query";
+import { browseFacets, browseProducts, parseBrowseParams } from "@/lib/catalog-query";
 import { db } from "@/lib/db/client";
 import { jsonError } from "@/lib/http";
 import { consoleLogger, errorKind } from "@/lib/log";
 
-// GET /api/search?q=&category=&sort=&minPrice=&maxPrice=&inStock=1&page= (lib/catalog-query.ts):
-// one page of the catalogue as { items, total, page, pageSize }. Every parameter is optional; a
-// bad one is a 400 naming it; an unknown category a 404.
+// GET /api/search?q=&category=&sort=&minPrice=&maxPrice=&inStock=1&opt=Tamanho:M&page=
+// (lib/catalog-query.ts): one page of the catalogue as { items, total, page, pageSize, facets }
+// (facets: the option values the listing's products sell, with counts). Every parameter is
+// optional; a bad one is a 400 naming it; an unknown category a 404.
 export const dynamic = "force-dynamic";
 
 export async function GET(request: NextRequest): Promise<Response> {
   const parsed = parseBrowseParams(request.nextUrl.searchParams);
   if (!parsed.ok) return jsonError(400, "invalid_query", parsed.message);
   try {
-    const result = await browseProducts(db(), parsed.query);
-    if (!result) return jsonError(404, "category_not_found", "no category has this slug");
+    const [result, facets] = await Promise.all([browseProducts(db(), parsed.query), browseFacets(db(), parsed.query)]);
+    if (!result || !facets) return jsonError(404, "category_not_found", "no category has this slug");
     return Response.json({
-      items: result.items.map(({ id, slug, name, priceAoa, stock, image }) => ({
+      items: result.items.map(({ id, slug, name, priceAoa, pricesVary, hasOptions, stock, image }) => ({
         id,
         slug,
         name,
         priceAoa,
+        pricesVary,
+        hasOptions,
         stock,
         image,
       })),
       total: result.total,
       page: result.page,
       pageSize: result.pageSize,
+      facets,
     });
   } catch (error) {
     consoleLogger("error", "catalog.search_failed", { error: errorKind(error) });
