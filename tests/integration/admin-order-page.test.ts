@@ -91,7 +91,9 @@ describe("the timeline", () => {
       paymentReference: "123 456 789",
       finalizedAt: expect.any(Date),
     });
-    expect(detail.lines).toEqual([{ productName: placed.product.name, quantity: 2, unitPriceAoa: 3000 }]);
+    expect(detail.lines).toEqual([
+      { productName: placed.product.name, variantTitle: "", sku: null, quantity: 2, unitPriceAoa: 3000 },
+    ]);
 
     const times = detail.timeline.map((event) => event.at.getTime());
     expect(times).toEqual([...times].sort((a, b) => a - b));
