@@ -55,6 +55,8 @@ export function VariantsManager({
   const invalid = (field: VariantField) => (flash.field === field ? { "aria-invalid": true } : {});
   const slots = Array.from({ length: VARIANT_LIMITS.options }, (_, index) => index + 1);
   const titleOf = (title: string) => title || text.defaultVariant;
+  // The last active variant cannot be archived (the product can): no button for it.
+  const activeCount = variants.filter((variant) => variant.archivedAt === null).length;
   return (
     <section
       id="variants"
@@ -251,10 +253,12 @@ export function VariantsManager({
                     <td className="p-2">
                       <div className="flex flex-col items-start gap-1">
                         <span>{archived ? text.archived : text.active}</span>
-                        <button type="submit" form={`variant-${variant.id}-state`} className={secondaryButton}>
-                          {archived ? text.restore : text.archive}
-                          <span className="sr-only">{text.archiveOf(title)}</span>
-                        </button>
+                        {(archived || activeCount > 1) && (
+                          <button type="submit" form={`variant-${variant.id}-state`} className={secondaryButton}>
+                            {archived ? text.restore : text.archive}
+                            <span className="sr-only">{text.archiveOf(title)}</span>
+                          </button>
+                        )}
                       </div>
                     </td>
                   </tr>

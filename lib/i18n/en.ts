@@ -421,7 +421,7 @@ export const en: Dictionary = {
       optionName: (index: number) => `Option ${index} name`,
       optionValues: (index: number) => `Option ${index} values`,
       optionValuesHint: "Separated by commas, e.g. S, M, L.",
-      saveOptions: "Save options and generate variants",
+      saveOptions: "Apply options and generate variants",
       variantsTitle: "Variants",
       variantsHint:
         "Each variant's SKU, price, stock and image. If you change a stock, say why. If a purchase takes units meanwhile, nothing is saved and the page shows the new stock.",
@@ -439,7 +439,7 @@ export const en: Dictionary = {
       stockOf: (title: string) => `Stock of ${title}`,
       imageOf: (title: string) => `Image of ${title}`,
       stockReason: "Reason for the stock changes",
-      save: "Save variants",
+      save: "Update variants",
       active: "On sale",
       archived: "Archived",
       archive: "Archive",

@@ -442,7 +442,7 @@ export const pt = {
       optionName: (index: number) => `Nome da opção ${index}`,
       optionValues: (index: number) => `Valores da opção ${index}`,
       optionValuesHint: "Separados por vírgulas, por exemplo P, M, G.",
-      saveOptions: "Guardar opções e gerar variantes",
+      saveOptions: "Aplicar opções e gerar variantes",
       variantsTitle: "Variantes",
       variantsHint:
         "O SKU, o preço, o stock e a imagem de cada variante. Se mudar um stock, diga porquê. Se uma compra levar unidades entretanto, nada é guardado e a página mostra o stock novo.",
@@ -460,7 +460,7 @@ export const pt = {
       stockOf: (title: string) => `Stock de ${title}`,
       imageOf: (title: string) => `Imagem de ${title}`,
       stockReason: "Motivo das mudanças de stock",
-      save: "Guardar variantes",
+      save: "Atualizar variantes",
       active: "À venda",
       archived: "Arquivada",
       archive: "Arquivar",
