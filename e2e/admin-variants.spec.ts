@@ -9,8 +9,9 @@ import { pt } from "../lib/i18n/dictionaries";
  * A product's options and variants in the back office (/admin/products/<id>,
  * lib/admin/variants.ts), with plain forms: the owner gives a product the options Tamanho (P, M)
  * and Cor (Azul, Branco), sees its 4 variants, sets the price and stock of one in the table, saves
- * and sees them. The product is the test's own, archived from the start so the shop's catalogue
- * (which other specs read) never shows it, and removed afterwards.
+ * and sees them, then adjusts another variant's stock. The product is the test's own, archived
+ * from the start so the shop's catalogue (which other specs read) never shows it, and removed
+ * afterwards.
  */
 
 const text = pt.admin.variantsAdmin;
@@ -78,5 +79,14 @@ test("the owner adds options, sees the 4 variants and sets one's price and stock
     [productId],
   );
   expect(product).toEqual({ stock: 10, price_aoa: 5000 });
+  // The stock history names the variant; the adjustment form asks which one.
+  await expect(page.getByTestId("adjustment-variant").first()).toHaveText("M, Branco");
+  await page.getByLabel(text.variantToAdjust, { exact: true }).selectOption({ label: "P, Azul (Stock: 2)" });
+  await page.getByLabel(pt.admin.products.delta).fill("3");
+  await page.getByLabel(pt.admin.products.reason, { exact: true }).fill("Devolução");
+  await page.getByRole("button", { name: pt.admin.products.adjust }).click();
+  await expect(page.getByRole("status").filter({ hasText: pt.admin.products.done.adjusted })).toBeVisible();
+  await expect(page.getByLabel(text.stockOf("P, Azul"), { exact: true })).toHaveValue("5");
+  await expect(page.getByTestId("current-stock")).toHaveText("13");
   await screenshotAtEachWidth(page, testInfo, "admin-variants", { accessible: true });
 });

@@ -50,6 +50,7 @@ export default async function AdminProductPage({
   if (!variants) notFound();
   const hasOptions = variants.options.length > 0;
   const activeVariants = variants.variants.filter((variant) => variant.archivedAt === null);
+  const titles = new Map(variants.variants.map((variant) => [variant.id, variant.title]));
   const text = t.admin.products;
   const flash = productFlashOf(query);
   const action = `/api/admin/products/${product.id}`;
@@ -179,6 +180,9 @@ export default async function AdminProductPage({
                   {text.after}: {row.stockAfter}
                 </span>
                 <span className="text-stone-600">{text.kind[row.kind]}</span>
+                {hasOptions && row.variantId && titles.get(row.variantId) && (
+                  <span data-testid="adjustment-variant">{titles.get(row.variantId)}</span>
+                )}
                 {row.reason && <span className="w-full break-words">{row.reason}</span>}
               </li>
             ))}
