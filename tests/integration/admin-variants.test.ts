@@ -320,6 +320,26 @@ describe("the variants' table", () => {
     );
   });
 
+  it("table saves, adjustments and option changes at once: no deadlock, the total is the variants' sum", async () => {
+    const product = await withOptions();
+    const [first, , third] = await activeOf(product.id);
+    const results = await Promise.all([
+      ...Array.from({ length: 4 }, (_, index) =>
+        adjustStock(product.id, { variantId: third!.id, delta: index + 1, reason: "entrega" }, deps()),
+      ),
+      tableOf(product.id, { "P, Azul": { stock: 50 } }).then((variants) =>
+        updateVariants(product.id, { variants, stockReason: "contagem" }, deps()),
+      ),
+      setProductOptions(product.id, { options: SIZES_COLOURS }, deps()),
+    ]);
+    for (const result of results.slice(0, 4)) expect(result.ok).toBe(true);
+    const active = await activeOf(product.id);
+    expect(active.find((variant) => variant.id === third!.id)!.stock).toBe(10);
+    expect([3, 50]).toContain(active.find((variant) => variant.id === first!.id)!.stock);
+    const total = active.reduce((sum, variant) => sum + variant.stock, 0);
+    expect((await productOf(product.id)).stock).toBe(total);
+  });
+
   it("a variant's image is one of its product's images", async () => {
     const product = await withOptions();
     const rows = await tableOf(product.id, { "P, Azul": { imagePath: "/products/cafe-amboim.svg" } });
