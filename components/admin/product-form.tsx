@@ -10,7 +10,8 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
  * everything again). When editing, the stock it shows goes back as `stockShown`, so a change is
  * refused if a checkout took units meanwhile rather than giving them back. The categories are
  * checkboxes under their top-level category, with an empty `categoryIds` always sent so that
- * ticking none clears them; a new image comes with its text alternative.
+ * ticking none clears them; a new image comes with its text alternative. A product with options
+ * has no price or stock fields: each of its variants has its own.
  */
 
 export const fieldClass =
@@ -22,6 +23,7 @@ export function ProductForm({
   product,
   categories,
   categoryIds = [],
+  hasOptions = false,
   invalid,
 }: {
   t: Dictionary;
@@ -29,6 +31,8 @@ export function ProductForm({
   /** The category tree (lib/categories.ts categoryTree), and the ones the product is in. */
   categories: CategoryNode[];
   categoryIds?: string[];
+  /** A product with options prices and stocks each variant (components/admin/variants-manager.tsx): no price or stock here. */
+  hasOptions?: boolean;
   /** The field the last attempt was refused for. */
   invalid?: ProductField;
 }) {
@@ -80,51 +84,55 @@ export function ProductForm({
           {...invalidProps("description")}
         />
       </Field>
-      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <Field label={text.price} htmlFor={id("price")}>
-          <input
-            id={id("price")}
-            name="priceAoa"
-            type="number"
-            inputMode="numeric"
-            required
-            min={1}
-            max={PRODUCT_LIMITS.priceMax}
-            step={1}
-            defaultValue={product?.priceAoa}
-            className={fieldClass}
-            {...invalidProps("priceAoa")}
-          />
-        </Field>
-        <Field label={text.stock} htmlFor={id("stock")} hint={product ? text.stockHint : undefined}>
-          <input
-            id={id("stock")}
-            name="stock"
-            type="number"
-            inputMode="numeric"
-            required
-            min={0}
-            max={PRODUCT_LIMITS.stockMax}
-            step={1}
-            defaultValue={product?.stock ?? 0}
-            aria-describedby={product ? `${id("stock")}-hint` : undefined}
-            className={fieldClass}
-            {...invalidProps("stock")}
-          />
-        </Field>
-      </div>
-      {product && (
+      {!hasOptions && (
         <>
-          <input type="hidden" name="stockShown" value={product.stock} />
-          <Field label={text.stockReason} htmlFor={id("stock-reason")}>
-            <input
-              id={id("stock-reason")}
-              name="stockReason"
-              maxLength={PRODUCT_LIMITS.reasonMax}
-              className={fieldClass}
-              {...invalidProps("stockReason")}
-            />
-          </Field>
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+            <Field label={text.price} htmlFor={id("price")}>
+              <input
+                id={id("price")}
+                name="priceAoa"
+                type="number"
+                inputMode="numeric"
+                required
+                min={1}
+                max={PRODUCT_LIMITS.priceMax}
+                step={1}
+                defaultValue={product?.priceAoa}
+                className={fieldClass}
+                {...invalidProps("priceAoa")}
+              />
+            </Field>
+            <Field label={text.stock} htmlFor={id("stock")} hint={product ? text.stockHint : undefined}>
+              <input
+                id={id("stock")}
+                name="stock"
+                type="number"
+                inputMode="numeric"
+                required
+                min={0}
+                max={PRODUCT_LIMITS.stockMax}
+                step={1}
+                defaultValue={product?.stock ?? 0}
+                aria-describedby={product ? `${id("stock")}-hint` : undefined}
+                className={fieldClass}
+                {...invalidProps("stock")}
+              />
+            </Field>
+          </div>
+          {product && (
+            <>
+              <input type="hidden" name="stockShown" value={product.stock} />
+              <Field label={text.stockReason} htmlFor={id("stock-reason")}>
+                <input
+                  id={id("stock-reason")}
+                  name="stockReason"
+                  maxLength={PRODUCT_LIMITS.reasonMax}
+                  className={fieldClass}
+                  {...invalidProps("stockReason")}
+                />
+              </Field>
+            </>
+          )}
         </>
       )}
       <CategoryChoices t={t} categories={categories} selected={categoryIds} invalid={invalid === "categories"} />

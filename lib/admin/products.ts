@@ -100,6 +100,8 @@ export interface StockAdjustmentRow {
   stockAfter: number;
   reason: string;
   createdAt: Date;
+  /** The variant whose stock it moved (the page names it for a product with options). */
+  variantId: string | null;
 }
 
 /** An uploaded file, as the route read it; absent or empty when the form had none. */
@@ -508,7 +510,7 @@ export async function adminProductDetail(db: Database, productId: string): Promi
       where: { productId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       take: ADJUSTMENTS_SHOWN,
-      select: { id: true, kind: true, delta: true, stockAfter: true, reason: true, createdAt: true },
+      select: { id: true, kind: true, delta: true, stockAfter: true, reason: true, createdAt: true, variantId: true },
     }),
     db.orderLine.count({ where: { productId } }),
     db.productCategory.findMany({ where: { productId }, select: { categoryId: true } }),

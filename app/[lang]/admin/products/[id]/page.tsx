@@ -6,16 +6,18 @@ import { AdminNav } from "@/components/admin/admin-nav";
 import { GalleryManager, galleryFlashOf } from "@/components/admin/gallery-manager";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { buttonClass, Field, fieldClass, ProductForm } from "@/components/admin/product-form";
+import { VariantsManager, variantsFlashOf } from "@/components/admin/variants-manager";
 import { requireAdminSession } from "@/lib/admin/guard";
 import { luandaSecond } from "@/lib/admin/luanda-calendar";
 import { adminGallery } from "@/lib/admin/gallery";
 import { adminProductDetail, PRODUCT_LIMITS } from "@/lib/admin/products";
+import { adminVariants } from "@/lib/admin/variants";
 import { categoryTree } from "@/lib/categories";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/i18n/server";
 
 // One product in the back office (lib/admin/products.ts): its form with its categories and the
-// image upload, its gallery (lib/admin/gallery.ts), the stock adjustment with a reason and its
+// image upload, its gallery (lib/admin/gallery.ts), its options and variants (lib/admin/variants.ts), the stock adjustment with a reason and its
 // history, and archive or restore (never delete).
 export const dynamic = "force-dynamic";
 
@@ -40,7 +42,15 @@ export default async function AdminProductPage({
   const detail = await adminProductDetail(db(), id);
   if (!detail) notFound();
   const { product, adjustments, orderLines, categoryIds } = detail;
-  const [categories, gallery] = await Promise.all([categoryTree(db()), adminGallery(db(), product.id)]);
+  const [categories, gallery, variants] = await Promise.all([
+    categoryTree(db()),
+    adminGallery(db(), product.id),
+    adminVariants(db(), product.id),
+  ]);
+  if (!variants) notFound();
+  const hasOptions = variants.options.length > 0;
+  const activeVariants = variants.variants.filter((variant) => variant.archivedAt === null);
+  const titles = new Map(variants.variants.map((variant) => [variant.id, variant.title]));
   const text = t.admin.products;
   const flash = productFlashOf(query);
   const action = `/api/admin/products/${product.id}`;
@@ -76,9 +86,24 @@ export default async function AdminProductPage({
         </div>
       </div>
 
-      <ProductForm t={t} product={product} categories={categories} categoryIds={categoryIds} invalid={flash.field} />
+      <ProductForm
+        t={t}
+        product={product}
+        categories={categories}
+        categoryIds={categoryIds}
+        hasOptions={hasOptions}
+        invalid={flash.field}
+      />
 
       <GalleryManager t={t} productId={product.id} gallery={gallery} flash={galleryFlashOf(query)} />
+
+      <VariantsManager
+        t={t}
+        productId={product.id}
+        variants={variants}
+        gallery={gallery}
+        flash={variantsFlashOf(query)}
+      />
 
       <form
         method="post"
@@ -92,6 +117,17 @@ export default async function AdminProductPage({
         <p className="text-sm">
           {text.stock}: <strong data-testid="current-stock">{product.stock}</strong>
         </p>
+        {hasOptions && (
+          <Field label={t.admin.variantsAdmin.variantToAdjust} htmlFor="adjust-variant">
+            <select id="adjust-variant" name="variantId" required className={fieldClass}>
+              {activeVariants.map((variant) => (
+                <option key={variant.id} value={variant.id}>
+                  {variant.title} ({text.stock}: {variant.stock})
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-[12rem_1fr]">
           <Field label={text.delta} htmlFor="adjust-delta">
             <input
@@ -144,6 +180,9 @@ export default async function AdminProductPage({
                   {text.after}: {row.stockAfter}
                 </span>
                 <span className="text-stone-600">{text.kind[row.kind]}</span>
+                {hasOptions && row.variantId && titles.get(row.variantId) && (
+                  <span data-testid="adjustment-variant">{titles.get(row.variantId)}</span>
+                )}
                 {row.reason && <span className="w-full break-words">{row.reason}</span>}
               </li>
             ))}

@@ -1,0 +1,20 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { productPagePath } from "@/lib/admin/product-actions";
+import { setProductOptions, VARIANTS_FLASH } from "@/lib/admin/variants";
+import { db } from "@/lib/db/client";
+
+// "Options": replaces a product's options (`option1Name`, `option1Values`… or JSON `options`) and
+// makes its active variants their combinations (lib/admin/variants.ts). 200 with options and variants.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return catalogueAction(request, {
+    formPage: productPagePath(id),
+    flash: VARIANTS_FLASH,
+    readsBody: true,
+    action: ({ fields }) => setProductOptions(id, fields, { db: db() }),
+    json: (result) => ({ status: 200, body: { done: result.done, ...result.product } }),
+  });
+}

@@ -1,0 +1,21 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { productPagePath } from "@/lib/admin/product-actions";
+import { setVariantArchived, VARIANTS_FLASH } from "@/lib/admin/variants";
+import { db } from "@/lib/db/client";
+
+// "Restore" one archived variant; 409 when its combination is taken or no longer one of the options.
+export const dynamic = "force-dynamic";
+
+type Params = { params: Promise<{ id: string; variantId: string }> };
+
+export async function POST(request: NextRequest, { params }: Params) {
+  const { id, variantId } = await params;
+  return catalogueAction(request, {
+    formPage: productPagePath(id),
+    flash: VARIANTS_FLASH,
+    readsBody: false,
+    action: () => setVariantArchived(id, variantId, false, { db: db() }),
+    json: (result) => ({ status: 200, body: { done: result.done, ...result.product } }),
+  });
+}

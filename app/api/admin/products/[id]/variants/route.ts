@@ -1,0 +1,20 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { productPagePath } from "@/lib/admin/product-actions";
+import { updateVariants, VARIANTS_FLASH } from "@/lib/admin/variants";
+import { db } from "@/lib/db/client";
+
+// "Variants": saves the variants' table (SKU, price, stock compared with the one shown, image) with
+// one reason for the stock changes (lib/admin/variants.ts). 200 with options and variants.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return catalogueAction(request, {
+    formPage: productPagePath(id),
+    flash: VARIANTS_FLASH,
+    readsBody: true,
+    action: ({ fields }) => updateVariants(id, fields, { db: db() }),
+    json: (result) => ({ status: 200, body: { done: result.done, ...result.product } }),
+  });
+}
