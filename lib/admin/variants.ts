@@ -5,13 +5,12 @@ import { Prisma } from "../generated/prisma/client";
 import { lockProducts } from "../stock";
 import { hasNoNul, invalidInput, NO_NUL } from "../text-input";
 import { isUuid } from "../uuid";
+import { optionDefinitionsSchema, skuSchema } from "../variant-input";
 import {
   combinations,
-  optionDefinitionsSchema,
   optionsKey,
   readVariantOptions,
   sameOptions,
-  skuSchema,
   VARIANT_LIMITS,
   variantTitle,
   type ProductOptionDefinition,

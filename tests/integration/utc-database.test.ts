@@ -67,7 +67,9 @@ describe.runIf(serverUrl)("on a PostgreSQL server", () => {
       await admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
       await admin.query(`GRANT ALL ON SCHEMA public TO ${role}`);
       // What creating the search's trusted extensions (unaccent, pg_trgm) takes; not ownership.
-      await admin.query(`DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO ${role}', current_database()); END $$`);
+      await admin.query(
+        `DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO ${role}', current_database()); END $$`,
+      );
     });
     try {
       const roleUrl = new URL(url);
@@ -84,7 +86,9 @@ describe.runIf(serverUrl)("on a PostgreSQL server", () => {
         ),
       );
       expect(lines).toContainEqual(
-        expect.stringMatching(new RegExp(`^20261128000000_catalogue: WARNING: role ${role} may not alter database .*0\\.45`)),
+        expect.stringMatching(
+          new RegExp(`^20261128000000_catalogue: WARNING: role ${role} may not alter database .*0\\.45`),
+        ),
       );
       // The database keeps its zone for everyone else; the migrating role's sessions start in UTC.
       expect(await databaseSettings(url)).toEqual(["TimeZone=Pacific/Kiritimati"]);
