@@ -1,4 +1,4 @@
-import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
+import { DEMO_PRODUCTS, DEMO_VARIANTS } from "../scripts/db/seed.mjs";
 import { expect, loadAllImages, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { pt } from "../lib/i18n/dictionaries";
@@ -18,8 +18,13 @@ test("the catalogue lists every seeded product with its price in kwanza", async 
   for (const product of DEMO_PRODUCTS) {
     const card = cards.filter({ has: page.getByRole("heading", { name: product.name, exact: true }) });
     await expect(card, product.name).toHaveCount(1);
-    // Exact text, separators included: toHaveText would fold the non-breaking spaces away.
-    expect(await card.getByTestId("price").textContent(), product.name).toBe(kwanza.format(product.priceAoa));
+    // Exact text, separators included: toHaveText would fold the non-breaking spaces away. A
+    // product whose variants cost different amounts shows the lowest, "desde".
+    const prices = DEMO_VARIANTS[product.slug]?.variants.map((variant) => variant.priceAoa) ?? [product.priceAoa];
+    const lowest = kwanza.format(Math.min(...prices));
+    expect(await card.getByTestId("price").textContent(), product.name).toBe(
+      new Set(prices).size > 1 ? pt.browse.priceFrom(lowest) : lowest,
+    );
   }
 });
 
