@@ -64,6 +64,7 @@ test("GET /api/products returns every seeded product", async ({ request }) => {
       name: seeded.name,
       priceAoa: seeded.priceAoa,
       image: seeded.imagePath,
+      hasOptions: Boolean(DEMO_VARIANTS[seeded.slug]),
       // Orders placed by other e2e tests may have taken some; never more than the seed put in.
       stock: expect.any(Number),
     });

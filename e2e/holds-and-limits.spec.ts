@@ -75,10 +75,14 @@ async function startShop(settings: Record<string, string>): Promise<Shop> {
 interface Product {
   id: string;
   stock: number;
+  hasOptions: boolean;
 }
 
+/** The products sold without options: a checkout of one names no variant. */
 async function products(shop: Shop): Promise<Product[]> {
-  return (await (await fetch(`${shop.url}/api/products`)).json()) as Product[];
+  return ((await (await fetch(`${shop.url}/api/products`)).json()) as Product[]).filter(
+    (product) => !product.hasOptions,
+  );
 }
 
 function createOrder(shop: Shop, productId: string, quantity: number, headers: Record<string, string> = {}) {

@@ -8,8 +8,13 @@ import { expect, test } from "./support/fixtures";
 test.describe.configure({ mode: "serial" });
 
 async function placeOrder(request: import("@playwright/test").APIRequestContext) {
-  const products = (await (await request.get("/api/products")).json()) as { id: string; priceAoa: number }[];
-  const [product] = products;
+  const products = (await (await request.get("/api/products")).json()) as {
+    id: string;
+    priceAoa: number;
+    hasOptions: boolean;
+  }[];
+  // One sold without options: its checkout names no variant.
+  const product = products.find((candidate) => !candidate.hasOptions);
   const response = await request.post("/api/pay/create-order", {
     data: { items: [{ productId: product!.id, quantity: 1 }], customer: { name: "Teste E2E", phone: "923000000" } },
   });

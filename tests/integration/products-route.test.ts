@@ -36,7 +36,7 @@ describe("GET /api/products", () => {
     const products = (await response.json()) as Record<string, unknown>[];
     expect(products.map((p) => p.slug).sort()).toEqual(DEMO_PRODUCTS.map((p) => p.slug).sort());
     for (const product of products) {
-      expect(Object.keys(product).sort()).toEqual(["id", "image", "name", "priceAoa", "slug", "stock"]);
+      expect(Object.keys(product).sort()).toEqual(["hasOptions", "id", "image", "name", "priceAoa", "slug", "stock"]);
       expect(Number.isSafeInteger(product.priceAoa) && (product.priceAoa as number) > 0).toBe(true);
       expect(product.image).toMatch(/^\/products\/[a-z0-9-]+\.svg$/);
     }

@@ -18,9 +18,15 @@ export async function GET(request: Request): Promise<Response> {
     const more = products.length > PRODUCTS_PAGE_SIZE;
     const headers: HeadersInit = more ? { Link: `</api/products?page=${page + 1}>; rel="next"` } : {};
     return Response.json(
-      products
-        .slice(0, PRODUCTS_PAGE_SIZE)
-        .map(({ id, slug, name, priceAoa, image, stock }) => ({ id, slug, name, priceAoa, image, stock })),
+      products.slice(0, PRODUCTS_PAGE_SIZE).map(({ id, slug, name, priceAoa, image, stock, hasOptions }) => ({
+        id,
+        slug,
+        name,
+        priceAoa,
+        image,
+        stock,
+        hasOptions,
+      })),
       { headers },
     );
   } catch (error) {
