@@ -70,6 +70,9 @@ export function SiteHeader({
               </button>
             ))}
           </form>
+          <Link href="/orders" className="text-sm font-medium text-stone-700 hover:underline">
+            {t.shop.myOrders}
+          </Link>
           <HeaderCartCount lang={lang} />
         </div>
       </nav>

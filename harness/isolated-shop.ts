@@ -94,6 +94,7 @@ function appEnvOf(options: IsolatedShopOptions, databaseUrl: string, payEnv: Rec
     RATE_LIMIT_CREATE_ORDER_PER_MINUTE: "0",
     RATE_LIMIT_STATUS_REFRESH_PER_MINUTE: "0",
     RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: "0",
+    RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE: "0",
     MAX_OPEN_ORDERS_PER_SHOPPER: "0",
     // The back office is on, with a password and a session secret of this run's own: the tests
     // sign in with appEnv.ADMIN_PASSWORD (e2e: test-results/e2e-server.json's adminPassword).

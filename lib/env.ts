@@ -89,6 +89,8 @@ const shape = {
   RATE_LIMIT_STATUS_REFRESH_PER_MINUTE: wholeNumber("requests").min(0).default(30),
   /** Back-office sign-in attempts (POST /api/admin/session) per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: wholeNumber("requests").min(0).default(5),
+  /** Order lookups (/orders/lookup: number and phone) per client address per minute; 0 turns the limit off. */
+  RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE: wholeNumber("requests").min(0).default(10),
   /**
    * The back office's password (/admin). Unset: the back office is off. Not trimmed: every
    * character is part of the password. Its length rule in production is in adminProblems().
@@ -239,7 +241,12 @@ export interface Env {
     maxOpenPerShopper: number;
   };
   /** Requests per client address per minute; 0: no limit. */
-  rateLimits: { createOrderPerMinute: number; statusRefreshPerMinute: number; adminSignInPerMinute: number };
+  rateLimits: {
+    createOrderPerMinute: number;
+    statusRefreshPerMinute: number;
+    adminSignInPerMinute: number;
+    orderLookupPerMinute: number;
+  };
   /** The back office (/admin); undefined when ADMIN_PASSWORD is unset, and the back office is off. */
   admin?: { password: string; sessionSecret: string };
   /** Where the client's address comes from (lib/client-address.ts). */
@@ -281,6 +288,7 @@ const DEFAULTED = new Set([
   "RATE_LIMIT_CREATE_ORDER_PER_MINUTE",
   "RATE_LIMIT_STATUS_REFRESH_PER_MINUTE",
   "RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE",
+  "RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE",
   "ADMIN_PASSWORD",
   "ADMIN_SESSION_SECRET",
   "TRUST_PROXY",
@@ -349,6 +357,7 @@ export function parseEnv(raw: Source): Env {
       createOrderPerMinute: e.RATE_LIMIT_CREATE_ORDER_PER_MINUTE,
       statusRefreshPerMinute: e.RATE_LIMIT_STATUS_REFRESH_PER_MINUTE,
       adminSignInPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE,
+      orderLookupPerMinute: e.RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE,
     },
     ...(e.ADMIN_PASSWORD && e.ADMIN_SESSION_SECRET
       ? { admin: { password: e.ADMIN_PASSWORD, sessionSecret: e.ADMIN_SESSION_SECRET } }

@@ -1,0 +1,83 @@
+import type { Metadata } from "next";
+import { cookies } from "next/headers";
+import Link from "next/link";
+import { shortOrderId } from "@/components/order-result";
+import { readShopperId, SHOPPER_COOKIE } from "@/lib/checkout/cookies";
+import { db } from "@/lib/db/client";
+import { getLang } from "@/lib/i18n/server";
+import { formatAoa } from "@/lib/money";
+import { shopperOrders } from "@/lib/orders/lookup";
+
+// "As minhas encomendas": the orders this browser placed (its shopper cookie), newest first.
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getLang();
+  return { title: t.orders.title, robots: { index: false } };
+}
+
+export default async function MyOrdersPage() {
+  const [{ lang, t }, cookieStore] = await Promise.all([getLang(), cookies()]);
+  const orders = await shopperOrders(db(), readShopperId(cookieStore.get(SHOPPER_COOKIE)?.value));
+  const date = new Intl.DateTimeFormat(lang === "pt" ? "pt-AO" : "en-GB", {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: "Africa/Luanda",
+  });
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">{t.orders.title}</h1>
+        <p className="mt-1 text-stone-600">{t.orders.intro}</p>
+      </div>
+      {orders.length === 0 ? (
+        <p data-testid="no-orders">{t.orders.none}</p>
+      ) : (
+        <table className="w-full border-collapse text-left text-sm">
+          <thead>
+            <tr className="border-b border-stone-300">
+              <th scope="col" className="py-2 pr-3 font-medium">
+                {t.orders.order}
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                {t.orders.date}
+              </th>
+              <th scope="col" className="py-2 pr-3 font-medium">
+                {t.orders.status}
+              </th>
+              <th scope="col" className="py-2 pr-3 text-right font-medium">
+                {t.orders.items}
+              </th>
+              <th scope="col" className="py-2 text-right font-medium">
+                {t.orders.total}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((order) => (
+              <tr key={order.externalTransactionId} data-testid="my-order" className="border-b border-stone-200">
+                <td className="py-2 pr-3">
+                  <Link
+                    href={`/orders/${order.externalTransactionId}`}
+                    className="font-mono text-brand-700 hover:underline"
+                  >
+                    {shortOrderId(order.externalTransactionId)}
+                  </Link>
+                </td>
+                <td className="py-2 pr-3">{date.format(order.createdAt)}</td>
+                <td className="py-2 pr-3">{t.order.status[order.status]}</td>
+                <td className="py-2 pr-3 text-right tabular-nums">{order.items}</td>
+                <td className="py-2 text-right tabular-nums">{formatAoa(order.amountAoa)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <p>
+        <Link href="/orders/lookup" className="text-brand-700 hover:underline">
+          {t.orders.lookupLink}
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+import "server-only";
+import { z } from "zod";
+import { customerSchema, describeIssues } from "../checkout/request";
+import type { Database } from "../db/client";
+import { Prisma } from "../generated/prisma/client";
+import type { OrderStatus } from "./state-machine";
+
+/**
+ * Finding an order again (README, "Finding an order again"):
+ *
+ * - `/orders/lookup`: the order's number, as the shop shows it ("Encomenda 7CDAC2DD", the first
+ *   eight hex digits of its id; the whole id is accepted too) and the phone given at checkout, in
+ *   any of the forms checkout accepts (+244 923 456 789, 923456789, 00244…). A wrong phone gets
+ *   exactly the answer an unknown number gets, so the form tells nobody which numbers exist, and
+ *   the route limits lookups per client address (RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE).
+ * - `/orders` ("As minhas encomendas"): the orders this browser placed, by its shopper cookie.
+ */
+
+/** What /orders shows of one order. */
+export interface ShopperOrder {
+  externalTransactionId: string;
+  status: OrderStatus;
+  amountAoa: number;
+  createdAt: Date;
+  /** Units across its lines. */
+  items: number;
+}
+
+/** The newest orders /orders lists; older ones are found by their number. */
+export const SHOPPER_ORDERS_SHOWN = 50;
+
+const SHORT_ID = /^[0-9a-f]{8}$/;
+const FULL_ID = /^order_([0-9a-f]{8})-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** "7CDAC2DD", "#7cdac2dd", " 7cdac2dd " or a whole `order_…` id → its first eight hex digits. */
+function shortIdOf(text: string): string | null {
+  const value = text.trim().replace(/^#/, "").toLowerCase();
+  if (SHORT_ID.test(value)) return value;
+  return FULL_ID.exec(value)?.[1] ?? null;
+}
+
+export const lookupSchema = z.object({
+  orderNumber: z
+    .string({ error: "is required" })
+    .max(60, { error: "is longer than an order number" })
+    .transform((value, context) => {
+      const shortId = shortIdOf(value);
+      if (!shortId) context.addIssue({ code: "custom", message: "must be the order's number, such as 7CDAC2DD" });
+      return shortId ?? "";
+    }),
+  phone: customerSchema.shape.phone,
+});
+
+/** The same phone whatever its form: its digits, without the international prefix of Angola (244). */
+export function phoneKey(phone: string): string {
+  let digits = phone.replace(/\D/g, "");
+  if (digits.startsWith("00")) digits = digits.slice(2);
+  if (digits.startsWith("244") && digits.length > 9) digits = digits.slice(3);
+  return digits;
+}
+
+export type LookupResult =
+  | { ok: true; externalTransactionId: string }
+  | { ok: false; code: "invalid_input"; message: string; field?: "orderNumber" | "phone" }
+  | { ok: false; code: "not_found"; message: string };
+
+const NOT_FOUND: LookupResult = {
+  ok: false,
+  code: "not_found",
+  message: "no order has this number and phone",
+};
+
+/**
+ * The order with this number whose checkout gave this phone; `not_found` alike for an unknown
+ * number and a wrong phone. One indexed query either way (orders_short_id_idx). Two orders may
+ * share a short number (32 bits): the phone tells them apart, newest first.
+ */
+export async function lookUpOrder(db: Pick<Database, "$queryRaw">, input: unknown): Promise<LookupResult> {
+  const parsed = lookupSchema.safeParse(input);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path[0];
+    return {
+      ok: false,
+      code: "invalid_input",
+      message: describeIssues(parsed.error, "input"),
+      ...(field === "orderNumber" || field === "phone" ? { field } : {}),
+    };
+  }
+  const { orderNumber, phone } = parsed.data;
+  const candidates = await db.$queryRaw<{ externalTransactionId: string; customerPhone: string | null }[]>(Prisma.sql`
+SELECT external_transaction_id AS "externalTransactionId", customer_phone AS "customerPhone"
+FROM orders WHERE substr(external_transaction_id, 7, 8) = ${orderNumber}
+ORDER BY created_at DESC LIMIT 20`);
+  const wanted = phoneKey(phone);
+  const match = candidates.find((order) => order.customerPhone !== null && phoneKey(order.customerPhone) === wanted);
+  return match ? { ok: true, externalTransactionId: match.externalTransactionId } : NOT_FOUND;
+}
+
+/** The orders a shopper (its `shopper_id` cookie) placed, newest first, at most SHOPPER_ORDERS_SHOWN. */
+export async function shopperOrders(
+  db: Pick<Database, "order">,
+  clientId: string | undefined,
+): Promise<ShopperOrder[]> {
+  if (!clientId) return [];
+  const orders = await db.order.findMany({
+    where: { clientId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: SHOPPER_ORDERS_SHOWN,
+    select: {
+      externalTransactionId: true,
+      status: true,
+      amountAoa: true,
+      createdAt: true,
+      lines: { select: { quantity: true } },
+    },
+  });
+  return orders.map(({ lines, ...order }) => ({
+    ...order,
+    items: lines.reduce((sum, line) => sum + line.quantity, 0),
+  }));
+}

@@ -1,0 +1,200 @@
+import { randomInt, randomUUID } from "node:crypto";
+import { NextRequest } from "next/server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db/client";
+import { lookUpOrder, phoneKey, shopperOrders } from "@/lib/orders/lookup";
+import { appendForwardedFor } from "../../scripts/lib/forwarded-for.mjs";
+import { newExternalTransactionId } from "../../harness/support/orders";
+
+// Finding an order again (issue 25): by its number and the checkout's phone, with no way to tell
+// a wrong phone from an unknown number, a limit per client address, and "As minhas encomendas" by
+// the shopper cookie. Against the suite's real database (PostgreSQL, or PGlite).
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.resetModules();
+});
+
+async function placedOrder(options: { phone?: string | null; clientId?: string; createdAt?: Date } = {}) {
+  return db().order.create({
+    data: {
+      externalTransactionId: newExternalTransactionId(),
+      amountAoa: 4_500,
+      clientId: options.clientId ?? `shopper_${randomUUID()}`,
+      customerName: "Ana Teste",
+      customerPhone: options.phone === undefined ? "+244 923 456 789" : options.phone,
+      ...(options.createdAt ? { createdAt: options.createdAt } : {}),
+    },
+  });
+}
+
+const shortNumber = (externalTransactionId: string) => externalTransactionId.slice(6, 14).toUpperCase();
+const newPeer = () => `198.51.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+
+/** POST /api/orders/lookup as Next calls it, from `peer`, with the lookup limit of `perMinute`. */
+async function postLookup(body: string, options: { form?: boolean; peer?: string; perMinute?: number } = {}) {
+  vi.stubEnv("RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE", String(options.perMinute ?? 0));
+  vi.resetModules();
+  const { POST } = await import("@/app/api/orders/lookup/route");
+  const response = await POST(
+    new NextRequest("http://localhost:3000/api/orders/lookup", {
+      method: "POST",
+      headers: {
+        "Content-Type": options.form ? "application/x-www-form-urlencoded" : "application/json",
+        "X-Forwarded-For": appendForwardedFor(undefined, options.peer ?? newPeer()),
+      },
+      body,
+    }),
+  );
+  const text = await response.text();
+  return { status: response.status, location: response.headers.get("location"), text };
+}
+
+describe("lookUpOrder", () => {
+  it("finds the order by the number the shop shows and the phone in any form checkout accepts", async () => {
+    const order = await placedOrder();
+    for (const [orderNumber, phone] of [
+      [shortNumber(order.externalTransactionId), "923456789"],
+      [`#${shortNumber(order.externalTransactionId).toLowerCase()}`, "+244 923 456 789"],
+      [order.externalTransactionId, "00244 923-456-789"],
+      [` ${shortNumber(order.externalTransactionId)} `, "244 923-456-789"],
+    ])
+      expect(await lookUpOrder(db(), { orderNumber, phone }), `${orderNumber} ${phone}`).toEqual({
+        ok: true,
+        externalTransactionId: order.externalTransactionId,
+      });
+  });
+
+  it("answers a wrong phone exactly as an unknown number", async () => {
+    const order = await placedOrder();
+    const wrongPhone = await lookUpOrder(db(), {
+      orderNumber: shortNumber(order.externalTransactionId),
+      phone: "923000000",
+    });
+    const unknown = await lookUpOrder(db(), { orderNumber: "00000000", phone: "923456789" });
+    expect(wrongPhone).toEqual({ ok: false, code: "not_found", message: expect.any(String) });
+    expect(wrongPhone).toEqual(unknown);
+    // An order placed without a phone is found by nobody.
+    const noPhone = await placedOrder({ phone: null });
+    expect(
+      await lookUpOrder(db(), { orderNumber: shortNumber(noPhone.externalTransactionId), phone: "923456789" }),
+    ).toEqual(unknown);
+  });
+
+  it("tells apart two orders that share a number by their phone", async () => {
+    const first = await placedOrder({ phone: "923111111" });
+    // Another order whose id starts with the same eight digits.
+    const twin = await db().order.create({
+      data: {
+        externalTransactionId: `order_${first.externalTransactionId.slice(6, 14)}${randomUUID().slice(8)}`,
+        amountAoa: 1_000,
+        clientId: "twin",
+        customerPhone: "923222222",
+      },
+    });
+    const orderNumber = shortNumber(first.externalTransactionId);
+    expect(await lookUpOrder(db(), { orderNumber, phone: "923111111" })).toMatchObject({
+      externalTransactionId: first.externalTransactionId,
+    });
+    expect(await lookUpOrder(db(), { orderNumber, phone: "923222222" })).toMatchObject({
+      externalTransactionId: twin.externalTransactionId,
+    });
+  });
+
+  it("refuses what is not a number or a phone, naming the field", async () => {
+    for (const [input, field] of [
+      [{ orderNumber: "7CDAC2D", phone: "923456789" }, "orderNumber"],
+      [{ orderNumber: "ZZZZZZZZ", phone: "923456789" }, "orderNumber"],
+      [{ orderNumber: "7cdac2dd", phone: "abc" }, "phone"],
+      [{ orderNumber: "7cdac2dd", phone: "923\u0000456789" }, "phone"],
+      [{ orderNumber: "x".repeat(500), phone: "923456789" }, "orderNumber"],
+      [{ phone: "923456789" }, "orderNumber"],
+    ] as const)
+      expect(await lookUpOrder(db(), input), JSON.stringify(input)).toMatchObject({
+        ok: false,
+        code: "invalid_input",
+        field,
+      });
+  });
+
+  it("keeps a phone's digits without Angola's prefix", () => {
+    for (const phone of ["+244 923 456 789", "923456789", "00244923456789", "(244) 923-456-789"])
+      expect(phoneKey(phone), phone).toBe("923456789");
+  });
+});
+
+describe("POST /api/orders/lookup", () => {
+  it("sends the form on to the order's page, or back to the form with the number and without the phone", async () => {
+    const order = await placedOrder();
+    const orderNumber = shortNumber(order.externalTransactionId);
+    const found = await postLookup(new URLSearchParams({ orderNumber, phone: "923 456 789" }).toString(), {
+      form: true,
+    });
+    expect(found).toMatchObject({ status: 303, location: `/orders/${order.externalTransactionId}` });
+
+    const wrong = await postLookup(new URLSearchParams({ orderNumber, phone: "923 000 000" }).toString(), {
+      form: true,
+    });
+    expect(wrong).toMatchObject({ status: 303, location: `/orders/lookup?error=not_found&orderNumber=${orderNumber}` });
+    expect(wrong.location).not.toContain("923");
+  });
+
+  it("answers JSON: the order, or the same 404 for a wrong phone and an unknown number, 400 for bad input", async () => {
+    const order = await placedOrder();
+    const orderNumber = shortNumber(order.externalTransactionId);
+    const found = await postLookup(JSON.stringify({ orderNumber, phone: "+244923456789" }));
+    expect(found.status).toBe(200);
+    expect(JSON.parse(found.text)).toEqual({ externalTransactionId: order.externalTransactionId });
+
+    const wrong = await postLookup(JSON.stringify({ orderNumber, phone: "923000000" }));
+    const unknown = await postLookup(JSON.stringify({ orderNumber: "00000000", phone: "923456789" }));
+    expect(wrong.status).toBe(404);
+    expect(wrong.text).toBe(unknown.text);
+    expect(unknown.status).toBe(404);
+
+    const bad = await postLookup(JSON.stringify({ orderNumber, phone: "" }));
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text).error.code).toBe("invalid_input");
+    expect((await postLookup("{")).status).toBe(400);
+  });
+
+  it("limits lookups per client address, every attempt counted, and tells a form so", async () => {
+    const peer = newPeer();
+    const attempt = () =>
+      postLookup(JSON.stringify({ orderNumber: "00000000", phone: "923456789" }), { peer, perMinute: 3 });
+    for (let i = 0; i < 3; i++) expect((await attempt()).status).toBe(404);
+    const limited = await attempt();
+    expect(limited.status).toBe(429);
+    expect(JSON.parse(limited.text).error.code).toBe("rate_limited");
+    const form = await postLookup("orderNumber=00000000&phone=923456789", { form: true, peer, perMinute: 3 });
+    expect(form).toMatchObject({ status: 303, location: "/orders/lookup?error=rate_limited" });
+    // Another address is not held back.
+    expect(
+      (await postLookup(JSON.stringify({ orderNumber: "00000000", phone: "923456789" }), { perMinute: 3 })).status,
+    ).toBe(404);
+  });
+});
+
+describe("shopperOrders", () => {
+  it("lists a shopper's own orders, newest first, with their units", async () => {
+    const clientId = `shopper_${randomUUID()}`;
+    const older = await placedOrder({ clientId, createdAt: new Date(Date.now() - 60_000) });
+    const newer = await placedOrder({ clientId });
+    await placedOrder();
+    await db().orderLine.create({
+      data: {
+        orderId: newer.id,
+        productId: (await db().product.findFirstOrThrow()).id,
+        productName: "x",
+        unitPriceAoa: 1,
+        quantity: 3,
+      },
+    });
+    const listed = await shopperOrders(db(), clientId);
+    expect(listed.map((order) => [order.externalTransactionId, order.items])).toEqual([
+      [newer.externalTransactionId, 3],
+      [older.externalTransactionId, 0],
+    ]);
+    expect(await shopperOrders(db(), undefined)).toEqual([]);
+  });
+});
