@@ -7,7 +7,7 @@ export function AdminNav({
   current,
 }: {
   t: Dictionary;
-  current: "home" | "orders" | "products" | "categories" | "catalogue";
+  current: "home" | "orders" | "products" | "categories" | "catalogue" | "delivery";
 }) {
   const links = [
     { key: "home", href: "/admin", label: t.admin.nav.home },
@@ -15,6 +15,7 @@ export function AdminNav({
     { key: "products", href: "/admin/products", label: t.admin.products.title },
     { key: "categories", href: "/admin/categories", label: t.admin.categories.title },
     { key: "catalogue", href: "/admin/catalogue", label: t.admin.catalogue.title },
+    { key: "delivery", href: "/admin/delivery", label: t.admin.deliveryMethods.title },
   ] as const;
   return (
     <nav aria-label={t.admin.nav.label} className="flex flex-wrap gap-2 text-sm">

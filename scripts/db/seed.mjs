@@ -148,6 +148,32 @@ export const DEMO_PRODUCTS = Object.freeze([
  * @property {string[]} products The slugs of the demo products in it.
  */
 
+/**
+ * The demo's pickup points (free) and Luanda delivery zones (lib/delivery.ts), inserted only when
+ * missing by name: an owner's changes (a fee, a zone turned off) are never undone by a re-seed.
+ */
+export const DEMO_PICKUP_POINTS = Object.freeze([
+  {
+    name: "Loja da Maianga",
+    address: "Rua Rei Katyavala 45, Maianga, Luanda",
+    hours: "Seg–Sex 8h–18h, Sáb 9h–13h",
+    position: 0,
+  },
+  {
+    name: "Loja de Talatona",
+    address: "Via S8, Talatona Shopping, loja 12, Talatona, Luanda",
+    hours: "Seg–Sáb 9h–20h, Dom 10h–14h",
+    position: 1,
+  },
+]);
+
+export const DEMO_DELIVERY_ZONES = Object.freeze([
+  { name: "Ingombota e Maianga", feeAoa: 1500, freeFromAoa: null, estimatedDays: 1, position: 0 },
+  { name: "Talatona", feeAoa: 2500, freeFromAoa: 50000, estimatedDays: 2, position: 1 },
+  { name: "Kilamba", feeAoa: 3000, freeFromAoa: null, estimatedDays: 2, position: 2 },
+  { name: "Viana", feeAoa: 3500, freeFromAoa: null, estimatedDays: 3, position: 3 },
+]);
+
 /** @type {readonly DemoCategory[]} */
 export const DEMO_CATEGORIES = Object.freeze([
   { slug: "mercearia", name: "Mercearia", parent: null, position: 0, products: [] },
@@ -368,6 +394,38 @@ async function seedCategoriesAndGalleries(queryable) {
   ]);
 }
 
+const INSERT_PICKUP_POINTS = `
+INSERT INTO pickup_points (name, address, hours, position)
+SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[])
+ON CONFLICT (name) DO NOTHING`;
+
+const INSERT_DELIVERY_ZONES = `
+INSERT INTO delivery_zones (name, fee_aoa, free_from_aoa, estimated_days, position)
+SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::integer[], $5::integer[])
+ON CONFLICT (name) DO NOTHING`;
+
+/**
+ * The demo's pickup points and delivery zones, adding only the missing ones.
+ * @param {Queryable} queryable
+ */
+async function seedDeliveryMethods(queryable) {
+  const points = DEMO_PICKUP_POINTS;
+  await queryable.query(INSERT_PICKUP_POINTS, [
+    points.map((p) => p.name),
+    points.map((p) => p.address),
+    points.map((p) => p.hours),
+    points.map((p) => p.position),
+  ]);
+  const zones = DEMO_DELIVERY_ZONES;
+  await queryable.query(INSERT_DELIVERY_ZONES, [
+    zones.map((z) => z.name),
+    zones.map((z) => z.feeAoa),
+    zones.map((z) => z.freeFromAoa),
+    zones.map((z) => z.estimatedDays),
+    zones.map((z) => z.position),
+  ]);
+}
+
 const COLUMNS = "slug, name, description, image_path, price_aoa, stock";
 const DEMO_ROWS = "SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::integer[])";
 
@@ -406,6 +464,7 @@ export async function seedCatalog(target) {
     const plain = DEMO_PRODUCTS.filter((p) => !DEMO_VARIANTS[p.slug]);
     const repriced = await queryable.query(RESTORE_PRICES, [plain.map((p) => p.slug), plain.map((p) => p.priceAoa)]);
     await seedCategoriesAndGalleries(queryable);
+    await seedDeliveryMethods(queryable);
     const inserted = rows.filter((row) => row.inserted).length;
     const updated = new Set([
       ...rows.filter((row) => !row.inserted).map((row) => row.id),
@@ -424,7 +483,10 @@ export async function seedCatalog(target) {
 export async function seedCatalogIfEmpty(target) {
   return withTransaction(target, async (queryable) => {
     const { rowCount } = await queryable.query(INSERT_INTO_EMPTY_CATALOGUE, demoRowParameters());
-    if (rowCount) await seedCategoriesAndGalleries(queryable);
+    if (rowCount) {
+      await seedCategoriesAndGalleries(queryable);
+      await seedDeliveryMethods(queryable);
+    }
     return { inserted: rowCount ?? 0 };
   });
 }

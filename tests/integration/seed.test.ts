@@ -3,7 +3,13 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { DEMO_PRODUCTS, DEMO_VARIANTS, seedCatalog } from "@/scripts/db/seed.mjs";
+import {
+  DEMO_DELIVERY_ZONES,
+  DEMO_PICKUP_POINTS,
+  DEMO_PRODUCTS,
+  DEMO_VARIANTS,
+  seedCatalog,
+} from "@/scripts/db/seed.mjs";
 import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // The demo catalogue on a database of its own, so other tests' stock changes cannot interfere.
@@ -105,4 +111,35 @@ it("sells two demo products with options, one with two, as variants whose totals
   // Again: nothing changes, the options are not added twice.
   expect(await seedCatalog(pool)).toMatchObject({ inserted: 0, updated: 0 });
   expect(await variantRows()).toEqual(rows);
+});
+
+it("adds the demo pickup points and delivery zones once, and never undoes an owner's change to them", async () => {
+  await seedCatalog(pool);
+  const rows = async () => ({
+    points: (
+      await pool.query("SELECT name, address, hours, active, position, updated_at FROM pickup_points ORDER BY name")
+    ).rows,
+    zones: (
+      await pool.query(
+        "SELECT name, fee_aoa, free_from_aoa, estimated_days, active, position, updated_at FROM delivery_zones ORDER BY name",
+      )
+    ).rows,
+  });
+  const first = await rows();
+  expect(first.points.map((p) => p.name).sort()).toEqual(DEMO_PICKUP_POINTS.map((p) => p.name).sort());
+  expect(first.zones).toHaveLength(4);
+  expect(first.zones.map((z) => z.name).sort()).toEqual(DEMO_DELIVERY_ZONES.map((z) => z.name).sort());
+  expect(first.zones.find((z) => z.name === "Talatona")).toMatchObject({
+    fee_aoa: 2500,
+    free_from_aoa: 50000,
+    active: true,
+  });
+
+  await seedCatalog(pool);
+  expect(await rows()).toEqual(first);
+
+  // An owner's zone turned off, with another fee: the seed leaves it so.
+  await pool.query("UPDATE delivery_zones SET active = false, fee_aoa = 4000 WHERE name = 'Viana'");
+  await seedCatalog(pool);
+  expect((await rows()).zones.find((z) => z.name === "Viana")).toMatchObject({ active: false, fee_aoa: 4000 });
 });

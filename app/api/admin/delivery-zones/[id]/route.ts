@@ -1,0 +1,18 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { db } from "@/lib/db/client";
+import { DELIVERY_PAGE, updateDeliveryZone } from "@/lib/delivery";
+
+// A delivery zone's row on /admin/delivery, or JSON: name, fee, threshold, days, position, active on/off.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return catalogueAction(request, {
+    formPage: DELIVERY_PAGE,
+    flash: { done: "done", error: "error", field: "field", hash: "#zones" },
+    readsBody: true,
+    action: ({ fields }) => updateDeliveryZone(id, fields, { db: db() }),
+    json: (result) => ({ status: 200, body: { done: result.done, zone: result.zone } }),
+  });
+}

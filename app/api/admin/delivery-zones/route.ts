@@ -1,0 +1,17 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { db } from "@/lib/db/client";
+import { createDeliveryZone, DELIVERY_PAGE } from "@/lib/delivery";
+
+// The "new delivery zone" form of /admin/delivery, or JSON: 201 with the zone (its id included).
+export const dynamic = "force-dynamic";
+
+export function POST(request: NextRequest) {
+  return catalogueAction(request, {
+    formPage: DELIVERY_PAGE,
+    flash: { done: "done", error: "error", field: "field", hash: "#zones" },
+    readsBody: true,
+    action: ({ fields }) => createDeliveryZone(fields, { db: db() }),
+    json: (result) => ({ status: 201, body: { done: result.done, zone: result.zone } }),
+  });
+}

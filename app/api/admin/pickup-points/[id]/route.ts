@@ -1,0 +1,18 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { db } from "@/lib/db/client";
+import { DELIVERY_PAGE, updatePickupPoint } from "@/lib/delivery";
+
+// A pickup point's row on /admin/delivery, or JSON: name, address, hours, position, active on/off.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return catalogueAction(request, {
+    formPage: DELIVERY_PAGE,
+    flash: { done: "done", error: "error", field: "field", hash: "#pickup-points" },
+    readsBody: true,
+    action: ({ fields }) => updatePickupPoint(id, fields, { db: db() }),
+    json: (result) => ({ status: 200, body: { done: result.done, pickupPoint: result.pickupPoint } }),
+  });
+}

@@ -1,0 +1,17 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { db } from "@/lib/db/client";
+import { createPickupPoint, DELIVERY_PAGE } from "@/lib/delivery";
+
+// The "new pickup point" form of /admin/delivery, or JSON: 201 with the point (its id included).
+export const dynamic = "force-dynamic";
+
+export function POST(request: NextRequest) {
+  return catalogueAction(request, {
+    formPage: DELIVERY_PAGE,
+    flash: { done: "done", error: "error", field: "field", hash: "#pickup-points" },
+    readsBody: true,
+    action: ({ fields }) => createPickupPoint(fields, { db: db() }),
+    json: (result) => ({ status: 201, body: { done: result.done, pickupPoint: result.pickupPoint } }),
+  });
+}

@@ -1,0 +1,270 @@
+import { z } from "zod";
+import type { Database } from "./db/client";
+import { Prisma } from "./generated/prisma/client";
+import { invalidInput, requiredText } from "./text-input";
+import { isUuid } from "./uuid";
+
+/**
+ * Delivery methods (issue 25), without the web: delivery zones (a fee in kwanza, optionally free
+ * from a subtotal, an estimate in days) and pickup points (free), both managed in the back office
+ * (/admin/delivery, app/api/admin/delivery-zones and app/api/admin/pickup-points) and listed, the
+ * active ones only, by GET /api/delivery-options. The checkout offers them in a later step of the
+ * issue; deliveryFee() is the rule it will charge by.
+ *
+ * Names are unique per kind: a duplicate is refused (409 name_taken), never renamed.
+ */
+
+export const DELIVERY_LIMITS = {
+  nameMax: 80,
+  addressMax: 300,
+  hoursMax: 200,
+  feeMax: 10_000_000,
+  daysMax: 60,
+  positionMax: 100_000,
+} as const;
+
+/** A delivery zone as the back office shows it. */
+export interface DeliveryZone {
+  id: string;
+  name: string;
+  feeAoa: number;
+  freeFromAoa: number | null;
+  estimatedDays: number | null;
+  active: boolean;
+  position: number;
+}
+
+/** A pickup point as the back office shows it. */
+export interface PickupPoint {
+  id: string;
+  name: string;
+  address: string;
+  hours: string;
+  active: boolean;
+  position: number;
+}
+
+const zoneFields = {
+  id: true,
+  name: true,
+  feeAoa: true,
+  freeFromAoa: true,
+  estimatedDays: true,
+  active: true,
+  position: true,
+} as const;
+const pointFields = { id: true, name: true, address: true, hours: true, active: true, position: true } as const;
+
+/** A whole number, as JSON sends it or as the decimal digits a form sends ("1500", not "1500.0" or "1e3"). */
+const integer = z.union([
+  z.int({ error: "must be a whole number" }),
+  z
+    .string()
+    .trim()
+    .regex(/^[+-]?[0-9]{1,10}$/, { error: "must be a whole number" })
+    .transform(Number),
+]);
+const between = (min: number, max: number, unit = "") =>
+  integer.pipe(
+    z
+      .number()
+      .min(min, { error: `must be at least ${min}${unit}` })
+      .max(max, { error: `must be at most ${max}${unit}` }),
+  );
+
+/** A form sends "" for an untouched optional field; JSON may send null. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
+
+/**
+ * On or off: JSON's true/false (absent is on), or a form's checkbox: the form sends a hidden
+ * "false" before it and the box "on" when ticked, so the last value counts.
+ */
+const activeFlag = z.preprocess(
+  (value) => {
+    const last = Array.isArray(value) ? value.at(-1) : value;
+    if (last === undefined) return true;
+    if (last === "on" || last === "true" || last === "1") return true;
+    if (last === "false" || last === "0" || last === "off") return false;
+    return last;
+  },
+  z.boolean({ error: "must be true or false" }),
+);
+
+const position = z.preprocess(
+  (value) => (value === "" || value === undefined || value === null ? 0 : value),
+  between(0, DELIVERY_LIMITS.positionMax),
+);
+
+export const deliveryZoneInputSchema = z.object({
+  name: requiredText(DELIVERY_LIMITS.nameMax),
+  feeAoa: between(0, DELIVERY_LIMITS.feeMax, " kwanza"),
+  freeFromAoa: optional(between(1, DELIVERY_LIMITS.feeMax, " kwanza")),
+  estimatedDays: optional(between(1, DELIVERY_LIMITS.daysMax, " days")),
+  active: activeFlag,
+  position,
+});
+export type DeliveryZoneInput = z.output<typeof deliveryZoneInputSchema>;
+
+export const pickupPointInputSchema = z.object({
+  name: requiredText(DELIVERY_LIMITS.nameMax),
+  address: requiredText(DELIVERY_LIMITS.addressMax),
+  hours: requiredText(DELIVERY_LIMITS.hoursMax),
+  active: activeFlag,
+  position,
+});
+export type PickupPointInput = z.output<typeof pickupPointInputSchema>;
+
+export const DELIVERY_DONE = ["created", "saved"] as const;
+export type DeliveryDone = (typeof DELIVERY_DONE)[number];
+export const DELIVERY_ERRORS = ["invalid_input", "name_taken"] as const;
+export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
+/** The form fields an error may name (?field=), of either kind. */
+export const DELIVERY_FIELDS = [
+  "name",
+  "feeAoa",
+  "freeFromAoa",
+  "estimatedDays",
+  "address",
+  "hours",
+  "active",
+  "position",
+] as const;
+export type DeliveryField = (typeof DELIVERY_FIELDS)[number];
+
+type Refusal = {
+  ok: false;
+  status: 400 | 404 | 409;
+  code: DeliveryError | "not_found";
+  message: string;
+  field?: DeliveryField;
+};
+export type DeliveryZoneResult = { ok: true; done: DeliveryDone; zone: DeliveryZone } | Refusal;
+export type PickupPointResult = { ok: true; done: DeliveryDone; pickupPoint: PickupPoint } | Refusal;
+
+const notFound = (what: string): Refusal => ({ ok: false, status: 404, code: "not_found", message: `no such ${what}` });
+const nameTaken = (what: string): Refusal => ({
+  ok: false,
+  status: 409,
+  code: "name_taken",
+  message: `another ${what} already has this name`,
+  field: "name",
+});
+
+const knownError = (error: unknown, code: string) =>
+  error instanceof Prisma.PrismaClientKnownRequestError && error.code === code;
+
+/** A write's error as the admin's refusal, or the error again when it is a fault. */
+function refusalOf(error: unknown, what: string): Refusal {
+  if (knownError(error, "P2002")) return nameTaken(what);
+  if (knownError(error, "P2025")) return notFound(what);
+  throw error;
+}
+
+export interface DeliveryDeps {
+  db: Database;
+}
+
+export async function createDeliveryZone(input: unknown, { db }: DeliveryDeps): Promise<DeliveryZoneResult> {
+  const parsed = deliveryZoneInputSchema.safeParse(input);
+  if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
+  const data = {
+    ...parsed.data,
+    freeFromAoa: parsed.data.freeFromAoa ?? null,
+    estimatedDays: parsed.data.estimatedDays ?? null,
+  };
+  try {
+    const zone = await db.deliveryZone.create({ data, select: zoneFields });
+    return { ok: true, done: "created", zone };
+  } catch (error) {
+    return refusalOf(error, "delivery zone");
+  }
+}
+
+export async function updateDeliveryZone(
+  id: string,
+  input: unknown,
+  { db }: DeliveryDeps,
+): Promise<DeliveryZoneResult> {
+  if (!isUuid(id)) return notFound("delivery zone");
+  const parsed = deliveryZoneInputSchema.safeParse(input);
+  if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
+  const data = {
+    ...parsed.data,
+    freeFromAoa: parsed.data.freeFromAoa ?? null,
+    estimatedDays: parsed.data.estimatedDays ?? null,
+  };
+  try {
+    const zone = await db.deliveryZone.update({ where: { id }, data, select: zoneFields });
+    return { ok: true, done: "saved", zone };
+  } catch (error) {
+    return refusalOf(error, "delivery zone");
+  }
+}
+
+export async function createPickupPoint(input: unknown, { db }: DeliveryDeps): Promise<PickupPointResult> {
+  const parsed = pickupPointInputSchema.safeParse(input);
+  if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
+  try {
+    const pickupPoint = await db.pickupPoint.create({ data: parsed.data, select: pointFields });
+    return { ok: true, done: "created", pickupPoint };
+  } catch (error) {
+    return refusalOf(error, "pickup point");
+  }
+}
+
+export async function updatePickupPoint(id: string, input: unknown, { db }: DeliveryDeps): Promise<PickupPointResult> {
+  if (!isUuid(id)) return notFound("pickup point");
+  const parsed = pickupPointInputSchema.safeParse(input);
+  if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
+  try {
+    const pickupPoint = await db.pickupPoint.update({ where: { id }, data: parsed.data, select: pointFields });
+    return { ok: true, done: "saved", pickupPoint };
+  } catch (error) {
+    return refusalOf(error, "pickup point");
+  }
+}
+
+const order = [{ position: "asc" as const }, { name: "asc" as const }, { id: "asc" as const }];
+
+/** Every zone and pickup point, active or not, in order: the back office's lists. */
+export async function listDeliveryMethods(
+  db: Database,
+): Promise<{ zones: DeliveryZone[]; pickupPoints: PickupPoint[] }> {
+  const [zones, pickupPoints] = await Promise.all([
+    db.deliveryZone.findMany({ select: zoneFields, orderBy: order }),
+    db.pickupPoint.findMany({ select: pointFields, orderBy: order }),
+  ]);
+  return { zones, pickupPoints };
+}
+
+/** What GET /api/delivery-options answers: the active zones and pickup points, by position then name. */
+export interface DeliveryOptions {
+  zones: { id: string; name: string; feeAoa: number; freeFromAoa: number | null; estimatedDays: number | null }[];
+  pickupPoints: { id: string; name: string; address: string; hours: string }[];
+}
+
+export async function deliveryOptions(db: Database): Promise<DeliveryOptions> {
+  const [zones, pickupPoints] = await Promise.all([
+    db.deliveryZone.findMany({
+      where: { active: true },
+      select: { id: true, name: true, feeAoa: true, freeFromAoa: true, estimatedDays: true },
+      orderBy: order,
+    }),
+    db.pickupPoint.findMany({
+      where: { active: true },
+      select: { id: true, name: true, address: true, hours: true },
+      orderBy: order,
+    }),
+  ]);
+  return { zones, pickupPoints };
+}
+
+/** What a delivery to `zone` costs for an order of `subtotalAoa`: nothing from its free-delivery threshold on. */
+export function deliveryFee(zone: Pick<DeliveryZone, "feeAoa" | "freeFromAoa">, subtotalAoa: number): number {
+  if (zone.freeFromAoa !== null && subtotalAoa >= zone.freeFromAoa) return 0;
+  return zone.feeAoa;
+}
+
+/** The back office's page of delivery methods. */
+export const DELIVERY_PAGE = "/admin/delivery";
