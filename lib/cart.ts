@@ -7,7 +7,7 @@ import { describeIssues } from "./checkout/request";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
 import { ON_SALE, unitsForSale } from "./on-sale";
-import { hasNoNul, NO_NUL } from "./text-input";
+import { formOptional, hasNoNul, NO_NUL } from "./text-input";
 import { lineName, readVariantOptions, sameOptions, VARIANT_LIMITS, variantTitle } from "./variants";
 
 /**
@@ -83,10 +83,7 @@ const cartId = z.uuid({ error: "must be a cart id (a UUID)" });
 const productId = z.uuid({ error: "must be a product id (a UUID)" });
 const variantId = z.uuid({ error: "must be a variant id (a UUID)" });
 /** A form's empty field is no variant: the product's one. */
-const optionalVariantId = z.preprocess(
-  (value) => (value === "" || value === null ? undefined : value),
-  variantId.optional(),
-);
+const optionalVariantId = formOptional(variantId);
 
 /** A whole number, given as a number or as the decimal digits a form sends ("2", not "2.0" or " 2"). */
 const wholeNumber = z.union([

@@ -118,7 +118,7 @@ export async function findProductBySlug(slug: string): Promise<ProductDetail | n
   const row = await db().product.findUnique({ where: { slug, ...ON_SALE }, select: catalogFields });
   if (!row) return null;
   const product = toDetail(row);
-  const held = await expiredHoldUnits([product.id]);
+  const held = new Map((await expiredHoldUnits([product.id])).map((hold) => [hold.variantId, hold.units]));
   if (held.size === 0) return product;
   const variants = product.variants.map((variant) => ({
     ...variant,
@@ -138,25 +138,26 @@ export async function recentlyUpdatedProductSlugs(take: number): Promise<string[
   return rows.map((row) => row.slug);
 }
 
-/** Units of these products' variants kept by pending orders whose hold ran out, by variant (usually none: one indexed query). */
-async function expiredHoldUnits(productIds: readonly string[]): Promise<Map<string, number>> {
-  const held = await db().$queryRaw<{ variantId: string; units: number }[]>(Prisma.sql`
-SELECT l.variant_id AS "variantId", sum(l.quantity)::int AS units
+/**
+ * Units of these products' variants kept by pending orders whose hold ran out (usually none: one
+ * indexed query), by variant, with the product each belongs to.
+ */
+async function expiredHoldUnits(
+  productIds: readonly string[],
+): Promise<{ productId: string; variantId: string; units: number }[]> {
+  return db().$queryRaw(Prisma.sql`
+SELECT l.product_id AS "productId", l.variant_id AS "variantId", sum(l.quantity)::int AS units
 FROM orders o JOIN order_lines l ON l.order_id = o.id
 WHERE o.status = 'PEN' AND o.hold_expires_at <= now() AND l.product_id = ANY(${[...productIds]}::uuid[])
-GROUP BY l.variant_id`);
-  return new Map(held.map((row) => [row.variantId, row.units]));
+GROUP BY l.product_id, l.variant_id`);
 }
 
-/** Adds the units of these products kept by pending orders whose hold ran out (usually none: one indexed query). */
+/** Adds the units of these products kept by pending orders whose hold ran out. */
 export async function withExpiredHolds<P extends CatalogProduct>(products: P[]): Promise<P[]> {
   if (products.length === 0) return products;
-  const held = await db().$queryRaw<{ productId: string; units: number }[]>(Prisma.sql`
-SELECT l.product_id AS "productId", sum(l.quantity)::int AS units
-FROM orders o JOIN order_lines l ON l.order_id = o.id
-WHERE o.status = 'PEN' AND o.hold_expires_at <= now() AND l.product_id = ANY(${products.map((p) => p.id)}::uuid[])
-GROUP BY l.product_id`);
+  const held = await expiredHoldUnits(products.map((product) => product.id));
   if (held.length === 0) return products;
-  const units = new Map(held.map((row) => [row.productId, row.units]));
+  const units = new Map<string, number>();
+  for (const row of held) units.set(row.productId, (units.get(row.productId) ?? 0) + row.units);
   return products.map((product) => ({ ...product, stock: product.stock + (units.get(product.id) ?? 0) }));
 }

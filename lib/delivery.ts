@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
-import { invalidInput, requiredText } from "./text-input";
+import { formInteger, formOptional, invalidInput, requiredText } from "./text-input";
 import { isUuid } from "./uuid";
 
 /**
@@ -55,26 +55,13 @@ const zoneFields = {
 } as const;
 const pointFields = { id: true, name: true, address: true, hours: true, active: true, position: true } as const;
 
-/** A whole number, as JSON sends it or as the decimal digits a form sends ("1500", not "1500.0" or "1e3"). */
-const integer = z.union([
-  z.int({ error: "must be a whole number" }),
-  z
-    .string()
-    .trim()
-    .regex(/^[+-]?[0-9]{1,10}$/, { error: "must be a whole number" })
-    .transform(Number),
-]);
 const between = (min: number, max: number, unit = "") =>
-  integer.pipe(
+  formInteger.pipe(
     z
       .number()
       .min(min, { error: `must be at least ${min}${unit}` })
       .max(max, { error: `must be at most ${max}${unit}` }),
   );
-
-/** A form sends "" for an untouched optional field; JSON may send null. */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
 
 /**
  * On or off: JSON's true/false (absent is on), or a form's checkbox: the form sends a hidden
@@ -99,8 +86,8 @@ const position = z.preprocess(
 export const deliveryZoneInputSchema = z.object({
   name: requiredText(DELIVERY_LIMITS.nameMax),
   feeAoa: between(0, DELIVERY_LIMITS.feeMax, " kwanza"),
-  freeFromAoa: optional(between(1, DELIVERY_LIMITS.feeMax, " kwanza")),
-  estimatedDays: optional(between(1, DELIVERY_LIMITS.daysMax, " days")),
+  freeFromAoa: formOptional(between(1, DELIVERY_LIMITS.feeMax, " kwanza")),
+  estimatedDays: formOptional(between(1, DELIVERY_LIMITS.daysMax, " days")),
   active: activeFlag,
   position,
 });

@@ -10,6 +10,20 @@ import { describeIssues } from "./checkout/request";
 export const hasNoNul = (value: string): boolean => !value.includes("\u0000");
 export const NO_NUL = { error: "must not contain a NUL character" } as const;
 
+/** A whole number, as JSON sends it or as the decimal digits a form sends ("12", not "12.0" or "1e3"). */
+export const formInteger = z.union([
+  z.int({ error: "must be a whole number" }),
+  z
+    .string()
+    .trim()
+    .regex(/^[+-]?[0-9]{1,10}$/, { error: "must be a whole number" })
+    .transform(Number),
+]);
+
+/** A field a form sends as "" when untouched (and JSON may send as null): absent. */
+export const formOptional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
+
 /** A required text, trimmed, of at most `max` characters, without NUL. */
 export const requiredText = (max: number) =>
   z

@@ -6,7 +6,7 @@ import { replaceGallery } from "../gallery";
 import { lockProducts } from "../stock";
 import type { ImageStore } from "../images/store";
 import { checkImage } from "../images/validate";
-import { hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
+import { formInteger, formOptional, hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
 import { altSchema, lockedGallery } from "./gallery";
 
 /**
@@ -121,24 +121,14 @@ const productFields = {
   updatedAt: true,
 } as const;
 
-/** A whole number, as JSON sends it or as the decimal digits a form sends ("12", not "12.0" or "1e3"). */
-const integer = z.union([
-  z.int({ error: "must be a whole number" }),
-  z
-    .string()
-    .trim()
-    .regex(/^[+-]?[0-9]{1,10}$/, { error: "must be a whole number" })
-    .transform(Number),
-]);
-
-export const stockValue = integer.pipe(
+export const stockValue = formInteger.pipe(
   z
     .number()
     .min(0, { error: "must not be negative" })
     .max(PRODUCT_LIMITS.stockMax, { error: `must be at most ${PRODUCT_LIMITS.stockMax}` }),
 );
 
-export const priceValue = integer.pipe(
+export const priceValue = formInteger.pipe(
   z
     .number()
     .min(1, { error: "must be at least 1 kwanza" })
@@ -155,10 +145,6 @@ const catalogueFields = z.object({
   description: requiredText(PRODUCT_LIMITS.descriptionMax),
   priceAoa: priceValue,
 });
-
-/** A form sends "" for an untouched optional field. */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
 
 /**
  * The product's categories, replacing the ones it had; absent leaves them as they are. The form
@@ -187,12 +173,12 @@ export const createProductSchema = catalogueFields.extend({
 export const updateProductSchema = catalogueFields
   .extend({
     /** The price of its one variant; a product with options prices each variant (./variants.ts). */
-    priceAoa: optional(priceValue),
-    stock: optional(stockValue),
-    stockShown: optional(stockValue),
-    stockReason: optional(z.string().trim().max(PRODUCT_LIMITS.reasonMax).refine(hasNoNul, NO_NUL)),
+    priceAoa: formOptional(priceValue),
+    stock: formOptional(stockValue),
+    stockShown: formOptional(stockValue),
+    stockReason: formOptional(z.string().trim().max(PRODUCT_LIMITS.reasonMax).refine(hasNoNul, NO_NUL)),
     /** The new image's text alternative; without it the first image keeps its own. */
-    imageAlt: optional(altSchema),
+    imageAlt: formOptional(altSchema),
     categoryIds,
   })
   .superRefine((input, context) => {
@@ -204,8 +190,8 @@ export const updateProductSchema = catalogueFields
 
 export const adjustStockSchema = z.object({
   /** Which variant; may be left out for a product with one. */
-  variantId: optional(z.uuid({ error: "must be a variant id (a UUID)" })),
-  delta: integer.pipe(
+  variantId: formOptional(z.uuid({ error: "must be a variant id (a UUID)" })),
+  delta: formInteger.pipe(
     z
       .number()
       .min(-PRODUCT_LIMITS.stockMax, { error: `must be at least -${PRODUCT_LIMITS.stockMax}` })

@@ -1,8 +1,9 @@
 import "server-only";
 import { z } from "zod";
-import { customerSchema, describeIssues } from "../checkout/request";
+import { customerSchema } from "../checkout/request";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
+import { invalidInput } from "../text-input";
 import type { OrderStatus } from "./state-machine";
 
 /**
@@ -61,7 +62,7 @@ export function phoneKey(phone: string): string {
 
 export type LookupResult =
   | { ok: true; externalTransactionId: string }
-  | { ok: false; code: "invalid_input"; message: string; field?: "orderNumber" | "phone" }
+  | ReturnType<typeof invalidInput<"orderNumber" | "phone">>
   | { ok: false; code: "not_found"; message: string };
 
 const NOT_FOUND: LookupResult = {
@@ -77,15 +78,7 @@ const NOT_FOUND: LookupResult = {
  */
 export async function lookUpOrder(db: Pick<Database, "$queryRaw">, input: unknown): Promise<LookupResult> {
   const parsed = lookupSchema.safeParse(input);
-  if (!parsed.success) {
-    const field = parsed.error.issues[0]?.path[0];
-    return {
-      ok: false,
-      code: "invalid_input",
-      message: describeIssues(parsed.error, "input"),
-      ...(field === "orderNumber" || field === "phone" ? { field } : {}),
-    };
-  }
+  if (!parsed.success) return invalidInput(parsed.error, ["orderNumber", "phone"]);
   const { orderNumber, phone } = parsed.data;
   const candidates = await db.$queryRaw<{ externalTransactionId: string; customerPhone: string | null }[]>(Prisma.sql`
 SELECT external_transaction_id AS "externalTransactionId", customer_phone AS "customerPhone"
