@@ -28,6 +28,10 @@ ALTER TABLE "orders"
     ADD COLUMN "fulfilment_state" TEXT,
     ADD COLUMN "fulfilment_updated_at" TIMESTAMP(3);
 
+-- AlterTable: the share of the order's discount this line carries (what the payment references
+-- and a refund of the line use); 0 on lines of orders without a promo code.
+ALTER TABLE "order_lines" ADD COLUMN "discount_aoa" INTEGER NOT NULL DEFAULT 0;
+
 -- CreateTable
 CREATE TABLE "promo_codes" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),
@@ -124,6 +128,9 @@ ALTER TABLE "promo_codes"
     ADD CONSTRAINT "promo_codes_max_uses_positive" CHECK ("max_uses" IS NULL OR "max_uses" >= 1),
     ADD CONSTRAINT "promo_codes_max_uses_per_phone_positive" CHECK ("max_uses_per_phone" IS NULL OR "max_uses_per_phone" >= 1),
     ADD CONSTRAINT "promo_codes_uses_non_negative" CHECK ("uses" >= 0);
+
+ALTER TABLE "order_lines"
+    ADD CONSTRAINT "order_lines_discount_range" CHECK ("discount_aoa" BETWEEN 0 AND "unit_price_aoa" * "quantity") NOT VALID;
 
 ALTER TABLE "promo_redemptions"
     ADD CONSTRAINT "promo_redemptions_discount_non_negative" CHECK ("discount_aoa" >= 0);

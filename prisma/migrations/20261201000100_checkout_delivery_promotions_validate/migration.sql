@@ -7,3 +7,4 @@ ALTER TABLE "orders" VALIDATE CONSTRAINT "orders_promo_code_id_fkey";
 ALTER TABLE "orders" VALIDATE CONSTRAINT "orders_amount_parts";
 ALTER TABLE "orders" VALIDATE CONSTRAINT "orders_delivery_method";
 ALTER TABLE "orders" VALIDATE CONSTRAINT "orders_fulfilment_state";
+ALTER TABLE "order_lines" VALIDATE CONSTRAINT "order_lines_discount_range";
