@@ -2,14 +2,41 @@
 
 import { useId, useState } from "react";
 import { PayButton, type PayButtonLine } from "@/components/pay-button";
-import { customerSchema } from "@/lib/checkout/request";
+import type { CheckoutDetails } from "@/components/pay-button/request-order";
+import { ADDRESS_LIMITS, customerSchema, deliveryAddressSchema } from "@/lib/checkout/request";
+import { deliveryFee } from "@/lib/delivery-fee";
 import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
+import { formatAoa } from "@/lib/money";
+
+/** The active delivery methods, as GET /api/delivery-options answers them. */
+export interface CheckoutDeliveryOptions {
+  zones: { id: string; name: string; feeAoa: number; freeFromAoa: number | null; estimatedDays: number | null }[];
+  pickupPoints: { id: string; name: string; address: string; hours: string }[];
+}
+
+type AddressField = keyof typeof ADDRESS_LIMITS;
+const ADDRESS_FIELDS: AddressField[] = ["province", "municipality", "neighbourhood", "street", "reference"];
+const ADDRESS_AUTOCOMPLETE: Record<AddressField, string> = {
+  province: "address-level1",
+  municipality: "address-level2",
+  neighbourhood: "address-level3",
+  street: "street-address",
+  reference: "off",
+};
+
+interface AppliedPromo {
+  code: string;
+  discountAoa: number;
+}
 
 /**
- * The customer's name and phone, checked as they type with the very schema endpoint A applies
- * (lib/checkout/request.ts), and the PayButton once both are valid. The button checks out the
- * server's cart; `lines` only describe it to the hosted checkout.
+ * The checkout's form: the customer (name, phone, optional email), how the goods reach them (a
+ * pickup point, or a zone with an address), a promo code, and what they will pay, checked as
+ * they type with the very schemas endpoint A applies (lib/checkout/request.ts). The PayButton
+ * appears once everything is valid. The amounts shown are the server's rules (the zone's fee
+ * from lib/delivery-fee.ts, the discount from POST /api/cart/promo); endpoint A computes them
+ * again and charges what it computed.
  */
 export function CheckoutForm({
   lang,
@@ -17,25 +44,111 @@ export function CheckoutForm({
   sdkUrl,
   nonce,
   lines,
+  subtotalAoa,
+  delivery,
 }: {
   lang: Lang;
   publishableKey: string;
   sdkUrl: string;
   nonce?: string;
   lines: PayButtonLine[];
+  subtotalAoa: number;
+  delivery: CheckoutDeliveryOptions;
 }) {
   const t = dictionary(lang);
   const id = useId();
-  const [fields, setFields] = useState({ name: "", phone: "" });
-  const [touched, setTouched] = useState({ name: false, phone: false });
-  const parsed = customerSchema.safeParse(fields);
+  const [fields, setFields] = useState({ name: "", phone: "", email: "" });
+  const [touched, setTouched] = useState({ name: false, phone: false, email: false });
+  // The first method on offer is chosen to begin with (a pickup point costs nothing).
+  const [choice, setChoice] = useState(
+    delivery.pickupPoints[0]
+      ? `pickup:${delivery.pickupPoints[0].id}`
+      : delivery.zones[0]
+        ? `zone:${delivery.zones[0].id}`
+        : "",
+  );
+  const [address, setAddress] = useState<Record<AddressField, string>>({
+    province: "Luanda",
+    municipality: "",
+    neighbourhood: "",
+    street: "",
+    reference: "",
+  });
+  const [addressTouched, setAddressTouched] = useState<Partial<Record<AddressField, boolean>>>({});
+  const [promoInput, setPromoInput] = useState("");
+  const [promo, setPromo] = useState<AppliedPromo | null>(null);
+  const [promoError, setPromoError] = useState<string | null>(null);
+  const [promoBusy, setPromoBusy] = useState(false);
+
+  const parsed = customerSchema.safeParse({ ...fields, email: fields.email.trim() === "" ? undefined : fields.email });
   const invalid = new Set(parsed.success ? [] : parsed.error.issues.map((issue) => issue.path[0]));
   const errors = {
     name: touched.name && invalid.has("name") ? t.checkout.nameInvalid : undefined,
     phone: touched.phone && invalid.has("phone") ? t.checkout.phoneInvalid : undefined,
+    email: touched.email && invalid.has("email") ? t.checkout.emailInvalid : undefined,
   };
 
-  const field = (key: "name" | "phone", label: string, props: React.InputHTMLAttributes<HTMLInputElement>) => (
+  const zone = choice.startsWith("zone:")
+    ? delivery.zones.find((candidate) => `zone:${candidate.id}` === choice)
+    : undefined;
+  const point = choice.startsWith("pickup:")
+    ? delivery.pickupPoints.find((candidate) => `pickup:${candidate.id}` === choice)
+    : undefined;
+  const offersDelivery = delivery.zones.length + delivery.pickupPoints.length > 0;
+  const parsedAddress = deliveryAddressSchema.safeParse(address);
+  const badAddress = new Set(parsedAddress.success ? [] : parsedAddress.error.issues.map((issue) => issue.path[0]));
+
+  const discountAoa = promo?.discountAoa ?? 0;
+  const feeAoa = zone ? deliveryFee(zone, subtotalAoa - discountAoa) : 0;
+  const totalAoa = subtotalAoa - discountAoa + feeAoa;
+
+  const deliveryChoice: CheckoutDetails["delivery"] | undefined = point
+    ? { method: "pickup", pickupPointId: point.id }
+    : zone && parsedAddress.success
+      ? { method: "delivery", zoneId: zone.id, address: parsedAddress.data }
+      : undefined;
+  const ready = parsed.success && (!offersDelivery || deliveryChoice !== undefined);
+
+  const applyPromo = async () => {
+    const code = promoInput.trim();
+    if (code === "") return;
+    setPromoBusy(true);
+    setPromoError(null);
+    try {
+      const phone = customerSchema.shape.phone.safeParse(fields.phone);
+      const response = await fetch("/api/cart/promo", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ code, ...(phone.success ? { phone: phone.data } : {}) }),
+      });
+      const body = (await response.json().catch(() => null)) as {
+        code?: string;
+        discountAoa?: number;
+        error?: { code?: string };
+      } | null;
+      if (response.ok && typeof body?.code === "string" && typeof body.discountAoa === "number") {
+        setPromo({ code: body.code, discountAoa: body.discountAoa });
+        setPromoInput(body.code);
+      } else {
+        setPromo(null);
+        const messages = t.checkout.promoErrors;
+        const reason = body?.error?.code ?? "other";
+        setPromoError(Object.hasOwn(messages, reason) ? messages[reason as keyof typeof messages] : messages.other);
+      }
+    } catch {
+      setPromo(null);
+      setPromoError(t.checkout.promoErrors.other);
+    } finally {
+      setPromoBusy(false);
+    }
+  };
+
+  const field = (
+    key: "name" | "phone" | "email",
+    label: string,
+    props: React.InputHTMLAttributes<HTMLInputElement>,
+    hint?: string,
+  ) => (
     <div className="flex flex-col gap-1">
       <label htmlFor={`${id}-${key}`} className="text-sm font-medium">
         {label}
@@ -48,15 +161,76 @@ export function CheckoutForm({
         onBlur={() => setTouched((current) => ({ ...current, [key]: true }))}
         aria-invalid={errors[key] ? true : undefined}
         aria-describedby={`${id}-${key}-message`}
-        required
+        required={key !== "email"}
         className="rounded-md border border-stone-300 px-3 py-2 text-base aria-invalid:border-red-600"
         {...props}
       />
       {/* Reserved line: an error appearing does not push the button down. */}
       <p id={`${id}-${key}-message`} className="min-h-5 text-sm text-red-700">
-        {errors[key] ?? (key === "phone" ? <span className="text-stone-500">{t.checkout.phoneHint}</span> : null)}
+        {errors[key] ?? (hint ? <span className="text-stone-500">{hint}</span> : null)}
       </p>
     </div>
+  );
+
+  const addressField = (key: AddressField) => {
+    const error =
+      addressTouched[key] && badAddress.has(key) ? t.checkout.addressInvalid(ADDRESS_LIMITS[key]) : undefined;
+    const hint = key === "reference" ? t.checkout.referenceHint : undefined;
+    return (
+      <div key={key} className="flex flex-col gap-1">
+        <label htmlFor={`${id}-address-${key}`} className="text-sm font-medium">
+          {t.checkout[key]}
+        </label>
+        <input
+          id={`${id}-address-${key}`}
+          name={key}
+          value={address[key]}
+          onChange={(event) => setAddress((current) => ({ ...current, [key]: event.target.value }))}
+          onBlur={() => setAddressTouched((current) => ({ ...current, [key]: true }))}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-address-${key}-message`}
+          autoComplete={ADDRESS_AUTOCOMPLETE[key]}
+          maxLength={ADDRESS_LIMITS[key]}
+          required
+          className="rounded-md border border-stone-300 px-3 py-2 text-base aria-invalid:border-red-600"
+        />
+        <p id={`${id}-address-${key}-message`} className="min-h-5 text-sm text-red-700">
+          {error ?? (hint ? <span className="text-stone-500">{hint}</span> : null)}
+        </p>
+      </div>
+    );
+  };
+
+  const zoneNote = (candidate: CheckoutDeliveryOptions["zones"][number]) =>
+    [
+      candidate.feeAoa === 0 ? t.checkout.free : formatAoa(candidate.feeAoa),
+      candidate.freeFromAoa !== null && candidate.feeAoa > 0
+        ? t.checkout.freeFrom(formatAoa(candidate.freeFromAoa))
+        : null,
+      candidate.estimatedDays !== null ? t.checkout.estimatedDays(candidate.estimatedDays) : null,
+    ]
+      .filter(Boolean)
+      .join(" · ");
+
+  const radio = (value: string, title: string, note: string, detail?: string) => (
+    <label
+      key={value}
+      className="flex cursor-pointer items-start gap-3 rounded-lg border border-stone-200 bg-white px-3 py-2 has-checked:border-brand-700 has-checked:ring-1 has-checked:ring-brand-700"
+    >
+      <input
+        type="radio"
+        name="delivery"
+        value={value}
+        checked={choice === value}
+        onChange={() => setChoice(value)}
+        className="mt-1"
+      />
+      <span className="flex flex-col">
+        <span className="font-medium">{title}</span>
+        {detail && <span className="text-sm text-stone-600">{detail}</span>}
+        <span className="text-sm text-stone-600">{note}</span>
+      </span>
+    </label>
   );
 
   return (
@@ -66,11 +240,137 @@ export function CheckoutForm({
       </h2>
       <form noValidate onSubmit={(event) => event.preventDefault()} className="flex flex-col gap-2">
         {field("name", t.checkout.name, { autoComplete: "name", maxLength: 100 })}
-        {field("phone", t.checkout.phone, { type: "tel", autoComplete: "tel", inputMode: "tel", maxLength: 24 })}
+        {field(
+          "phone",
+          t.checkout.phone,
+          { type: "tel", autoComplete: "tel", inputMode: "tel", maxLength: 24 },
+          t.checkout.phoneHint,
+        )}
+        {field(
+          "email",
+          t.checkout.email,
+          { type: "email", autoComplete: "email", maxLength: 254 },
+          t.checkout.emailHint,
+        )}
+
+        {offersDelivery && (
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-2 text-lg font-medium">{t.checkout.delivery}</legend>
+            {delivery.pickupPoints.map((candidate) =>
+              radio(
+                `pickup:${candidate.id}`,
+                t.checkout.pickupAt(candidate.name),
+                `${t.checkout.free} · ${candidate.hours}`,
+                candidate.address,
+              ),
+            )}
+            {delivery.zones.map((candidate) =>
+              radio(`zone:${candidate.id}`, t.checkout.deliverTo(candidate.name), zoneNote(candidate)),
+            )}
+          </fieldset>
+        )}
+        {zone && (
+          <fieldset className="mt-2 flex flex-col gap-1">
+            <legend className="mb-2 text-base font-medium">{t.checkout.address}</legend>
+            {ADDRESS_FIELDS.map(addressField)}
+          </fieldset>
+        )}
       </form>
+
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void applyPromo();
+        }}
+        className="flex flex-col gap-1"
+      >
+        <label htmlFor={`${id}-promo`} className="text-sm font-medium">
+          {t.checkout.promo}
+        </label>
+        <div className="flex gap-2">
+          <input
+            id={`${id}-promo`}
+            name="promoCode"
+            value={promoInput}
+            onChange={(event) => {
+              setPromoInput(event.target.value);
+              if (promo) setPromo(null);
+              setPromoError(null);
+            }}
+            autoComplete="off"
+            autoCapitalize="characters"
+            maxLength={40}
+            aria-invalid={promoError ? true : undefined}
+            aria-describedby={`${id}-promo-message`}
+            className="min-w-0 flex-1 rounded-md border border-stone-300 px-3 py-2 text-base uppercase aria-invalid:border-red-600"
+          />
+          {promo ? (
+            <button
+              type="button"
+              onClick={() => {
+                setPromo(null);
+                setPromoInput("");
+              }}
+              className="rounded-md border border-stone-300 px-3 py-2 text-sm font-medium hover:bg-stone-100"
+            >
+              {t.checkout.promoRemove}
+            </button>
+          ) : (
+            <button
+              type="submit"
+              disabled={promoBusy || promoInput.trim() === ""}
+              className="rounded-md border border-stone-300 px-3 py-2 text-sm font-medium hover:bg-stone-100 disabled:opacity-50"
+            >
+              {t.checkout.promoApply}
+            </button>
+          )}
+        </div>
+        <p id={`${id}-promo-message`} role="status" className="min-h-5 text-sm">
+          {promoError ? (
+            <span className="text-red-700">{promoError}</span>
+          ) : promo ? (
+            <span className="text-emerald-800">
+              {t.checkout.promoApplied(promo.code, formatAoa(promo.discountAoa))}
+            </span>
+          ) : null}
+        </p>
+      </form>
+
       <h2 className="text-lg font-medium">{t.checkout.payment}</h2>
+      <dl
+        data-testid="checkout-breakdown"
+        className="flex flex-col gap-1 rounded-xl border border-stone-200 bg-white px-4 py-3"
+      >
+        <div className="flex justify-between gap-4">
+          <dt>{t.checkout.subtotal}</dt>
+          <dd className="tabular-nums">{formatAoa(subtotalAoa)}</dd>
+        </div>
+        {promo && (
+          <div className="flex justify-between gap-4 text-emerald-800">
+            <dt>{t.checkout.discount(promo.code)}</dt>
+            <dd data-testid="checkout-discount" className="tabular-nums">
+              −{formatAoa(discountAoa)}
+            </dd>
+          </div>
+        )}
+        {offersDelivery && (
+          <div className="flex justify-between gap-4">
+            <dt>{t.checkout.deliveryFee}</dt>
+            <dd data-testid="checkout-delivery-fee" className="tabular-nums">
+              {feeAoa === 0 ? t.checkout.free : formatAoa(feeAoa)}
+            </dd>
+          </div>
+        )}
+        <div className="flex justify-between gap-4 text-lg font-semibold">
+          <dt>{t.checkout.total}</dt>
+          <dd data-testid="checkout-total" className="tabular-nums">
+            {formatAoa(totalAoa)}
+          </dd>
+        </div>
+      </dl>
       <div className="min-h-14">
-        {parsed.success ? (
+        {ready && parsed.success ? (
           <PayButton
             publishableKey={publishableKey}
             sdkUrl={sdkUrl}
@@ -78,6 +378,11 @@ export function CheckoutForm({
             lang={lang}
             lines={lines}
             customer={{ name: parsed.data.name, phone: parsed.data.phone }}
+            details={{
+              ...(parsed.data.email ? { email: parsed.data.email } : {}),
+              ...(deliveryChoice ? { delivery: deliveryChoice } : {}),
+              ...(promo ? { promoCode: promo.code } : {}),
+            }}
           />
         ) : (
           <p className="text-sm text-stone-600">{t.checkout.fillToPay}</p>

@@ -2,14 +2,19 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
-import { PayOrderError, requestPayOrder, type CreatedPayOrder } from "@/components/pay-button/request-order";
+import {
+  PayOrderError,
+  requestPayOrder,
+  type CheckoutDetails,
+  type CreatedPayOrder,
+} from "@/components/pay-button/request-order";
 import { idSelector } from "@/components/pay-button/selector";
 import { dictionary } from "@/lib/i18n/dictionaries";
 import { orderErrorMessage } from "@/lib/i18n/notices";
 import { payButtonOptions, type ShopLang } from "@/lib/pay-sdk/config";
 import { isPopupBlockedError } from "@/lib/pay-sdk/errors";
 import { loadPaySdk } from "@/lib/pay-sdk/loader";
-import type { PayCallbackActions, PayCustomerInfo, PayGlobal, PaymentReferenceItem } from "@/lib/pay-sdk/types";
+import type { PayCallbackActions, PayCustomerInfo, PayGlobal } from "@/lib/pay-sdk/types";
 
 export interface PayButtonLine {
   description: string;
@@ -26,10 +31,12 @@ export interface PayButtonProps {
   /** CSP nonce, set on the SDK's script tag. */
   nonce?: string;
   lang: ShopLang;
-  /** The cart lines, for addAllPaymentReferences (one entry per line). */
+  /** The cart lines it pays for: a change renders the SDK button anew. */
   lines: PayButtonLine[];
   /** Read when the shopper clicks; changing it never re-renders the SDK button. */
   customer?: PayCustomerInfo;
+  /** The rest of the checkout (email, delivery, promo code), read when the shopper clicks too. */
+  details?: CheckoutDetails;
   onOrderCreated?(order: CreatedPayOrder): void;
   /** Every failure the shopper is shown, with the error behind it (logging, analytics). */
   onError?(error: unknown, kind: PayButtonErrorKind): void;
@@ -61,6 +68,7 @@ export function PayButton({
   lang,
   lines,
   customer,
+  details,
   onOrderCreated,
   onError,
 }: PayButtonProps) {
@@ -80,9 +88,9 @@ export function PayButton({
   const failure = outcome?.renderKey === renderKey ? outcome.failure : null;
   const state = outcome?.renderKey !== renderKey ? "loading" : failure ? "error" : "ready";
 
-  const latest = useRef({ customer, lines, onOrderCreated, onError, router });
+  const latest = useRef({ customer, details, onOrderCreated, onError, router });
   useLayoutEffect(() => {
-    latest.current = { customer, lines, onOrderCreated, onError, router };
+    latest.current = { customer, details, onOrderCreated, onError, router };
   });
 
   useEffect(() => {
@@ -126,12 +134,14 @@ export function PayButton({
         createOrder: async () => {
           if (!active) throw new Error("this pay button is no longer on the page");
           setNotice(null);
-          const { customer: buyer, lines: cartLines } = latest.current;
+          const { customer: buyer, details: rest } = latest.current;
           try {
-            const created = await requestPayOrder(buyer);
+            const created = await requestPayOrder(buyer, rest);
             if (!active) throw new Error("this pay button is no longer on the page");
-            if (buyer) sdk.addCustomerInfo?.(buyer);
-            sdk.addAllPaymentReferences?.(cartLines.map((line) => paymentReference(line, created.referenceNumber)));
+            if (buyer) sdk.addCustomerInfo?.({ name: buyer.name, phone: buyer.phone });
+            // Built by the server from the order as stored: they add up to what is charged, the
+            // delivery fee and any discount included (docs/contract-decisions.md).
+            sdk.addAllPaymentReferences?.(created.paymentReferences);
             order = created;
             latest.current.onOrderCreated?.(created);
             return created.referenceNumber;
@@ -217,15 +227,4 @@ export function PayButton({
       )}
     </div>
   );
-}
-
-function paymentReference(line: PayButtonLine, referenceNumber: string): PaymentReferenceItem {
-  // Every line carries the order's one reference (docs/contract-decisions.md).
-  return {
-    referenceNumber,
-    referenceDescription: line.description,
-    referenceAmount: line.unitPriceAoa,
-    referenceQuantity: line.quantity,
-    referenceTotalQuantity: line.stock,
-  };
 }

@@ -3,7 +3,7 @@ import type { APIResponse, Page } from "@playwright/test";
 import { PRODUCT_PNG, signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
-import { kwanza } from "./support/shop";
+import { kwanza, pickupDelivery } from "./support/shop";
 import { pt } from "../lib/i18n/dictionaries";
 
 /**
@@ -76,7 +76,10 @@ test("a product's creation, its last units reserved and a price edit reach the c
 
   // A checkout reserves both units: sold out, on both pages.
   const order = await page.request.post("/api/pay/create-order", {
-    data: { items: [{ productId: product.id, quantity: 2 }] },
+    data: {
+      items: [{ productId: product.id, quantity: 2 }],
+      delivery: await pickupDelivery((path) => page.request.get(path)),
+    },
   });
   expect(order.status(), await order.text()).toBe(200);
   const [row] = await query<{ stock: number }>("SELECT stock FROM products WHERE id = $1", [product.id]);

@@ -3,7 +3,7 @@ import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { readE2eServerEnvironment } from "../harness/server-environment";
-import { addFromCatalog, kwanza, openCheckout, openPopup, payButton } from "./support/shop";
+import { addFromCatalog, kwanza, openCheckout, openPopup, payButton, pickupDelivery } from "./support/shop";
 import { pt } from "../lib/i18n/dictionaries";
 
 /**
@@ -175,7 +175,11 @@ test("the cart names an order still being paid elsewhere as in progress, and as 
     (candidate) => !candidate.hasOptions,
   );
   const created = await request.post("/api/pay/create-order", {
-    data: { items: [{ productId: product!.id, quantity: 1 }], customer: { name: "Teste E2E", phone: "923000000" } },
+    data: {
+      items: [{ productId: product!.id, quantity: 1 }],
+      customer: { name: "Teste E2E", phone: "923000000" },
+      delivery: await pickupDelivery((path) => request.get(path)),
+    },
   });
   expect(created.status()).toBe(200);
   const { externalTransactionId: id } = (await created.json()) as { externalTransactionId: string };

@@ -5,6 +5,7 @@ import { prepareIsolatedShop, type IsolatedShop } from "../harness/isolated-shop
 import { startNextServer, waitUntilAnswering, type RunningNextServer } from "../harness/next-production";
 import { controlClient, type ControlClient } from "pay-sandbox/client";
 import { expect, test } from "./support/fixtures";
+import { pickupDelivery } from "./support/shop";
 
 // Black-box, over HTTP only, against the production server as a deployment runs it (the build
 // the e2e server made, started by harness/next-production.ts): a shop of its own per test
@@ -85,11 +86,12 @@ async function products(shop: Shop): Promise<Product[]> {
   );
 }
 
-function createOrder(shop: Shop, productId: string, quantity: number, headers: Record<string, string> = {}) {
+async function createOrder(shop: Shop, productId: string, quantity: number, headers: Record<string, string> = {}) {
+  const delivery = await pickupDelivery((path) => fetch(`${shop.url}${path}`));
   return fetch(`${shop.url}/api/pay/create-order`, {
     method: "POST",
     headers: { "Content-Type": "application/json", ...headers },
-    body: JSON.stringify({ items: [{ productId, quantity }] }),
+    body: JSON.stringify({ items: [{ productId, quantity }], delivery }),
   });
 }
 

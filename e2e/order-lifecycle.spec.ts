@@ -1,5 +1,6 @@
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
+import { pickupDelivery } from "./support/shop";
 
 // The order lifecycle against the production server (scripts/serve.mjs, as npm start runs it) and the local sandbox, over
 // HTTP only: create-order, the sandbox's signed webhook, the status endpoint, and the jobs that
@@ -16,7 +17,11 @@ async function placeOrder(request: import("@playwright/test").APIRequestContext)
   // One sold without options: its checkout names no variant.
   const product = products.find((candidate) => !candidate.hasOptions);
   const response = await request.post("/api/pay/create-order", {
-    data: { items: [{ productId: product!.id, quantity: 1 }], customer: { name: "Teste E2E", phone: "923000000" } },
+    data: {
+      items: [{ productId: product!.id, quantity: 1 }],
+      customer: { name: "Teste E2E", phone: "923000000" },
+      delivery: await pickupDelivery((path) => request.get(path)),
+    },
   });
   expect(response.status()).toBe(200);
   return (await response.json()) as { externalTransactionId: string; referenceNumber: string; amountAoa: number };

@@ -1,6 +1,7 @@
 import { pt } from "../lib/i18n/dictionaries";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { expect, test } from "./support/fixtures";
+import { pickupDelivery } from "./support/shop";
 
 /**
  * Finding an order again (issue 25): the browser that placed an order lists it under "As minhas
@@ -20,6 +21,7 @@ test("a shopper finds an order from this browser's list and from another device 
     data: {
       items: [{ productId: product.id, quantity: 1 }],
       customer: { name: "Ana Teste", phone: "+244 923 456 789" },
+      delivery: await pickupDelivery((path) => page.request.get(path)),
     },
   });
   expect(created.status()).toBe(200);

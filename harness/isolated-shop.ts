@@ -45,6 +45,11 @@ export interface IsolatedShopOptions {
   serverDatabaseUrl?: string;
   /** Connections in the app's pool. */
   databasePoolMax?: number;
+  /**
+   * Whether the demo's pickup points and delivery zones are seeded (default: yes). Without them
+   * the shop offers no delivery method, so a checkout names none (lib/checkout/create-order.ts).
+   */
+  deliveryMethods?: boolean;
   log?: (line: string) => void;
 }
 
@@ -95,6 +100,7 @@ function appEnvOf(options: IsolatedShopOptions, databaseUrl: string, payEnv: Rec
     RATE_LIMIT_STATUS_REFRESH_PER_MINUTE: "0",
     RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: "0",
     RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE: "0",
+    RATE_LIMIT_PROMO_CHECK_PER_MINUTE: "0",
     MAX_OPEN_ORDERS_PER_SHOPPER: "0",
     // The back office is on, with a password and a session secret of this run's own: the tests
     // sign in with appEnv.ADMIN_PASSWORD (e2e: test-results/e2e-server.json's adminPassword).
@@ -123,7 +129,7 @@ async function withCleanUp<T extends object>(
     undo.push(() => database.drop());
     log(`database: ${database.description}`);
     await applyMigrations({ connectionString: database.url });
-    const seeded = await seedCatalog(database.url);
+    const seeded = await seedCatalog(database.url, { deliveryMethods: options.deliveryMethods ?? true });
     log(`catalogue seeded (${seeded.products} products)`);
 
     return {

@@ -9,7 +9,7 @@ import { isUuid } from "./uuid";
  * from a subtotal, an estimate in days) and pickup points (free), both managed in the back office
  * (/admin/delivery, app/api/admin/delivery-zones and app/api/admin/pickup-points) and listed, the
  * active ones only, by GET /api/delivery-options. The checkout offers them in a later step of the
- * issue; deliveryFee() is the rule it will charge by.
+ * issue; deliveryFee() (lib/delivery-fee.ts) is the rule it charges by.
  *
  * Names are unique per kind: a duplicate is refused (409 name_taken), never renamed.
  */
@@ -247,11 +247,6 @@ export async function deliveryOptions(db: Database): Promise<DeliveryOptions> {
   return { zones, pickupPoints };
 }
 
-/** What a delivery to `zone` costs for an order of `subtotalAoa`: nothing from its free-delivery threshold on. */
-export function deliveryFee(zone: Pick<DeliveryZone, "feeAoa" | "freeFromAoa">, subtotalAoa: number): number {
-  if (zone.freeFromAoa !== null && subtotalAoa >= zone.freeFromAoa) return 0;
-  return zone.feeAoa;
-}
 
 /** The back office's page of delivery methods. */
 export const DELIVERY_PAGE = "/admin/delivery";

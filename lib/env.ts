@@ -91,6 +91,8 @@ const shape = {
   RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: wholeNumber("requests").min(0).default(5),
   /** Order lookups (/orders/lookup: number and phone) per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE: wholeNumber("requests").min(0).default(10),
+  /** Promo code checks before paying (POST /api/cart/promo) per client address per minute; 0 turns the limit off. */
+  RATE_LIMIT_PROMO_CHECK_PER_MINUTE: wholeNumber("requests").min(0).default(20),
   /**
    * The back office's password (/admin). Unset: the back office is off. Not trimmed: every
    * character is part of the password. Its length rule in production is in adminProblems().
@@ -246,6 +248,7 @@ export interface Env {
     statusRefreshPerMinute: number;
     adminSignInPerMinute: number;
     orderLookupPerMinute: number;
+    promoCheckPerMinute: number;
   };
   /** The back office (/admin); undefined when ADMIN_PASSWORD is unset, and the back office is off. */
   admin?: { password: string; sessionSecret: string };
@@ -289,6 +292,7 @@ const DEFAULTED = new Set([
   "RATE_LIMIT_STATUS_REFRESH_PER_MINUTE",
   "RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE",
   "RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE",
+  "RATE_LIMIT_PROMO_CHECK_PER_MINUTE",
   "ADMIN_PASSWORD",
   "ADMIN_SESSION_SECRET",
   "TRUST_PROXY",
@@ -358,6 +362,7 @@ export function parseEnv(raw: Source): Env {
       statusRefreshPerMinute: e.RATE_LIMIT_STATUS_REFRESH_PER_MINUTE,
       adminSignInPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE,
       orderLookupPerMinute: e.RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE,
+      promoCheckPerMinute: e.RATE_LIMIT_PROMO_CHECK_PER_MINUTE,
     },
     ...(e.ADMIN_PASSWORD && e.ADMIN_SESSION_SECRET
       ? { admin: { password: e.ADMIN_PASSWORD, sessionSecret: e.ADMIN_SESSION_SECRET } }

@@ -38,3 +38,21 @@ export async function readFormOrJson(
     return { ok: false, response: jsonError(400, "invalid_json", "the body is not valid JSON") };
   }
 }
+
+/**
+ * A JSON-only body (the shop's own JSON endpoints), read up to `maxBytes`: 415 unless the request
+ * says JSON (which also keeps cross-site HTML forms out: they cannot send that content type),
+ * then 413/400 for a body too large or broken off, 400 for invalid JSON.
+ */
+export async function readJsonBody(
+  request: Request,
+  maxBytes: number,
+  what: string,
+): Promise<{ ok: true; input: unknown } | { ok: false; response: Response }> {
+  if (!isJson(request))
+    return {
+      ok: false,
+      response: jsonError(415, "unsupported_media_type", `send ${what} as Content-Type: application/json`),
+    };
+  return readFormOrJson(request, maxBytes);
+}

@@ -1,4 +1,4 @@
-import type { PayCustomerInfo } from "@/lib/pay-sdk/types";
+import type { PayCustomerInfo, PaymentReferenceItem } from "@/lib/pay-sdk/types";
 
 export const CREATE_ORDER_PATH = "/api/pay/create-order";
 
@@ -7,6 +7,21 @@ export interface CreatedPayOrder {
   externalTransactionId: string;
   referenceNumber: string;
   amountAoa: number;
+  /** What the SDK's addAllPaymentReferences gets: built by the server, adding up to amountAoa. */
+  paymentReferences: PaymentReferenceItem[];
+}
+
+/** The rest of endpoint A's body besides the customer's name and phone (lib/checkout/request.ts). */
+export interface CheckoutDetails {
+  email?: string;
+  delivery?:
+    | { method: "pickup"; pickupPointId: string }
+    | {
+        method: "delivery";
+        zoneId: string;
+        address: { province: string; municipality: string; neighbourhood: string; street: string; reference: string };
+      };
+  promoCode?: string;
 }
 
 /**
@@ -31,13 +46,17 @@ export class PayOrderError extends Error {
  * reads the cart and recomputes the amount (contract 4.2 A.1). Throws a PayOrderError, with
  * the server's own code and message when it gave them.
  */
-export async function requestPayOrder(customer: PayCustomerInfo | undefined): Promise<CreatedPayOrder> {
+export async function requestPayOrder(
+  customer: PayCustomerInfo | undefined,
+  details: CheckoutDetails = {},
+): Promise<CreatedPayOrder> {
+  const { email, delivery, promoCode } = details;
   let response: Response;
   try {
     response = await fetch(CREATE_ORDER_PATH, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ customer }),
+      body: JSON.stringify({ customer: customer && email ? { ...customer, email } : customer, delivery, promoCode }),
     });
   } catch {
     throw new PayOrderError("network", "the shop could not be reached; check the connection and try again");
@@ -54,7 +73,7 @@ export async function requestPayOrder(customer: PayCustomerInfo | undefined): Pr
 }
 
 function readCreatedOrder(body: unknown): CreatedPayOrder {
-  const { externalTransactionId, referenceNumber, amountAoa } = isRecord(body) ? body : {};
+  const { externalTransactionId, referenceNumber, amountAoa, paymentReferences } = isRecord(body) ? body : {};
   const invalid = (message: string) => new PayOrderError("invalid_response", message);
   // Contract 7: an empty reference is invalid, so it never reaches the SDK.
   if (typeof referenceNumber !== "string" || referenceNumber.trim() === "")
@@ -62,7 +81,19 @@ function readCreatedOrder(body: unknown): CreatedPayOrder {
   if (typeof externalTransactionId !== "string" || externalTransactionId === "")
     throw invalid("the shop returned no order id");
   if (typeof amountAoa !== "number") throw invalid("the shop returned no amount");
-  return { externalTransactionId, referenceNumber, amountAoa };
+  if (!Array.isArray(paymentReferences) || !paymentReferences.every(isReferenceItem))
+    throw invalid("the shop returned no payment references");
+  return { externalTransactionId, referenceNumber, amountAoa, paymentReferences };
+}
+
+function isReferenceItem(value: unknown): value is PaymentReferenceItem {
+  if (!isRecord(value)) return false;
+  const { referenceNumber, referenceDescription, referenceAmount, referenceQuantity, referenceTotalQuantity } = value;
+  return (
+    typeof referenceNumber === "string" &&
+    typeof referenceDescription === "string" &&
+    [referenceAmount, referenceQuantity, referenceTotalQuantity].every(Number.isInteger)
+  );
 }
 
 /** `{ error: { code, message } }`, as lib/http.ts's jsonError writes it. */

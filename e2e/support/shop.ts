@@ -39,3 +39,12 @@ export async function payButton(page: Page) {
 export async function openPopup(page: Page): Promise<HostedCheckout> {
   return openHostedCheckout(page, await payButton(page));
 }
+
+/**
+ * A pickup at the shop's first pickup point, for checkouts made over HTTP: a shop that offers
+ * delivery methods (the demo data does) needs one named. `get` fetches a path of the shop.
+ */
+export async function pickupDelivery(get: (path: string) => Promise<{ json(): Promise<unknown> }>) {
+  const options = (await (await get("/api/delivery-options")).json()) as { pickupPoints: { id: string }[] };
+  return { method: "pickup" as const, pickupPointId: options.pickupPoints[0]!.id };
+}

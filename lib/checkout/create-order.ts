@@ -10,9 +10,14 @@ import { creationFailureReason } from "../orders/cancel-reasons";
 import { releaseExpiredHolds } from "../orders/holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
 import { PayServiceError, type PayClient } from "../pay";
+import { deliveryFee } from "../delivery-fee";
+import { formatAoa } from "../money";
+import { applyPromo, recordPromoUse } from "../promo";
 import { takeUnits } from "../stock";
 import { lineName, readVariantOptions, variantTitle } from "../variants";
-import type { Customer, OrderItem } from "./request";
+import { paymentReferenceItems, type ReferenceLine } from "./payment-references";
+import type { PaymentReferenceItem } from "../pay-sdk/types";
+import type { Customer, DeliveryAddress, DeliveryChoice, OrderItem } from "./request";
 
 /**
  * Endpoint A (contract 4.2): turn a cart (or a list of items) into an order at the service.
@@ -34,6 +39,12 @@ import type { Customer, OrderItem } from "./request";
  * (lib/orders/holds.ts, bounded and with a short service deadline) and the reservation is tried
  * once more, so a shopper never waits for a cron. One shopper (the `shopper_id` cookie) may
  * have at most MAX_OPEN_ORDERS_PER_SHOPPER orders open (pending, hold running) at once.
+ *
+ * The amount (issue 25) is `subtotal − discount + delivery fee`, every part from the database:
+ * the variants' prices, the promo code (lib/promo.ts: its use is counted in this transaction, on
+ * its locked row), and the zone's fee, free from its threshold on the subtotal after the discount.
+ * A shop that offers any pickup point or delivery zone needs one chosen (400 `delivery_required`);
+ * the order keeps a snapshot of it (names, address, hours), so a later edit never rewrites it.
  */
 
 export type CheckoutSource = { kind: "items"; items: OrderItem[] } | { kind: "cart"; cartId: string | undefined };
@@ -41,6 +52,10 @@ export type CheckoutSource = { kind: "items"; items: OrderItem[] } | { kind: "ca
 export interface CreateOrderInput {
   source: CheckoutSource;
   customer?: Customer;
+  /** How the goods reach the shopper; required when the shop offers any method. */
+  delivery?: DeliveryChoice;
+  /** A promo code as the shopper typed it. */
+  promoCode?: string;
   /** A stable id of the shopper (contract 2.2 `clientId`). */
   clientId: string;
 }
@@ -48,14 +63,22 @@ export interface CreateOrderInput {
 export interface CreatedOrder {
   externalTransactionId: string;
   referenceNumber: string;
+  /** subtotalAoa − discountAoa + deliveryFeeAoa: what the service charges. */
   amountAoa: number;
+  subtotalAoa: number;
+  discountAoa: number;
+  deliveryFeeAoa: number;
+  /** The code applied, as stored (upper case); null without one. */
+  promoCode: string | null;
+  /** For the SDK's addAllPaymentReferences (lib/checkout/payment-references.ts); they add up to amountAoa. */
+  paymentReferences: PaymentReferenceItem[];
 }
 
 export type CreateOrderResult =
   | ({ ok: true; replayed: boolean } & CreatedOrder)
   | {
       ok: false;
-      status: 404 | 409 | 422 | 429 | 502 | 503;
+      status: 400 | 404 | 409 | 422 | 429 | 502 | 503;
       code: string;
       message: string;
       /** With 429: when the shopper may try again. */
@@ -90,7 +113,7 @@ const REFERENCE_STORE_ATTEMPTS = 3;
 
 class Refusal extends Error {
   constructor(
-    readonly status: 404 | 409 | 422 | 429,
+    readonly status: 400 | 404 | 409 | 422 | 429,
     readonly code: string,
     message: string,
     readonly details: { variantIds?: string[]; retryAfterSeconds?: number } = {},
@@ -103,7 +126,13 @@ interface ReservedOrder {
   id: string;
   externalTransactionId: string;
   amountAoa: number;
-  lines: { name: string; imagePath: string; quantity: number }[];
+  subtotalAoa: number;
+  discountAoa: number;
+  deliveryFeeAoa: number;
+  promoCode: string | null;
+  /** "Entrega: Talatona" or "Levantamento: Loja do Maculusso". */
+  deliveryDescription: string | null;
+  lines: (ReferenceLine & { imagePath: string })[];
 }
 
 export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps): Promise<CreateOrderResult> {
@@ -139,10 +168,7 @@ export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps
       name: paymentOrderName(order.lines),
       amountAoa: order.amountAoa,
       image: new URL(order.lines[0]!.imagePath, `${deps.appUrl}/`).href,
-      additionalInfo: order.lines
-        .map((line) => `${line.quantity}× ${line.name}`)
-        .join("; ")
-        .slice(0, 500),
+      additionalInfo: additionalInfo(order),
     }));
   } catch (error) {
     await cancelUnpaidOrder(order.externalTransactionId, error, deps);
@@ -166,13 +192,33 @@ export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps
     amountAoa: order.amountAoa,
     lines: order.lines.length,
   });
+  return { ok: true, replayed: false, ...createdOrder(order, referenceNumber) };
+}
+
+function createdOrder(order: ReservedOrder, referenceNumber: string): CreatedOrder {
   return {
-    ok: true,
-    replayed: false,
     externalTransactionId: order.externalTransactionId,
     referenceNumber,
     amountAoa: order.amountAoa,
+    subtotalAoa: order.subtotalAoa,
+    discountAoa: order.discountAoa,
+    deliveryFeeAoa: order.deliveryFeeAoa,
+    promoCode: order.promoCode,
+    paymentReferences: paymentReferenceItems({ referenceNumber, ...order }),
   };
+}
+
+/** "1× Café do Amboim; 2× Camisola…, M, Preta; Desconto BEMVINDO10: −1 000 Kz; Entrega: Talatona 2 000 Kz". */
+function additionalInfo(order: ReservedOrder): string {
+  return [
+    ...order.lines.map((line) => `${line.quantity}× ${line.name}`),
+    ...(order.promoCode ? [`Desconto ${order.promoCode}: −${formatAoa(order.discountAoa)}`] : []),
+    ...(order.deliveryDescription
+      ? [`${order.deliveryDescription}${order.deliveryFeeAoa > 0 ? ` ${formatAoa(order.deliveryFeeAoa)}` : ""}`]
+      : []),
+  ]
+    .join("; ")
+    .slice(0, 500);
 }
 
 async function reserveOrder(input: CreateOrderInput, db: Database, policy: OrderPolicy): Promise<ReservedOrder> {
@@ -207,6 +253,7 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
     if (policy.maxOpenPerShopper > 0) await refuseTooManyOpenOrders(tx, input.clientId, policy.maxOpenPerShopper);
 
     const lines = await resolveVariants(tx, items);
+    const delivery = await resolveDelivery(tx, input.delivery);
     // One conditional UPDATE per variant, in lib/stock.ts' lock order (no deadlock between checkouts).
     const short = await takeUnits(
       tx,
@@ -219,8 +266,28 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
       });
     }
 
-    const amountAoa = lines.reduce((sum, line) => sum + line.unitPriceAoa * line.quantity, 0);
+    const subtotalAoa = lines.reduce((sum, line) => sum + line.unitPriceAoa * line.quantity, 0);
+    if (subtotalAoa > MAX_AMOUNT_AOA) throw new Refusal(422, "amount_too_large", "the order total is too large");
+    // After the stock: the code's row is locked last (lib/stock.ts' order, then promo_codes).
+    const promo = input.promoCode
+      ? await applyPromo(tx, {
+          code: input.promoCode,
+          lines: lines.map((line) => ({ productId: line.productId, lineTotalAoa: line.unitPriceAoa * line.quantity })),
+          phone: input.customer?.phone ?? null,
+          lock: true,
+        })
+      : null;
+    if (promo && !promo.ok) throw new Refusal(422, promo.code, promo.message);
+    const discountAoa = promo?.discountAoa ?? 0;
+    const deliveryFeeAoa = delivery?.zone ? deliveryFee(delivery.zone, subtotalAoa - discountAoa) : 0;
+    const amountAoa = subtotalAoa - discountAoa + deliveryFeeAoa;
     if (amountAoa > MAX_AMOUNT_AOA) throw new Refusal(422, "amount_too_large", "the order total is too large");
+    if (amountAoa < 1)
+      throw new Refusal(
+        422,
+        "amount_not_payable",
+        "with this promo code there is nothing left to pay; the service charges at least 1 Kz",
+      );
 
     const created = await tx.order.create({
       data: {
@@ -230,10 +297,17 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
         clientId: input.clientId,
         customerName: input.customer?.name ?? null,
         customerPhone: input.customer?.phone ?? null,
+        customerEmail: input.customer?.email ?? null,
+        subtotalAoa,
+        discountAoa,
+        deliveryFeeAoa,
+        promoCodeId: promo?.promoCodeId ?? null,
+        promoCode: promo?.code ?? null,
+        ...delivery?.columns,
         cartId,
         holdExpiresAt: new Date(Date.now() + policy.holdSeconds * 1000),
         lines: {
-          create: lines.map((line) => ({
+          create: lines.map((line, index) => ({
             productId: line.productId,
             variantId: line.variantId,
             productName: line.productName,
@@ -241,15 +315,35 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
             sku: line.sku,
             unitPriceAoa: line.unitPriceAoa,
             quantity: line.quantity,
+            discountAoa: promo?.lineDiscounts[index] ?? 0,
           })),
         },
       },
       select: { id: true, externalTransactionId: true },
     });
+    if (promo)
+      await recordPromoUse(tx, {
+        promoCodeId: promo.promoCodeId,
+        orderId: created.id,
+        phone: input.customer?.phone ?? null,
+        discountAoa,
+      });
     return {
       ...created,
       amountAoa,
-      lines: lines.map((line) => ({ name: line.name, imagePath: line.imagePath, quantity: line.quantity })),
+      subtotalAoa,
+      discountAoa,
+      deliveryFeeAoa,
+      promoCode: promo?.code ?? null,
+      deliveryDescription: delivery?.description ?? null,
+      lines: lines.map((line, index) => ({
+        name: line.name,
+        imagePath: line.imagePath,
+        unitPriceAoa: line.unitPriceAoa,
+        quantity: line.quantity,
+        discountAoa: promo?.lineDiscounts[index] ?? 0,
+        stock: line.stock,
+      })),
     };
   });
 }
@@ -265,6 +359,8 @@ interface ResolvedLine {
   sku: string | null;
   unitPriceAoa: number;
   imagePath: string;
+  /** The variant's stock before this order took its units (the payment reference's "stock quantity"). */
+  stock: number;
 }
 
 /**
@@ -282,11 +378,12 @@ async function resolveVariants(tx: Transaction, items: readonly OrderItem[]): Pr
       options: unknown;
       sku: string | null;
       priceAoa: number;
+      stock: number;
       imagePath: string | null;
       product: { name: string; imagePath: string; options: { name: string; values: string[] }[] };
     }[]
   >(Prisma.sql`
-SELECT v.id, v.product_id AS "productId", v.options, v.sku, v.price_aoa AS "priceAoa", v.image_path AS "imagePath",
+SELECT v.id, v.product_id AS "productId", v.options, v.sku, v.price_aoa AS "priceAoa", v.stock, v.image_path AS "imagePath",
        json_build_object(
          'name', p.name,
          'imagePath', p.image_path,
@@ -326,6 +423,7 @@ WHERE v.product_id = ANY(${items.map((item) => item.productId)}::uuid[]) AND v.a
       sku: variant.sku,
       unitPriceAoa: variant.priceAoa,
       imagePath: variant.imagePath ?? variant.product.imagePath,
+      stock: variant.stock,
     };
   });
   if (new Set(lines.map((line) => line.variantId)).size !== lines.length)
@@ -334,6 +432,72 @@ WHERE v.product_id = ANY(${items.map((item) => item.productId)}::uuid[]) AND v.a
 }
 
 type Transaction = Parameters<Parameters<Database["$transaction"]>[0]>[0];
+
+interface ResolvedDelivery {
+  /** The zone, for its fee; null for a pickup. */
+  zone: { feeAoa: number; freeFromAoa: number | null } | null;
+  description: string;
+  /** The order's snapshot of the method. */
+  columns: {
+    deliveryMethod: "pickup" | "delivery";
+    deliveryZoneId?: string;
+    deliveryZoneName?: string;
+    deliveryEstimatedDays?: number | null;
+    deliveryAddress?: DeliveryAddress;
+    pickupPointId?: string;
+    pickupPointName?: string;
+    pickupPointAddress?: string;
+    pickupPointHours?: string;
+  };
+}
+
+/**
+ * The chosen pickup point or zone, active, from the database; none chosen is only right for a
+ * shop that offers neither. Refusals name the field (400), and roll the transaction back.
+ */
+async function resolveDelivery(tx: Transaction, choice: DeliveryChoice | undefined): Promise<ResolvedDelivery | null> {
+  if (!choice) {
+    const [offered] = await tx.$queryRaw<{ any: boolean }[]>(Prisma.sql`
+SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FROM pickup_points WHERE active) AS any`);
+    if (offered?.any)
+      throw new Refusal(400, "delivery_required", "delivery is required: choose a pickup point or a delivery zone");
+    return null;
+  }
+  if (choice.method === "pickup") {
+    const point = await tx.pickupPoint.findFirst({
+      where: { id: choice.pickupPointId, active: true },
+      select: { id: true, name: true, address: true, hours: true },
+    });
+    if (!point) throw new Refusal(400, "unknown_pickup_point", "delivery.pickupPointId names no pickup point on offer");
+    return {
+      zone: null,
+      description: `Levantamento: ${point.name}`,
+      columns: {
+        deliveryMethod: "pickup",
+        pickupPointId: point.id,
+        pickupPointName: point.name,
+        pickupPointAddress: point.address,
+        pickupPointHours: point.hours,
+      },
+    };
+  }
+  const zone = await tx.deliveryZone.findFirst({
+    where: { id: choice.zoneId, active: true },
+    select: { id: true, name: true, feeAoa: true, freeFromAoa: true, estimatedDays: true },
+  });
+  if (!zone) throw new Refusal(400, "unknown_delivery_zone", "delivery.zoneId names no delivery zone on offer");
+  return {
+    zone,
+    description: `Entrega: ${zone.name}`,
+    columns: {
+      deliveryMethod: "delivery",
+      deliveryZoneId: zone.id,
+      deliveryZoneName: zone.name,
+      deliveryEstimatedDays: zone.estimatedDays,
+      deliveryAddress: choice.address,
+    },
+  };
+}
 
 /**
  * The cap on a shopper's open orders (pending, hold still running): checked under a lock on the
@@ -404,16 +568,9 @@ async function answerForLockedCart(cartId: string, deps: CreateOrderDeps): Promi
     const order = await deps.db.order.findFirst({
       where: { cartId, status: "PEN" },
       orderBy: { createdAt: "desc" },
-      select: { externalTransactionId: true, referenceNumber: true, amountAoa: true },
+      select: storedOrderFields,
     });
-    if (order?.referenceNumber)
-      return {
-        ok: true,
-        replayed: true,
-        externalTransactionId: order.externalTransactionId,
-        referenceNumber: order.referenceNumber,
-        amountAoa: order.amountAoa,
-      };
+    if (order?.referenceNumber) return { ok: true, replayed: true, ...storedAnswer(order, order.referenceNumber) };
     if (!order || Date.now() >= deadline)
       return {
         ok: false,
@@ -423,4 +580,62 @@ async function answerForLockedCart(cartId: string, deps: CreateOrderDeps): Promi
       };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+const storedOrderFields = {
+  id: true,
+  externalTransactionId: true,
+  referenceNumber: true,
+  amountAoa: true,
+  subtotalAoa: true,
+  discountAoa: true,
+  deliveryFeeAoa: true,
+  promoCode: true,
+  deliveryMethod: true,
+  deliveryZoneName: true,
+  pickupPointName: true,
+  lines: {
+    orderBy: { id: "asc" },
+    select: {
+      productName: true,
+      variantTitle: true,
+      unitPriceAoa: true,
+      quantity: true,
+      discountAoa: true,
+      variant: { select: { stock: true, imagePath: true, product: { select: { imagePath: true } } } },
+    },
+  },
+} as const satisfies Prisma.OrderSelect;
+
+type StoredOrder = Prisma.OrderGetPayload<{ select: typeof storedOrderFields }>;
+
+/** The answer for an order made by an earlier submission, from what was stored. */
+function storedAnswer(order: StoredOrder, referenceNumber: string): CreatedOrder {
+  return createdOrder(
+    {
+      id: order.id,
+      externalTransactionId: order.externalTransactionId,
+      amountAoa: order.amountAoa,
+      // Orders of the release before issue 25 have no parts: their amount is their subtotal.
+      subtotalAoa: order.subtotalAoa ?? order.amountAoa,
+      discountAoa: order.discountAoa,
+      deliveryFeeAoa: order.deliveryFeeAoa,
+      promoCode: order.promoCode,
+      deliveryDescription:
+        order.deliveryMethod === "delivery"
+          ? `Entrega: ${order.deliveryZoneName ?? ""}`
+          : order.deliveryMethod === "pickup"
+            ? `Levantamento: ${order.pickupPointName ?? ""}`
+            : null,
+      lines: order.lines.map((line) => ({
+        name: lineName(line.productName, line.variantTitle),
+        imagePath: line.variant?.imagePath ?? line.variant?.product.imagePath ?? "",
+        unitPriceAoa: line.unitPriceAoa,
+        quantity: line.quantity,
+        discountAoa: line.discountAoa,
+        stock: line.variant?.stock ?? 0,
+      })),
+    },
+    referenceNumber,
+  );
 }

@@ -34,7 +34,68 @@ export const customerSchema = z.object({
     .string()
     .trim()
     .regex(/^\+?[0-9][0-9 ()-]{5,22}[0-9]$/, { error: "must be a phone number such as +244 923 456 789" }),
+  /** Optional: where the shopper's own mails go (the confirmation, each fulfilment step). */
+  email: z
+    .string()
+    .trim()
+    .max(254, { error: "is longer than 254 characters" })
+    .pipe(z.email({ error: "must be an email address such as nome@exemplo.ao" }))
+    .optional(),
 });
+
+/** How long each part of a delivery address may be (the checkout form's maxlength too). */
+export const ADDRESS_LIMITS = {
+  province: 60,
+  municipality: 80,
+  neighbourhood: 80,
+  street: 160,
+  reference: 200,
+} as const;
+
+const addressPart = (max: number) =>
+  z
+    .string({ error: "is missing" })
+    .trim()
+    .min(1, { error: "is empty" })
+    .max(max, { error: `is longer than ${max} characters` });
+
+/**
+ * Where to deliver, the Angolan way: province, municipality, bairro, street and house, and a
+ * reference point ("ponto de referência"), which often finds a door better than a number.
+ */
+export const deliveryAddressSchema = z.object({
+  province: addressPart(ADDRESS_LIMITS.province),
+  municipality: addressPart(ADDRESS_LIMITS.municipality),
+  neighbourhood: addressPart(ADDRESS_LIMITS.neighbourhood),
+  street: addressPart(ADDRESS_LIMITS.street),
+  reference: addressPart(ADDRESS_LIMITS.reference),
+});
+export type DeliveryAddress = z.output<typeof deliveryAddressSchema>;
+
+/** How the goods reach the shopper: collected at a pickup point, or delivered in a zone. */
+export const deliveryChoiceSchema = z.discriminatedUnion(
+  "method",
+  [
+    z.object({
+      method: z.literal("pickup"),
+      pickupPointId: z.uuid({ error: "must be a pickup point id (a UUID)" }),
+    }),
+    z.object({
+      method: z.literal("delivery"),
+      zoneId: z.uuid({ error: "must be a delivery zone id (a UUID)" }),
+      address: deliveryAddressSchema,
+    }),
+  ],
+  { error: 'must be { method: "pickup", pickupPointId } or { method: "delivery", zoneId, address }' },
+);
+export type DeliveryChoice = z.output<typeof deliveryChoiceSchema>;
+
+/** A promo code as typed: checked against the codes on the server (lib/promo.ts). */
+export const promoCodeInputSchema = z
+  .string()
+  .trim()
+  .min(1, { error: "is empty" })
+  .max(40, { error: "is longer than 40 characters" });
 
 export const createOrderRequestSchema = z.object({
   items: z
@@ -49,6 +110,9 @@ export const createOrderRequestSchema = z.object({
     )
     .optional(),
   customer: customerSchema.optional(),
+  /** Required when the shop offers any pickup point or delivery zone (lib/checkout/create-order.ts). */
+  delivery: deliveryChoiceSchema.optional(),
+  promoCode: promoCodeInputSchema.optional(),
 });
 
 export type CreateOrderRequest = z.output<typeof createOrderRequestSchema>;

@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { orderConfirmationMail, paidAfterCancelMail } from "../mail/order-confirmation";
 import type { Mailer } from "../mail/types";
+import { releasePromoUse } from "../promo";
 import { returnUnits } from "../stock";
 import { JOB_TYPES, type JobType } from "./catalog";
 import { PermanentJobError, type ClaimedJob } from "./queue";
@@ -177,7 +178,7 @@ FROM (SELECT 1) AS one LEFT JOIN ord ON true LEFT JOIN cart ON true LEFT JOIN ho
 const clearCart: JobHandler = (job, { db }) =>
   releaseHeldCart(db, orderIdOf(job), { orderStatus: "CON", cartStatus: "CHECKED_OUT", emptyItems: true });
 
-/** CAN: put the order's units back on the shelf, exactly once. */
+/** CAN: put the order's units back on the shelf, and give its promo code's use back, exactly once. */
 async function releaseStock(job: ClaimedJob, { db }: JobContext): Promise<JobResult> {
   const orderId = orderIdOf(job);
   return db.$transaction(async (tx) => {
@@ -204,6 +205,8 @@ WHERE id = ${orderId}::uuid AND status = 'CAN' AND stock_released_at IS NULL`);
       tx,
       lines.map((line) => ({ productId: line.productId, variantId: line.variantId!, quantity: line.quantity })),
     );
+    // Its promo code's use goes back with its units, once (lib/promo.ts), after them in lock order.
+    await releasePromoUse(tx, orderId);
   });
 }
 

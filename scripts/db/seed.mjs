@@ -456,15 +456,17 @@ ON CONFLICT (slug) DO NOTHING`;
 /**
  * Inserts or updates the demo catalogue. Safe to run any number of times (`npm run dev`, `npm run db:seed`).
  * @param {string | Queryable} target a connection string, or a connection to use
+ * @param {{ deliveryMethods?: boolean }} [options] `deliveryMethods: false` leaves out the demo's pickup
+ *   points and delivery zones (a shop that offers none: the integration suite's shared shop)
  * @returns {Promise<SeedResult>}
  */
-export async function seedCatalog(target) {
+export async function seedCatalog(target, { deliveryMethods = true } = {}) {
   return withTransaction(target, async (queryable) => {
     const { rows } = await queryable.query(UPSERT_PRODUCTS, demoRowParameters());
     const plain = DEMO_PRODUCTS.filter((p) => !DEMO_VARIANTS[p.slug]);
     const repriced = await queryable.query(RESTORE_PRICES, [plain.map((p) => p.slug), plain.map((p) => p.priceAoa)]);
     await seedCategoriesAndGalleries(queryable);
-    await seedDeliveryMethods(queryable);
+    if (deliveryMethods) await seedDeliveryMethods(queryable);
     const inserted = rows.filter((row) => row.inserted).length;
     const updated = new Set([
       ...rows.filter((row) => !row.inserted).map((row) => row.id),

@@ -10,7 +10,15 @@ import { prepareIsolatedShop } from "../../harness/isolated-shop";
 export default async function setup(project: TestProject) {
   // With DATABASE_URL unset the scratch database is embedded PGlite, as in the README.
   const serverDatabaseUrl = process.env.DATABASE_URL || undefined;
-  const shop = await prepareIsolatedShop({ label: "suite", appUrl: "http://localhost:3000", serverDatabaseUrl });
+  // A shop that offers no delivery method, so the many checkouts of the suite's files need not
+  // name one; checkout with delivery and pickup is tested on databases of their own
+  // (checkout-delivery-promo.test.ts), and in the browser on the e2e shop, which has the demo's.
+  const shop = await prepareIsolatedShop({
+    label: "suite",
+    appUrl: "http://localhost:3000",
+    serverDatabaseUrl,
+    deliveryMethods: false,
+  });
 
   project.provide("appEnv", shop.appEnv);
   project.provide("serverDatabaseUrl", serverDatabaseUrl ?? "");

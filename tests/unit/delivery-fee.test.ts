@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryFee } from "@/lib/delivery";
+import { deliveryFee } from "@/lib/delivery-fee";
 
 // What a delivery zone charges (lib/delivery.ts): its fee, or nothing from its free-delivery threshold on.
 

@@ -30,10 +30,35 @@ const LINES: PayButtonLine[] = [
   { description: "Mel de Cabinda", unitPriceAoa: 4_000, quantity: 1, stock: 7 },
 ];
 const ANA: PayCustomerInfo = { name: "Ana Silva", phone: "+244 923 456 789" };
+// The server's references (lib/checkout/payment-references.ts): the lines, and the delivery fee.
+const REFERENCES: PaymentReferenceItem[] = [
+  {
+    referenceNumber: "REF-77",
+    referenceDescription: "Café Ginga 250 g",
+    referenceAmount: 2_500,
+    referenceQuantity: 2,
+    referenceTotalQuantity: 40,
+  },
+  {
+    referenceNumber: "REF-77",
+    referenceDescription: "Mel de Cabinda",
+    referenceAmount: 4_000,
+    referenceQuantity: 1,
+    referenceTotalQuantity: 7,
+  },
+  {
+    referenceNumber: "REF-77",
+    referenceDescription: "Entrega: Talatona",
+    referenceAmount: 2_000,
+    referenceQuantity: 1,
+    referenceTotalQuantity: 1,
+  },
+];
 const ORDER = {
   externalTransactionId: "order_5f0c7a52-3d5e-4a8e-9c61-0b7b2f1d9e11",
   referenceNumber: "REF-77",
-  amountAoa: 9_000,
+  amountAoa: 11_000,
+  paymentReferences: REFERENCES,
 };
 const PROPS: PayButtonProps = {
   publishableKey: "pk_test_shop",
@@ -286,7 +311,7 @@ describe("PayButton: rendering the SDK button", () => {
 });
 
 describe("PayButton: createOrder", () => {
-  it("posts the customer as JSON to endpoint A, hands the SDK one reference per line, and returns the reference", async () => {
+  it("posts the customer as JSON to endpoint A, hands the SDK the server's references, and returns the reference", async () => {
     const onOrderCreated = vi.fn();
     await mountReady({ ...PROPS, onOrderCreated });
     const fetchMock = stubCreateOrder();
@@ -301,25 +326,44 @@ describe("PayButton: createOrder", () => {
     // No items and no total: the server checks out the cart cookie and recomputes the amount.
     expect(JSON.parse(String(init?.body))).toEqual({ customer: ANA });
     expect(sdk.calls.customers).toEqual([ANA]);
-    expect(sdk.calls.references).toEqual([
-      [
-        {
-          referenceNumber: "REF-77",
-          referenceDescription: "Café Ginga 250 g",
-          referenceAmount: 2_500,
-          referenceQuantity: 2,
-          referenceTotalQuantity: 40,
-        },
-        {
-          referenceNumber: "REF-77",
-          referenceDescription: "Mel de Cabinda",
-          referenceAmount: 4_000,
-          referenceQuantity: 1,
-          referenceTotalQuantity: 7,
-        },
-      ],
-    ]);
+    // Exactly what the server built from the stored order: they add up to what is charged.
+    expect(sdk.calls.references).toEqual([REFERENCES]);
     expect(onOrderCreated).toHaveBeenCalledWith(ORDER);
+  });
+
+  it("sends the email, delivery and promo code read at click time; the SDK hears only the name and phone", async () => {
+    const delivery = {
+      method: "delivery" as const,
+      zoneId: "2b0f8a50-5d33-4a43-8f8e-4b0b6b0c9a11",
+      address: {
+        province: "Luanda",
+        municipality: "Belas",
+        neighbourhood: "Talatona",
+        street: "Rua 1",
+        reference: "Farmácia",
+      },
+    };
+    const view = await mountReady({ ...PROPS, details: { promoCode: "OLD" } });
+    view.rerender({ ...PROPS, details: { email: "ana@exemplo.ao", delivery, promoCode: "BEMVINDO10" } });
+    await settle();
+    const fetchMock = stubCreateOrder();
+    await callback(() => onlyButton().config.createOrder());
+    expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({
+      customer: { ...ANA, email: "ana@exemplo.ao" },
+      delivery,
+      promoCode: "BEMVINDO10",
+    });
+    expect(sdk.calls.customers).toEqual([ANA]);
+  });
+
+  it("refuses an answer without payment references: nothing reaches the SDK", async () => {
+    await mountReady(PROPS);
+    const { paymentReferences: _dropped, ...withoutReferences } = ORDER;
+    stubCreateOrder(() => Response.json(withoutReferences));
+    const { error } = await callback(() => onlyButton().config.createOrder());
+    expect(error).toBeInstanceOf(PayOrderError);
+    expect((error as PayOrderError).code).toBe("invalid_response");
+    expect(sdk.calls.references).toEqual([]);
   });
 
   it("without a customer posts an empty object and does not call addCustomerInfo", async () => {

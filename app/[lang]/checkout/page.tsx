@@ -6,6 +6,7 @@ import { CheckoutForm } from "@/components/checkout-form";
 import { getCart } from "@/lib/cart";
 import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
 import { db } from "@/lib/db/client";
+import { deliveryOptions } from "@/lib/delivery";
 import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
@@ -23,6 +24,7 @@ export default async function CheckoutPage() {
   // Nothing to pay for, or a line the stock cannot cover: the cart page says what to do.
   if (!cart || cart.lines.length === 0 || cart.exceedsStock) redirect("/cart");
   const { publishableKey, sdkUrl } = getEnv().pay;
+  const delivery = await deliveryOptions(db());
 
   return (
     <div className="grid gap-8 md:grid-cols-[1fr_minmax(0,24rem)]">
@@ -48,9 +50,9 @@ export default async function CheckoutPage() {
               <span className="font-medium tabular-nums">{formatAoa(line.lineTotalAoa)}</span>
             </li>
           ))}
-          <li className="flex justify-between gap-4 px-4 py-3 text-lg font-semibold">
-            <span>{t.checkout.total}</span>
-            <span data-testid="checkout-total" className="tabular-nums">
+          <li className="flex justify-between gap-4 px-4 py-3 font-medium">
+            <span>{t.checkout.subtotal}</span>
+            <span data-testid="checkout-subtotal" className="tabular-nums">
               {formatAoa(cart.totalAoa)}
             </span>
           </li>
@@ -63,6 +65,8 @@ export default async function CheckoutPage() {
         sdkUrl={sdkUrl}
         // The Content-Security-Policy's nonce (proxy.ts), for the SDK's script tag.
         nonce={requestHeaders.get("x-nonce") ?? undefined}
+        subtotalAoa={cart.totalAoa}
+        delivery={delivery}
         lines={cart.lines.map((line) => ({
           description: line.name,
           unitPriceAoa: line.unitPriceAoa,

@@ -13,11 +13,11 @@ import { createOrderRequestSchema, describeIssues, MAX_CREATE_ORDER_BYTES } from
 import { refuseOverClientLimit } from "@/lib/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
+import { readJsonBody } from "@/lib/form-requests";
 import { jsonError } from "@/lib/http";
 import { endOfInvocation, runDueJobs } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { payClient } from "@/lib/pay";
-import { bodyRefusal, readBodyCapped } from "@/lib/request-body";
 
 // Endpoint A (contract 4.2): called by the PayButton's createOrder() before the popup opens.
 export const dynamic = "force-dynamic";
@@ -33,24 +33,15 @@ export async function POST(request: NextRequest): Promise<Response> {
     message: "too many orders from this address; please wait a moment and try again",
   });
   if (limited) return limited;
-  // Requiring JSON also keeps cross-site HTML forms out: they cannot send this content type.
-  if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? ""))
-    return jsonError(415, "unsupported_media_type", "send the order as Content-Type: application/json");
-  const body = await readBodyCapped(request, MAX_CREATE_ORDER_BYTES);
-  if (!body.ok) return bodyRefusal(body, MAX_CREATE_ORDER_BYTES);
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(body.bytes));
-  } catch {
-    return jsonError(400, "invalid_json", "the body is not valid JSON");
-  }
-  const parsed = createOrderRequestSchema.safeParse(json);
+  const body = await readJsonBody(request, MAX_CREATE_ORDER_BYTES, "the order");
+  if (!body.ok) return body.response;
+  const parsed = createOrderRequestSchema.safeParse(body.input);
   if (!parsed.success) return jsonError(400, "invalid_request", describeIssues(parsed.error));
 
   const { appUrl } = getEnv();
   const knownShopper = readShopperId(request.cookies.get(SHOPPER_COOKIE)?.value);
   const clientId = knownShopper ?? newShopperId();
-  const { items, customer } = parsed.data;
+  const { items, customer, delivery, promoCode } = parsed.data;
   let result;
   try {
     result = await createOrder(
@@ -59,6 +50,8 @@ export async function POST(request: NextRequest): Promise<Response> {
           ? { kind: "items", items }
           : { kind: "cart", cartId: readCartId(request.cookies.get(CART_COOKIE)?.value) },
         customer,
+        delivery,
+        promoCode,
         clientId,
       },
       { db: db(), pay: payClient(), appUrl, runJobsNow: (ids) => runDueJobs({ ids }), log: consoleLogger },
@@ -81,6 +74,11 @@ export async function POST(request: NextRequest): Promise<Response> {
     externalTransactionId: result.externalTransactionId,
     referenceNumber: result.referenceNumber,
     amountAoa: result.amountAoa,
+    subtotalAoa: result.subtotalAoa,
+    discountAoa: result.discountAoa,
+    deliveryFeeAoa: result.deliveryFeeAoa,
+    promoCode: result.promoCode,
+    paymentReferences: result.paymentReferences,
   });
   if (!knownShopper) response.cookies.set(shopperCookie(clientId, appUrl));
   return response;
