@@ -3,6 +3,7 @@
 import { useId, useState } from "react";
 import { PayButton, type PayButtonLine } from "@/components/pay-button";
 import type { CheckoutDetails } from "@/components/pay-button/request-order";
+import { PromoCodeField, type AppliedPromo } from "@/components/promo-code-field";
 import { ADDRESS_LIMITS, customerSchema, deliveryAddressSchema } from "@/lib/checkout/request";
 import { deliveryFee } from "@/lib/delivery-fee";
 import { dictionary } from "@/lib/i18n/dictionaries";
@@ -25,11 +26,6 @@ const ADDRESS_AUTOCOMPLETE: Record<AddressField, string> = {
   reference: "off",
 };
 
-interface AppliedPromo {
-  code: string;
-  discountAoa: number;
-}
-
 /**
  * The checkout's form: the customer (name, phone, optional email), how the goods reach them (a
  * pickup point, or a zone with an address), a promo code, and what they will pay, checked as
@@ -46,6 +42,7 @@ export function CheckoutForm({
   lines,
   subtotalAoa,
   delivery,
+  initialPromoCode,
 }: {
   lang: Lang;
   publishableKey: string;
@@ -54,6 +51,8 @@ export function CheckoutForm({
   lines: PayButtonLine[];
   subtotalAoa: number;
   delivery: CheckoutDeliveryOptions;
+  /** A code applied on the cart (its link to the checkout carries it): applied again here. */
+  initialPromoCode?: string;
 }) {
   const t = dictionary(lang);
   const id = useId();
@@ -75,10 +74,7 @@ export function CheckoutForm({
     reference: "",
   });
   const [addressTouched, setAddressTouched] = useState<Partial<Record<AddressField, boolean>>>({});
-  const [promoInput, setPromoInput] = useState("");
   const [promo, setPromo] = useState<AppliedPromo | null>(null);
-  const [promoError, setPromoError] = useState<string | null>(null);
-  const [promoBusy, setPromoBusy] = useState(false);
 
   const parsed = customerSchema.safeParse({ ...fields, email: fields.email.trim() === "" ? undefined : fields.email });
   const invalid = new Set(parsed.success ? [] : parsed.error.issues.map((issue) => issue.path[0]));
@@ -98,6 +94,7 @@ export function CheckoutForm({
   const parsedAddress = deliveryAddressSchema.safeParse(address);
   const badAddress = new Set(parsedAddress.success ? [] : parsedAddress.error.issues.map((issue) => issue.path[0]));
 
+  const phoneForPromo = customerSchema.shape.phone.safeParse(fields.phone);
   const discountAoa = promo?.discountAoa ?? 0;
   const feeAoa = zone ? deliveryFee(zone, subtotalAoa - discountAoa) : 0;
   const totalAoa = subtotalAoa - discountAoa + feeAoa;
@@ -108,40 +105,6 @@ export function CheckoutForm({
       ? { method: "delivery", zoneId: zone.id, address: parsedAddress.data }
       : undefined;
   const ready = parsed.success && (!offersDelivery || deliveryChoice !== undefined);
-
-  const applyPromo = async () => {
-    const code = promoInput.trim();
-    if (code === "") return;
-    setPromoBusy(true);
-    setPromoError(null);
-    try {
-      const phone = customerSchema.shape.phone.safeParse(fields.phone);
-      const response = await fetch("/api/cart/promo", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ code, ...(phone.success ? { phone: phone.data } : {}) }),
-      });
-      const body = (await response.json().catch(() => null)) as {
-        code?: string;
-        discountAoa?: number;
-        error?: { code?: string };
-      } | null;
-      if (response.ok && typeof body?.code === "string" && typeof body.discountAoa === "number") {
-        setPromo({ code: body.code, discountAoa: body.discountAoa });
-        setPromoInput(body.code);
-      } else {
-        setPromo(null);
-        const messages = t.checkout.promoErrors;
-        const reason = body?.error?.code ?? "other";
-        setPromoError(Object.hasOwn(messages, reason) ? messages[reason as keyof typeof messages] : messages.other);
-      }
-    } catch {
-      setPromo(null);
-      setPromoError(t.checkout.promoErrors.other);
-    } finally {
-      setPromoBusy(false);
-    }
-  };
 
   const field = (
     key: "name" | "phone" | "email",
@@ -277,65 +240,12 @@ export function CheckoutForm({
         )}
       </form>
 
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void applyPromo();
-        }}
-        className="flex flex-col gap-1"
-      >
-        <label htmlFor={`${id}-promo`} className="text-sm font-medium">
-          {t.checkout.promo}
-        </label>
-        <div className="flex gap-2">
-          <input
-            id={`${id}-promo`}
-            name="promoCode"
-            value={promoInput}
-            onChange={(event) => {
-              setPromoInput(event.target.value);
-              if (promo) setPromo(null);
-              setPromoError(null);
-            }}
-            autoComplete="off"
-            autoCapitalize="characters"
-            maxLength={40}
-            aria-invalid={promoError ? true : undefined}
-            aria-describedby={`${id}-promo-message`}
-            className="min-w-0 flex-1 rounded-md border border-stone-300 px-3 py-2 text-base uppercase aria-invalid:border-red-600"
-          />
-          {promo ? (
-            <button
-              type="button"
-              onClick={() => {
-                setPromo(null);
-                setPromoInput("");
-              }}
-              className="rounded-md border border-stone-300 px-3 py-2 text-sm font-medium hover:bg-stone-100"
-            >
-              {t.checkout.promoRemove}
-            </button>
-          ) : (
-            <button
-              type="submit"
-              disabled={promoBusy || promoInput.trim() === ""}
-              className="rounded-md border border-stone-300 px-3 py-2 text-sm font-medium hover:bg-stone-100 disabled:opacity-50"
-            >
-              {t.checkout.promoApply}
-            </button>
-          )}
-        </div>
-        <p id={`${id}-promo-message`} role="status" className="min-h-5 text-sm">
-          {promoError ? (
-            <span className="text-red-700">{promoError}</span>
-          ) : promo ? (
-            <span className="text-emerald-800">
-              {t.checkout.promoApplied(promo.code, formatAoa(promo.discountAoa))}
-            </span>
-          ) : null}
-        </p>
-      </form>
+      <PromoCodeField
+        lang={lang}
+        initialCode={initialPromoCode}
+        phone={phoneForPromo.success ? phoneForPromo.data : undefined}
+        onChange={setPromo}
+      />
 
       <h2 className="text-lg font-medium">{t.checkout.payment}</h2>
       <dl

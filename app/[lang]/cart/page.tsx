@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import Image from "next/image";
 import Link from "next/link";
+import { CartPromo } from "@/components/cart-promo";
 import type { ReactNode } from "react";
 import { removeLineAction, setLineQuantityAction } from "@/app/actions/cart";
 import { CartNotice } from "@/components/cart-notice";
@@ -9,6 +10,7 @@ import { CartReopenWatcher } from "@/components/cart-reopen-watcher";
 import { getCart, type CartLine, type CartView } from "@/lib/cart";
 import { MAX_LINE_QUANTITY } from "@/lib/checkout/limits";
 import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
+import type { Lang } from "@/lib/i18n/languages";
 import { db } from "@/lib/db/client";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/i18n/server";
@@ -122,7 +124,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
           </Link>
         </div>
       ) : (
-        <CartContents t={t} cart={cart} />
+        <CartContents lang={lang} t={t} cart={cart} />
       )}
     </section>
   );
@@ -167,7 +169,7 @@ function PaymentNotice({
   );
 }
 
-function CartContents({ t, cart }: { t: Dictionary; cart: CartView }) {
+function CartContents({ lang, t, cart }: { lang: Lang; t: Dictionary; cart: CartView }) {
   const editable = cart.status === "OPEN";
   return (
     <>
@@ -187,12 +189,7 @@ function CartContents({ t, cart }: { t: Dictionary; cart: CartView }) {
           (cart.exceedsStock ? (
             <p className="text-sm text-red-700">{t.cart.fixStockFirst}</p>
           ) : (
-            <Link
-              href="/checkout"
-              className="rounded-md bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-600"
-            >
-              {t.cart.checkout}
-            </Link>
+            <CartPromo lang={lang} totalAoa={cart.totalAoa} checkoutLabel={t.cart.checkout} />
           ))}
       </div>
     </>

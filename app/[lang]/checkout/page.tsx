@@ -18,8 +18,15 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t.checkout.title, robots: { index: false } };
 }
 
-export default async function CheckoutPage() {
-  const [{ lang, t }, cookieStore, requestHeaders] = await Promise.all([getLang(), cookies(), headers()]);
+export default async function CheckoutPage({ searchParams }: { searchParams: Promise<{ promo?: string | string[] }> }) {
+  const [{ lang, t }, cookieStore, requestHeaders, query] = await Promise.all([
+    getLang(),
+    cookies(),
+    headers(),
+    searchParams,
+  ]);
+  // A code applied on the cart: the form applies it again (the server checks it once more at payment).
+  const promo = typeof query.promo === "string" && query.promo.length <= 40 ? query.promo : undefined;
   const cart = await getCart(db(), readCartId(cookieStore.get(CART_COOKIE)?.value));
   // Nothing to pay for, or a line the stock cannot cover: the cart page says what to do.
   if (!cart || cart.lines.length === 0 || cart.exceedsStock) redirect("/cart");
@@ -66,6 +73,7 @@ export default async function CheckoutPage() {
         // The Content-Security-Policy's nonce (proxy.ts), for the SDK's script tag.
         nonce={requestHeaders.get("x-nonce") ?? undefined}
         subtotalAoa={cart.totalAoa}
+        initialPromoCode={promo}
         delivery={delivery}
         lines={cart.lines.map((line) => ({
           description: line.name,

@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import { DEMO_DELIVERY_ZONES } from "../scripts/db/seed.mjs";
+import { pt } from "../lib/i18n/dictionaries";
+import { expectNoAxeViolations } from "./support/accessibility";
+import { query } from "./support/database";
+import { expect, test } from "./support/fixtures";
+import { addFromCatalog, kwanza, openPopup, payButton } from "./support/shop";
+
+/**
+ * From the cart to the shopper's door (issue 25): the shopper chooses delivery to a zone with an
+ * Angolan address, applies a promo code and sees its effect, pays in the sandbox's popup the
+ * amount the server computed (subtotal − discount + fee), and later finds the order from another
+ * device by its number and phone, where its delivery is shown. On the desktop ("pay") and on a
+ * phone ("phone"), with axe on the checkout.
+ */
+
+const ZONE = DEMO_DELIVERY_ZONES.find((zone) => zone.name === "Kilamba")!;
+const ADDRESS = {
+  municipality: "Belas",
+  neighbourhood: "Kilamba",
+  street: "Bloco Q, prédio 12, 3.º B",
+  reference: "Em frente à escola primária",
+};
+
+test("deliver to a zone with an address and a promo code, pay, and find the order again", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const code = `E2E${randomUUID().slice(0, 8).toUpperCase()}`;
+  await query(`INSERT INTO promo_codes (code, kind, value) VALUES ($1, 'percent', 10)`, [code]);
+  const products = (await (await page.request.get("/api/products")).json()) as {
+    id: string;
+    name: string;
+    priceAoa: number;
+    stock: number;
+    hasOptions: boolean;
+  }[];
+  const product = products.find((candidate) => !candidate.hasOptions && candidate.stock > 5)!;
+  await addFromCatalog(page, product.name);
+
+  // On the cart: a code that does not exist is refused with its reason; a real one shows its effect.
+  await page.goto("/cart");
+  await page.getByLabel(pt.checkout.promo).fill("NAOEXISTE");
+  await page.getByRole("button", { name: pt.checkout.promoApply }).click();
+  await expect(page.getByText(pt.checkout.promoErrors.promo_unknown)).toBeVisible();
+  await page.getByLabel(pt.checkout.promo).fill(code.toLowerCase());
+  await page.getByRole("button", { name: pt.checkout.promoApply }).click();
+  const discount = Math.floor((product.priceAoa * 10) / 100);
+  await expect(page.getByTestId("cart-discount")).toHaveText(`−${kwanza.format(discount)}`);
+  await expect(page.getByTestId("cart-total-after-discount")).toHaveText(kwanza.format(product.priceAoa - discount));
+  await page.getByRole("link", { name: pt.cart.checkout }).click();
+  await expect(page).toHaveURL(new RegExp(`/checkout\\?promo=${code}$`));
+
+  // At checkout the code is applied again; a pickup point is chosen to begin with: free.
+  await expect(page.getByText(pt.checkout.promoApplied(code, kwanza.format(discount)))).toBeVisible();
+  await page.getByLabel(pt.checkout.name).fill("Ana Teste");
+  await page.getByLabel(pt.checkout.phone).fill("+244 923 456 789");
+  await page.getByLabel(pt.checkout.email).fill("ana.teste@exemplo.ao");
+  await expect(page.getByTestId("checkout-delivery-fee")).toHaveText(pt.checkout.free);
+
+  await page.getByRole("radio", { name: new RegExp(pt.checkout.deliverTo(ZONE.name)) }).check();
+  await expect(page.getByTestId("checkout-delivery-fee")).toHaveText(kwanza.format(ZONE.feeAoa));
+  // No button until the address is complete.
+  await expect(page.getByText(pt.checkout.fillToPay)).toBeVisible();
+  await expect(page.getByLabel(pt.checkout.province)).toHaveValue("Luanda");
+  await page.getByLabel(pt.checkout.municipality).fill(ADDRESS.municipality);
+  await page.getByLabel(pt.checkout.neighbourhood).fill(ADDRESS.neighbourhood);
+  await page.getByLabel(pt.checkout.street).fill(ADDRESS.street);
+  await page.getByLabel(pt.checkout.reference).fill(ADDRESS.reference);
+
+  await expect(page.getByTestId("checkout-discount")).toHaveText(`−${kwanza.format(discount)}`);
+  const total = product.priceAoa - discount + ZONE.feeAoa;
+  await expect(page.getByTestId("checkout-total")).toHaveText(kwanza.format(total));
+  await payButton(page);
+  await expectNoAxeViolations(page, `checkout with delivery and a promo code (${testInfo.project.name})`);
+
+  const popup = await openPopup(page);
+  await expect(popup.amount).toHaveText(kwanza.format(total));
+  await popup.pay("FPMCXEXPRSS");
+  await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 15_000 });
+  await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
+  const externalTransactionId = /(order_[0-9a-f-]{36})/.exec(page.url())![1]!;
+
+  const [order] = await query<Record<string, unknown>>(
+    `SELECT amount_aoa, subtotal_aoa, discount_aoa, delivery_fee_aoa, delivery_method, delivery_zone_name,
+            delivery_address, customer_email, promo_code
+     FROM orders WHERE external_transaction_id = $1`,
+    [externalTransactionId],
+  );
+  expect(order).toEqual({
+    amount_aoa: total,
+    subtotal_aoa: product.priceAoa,
+    discount_aoa: discount,
+    delivery_fee_aoa: ZONE.feeAoa,
+    delivery_method: "delivery",
+    delivery_zone_name: ZONE.name,
+    delivery_address: { province: "Luanda", ...ADDRESS },
+    customer_email: "ana.teste@exemplo.ao",
+    promo_code: code,
+  });
+  const [promo] = await query<{ uses: number }>(`SELECT uses FROM promo_codes WHERE code = $1`, [code]);
+  expect(promo!.uses).toBe(1);
+
+  // Another device finds it by the number the shop shows and the phone, written another way.
+  const other = await browser.newContext();
+  try {
+    const device = await other.newPage();
+    await device.goto("/orders/lookup");
+    await device.getByLabel(pt.orders.orderNumber).fill(externalTransactionId.slice(6, 14));
+    await device.getByLabel(pt.orders.phone).fill("923456789");
+    await device.getByRole("button", { name: pt.orders.submit }).click();
+    await expect(device).toHaveURL(new RegExp(`/orders/${externalTransactionId}$`));
+    await expect(device.getByTestId("order-status")).toHaveAttribute("data-status", "CON");
+  } finally {
+    await other.close();
+  }
+});
