@@ -11,7 +11,13 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
   const { id } = await params;
   return catalogueAction(request, {
     formPage: PROMO_PAGE,
-    flash: { done: "done", error: "error", field: "field", hash: "#promo-codes" },
+    flash: {
+      done: "done",
+      error: "error",
+      field: "field",
+      hash: "#promo-codes",
+      refusedQuery: `&edit=${encodeURIComponent(id)}`,
+    },
     readsBody: true,
     action: ({ fields }) => updatePromoCode(id, fields, { db: db(), form: !isJson(request) }),
     json: (result) => ({ status: 200, body: { done: result.done, promoCode: result.promoCode } }),
