@@ -336,7 +336,9 @@ describe("editing a code", () => {
     expect(await stored(code.id)).toEqual(before);
 
     const form = await edit(code.id, { form: { ...body, value: "30", maxUses: "3", categoryIds: honey } });
-    expect(form.headers.get("location")).toBe("/admin/promo-codes?error=max_uses_below_uses&field=maxUses#promo-codes");
+    expect(form.headers.get("location")).toBe(
+      `/admin/promo-codes?error=max_uses_below_uses&field=maxUses&edit=${code.id}#promo-codes`,
+    );
     expect(await stored(code.id)).toEqual(before);
 
     const atUses = await edit(code.id, { json: { ...body, maxUses: 4 } });
