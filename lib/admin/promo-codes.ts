@@ -198,6 +198,15 @@ class Refused extends Error {
   }
 }
 
+/**
+ * Refuses a code another has, up front (the unique index still refuses one made meanwhile: the
+ * same 409), so that a duplicate is not a database error in the logs.
+ */
+async function refuseTakenCode(tx: Prisma.TransactionClient, code: string, id?: string): Promise<void> {
+  const other = await tx.promoCode.findFirst({ where: { code, ...(id ? { NOT: { id } } : {}) }, select: { id: true } });
+  if (other) throw new Refused(codeTaken);
+}
+
 /** A write's error as the admin's refusal, or the error again when it is a fault. */
 function refusalOf(error: unknown): Refusal {
   if (error instanceof Refused) return error.refusal;
@@ -263,6 +272,7 @@ export async function createPromoCode(
   const categoryIds = parsed.data.categoryIds ?? [];
   try {
     const row = await db.$transaction(async (tx) => {
+      await refuseTakenCode(tx, parsed.data.code);
       if (!(await lockCategories(tx, categoryIds))) throw new Refused(unknownCategories);
       return tx.promoCode.create({
         data: { ...columns(parsed.data), categories: { create: categoryIds.map((categoryId) => ({ categoryId })) } },
@@ -294,6 +304,7 @@ export async function updatePromoCode(
       if (!current) throw new Refused(notFound);
       const { maxUses } = parsed.data;
       if (maxUses !== undefined && maxUses < current.uses) throw new Refused(usesAbove(current.uses));
+      await refuseTakenCode(tx, parsed.data.code, id);
       if (!(await lockCategories(tx, categoryIds))) throw new Refused(unknownCategories);
       await tx.promoCodeCategory.deleteMany({ where: { promoCodeId: id } });
       return tx.promoCode.update({
