@@ -23,7 +23,8 @@ test.afterAll(async () => {
 test("a promo code created with a category and dates, listed, refused when made again, edited and turned off", async ({
   page,
 }) => {
-  test.setTimeout(60_000);
+  // Two axe runs, each some seconds on a busy machine or an emulated phone.
+  test.setTimeout(120_000);
   const text = pt.admin.promoCodes;
 
   await signInToBackOffice(page);
