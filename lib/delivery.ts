@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
-import { formInteger, formOptional, invalidInput, requiredText } from "./text-input";
+import { activeFlag, formIntegerBetween, formOptional, invalidInput, requiredText } from "./text-input";
 import { isUuid } from "./uuid";
 
 /**
@@ -55,39 +55,16 @@ const zoneFields = {
 } as const;
 const pointFields = { id: true, name: true, address: true, hours: true, active: true, position: true } as const;
 
-const between = (min: number, max: number, unit = "") =>
-  formInteger.pipe(
-    z
-      .number()
-      .min(min, { error: `must be at least ${min}${unit}` })
-      .max(max, { error: `must be at most ${max}${unit}` }),
-  );
-
-/**
- * On or off: JSON's true/false (absent is on), or a form's checkbox: the form sends a hidden
- * "false" before it and the box "on" when ticked, so the last value counts.
- */
-const activeFlag = z.preprocess(
-  (value) => {
-    const last = Array.isArray(value) ? value.at(-1) : value;
-    if (last === undefined) return true;
-    if (last === "on" || last === "true" || last === "1") return true;
-    if (last === "false" || last === "0" || last === "off") return false;
-    return last;
-  },
-  z.boolean({ error: "must be true or false" }),
-);
-
 const position = z.preprocess(
   (value) => (value === "" || value === undefined || value === null ? 0 : value),
-  between(0, DELIVERY_LIMITS.positionMax),
+  formIntegerBetween(0, DELIVERY_LIMITS.positionMax),
 );
 
 export const deliveryZoneInputSchema = z.object({
   name: requiredText(DELIVERY_LIMITS.nameMax),
-  feeAoa: between(0, DELIVERY_LIMITS.feeMax, " kwanza"),
-  freeFromAoa: formOptional(between(1, DELIVERY_LIMITS.feeMax, " kwanza")),
-  estimatedDays: formOptional(between(1, DELIVERY_LIMITS.daysMax, " days")),
+  feeAoa: formIntegerBetween(0, DELIVERY_LIMITS.feeMax, " kwanza"),
+  freeFromAoa: formOptional(formIntegerBetween(1, DELIVERY_LIMITS.feeMax, " kwanza")),
+  estimatedDays: formOptional(formIntegerBetween(1, DELIVERY_LIMITS.daysMax, " days")),
   active: activeFlag,
   position,
 });

@@ -24,6 +24,45 @@ export const formInteger = z.union([
 export const formOptional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === "" || value === null ? undefined : value), schema.optional());
 
+/** A whole number from `min` to `max`, as JSON or a form sends it; `unit` ends the refusal ("must be at most 60 days"). */
+export const formIntegerBetween = (min: number, max: number, unit = "") =>
+  formInteger.pipe(
+    z
+      .number()
+      .min(min, { error: `must be at least ${min}${unit}` })
+      .max(max, { error: `must be at most ${max}${unit}` }),
+  );
+
+/**
+ * On or off: JSON's true/false (absent is on), or a form's checkbox: the form sends a hidden
+ * "false" before it and the box "on" when ticked, so the last value counts.
+ */
+export const activeFlag = z.preprocess(
+  (value) => {
+    const last = Array.isArray(value) ? value.at(-1) : value;
+    if (last === undefined) return true;
+    if (last === "on" || last === "true" || last === "1") return true;
+    if (last === "false" || last === "0" || last === "off") return false;
+    return last;
+  },
+  z.boolean({ error: "must be true or false" }),
+);
+
+/**
+ * A set of ids (UUIDs) of at most `max`: JSON's array, or a form's checkboxes, one field each,
+ * with an empty one always sent so that ticking none says so. Empty values are dropped, the ids
+ * lower-cased and each kept once; absent stays absent. `noun` and `nouns` name them in refusals.
+ */
+export const formUuidList = (max: number, noun: string, nouns: string) =>
+  z.preprocess(
+    (value) => (value === undefined ? undefined : [value].flat().filter((id) => id !== "")),
+    z
+      .array(z.uuid({ error: `must be ${noun} ids` }))
+      .max(max, { error: `must have at most ${max} ${nouns}` })
+      .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))])
+      .optional(),
+  );
+
 /** A required text, trimmed, of at most `max` characters, without NUL. */
 export const requiredText = (max: number) =>
   z

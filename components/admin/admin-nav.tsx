@@ -7,7 +7,7 @@ export function AdminNav({
   current,
 }: {
   t: Dictionary;
-  current: "home" | "orders" | "products" | "categories" | "catalogue" | "delivery";
+  current: "home" | "orders" | "products" | "categories" | "catalogue" | "delivery" | "promo-codes";
 }) {
   const links = [
     { key: "home", href: "/admin", label: t.admin.nav.home },
@@ -16,6 +16,7 @@ export function AdminNav({
     { key: "categories", href: "/admin/categories", label: t.admin.categories.title },
     { key: "catalogue", href: "/admin/catalogue", label: t.admin.catalogue.title },
     { key: "delivery", href: "/admin/delivery", label: t.admin.deliveryMethods.title },
+    { key: "promo-codes", href: "/admin/promo-codes", label: t.admin.promoCodes.title },
   ] as const;
   return (
     <nav aria-label={t.admin.nav.label} className="flex flex-wrap gap-2 text-sm">

@@ -10,7 +10,7 @@ import {
 } from "@/lib/delivery";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
-import { buttonClass, Field, fieldClass } from "./product-form";
+import { ActiveBox, buttonClass, Field, fieldClass } from "./product-form";
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -49,19 +49,6 @@ export function DeliveryFlash({ t, flash }: { t: Dictionary; flash: ReturnType<t
       </Flash>
     );
   return null;
-}
-
-/** On or off: a hidden "false" first, so that an unticked box still says so (lib/delivery.ts reads the last value). */
-function ActiveBox({ id, label, checked }: { id: string; label: string; checked: boolean }) {
-  return (
-    <div className="flex items-center gap-2">
-      <input type="hidden" name="active" value="false" />
-      <input id={id} type="checkbox" name="active" value="on" defaultChecked={checked} className="h-4 w-4" />
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-    </div>
-  );
 }
 
 /** A delivery zone's form: a new one (`zone` absent), or a row's edit. Posts to app/api/admin/delivery-zones. */

@@ -135,7 +135,15 @@ export function ProductForm({
           )}
         </>
       )}
-      <CategoryChoices t={t} categories={categories} selected={categoryIds} invalid={invalid === "categories"} />
+      <CategoryChoices
+        idPrefix="product"
+        legend={t.admin.products.categories}
+        hint={categories.length === 0 ? t.admin.products.noCategories : t.admin.products.categoriesHint}
+        categories={categories}
+        selected={categoryIds}
+        invalid={invalid === "categories"}
+        testId="product-categories"
+      />
       <Field
         label={product ? text.newImage : text.image}
         htmlFor={id("image")}
@@ -176,19 +184,33 @@ export function ProductForm({
   );
 }
 
-/** The product's categories: a checkbox each, sub-categories listed under their top-level category. */
-function CategoryChoices({
-  t,
+/**
+ * A choice of categories (a product's, a promo code's): a checkbox each, sub-categories listed
+ * under their top-level category, in a fieldset whose legend names them. An empty `categoryIds`
+ * is always sent, so that ticking none says so (lib/text-input.ts formUuidList).
+ */
+export function CategoryChoices({
+  idPrefix,
+  legend,
+  hint,
   categories,
   selected,
   invalid,
+  errorId,
+  testId,
 }: {
-  t: Dictionary;
+  /** Unique on the page: the hint's id is `<idPrefix>-categories-hint`. */
+  idPrefix: string;
+  legend: string;
+  hint: string;
   categories: CategoryNode[];
-  selected: string[];
+  selected: readonly string[];
   invalid: boolean;
+  /** The id of the message that says what is wrong with them, when `invalid`. */
+  errorId?: string;
+  testId: string;
 }) {
-  const text = t.admin.products;
+  const hintId = `${idPrefix}-categories-hint`;
   const box = (category: { id: string; name: string }, label: string) => (
     <label className="flex items-center gap-2 py-0.5">
       <input
@@ -204,15 +226,15 @@ function CategoryChoices({
   return (
     <fieldset
       className="flex min-w-0 flex-col gap-1"
-      aria-describedby="product-categories-hint"
-      data-testid="product-categories"
+      aria-describedby={invalid && errorId ? `${hintId} ${errorId}` : hintId}
+      data-testid={testId}
       data-invalid={invalid ? "true" : undefined}
     >
-      <legend className={`text-sm font-medium ${invalid ? "text-red-700" : ""}`}>{text.categories}</legend>
-      <p id="product-categories-hint" className="text-sm text-stone-600">
-        {categories.length === 0 ? text.noCategories : text.categoriesHint}
+      <legend className={`text-sm font-medium ${invalid ? "text-red-700" : ""}`}>{legend}</legend>
+      <p id={hintId} className="text-sm text-stone-600">
+        {hint}
       </p>
-      {/* Sent even when no box is ticked: the product then leaves every category. */}
+      {/* Sent even when no box is ticked: then there are none. */}
       <input type="hidden" name="categoryIds" value="" />
       {categories.length > 0 && (
         <ul className="flex flex-col gap-1">
@@ -256,6 +278,22 @@ export function Field({
           {hint}
         </p>
       )}
+    </div>
+  );
+}
+
+/**
+ * On or off (`active`): a hidden "false" first, so that an unticked box still says so
+ * (lib/text-input.ts activeFlag reads the last value).
+ */
+export function ActiveBox({ id, label, checked }: { id: string; label: string; checked: boolean }) {
+  return (
+    <div className="flex items-center gap-2">
+      <input type="hidden" name="active" value="false" />
+      <input id={id} type="checkbox" name="active" value="on" defaultChecked={checked} className="h-4 w-4" />
+      <label htmlFor={id} className="text-sm font-medium">
+        {label}
+      </label>
     </div>
   );
 }

@@ -84,6 +84,8 @@ export interface FlashKeys {
   field: string;
   /** `#…` of the form's section, so the browser comes back to it. */
   hash?: string;
+  /** More of the query of a refusal (`&edit=<id>`): which of the page's forms it was, to show the error beside its field. */
+  refusedQuery?: string;
 }
 
 const PAGE_FLASH: FlashKeys = { done: "done", error: "error", field: "field" };
@@ -109,10 +111,13 @@ export async function catalogueAction<R extends ActionOutcome>(
   const redirect = answersWithRedirect(request);
   const keys = options.flash ?? PAGE_FLASH;
   const hash = keys.hash ?? "";
+  const which = keys.refusedQuery ?? "";
   const body: Body = options.readsBody ? await readBody(request) : { ok: true, fields: {} };
   if (!body.ok) {
     const { status, code, message, flash } = body.refusal;
-    return redirect ? seeOther(`${options.formPage}?${keys.error}=${flash}${hash}`) : jsonError(status, code, message);
+    return redirect
+      ? seeOther(`${options.formPage}?${keys.error}=${flash}${which}${hash}`)
+      : jsonError(status, code, message);
   }
   const result = await options.action(body);
   if (result.ok) catalogChanged();
@@ -127,5 +132,5 @@ export async function catalogueAction<R extends ActionOutcome>(
     return seeOther(`${page}?${keys.done}=${result.done}${hash}`);
   }
   const field = result.field ? `&${keys.field}=${result.field}` : "";
-  return seeOther(`${options.formPage}?${keys.error}=${result.code}${field}${hash}`);
+  return seeOther(`${options.formPage}?${keys.error}=${result.code}${field}${which}${hash}`);
 }

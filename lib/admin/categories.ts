@@ -248,3 +248,16 @@ export async function adminCategoryDetail(db: Database, id: string): Promise<Adm
 export const CATEGORIES_PAGE = "/admin/categories";
 /** A category's page in the back office. */
 export const categoryPagePath = (id: string) => `${CATEGORIES_PAGE}/${encodeURIComponent(id)}`;
+
+/**
+ * Whether every one of `ids` (distinct UUIDs) is a category, in the caller's transaction: their
+ * rows stay locked (FOR KEY SHARE) until it ends, so none can be deleted between this check and
+ * the rows that point at them (a product's categories, a promo code's).
+ */
+export async function lockCategories(tx: Prisma.TransactionClient, ids: readonly string[]): Promise<boolean> {
+  if (ids.length === 0) return true;
+  const found = await tx.$queryRaw<{ id: string }[]>(
+    Prisma.sql`SELECT id FROM categories WHERE id = ANY(${[...ids]}::uuid[]) FOR KEY SHARE`,
+  );
+  return found.length === ids.length;
+}

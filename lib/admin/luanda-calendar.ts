@@ -34,3 +34,9 @@ export const luandaMinute = (instant: Date) => luandaIso(instant).slice(0, 16).r
 
 /** "2026-11-23 21:30:05", Luanda time, as the back office's detail pages show an instant. */
 export const luandaSecond = (instant: Date) => luandaIso(instant).slice(0, 19).replace("T", " ");
+
+/** What a datetime-local field shows for `instant`, in Luanda's time: "2026-11-23T21:30". */
+export const luandaLocalInput = (instant: Date) => luandaIso(instant).slice(0, 16);
+
+/** A datetime-local field's value ("2026-11-23T21:30", seconds optional), read as Luanda's time: ISO 8601 with its offset. */
+export const luandaLocalToIso = (local: string) => `${local}+01:00`;

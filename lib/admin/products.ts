@@ -6,7 +6,8 @@ import { replaceGallery } from "../gallery";
 import { lockProducts } from "../stock";
 import type { ImageStore } from "../images/store";
 import { checkImage } from "../images/validate";
-import { formInteger, formOptional, hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
+import { formInteger, formOptional, formUuidList, hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
+import { lockCategories } from "./categories";
 import { altSchema, lockedGallery } from "./gallery";
 
 /**
@@ -150,14 +151,7 @@ const catalogueFields = z.object({
  * The product's categories, replacing the ones it had; absent leaves them as they are. The form
  * sends one `categoryIds` per ticked box and always an empty one, so that ticking none clears them.
  */
-const categoryIds = z.preprocess(
-  (value) => (value === undefined ? undefined : [value].flat().filter((id) => id !== "")),
-  z
-    .array(z.uuid({ error: "must be category ids" }))
-    .max(PRODUCT_LIMITS.categoriesMax, { error: `must have at most ${PRODUCT_LIMITS.categoriesMax} categories` })
-    .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))])
-    .optional(),
-);
+const categoryIds = formUuidList(PRODUCT_LIMITS.categoriesMax, "category", "categories");
 
 /** A new product: its image's text alternative is `imageAlt`, or its name when a client sends none. */
 export const createProductSchema = catalogueFields.extend({
@@ -228,16 +222,10 @@ const unknownCategories: ProductResult = {
 
 /**
  * Makes `ids` the product's categories, in the caller's transaction; false (nothing written) when
- * one is not a category. The categories' rows stay locked (FOR KEY SHARE) until the transaction
- * ends, so none can be deleted between this check and the insert.
+ * one is not a category (lockCategories keeps them until the transaction ends).
  */
 async function setCategories(tx: Prisma.TransactionClient, productId: string, ids: string[]): Promise<boolean> {
-  if (ids.length > 0) {
-    const found = await tx.$queryRaw<{ id: string }[]>(
-      Prisma.sql`SELECT id FROM categories WHERE id = ANY(${ids}::uuid[]) FOR KEY SHARE`,
-    );
-    if (found.length !== ids.length) return false;
-  }
+  if (!(await lockCategories(tx, ids))) return false;
   await tx.productCategory.deleteMany({ where: { productId } });
   if (ids.length > 0)
     await tx.productCategory.createMany({ data: ids.map((categoryId) => ({ productId, categoryId })) });

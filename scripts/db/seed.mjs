@@ -174,6 +174,12 @@ export const DEMO_DELIVERY_ZONES = Object.freeze([
   { name: "Viana", feeAoa: 3500, freeFromAoa: null, estimatedDays: 3, position: 3 },
 ]);
 
+/**
+ * The demo's promo code (lib/admin/promo-codes.ts): 10 % off, no minimum, no dates, no limits.
+ * Inserted only when missing by code: an owner's change (a limit, the code turned off) stays.
+ */
+export const DEMO_PROMO_CODES = Object.freeze([{ code: "BEMVINDO10", kind: "percent", value: 10 }]);
+
 /** @type {readonly DemoCategory[]} */
 export const DEMO_CATEGORIES = Object.freeze([
   { slug: "mercearia", name: "Mercearia", parent: null, position: 0, products: [] },
@@ -404,8 +410,13 @@ INSERT INTO delivery_zones (name, fee_aoa, free_from_aoa, estimated_days, positi
 SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::integer[], $5::integer[])
 ON CONFLICT (name) DO NOTHING`;
 
+const INSERT_PROMO_CODES = `
+INSERT INTO promo_codes (code, kind, value)
+SELECT * FROM unnest($1::text[], $2::text[], $3::integer[])
+ON CONFLICT (code) DO NOTHING`;
+
 /**
- * The demo's pickup points and delivery zones, adding only the missing ones.
+ * The demo's pickup points, delivery zones and promo code, adding only the missing ones.
  * @param {Queryable} queryable
  */
 async function seedDeliveryMethods(queryable) {
@@ -423,6 +434,12 @@ async function seedDeliveryMethods(queryable) {
     zones.map((z) => z.freeFromAoa),
     zones.map((z) => z.estimatedDays),
     zones.map((z) => z.position),
+  ]);
+  const codes = DEMO_PROMO_CODES;
+  await queryable.query(INSERT_PROMO_CODES, [
+    codes.map((c) => c.code),
+    codes.map((c) => c.kind),
+    codes.map((c) => c.value),
   ]);
 }
 

@@ -7,6 +7,7 @@ import {
   DEMO_DELIVERY_ZONES,
   DEMO_PICKUP_POINTS,
   DEMO_PRODUCTS,
+  DEMO_PROMO_CODES,
   DEMO_VARIANTS,
   seedCatalog,
 } from "@/scripts/db/seed.mjs";
@@ -142,4 +143,36 @@ it("adds the demo pickup points and delivery zones once, and never undoes an own
   await pool.query("UPDATE delivery_zones SET active = false, fee_aoa = 4000 WHERE name = 'Viana'");
   await seedCatalog(pool);
   expect((await rows()).zones.find((z) => z.name === "Viana")).toMatchObject({ active: false, fee_aoa: 4000 });
+});
+
+it("adds the demo promo code once, and never undoes an owner's change to it", async () => {
+  await seedCatalog(pool);
+  const rows = async () =>
+    (
+      await pool.query(
+        "SELECT code, kind, value, min_subtotal_aoa, starts_at, ends_at, max_uses, max_uses_per_phone, uses, active, updated_at FROM promo_codes ORDER BY code",
+      )
+    ).rows;
+  const first = await rows();
+  expect(first.map((c) => c.code)).toEqual(DEMO_PROMO_CODES.map((c) => c.code));
+  expect(first[0]).toMatchObject({
+    code: "BEMVINDO10",
+    kind: "percent",
+    value: 10,
+    min_subtotal_aoa: 0,
+    starts_at: null,
+    ends_at: null,
+    max_uses: null,
+    max_uses_per_phone: null,
+    uses: 0,
+    active: true,
+  });
+
+  await seedCatalog(pool);
+  expect(await rows()).toEqual(first);
+
+  // An owner's code turned off, with a limit: the seed leaves it so.
+  await pool.query("UPDATE promo_codes SET active = false, max_uses = 5 WHERE code = 'BEMVINDO10'");
+  await seedCatalog(pool);
+  expect((await rows())[0]).toMatchObject({ active: false, max_uses: 5 });
 });

@@ -1,0 +1,25 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { PROMO_PAGE, updatePromoCode } from "@/lib/admin/promo-codes";
+import { isJson } from "@/lib/admin/requests";
+import { db } from "@/lib/db/client";
+
+// A promo code's row on /admin/promo-codes, or JSON: every field again (an edit replaces them all), active on/off.
+export const dynamic = "force-dynamic";
+
+export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return catalogueAction(request, {
+    formPage: PROMO_PAGE,
+    flash: {
+      done: "done",
+      error: "error",
+      field: "field",
+      hash: "#promo-codes",
+      refusedQuery: `&edit=${encodeURIComponent(id)}`,
+    },
+    readsBody: true,
+    action: ({ fields }) => updatePromoCode(id, fields, { db: db(), form: !isJson(request) }),
+    json: (result) => ({ status: 200, body: { done: result.done, promoCode: result.promoCode } }),
+  });
+}

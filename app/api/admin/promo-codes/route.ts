@@ -1,0 +1,18 @@
+import type { NextRequest } from "next/server";
+import { catalogueAction } from "@/lib/admin/catalogue-actions";
+import { createPromoCode, PROMO_PAGE } from "@/lib/admin/promo-codes";
+import { isJson } from "@/lib/admin/requests";
+import { db } from "@/lib/db/client";
+
+// The "new promo code" form of /admin/promo-codes, or JSON: 201 with the code (its id included).
+export const dynamic = "force-dynamic";
+
+export function POST(request: NextRequest) {
+  return catalogueAction(request, {
+    formPage: PROMO_PAGE,
+    flash: { done: "done", error: "error", field: "field", hash: "#promo-codes" },
+    readsBody: true,
+    action: ({ fields }) => createPromoCode(fields, { db: db(), form: !isJson(request) }),
+    json: (result) => ({ status: 201, body: { done: result.done, promoCode: result.promoCode } }),
+  });
+}
