@@ -24,7 +24,7 @@ export const JOB_TYPES = {
   /** CON for a CAN order: mail the orders mailbox that a cancelled order was paid (fulfil or refund). */
   paidAfterCancelMail: "paid-after-cancel-mail",
   /** CON: mail the shopper (the order's customer_email, when given) that the order is paid. */
-  customerConfirmationMail: "customer-confirmation-mail",
+  shopperPaidMail: "shopper-paid-mail",
   /** A fulfilment change (shipped, ready for pickup, delivered, collected): mail the shopper, when there is an email. */
   fulfilmentMail: "fulfilment-mail",
 } as const;
@@ -38,7 +38,7 @@ export interface OrderJobPayload {
 
 export function jobsForTransition(to: Exclude<PaymentStatus, "PEN">): JobType[] {
   return to === "CON"
-    ? [JOB_TYPES.confirmationMail, JOB_TYPES.clearCart, JOB_TYPES.recordInvoice, JOB_TYPES.customerConfirmationMail]
+    ? [JOB_TYPES.confirmationMail, JOB_TYPES.clearCart, JOB_TYPES.recordInvoice, JOB_TYPES.shopperPaidMail]
     : [JOB_TYPES.releaseStock, JOB_TYPES.reopenCart];
 }
 

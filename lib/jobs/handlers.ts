@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { getEnv } from "../env";
-import { customerConfirmationMail, fulfilmentMail, type ShopperOrder } from "../mail/customer-mails";
+import { shopperPaidMail, fulfilmentMail, type ShopperOrder } from "../mail/shopper-mails";
 import { orderConfirmationMail, paidAfterCancelMail } from "../mail/order-confirmation";
 import type { Mailer } from "../mail/types";
 import { orderDelivery } from "../orders/delivery-details";
@@ -140,10 +140,10 @@ async function mailShopper(
 }
 
 /** CON: tell the shopper the payment is confirmed, with the order's lines, amount and delivery. */
-const sendCustomerConfirmationMail: JobHandler = (job, context) =>
+const sendShopperPaidMail: JobHandler = (job, context) =>
   mailShopper(job, context, {
     skipReason: () => undefined,
-    message: (order) => customerConfirmationMail(shopperOrderOf(order)),
+    message: (order) => shopperPaidMail(shopperOrderOf(order)),
   });
 
 const fulfilmentPayload = z.object({ state: z.enum(FULFILMENT_STATES) });
@@ -291,6 +291,6 @@ export const jobHandlers: Record<JobType, JobHandler> = {
   [JOB_TYPES.releaseStock]: releaseStock,
   [JOB_TYPES.reopenCart]: reopenCart,
   [JOB_TYPES.paidAfterCancelMail]: sendPaidAfterCancelMail,
-  [JOB_TYPES.customerConfirmationMail]: sendCustomerConfirmationMail,
+  [JOB_TYPES.shopperPaidMail]: sendShopperPaidMail,
   [JOB_TYPES.fulfilmentMail]: sendFulfilmentMail,
 };

@@ -162,7 +162,12 @@ describe("contract 6.1: the webhook", () => {
     await drive(placed.externalTransactionId, "redeliver");
     await delivered(placed.externalTransactionId, 3);
     await settleAfterTasks();
-    expect((await jobsOf(placed.externalTransactionId)).map((job) => job.status)).toEqual(["DONE", "DONE", "DONE"]);
+    expect((await jobsOf(placed.externalTransactionId)).map((job) => job.status)).toEqual([
+      "DONE",
+      "DONE",
+      "DONE",
+      "DONE",
+    ]);
     expect((await eventsOf(placed.externalTransactionId)).map((event) => event.outcome).sort()).toEqual([
       "already_final",
       "already_final",

@@ -26,7 +26,7 @@ export interface ShopperOrder {
 const shortNumber = (externalTransactionId: string) =>
   externalTransactionId.slice("order_".length, "order_".length + 8).toUpperCase();
 
-export function customerConfirmationMail(order: ShopperOrder): { subject: string; text: string } {
+export function shopperPaidMail(order: ShopperOrder): { subject: string; text: string } {
   const number = shortNumber(order.externalTransactionId);
   const next =
     order.delivery.method === "pickup"
