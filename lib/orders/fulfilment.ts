@@ -3,6 +3,8 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { JOB_TYPES } from "../jobs/catalog";
+import { EXTERNAL_TRANSACTION_ID } from "./status";
+import { ORDER_DELIVERY_SELECT, orderDelivery, type OrderDelivery } from "./delivery-details";
 import {
   FULFILMENT_STATES,
   isDeliveryMethod,
@@ -169,4 +171,31 @@ export async function fulfilmentEventsOf(
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   return rows.flatMap((row) => (isFulfilmentState(row.state) ? [{ ...row, state: row.state }] : []));
+}
+
+/** What the shopper's order page shows below the order: its delivery, and for a paid order its steps. */
+export interface OrderProgress {
+  status: "PEN" | "CON" | "CAN";
+  /** When the payment was confirmed: the first step, "to prepare", starts there. */
+  paidAt: Date | null;
+  delivery: OrderDelivery;
+  events: FulfilmentEventView[];
+}
+
+export async function orderProgress(
+  client: Pick<Database, "order" | "fulfilmentEvent">,
+  externalTransactionId: string,
+): Promise<OrderProgress | null> {
+  if (!EXTERNAL_TRANSACTION_ID.test(externalTransactionId)) return null;
+  const order = await client.order.findUnique({
+    where: { externalTransactionId },
+    select: { id: true, status: true, finalizedAt: true, amountAoa: true, ...ORDER_DELIVERY_SELECT },
+  });
+  if (!order) return null;
+  return {
+    status: order.status,
+    paidAt: order.status === "CON" ? order.finalizedAt : null,
+    delivery: orderDelivery(order),
+    events: order.status === "CON" ? await fulfilmentEventsOf(client, order.id) : [],
+  };
 }
