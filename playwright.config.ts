@@ -17,9 +17,9 @@ const devBaseURL = `http://127.0.0.1:${devPort}`;
 
 /** Specs that create orders at the service. */
 const PAYING_TESTS =
-  /(order-lifecycle|checkout|budget|holds-and-limits|admin-journey|shopper-journey|states|variant-journey|order-lookup)\.spec\.ts$/;
+  /(order-lifecycle|checkout|budget|holds-and-limits|admin-journey|shopper-journey|states|variant-journey|order-lookup|admin-fulfilment)\.spec\.ts$/;
 /** The shopper's journey, the catalogue's search and filters and the option picker, also run on a phone. */
-const PHONE_TESTS = /(shopper-journey|catalogue-browse|variant-journey|order-lookup)\.spec\.ts$/;
+const PHONE_TESTS = /(shopper-journey|catalogue-browse|variant-journey|order-lookup|admin-fulfilment)\.spec\.ts$/;
 /** Specs for the dev server, and only for it. */
 const DEV_SERVER_TESTS = /dev-server\.spec\.ts$/;
 

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { adminOrderDetail } from "@/lib/admin/order-timeline";
 import { db } from "@/lib/db/client";
+import { JOB_TYPES } from "@/lib/jobs/catalog";
+import { jobsOfOrders } from "@/lib/jobs/queue";
 import { changeFulfilment } from "@/lib/orders/fulfilment";
 import type { OrderStatus } from "@/lib/orders/state-machine";
 import { adminRequest, type AdminCaller } from "../../harness/support/admin";
@@ -130,6 +132,14 @@ describe("the steps of a delivery", () => {
       ["delivered", after.events[1]!.createdAt],
     ]);
     expect(detail.jobs.filter((job) => job.type === "fulfilment-mail")).toHaveLength(2);
+    // jobsOfOrders (what runs an order's jobs at once) finds them under each state's key.
+    const found = await jobsOfOrders(db(), [JOB_TYPES.fulfilmentMail], [order.externalTransactionId]);
+    expect(found.map((job) => job.id).sort()).toEqual(
+      after.jobs
+        .filter((job) => job.type === "fulfilment-mail")
+        .map((job) => job.id)
+        .sort(),
+    );
     expect(detail.order.nextFulfilmentSteps).toEqual([]);
     expect(detail.order.delivery).toMatchObject({ method: "delivery", address: ADDRESS, fulfilmentState: "delivered" });
   });
