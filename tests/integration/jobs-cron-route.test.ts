@@ -71,6 +71,7 @@ describe("/api/cron/jobs", () => {
       "QUEUED",
       "QUEUED",
       "QUEUED",
+      "QUEUED",
     ]);
     await client.job.deleteMany();
   });
