@@ -2,6 +2,7 @@ import "server-only";
 import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import { orderDelivery } from "../orders/delivery-details";
 import { lineName } from "../variants";
 import { luandaDate, luandaDayStart, luandaIso } from "./luanda-calendar";
 
@@ -15,6 +16,11 @@ import { luandaDate, luandaDayStart, luandaIso } from "./luanda-calendar";
  * text starting with =, +, -, @, a tab or a carriage return (and their full-width forms), so a
  * customer named `=HYPERLINK(…)` stays text in a spreadsheet (OWASP "CSV injection"). Numbers are
  * left alone (a negative amount is not a formula).
+ *
+ * After the lines, what issue 25 records (empty for orders from before it): the delivery method,
+ * the zone or the pickup point (their names as snapshotted), the address's parts, the amount's
+ * parts and the promo code, the fulfilment state (`to_prepare` for a paid order with none yet,
+ * empty for an unpaid or cancelled one) and the shopper's email.
  */
 
 export const EXPORT_BATCH_SIZE = 1000;
@@ -35,6 +41,20 @@ export const EXPORT_COLUMNS = [
   "customer_phone",
   "invoice_number",
   "items",
+  "delivery_method",
+  "delivery_zone",
+  "pickup_point",
+  "delivery_province",
+  "delivery_municipality",
+  "delivery_neighbourhood",
+  "delivery_street",
+  "delivery_reference",
+  "subtotal_aoa",
+  "discount_aoa",
+  "promo_code",
+  "delivery_fee_aoa",
+  "fulfilment_state",
+  "customer_email",
 ] as const;
 
 const isoDate = z.iso.date();
@@ -99,24 +119,41 @@ export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): Read
       const last = orders.at(-1);
       if (last) {
         after = { createdAt: last.createdAt, id: last.id };
-        const rows = orders.map((order) => [
-          order.externalTransactionId,
-          luandaIso(order.createdAt),
-          order.finalizedAt ? luandaIso(order.finalizedAt) : "",
-          order.status,
-          order.amountAoa,
-          order.referenceNumber ?? "",
-          order.paymentReference ?? "",
-          order.customerName ?? "",
-          order.customerPhone ?? "",
-          order.invoice?.number ?? "",
-          order.lines
-            .map(
-              (line) =>
-                `${line.quantity} x ${lineName(line.productName, line.variantTitle)}${line.sku ? ` [${line.sku}]` : ""}`,
-            )
-            .join("; "),
-        ]);
+        const rows = orders.map((order) => {
+          const delivery = orderDelivery(order);
+          return [
+            order.externalTransactionId,
+            luandaIso(order.createdAt),
+            order.finalizedAt ? luandaIso(order.finalizedAt) : "",
+            order.status,
+            order.amountAoa,
+            order.referenceNumber ?? "",
+            order.paymentReference ?? "",
+            order.customerName ?? "",
+            order.customerPhone ?? "",
+            order.invoice?.number ?? "",
+            order.lines
+              .map(
+                (line) =>
+                  `${line.quantity} x ${lineName(line.productName, line.variantTitle)}${line.sku ? ` [${line.sku}]` : ""}`,
+              )
+              .join("; "),
+            delivery.method ?? "",
+            delivery.zone?.name ?? "",
+            delivery.pickup?.name ?? "",
+            delivery.address?.province ?? "",
+            delivery.address?.municipality ?? "",
+            delivery.address?.neighbourhood ?? "",
+            delivery.address?.street ?? "",
+            delivery.address?.reference ?? "",
+            order.subtotalAoa ?? "",
+            order.discountAoa,
+            order.promoCode ?? "",
+            order.deliveryFeeAoa,
+            order.status === "CON" ? (delivery.fulfilmentState ?? "to_prepare") : "",
+            order.customerEmail ?? "",
+          ];
+        });
         controller.enqueue(encoder.encode(stringify(rows, csvOptions)));
       }
       if (orders.length < EXPORT_BATCH_SIZE) {

@@ -2,6 +2,7 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { catalogChanged } from "../catalog-pages";
+import { clientAddress, UNKNOWN_CLIENT_ADDRESS } from "../client-address";
 import type { Database } from "../db/client";
 import { getEnv } from "../env";
 import { jsonError } from "../http";
@@ -9,6 +10,7 @@ import { JOB_TYPES } from "../jobs/catalog";
 import { jobsOfOrders, requeueParkedJob } from "../jobs/queue";
 import { runDueJobs } from "../jobs/runner";
 import { consoleLogger } from "../log";
+import { changeFulfilment, fulfilmentInputSchema } from "../orders/fulfilment";
 import { EXTERNAL_TRANSACTION_ID, orderStatus, type RefreshOutcome } from "../orders/status";
 import type { PayClient } from "../pay";
 import { refuseWithoutAdminSession } from "./guard";
@@ -19,7 +21,7 @@ import { isFormPost, readFormOrJson, refuseCrossSite, seeOther } from "./request
 /**
  * The back office's buttons, for the route handlers under app/api/admin: on an order's page
  * (/admin/orders/<externalTransactionId>) ask the service about the order now, retry a PARKED
- * job, mark the order's attention or a parked job resolved; on a webhook delivery's page
+ * job, mark the order's attention or a parked job resolved, move a paid order's fulfilment on; on a webhook delivery's page
  * (/admin/webhooks/<id>) mark it resolved. Each answers the page's form with a 303 back to the
  * page, its outcome in `?done=` or `?error=`, and a JSON client with JSON: 401 without a session,
  * 403 cross-site, 404 for an unknown order, job or delivery, 400 for a bad note, 409 when the
@@ -163,4 +165,68 @@ export async function retryParkedJob(
     select: { status: true, attempts: true, lastError: true },
   });
   return { ok: true, done: "retried", details: { job } };
+}
+
+/** The longest fulfilment body read: a note of 500 characters, each up to 4 bytes, form-encoded, and the state. */
+const MAX_FULFILMENT_BODY_BYTES = 8 * 1024;
+
+/**
+ * Who made a fulfilment step, as its event records it. The back office has one password and no
+ * user accounts, so the session names nobody: the actor is "back office" and the address the
+ * request came from (lib/client-address.ts, read only from what the platform guarantees), which
+ * tells the shop's people apart when they work from different places.
+ */
+export function backOfficeActor(request: Request): string {
+  const address = clientAddress(request.headers, getEnv().clientAddress);
+  return address === UNKNOWN_CLIENT_ADDRESS ? "back office" : `back office (${address})`;
+}
+
+/**
+ * "Mark shipped" and the other fulfilment steps: `{ state, note? }` from the order page's form
+ * or a JSON client, then the step (lib/orders/fulfilment.ts). A mail job the step enqueued is
+ * handed to `runJobs` (the route runs it after answering).
+ */
+export async function fulfilOrder(
+  request: Request,
+  externalTransactionId: string,
+  deps: { db: Database; runJobs: (ids: string[]) => void },
+): Promise<ActionResult> {
+  const body = await readFormOrJson(request, MAX_FULFILMENT_BODY_BYTES);
+  const parsed = body.ok ? fulfilmentInputSchema.safeParse(body.input) : undefined;
+  if (!parsed?.success) {
+    const issue = parsed?.error.issues[0];
+    const field = issue?.path[0] === "note" ? "note" : "state";
+    return {
+      ok: false,
+      status: 400,
+      code: field === "note" ? "invalid_fulfilment_note" : "invalid_fulfilment_state",
+      message: issue?.message ?? "send JSON { state, note? } or the order page's form",
+    };
+  }
+  const result = await changeFulfilment(deps.db, externalTransactionId, parsed.data, backOfficeActor(request));
+  switch (result.outcome) {
+    case "not_found":
+      return notFound;
+    case "order_not_paid":
+      return {
+        ok: false,
+        status: 409,
+        code: "order_not_paid",
+        message: `the order is ${result.status}: only a paid order is fulfilled`,
+      };
+    case "invalid_transition":
+      return {
+        ok: false,
+        status: 409,
+        code: "invalid_transition",
+        message: `${parsed.data.state} does not follow ${result.current ?? "to prepare"} for ${result.method ?? "an order without a delivery method"}`,
+      };
+    case "changed":
+      if (result.mailJobId) deps.runJobs([result.mailJobId]);
+      return {
+        ok: true,
+        done: "fulfilment",
+        details: { order: result.order, event: result.event, mailJobId: result.mailJobId },
+      };
+  }
 }

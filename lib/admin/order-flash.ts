@@ -12,10 +12,14 @@ export const ORDER_ACTION_ERRORS = [
   "service_failed",
   "invalid_note",
   "nothing_to_resolve",
+  "order_not_paid",
+  "invalid_transition",
+  "invalid_fulfilment_state",
+  "invalid_fulfilment_note",
 ] as const;
 export type OrderActionError = (typeof ORDER_ACTION_ERRORS)[number];
 /** What an action did; the order page has a sentence for each. */
-export const ORDER_ACTION_DONE = ["refreshed", "retried", "resolved"] as const;
+export const ORDER_ACTION_DONE = ["refreshed", "retried", "resolved", "fulfilment"] as const;
 export type OrderActionDone = (typeof ORDER_ACTION_DONE)[number];
 
 /** The order page's address, with the outcome for its flash message. */

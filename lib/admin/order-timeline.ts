@@ -1,6 +1,9 @@
 import "server-only";
 import type { Database } from "../db/client";
 import { isCreationFailure } from "../orders/cancel-reasons";
+import { ORDER_DELIVERY_SELECT, orderDelivery, type OrderDelivery } from "../orders/delivery-details";
+import { fulfilmentEventsOf, type FulfilmentEventView } from "../orders/fulfilment";
+import { nextFulfilmentStates, type FulfilmentState } from "../orders/fulfilment-states";
 import { EXTERNAL_TRANSACTION_ID } from "../orders/status";
 import type { OrderStatusCode } from "./orders";
 
@@ -58,6 +61,11 @@ export interface AdminOrderHeader {
   paidAfterCancelAt: Date | null;
   statusCheckedAt: Date | null;
   stockReleasedAt: Date | null;
+  /** The method, zone or pickup point, address and amount in parts, as snapshotted at checkout. */
+  delivery: OrderDelivery;
+  fulfilmentUpdatedAt: Date | null;
+  /** The fulfilment steps the page offers (lib/orders/fulfilment-states.ts); none unless CON. */
+  nextFulfilmentSteps: FulfilmentState[];
 }
 
 /**
@@ -86,7 +94,8 @@ export type TimelineEvent =
   | { kind: "paid_after_cancel"; at: Date }
   | { kind: "attention"; at: Date; reason: string }
   | { kind: "resolved"; at: Date; note: string }
-  | { kind: "status_checked"; at: Date };
+  | { kind: "status_checked"; at: Date }
+  | ({ kind: "fulfilment"; at: Date } & FulfilmentEventView);
 
 export interface AdminOrderDetail {
   order: AdminOrderHeader;
@@ -95,7 +104,11 @@ export interface AdminOrderDetail {
   timeline: TimelineEvent[];
 }
 
-/** Events at the same instant keep this order (the order of cause and effect). */
+/**
+ * Events at the same instant keep this order (the order of cause and effect: a fulfilment step
+ * before the mail job its statement enqueued), then their rows' ids, so the page never depends
+ * on how the database returned them.
+ */
 const KIND_RANK: Record<TimelineEvent["kind"], number> = {
   created: 0,
   webhook: 1,
@@ -103,12 +116,22 @@ const KIND_RANK: Record<TimelineEvent["kind"], number> = {
   finalized: 3,
   paid_after_cancel: 4,
   attention: 5,
-  resolved: 10,
-  job: 6,
-  email: 7,
-  invoice: 8,
-  stock_released: 9,
+  fulfilment: 6,
+  job: 7,
+  email: 8,
+  invoice: 9,
+  stock_released: 10,
+  resolved: 11,
 };
+
+/** The row behind an event, for ties of time and kind ("" for the kinds an order has once). */
+const rowIdOf = (event: TimelineEvent): string => (event.kind === "job" ? event.job.id : "id" in event ? event.id : "");
+
+/** Oldest first; ties by kind, then by row id. */
+export const compareTimelineEvents = (a: TimelineEvent, b: TimelineEvent): number =>
+  a.at.getTime() - b.at.getTime() ||
+  KIND_RANK[a.kind] - KIND_RANK[b.kind] ||
+  (rowIdOf(a) < rowIdOf(b) ? -1 : rowIdOf(a) > rowIdOf(b) ? 1 : 0);
 
 /** The order and its history, or null when no order has this id (or the id is malformed). */
 export async function adminOrderDetail(db: Database, externalTransactionId: string): Promise<AdminOrderDetail | null> {
@@ -135,6 +158,8 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
       paidAfterCancelAt: true,
       statusCheckedAt: true,
       stockReleasedAt: true,
+      fulfilmentUpdatedAt: true,
+      ...ORDER_DELIVERY_SELECT,
       lines: {
         select: { productName: true, variantTitle: true, sku: true, quantity: true, unitPriceAoa: true },
         orderBy: [{ productName: "asc" }, { variantTitle: "asc" }],
@@ -145,7 +170,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
   if (!order) return null;
   // Jobs and mails name their order by key (`<type>:<externalTransactionId>`, lib/jobs/catalog.ts).
   const suffix = `:${externalTransactionId}`;
-  const [webhooks, jobs, emails] = await Promise.all([
+  const [webhooks, jobs, emails, fulfilment] = await Promise.all([
     db.webhookEvent.findMany({
       where: { OR: [{ orderId: order.id }, { externalTransactionId }] },
       select: { id: true, receivedAt: true, paymentStatus: true, outcome: true, rawBody: true },
@@ -173,11 +198,34 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
       select: { id: true, to: true, subject: true, transport: true, createdAt: true },
       orderBy: { createdAt: "asc" },
     }),
+    fulfilmentEventsOf(db, order.id),
   ]);
 
-  const { lines, invoice, ...columns } = order;
+  const delivery = orderDelivery(order);
+  // The header keeps the columns it names; the delivery ones are read through `delivery`.
+  const {
+    lines,
+    invoice,
+    subtotalAoa: _subtotal,
+    discountAoa: _discount,
+    deliveryFeeAoa: _fee,
+    promoCode: _code,
+    deliveryMethod: _method,
+    deliveryZoneName: _zone,
+    deliveryEstimatedDays: _days,
+    deliveryAddress: _address,
+    pickupPointName: _point,
+    pickupPointAddress: _pointAddress,
+    pickupPointHours: _hours,
+    customerEmail: _email,
+    fulfilmentState: _state,
+    ...columns
+  } = order;
   const header: AdminOrderHeader = {
     ...columns,
+    delivery,
+    nextFulfilmentSteps:
+      columns.status === "CON" ? nextFulfilmentStates(delivery.fulfilmentState, delivery.method) : [],
     needsAttention:
       columns.attentionResolvedAt === null && (columns.attentionAt !== null || isCreationFailure(columns.cancelReason)),
   };
@@ -199,6 +247,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
     })),
     ...jobs.map((job): TimelineEvent => ({ kind: "job", at: job.createdAt, job })),
     ...emails.map((email): TimelineEvent => ({ kind: "email", at: email.createdAt, ...email })),
+    ...fulfilment.map((event): TimelineEvent => ({ kind: "fulfilment", at: event.createdAt, ...event })),
   ];
   if (header.finalizedAt && header.status !== "PEN")
     timeline.push({
@@ -216,7 +265,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
   if (header.statusCheckedAt) timeline.push({ kind: "status_checked", at: header.statusCheckedAt });
   if (header.attentionResolvedAt)
     timeline.push({ kind: "resolved", at: header.attentionResolvedAt, note: header.attentionNote ?? "" });
-  timeline.sort((a, b) => a.at.getTime() - b.at.getTime() || KIND_RANK[a.kind] - KIND_RANK[b.kind]);
+  timeline.sort(compareTimelineEvents);
 
   return { order: header, lines, jobs, timeline };
 }

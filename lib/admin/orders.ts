@@ -2,6 +2,12 @@ import "server-only";
 import { z } from "zod";
 import { Prisma } from "../generated/prisma/client";
 import type { Database } from "../db/client";
+import {
+  DELIVERY_METHODS,
+  FULFILMENT_FILTERS,
+  type DeliveryMethod,
+  type FulfilmentFilter,
+} from "../orders/fulfilment-states";
 
 /**
  * The back office's orders list (/admin/orders): newest first, of one status or all, searched by
@@ -15,6 +21,12 @@ import type { Database } from "../db/client";
  * finds `+244 923-456-789`). The phone is stored as typed, so that comparison normalises every row's
  * phone: a scan of the orders table, only when the search has 9 or more digits (milliseconds for a
  * small shop's orders; an expression index on the normalised phone is the step for a large one).
+ *
+ * Two more filters (issue 25): the fulfilment of paid orders (`to_prepare`, a CON order with no
+ * fulfilment state yet, or one of the states, each implying CON), on the index of migration
+ * 20261201000200 (status, fulfilment_state, created_at); and the delivery method (`pickup` or
+ * `delivery`), read from the rows the other conditions select (two values: an index of its own
+ * would seldom be chosen).
  */
 
 export const ORDERS_PAGE_SIZE = 50;
@@ -32,6 +44,8 @@ export interface OrdersQuery {
   status?: OrderStatusCode;
   /** Trimmed, 1–100 characters. */
   search?: string;
+  fulfilment?: FulfilmentFilter;
+  method?: DeliveryMethod;
   /** From 1. */
   page: number;
 }
@@ -42,18 +56,25 @@ const single = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 const statusParam = z.preprocess(single, z.enum(ORDER_STATUSES));
 const searchParam = z.preprocess(single, z.string().trim().min(1).max(100));
 const pageParam = z.preprocess(single, z.coerce.number().int().min(1).max(MAX_PAGE));
+const fulfilmentParam = z.preprocess(single, z.enum(FULFILMENT_FILTERS));
+const methodParam = z.preprocess(single, z.enum(DELIVERY_METHODS));
 
 /**
- * The list's query parameters (`status`, `q`, `page`), each validated on its own: a bad one is
- * ignored (all statuses, no search, page 1), never an error.
+ * The list's query parameters (`status`, `q`, `fulfilment`, `method`, `page`), each validated on
+ * its own: a bad one is ignored (all statuses, no search, any fulfilment and method, page 1),
+ * never an error.
  */
 export function parseOrdersQuery(params: Record<string, string | string[] | undefined>): OrdersQuery {
   const status = statusParam.safeParse(params.status);
   const search = searchParam.safeParse(params.q);
   const page = pageParam.safeParse(params.page);
+  const fulfilment = fulfilmentParam.safeParse(params.fulfilment);
+  const method = methodParam.safeParse(params.method);
   return {
     status: status.success ? status.data : undefined,
     search: search.success ? search.data : undefined,
+    ...(fulfilment.success ? { fulfilment: fulfilment.data } : {}),
+    ...(method.success ? { method: method.data } : {}),
     page: page.success ? page.data : 1,
   };
 }
@@ -77,6 +98,9 @@ export interface AdminOrderRow {
   customerPhone: string | null;
   createdAt: Date;
   attentionReason: string | null;
+  deliveryMethod: DeliveryMethod | null;
+  /** null: to prepare (on a CON order), or nothing to fulfil (PEN, CAN). */
+  fulfilmentState: string | null;
 }
 
 export interface AdminOrdersPage {
@@ -90,6 +114,13 @@ export interface AdminOrdersPage {
 function whereOf(query: OrdersQuery): Prisma.Sql {
   const conditions: Prisma.Sql[] = [];
   if (query.status) conditions.push(Prisma.sql`status = ${query.status}::"OrderStatus"`);
+  if (query.fulfilment)
+    conditions.push(
+      query.fulfilment === "to_prepare"
+        ? Prisma.sql`status = 'CON' AND fulfilment_state IS NULL`
+        : Prisma.sql`status = 'CON' AND fulfilment_state = ${query.fulfilment}`,
+    );
+  if (query.method) conditions.push(Prisma.sql`delivery_method = ${query.method}`);
   if (query.search) {
     const search = query.search;
     const matches = [
@@ -116,7 +147,8 @@ export async function listAdminOrders(db: Pick<Database, "$queryRaw">, query: Or
     db.$queryRaw<AdminOrderRow[]>`
       SELECT external_transaction_id AS "externalTransactionId", reference_number AS "referenceNumber",
              status::text AS status, amount_aoa AS "amountAoa", customer_name AS "customerName",
-             customer_phone AS "customerPhone", created_at AS "createdAt", attention_reason AS "attentionReason"
+             customer_phone AS "customerPhone", created_at AS "createdAt", attention_reason AS "attentionReason",
+             delivery_method AS "deliveryMethod", fulfilment_state AS "fulfilmentState"
       FROM orders ${where}
       ORDER BY created_at DESC, id DESC
       LIMIT ${ORDERS_PAGE_SIZE} OFFSET ${(query.page - 1) * ORDERS_PAGE_SIZE}`,

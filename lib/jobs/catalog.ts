@@ -1,10 +1,14 @@
+import { FULFILMENT_STATES, type FulfilmentState } from "../orders/fulfilment-states";
 import type { PaymentStatus } from "../pay/payment-status";
 
 /**
  * The side effects of an order's final transition (contract 3, "Typical merchant action"),
- * enqueued as jobs by the same statement that makes the transition (lib/orders/state-machine.ts).
- * Each job's dedupe key is `<type>:<externalTransactionId>`, so it is enqueued once per order.
- * Payload of every job: `{ orderId, externalTransactionId }`.
+ * enqueued as jobs by the same statement that makes the transition (lib/orders/state-machine.ts),
+ * and of a paid order's fulfilment changes (lib/orders/fulfilment.ts). Each job's dedupe key is
+ * `<type>:<externalTransactionId>`, so it is enqueued once per order; a fulfilment mail's is
+ * `fulfilment-mail:<state>:<externalTransactionId>`, once per order and state. Every key ends
+ * with `:<externalTransactionId>`, which is how the back office finds an order's jobs and mails.
+ * Payload of every job: `{ orderId, externalTransactionId }` (a fulfilment mail's adds `state`).
  */
 export const JOB_TYPES = {
   /** CON: mail the shop's orders mailbox that the order is paid and what to ship. */
@@ -19,6 +23,10 @@ export const JOB_TYPES = {
   reopenCart: "reopen-cart",
   /** CON for a CAN order: mail the orders mailbox that a cancelled order was paid (fulfil or refund). */
   paidAfterCancelMail: "paid-after-cancel-mail",
+  /** CON: mail the shopper (the order's customer_email, when given) that the order is paid. */
+  shopperPaidMail: "shopper-paid-mail",
+  /** A fulfilment change (shipped, ready for pickup, delivered, collected): mail the shopper, when there is an email. */
+  fulfilmentMail: "fulfilment-mail",
 } as const;
 
 export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];
@@ -30,8 +38,18 @@ export interface OrderJobPayload {
 
 export function jobsForTransition(to: Exclude<PaymentStatus, "PEN">): JobType[] {
   return to === "CON"
-    ? [JOB_TYPES.confirmationMail, JOB_TYPES.clearCart, JOB_TYPES.recordInvoice]
+    ? [JOB_TYPES.confirmationMail, JOB_TYPES.clearCart, JOB_TYPES.recordInvoice, JOB_TYPES.shopperPaidMail]
     : [JOB_TYPES.releaseStock, JOB_TYPES.reopenCart];
 }
 
 export const dedupeKeyOf = (type: JobType, externalTransactionId: string) => `${type}:${externalTransactionId}`;
+
+/** A fulfilment mail's key: one per order and state, ending with the order's id like every other key. */
+export const fulfilmentMailKeyOf = (state: FulfilmentState, externalTransactionId: string) =>
+  `${JOB_TYPES.fulfilmentMail}:${state}:${externalTransactionId}`;
+
+/** Every key a job of `type` for this order can have: one, or one per state for fulfilment mails. */
+export const dedupeKeysOf = (type: JobType, externalTransactionId: string): string[] =>
+  type === JOB_TYPES.fulfilmentMail
+    ? FULFILMENT_STATES.map((state) => fulfilmentMailKeyOf(state, externalTransactionId))
+    : [dedupeKeyOf(type, externalTransactionId)];

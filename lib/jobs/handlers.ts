@@ -2,8 +2,12 @@ import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
+import { getEnv } from "../env";
+import { shopperPaidMail, fulfilmentMail, type ShopperOrder } from "../mail/shopper-mails";
 import { orderConfirmationMail, paidAfterCancelMail } from "../mail/order-confirmation";
 import type { Mailer } from "../mail/types";
+import { orderDelivery } from "../orders/delivery-details";
+import { FULFILMENT_STATES } from "../orders/fulfilment-states";
 import { releasePromoUse } from "../promo";
 import { returnUnits } from "../stock";
 import { JOB_TYPES, type JobType } from "./catalog";
@@ -15,7 +19,8 @@ import { PermanentJobError, type ClaimedJob } from "./queue";
  * first run was still going, and the second run changes nothing. Each one:
  *
  * - re-reads the order and does nothing unless it is still in the status that enqueued the job
- *   (CON jobs need CON, CAN jobs need CAN) — defensive, since final states never change;
+ *   (CON jobs need CON, CAN jobs need CAN; the shopper's mails need CON and an email) —
+ *   defensive, since final states never change;
  * - guards its writes with a condition that only the first run satisfies (an `emails` row with
  *   the job's key, the invoice's unique order id, `stock_released_at IS NULL`, the cart's status),
  *   checked in the same transaction as the writes.
@@ -98,6 +103,74 @@ const sendPaidAfterCancelMail: JobHandler = (job, context) =>
     skipReason: (order) => (order.paidAfterCancelAt ? undefined : "the order has no payment after cancel"),
     message: paidAfterCancelMail,
   });
+
+/** The order as the shopper's mails show it, with its page at the shop. */
+const shopperOrderOf = (order: OrderWithLines): ShopperOrder => ({
+  externalTransactionId: order.externalTransactionId,
+  amountAoa: order.amountAoa,
+  customerName: order.customerName,
+  finalizedAt: order.finalizedAt,
+  lines: order.lines,
+  delivery: orderDelivery(order),
+  pageUrl: new URL(`/orders/${encodeURIComponent(order.externalTransactionId)}`, getEnv().appUrl).toString(),
+});
+
+/**
+ * A mail to the shopper (the order's `customer_email`), once, under the job's key: skipped with
+ * a reason when the order has no email, when `skipReason` says so, or when an earlier run sent it.
+ */
+async function mailShopper(
+  job: ClaimedJob,
+  { db, mail }: JobContext,
+  compose: {
+    skipReason: (order: OrderWithLines) => Promise<string | undefined> | string | undefined;
+    message: (order: OrderWithLines) => Promise<{ subject: string; text: string }> | { subject: string; text: string };
+  },
+): Promise<JobResult> {
+  const orderId = orderIdOf(job);
+  const order = await findOrderWithLines(db, orderId);
+  if (!order) throw orderNotFound(orderId);
+  if (!order.customerEmail) return skipped("the order has no customer email");
+  if (order.status !== "CON") return skipped(`order is ${order.status}, not CON`);
+  const reason = await compose.skipReason(order);
+  if (reason) return skipped(reason);
+  if (await db.email.findFirst({ where: { jobKey: job.dedupeKey }, select: { id: true } }))
+    return skipped("already mailed");
+  const { mailer } = mail();
+  await mailer.send({ to: order.customerEmail, jobKey: job.dedupeKey, ...(await compose.message(order)) });
+}
+
+/** CON: tell the shopper the payment is confirmed, with the order's lines, amount and delivery. */
+const sendShopperPaidMail: JobHandler = (job, context) =>
+  mailShopper(job, context, {
+    skipReason: () => undefined,
+    message: (order) => shopperPaidMail(shopperOrderOf(order)),
+  });
+
+const fulfilmentPayload = z.object({ state: z.enum(FULFILMENT_STATES) });
+
+/**
+ * A fulfilment step (lib/orders/fulfilment.ts): tell the shopper, with the step's time and note
+ * as its event records them. The job's payload names the step; its event must exist.
+ */
+const sendFulfilmentMail: JobHandler = (job, context) => {
+  const parsed = fulfilmentPayload.safeParse(job.payload);
+  if (!parsed.success) throw new PermanentJobError("payload has no fulfilment state");
+  const { state } = parsed.data;
+  const eventOf = (order: OrderWithLines) =>
+    context.db.fulfilmentEvent.findFirst({
+      where: { orderId: order.id, state },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { createdAt: true, note: true },
+    });
+  return mailShopper(job, context, {
+    skipReason: async (order) => ((await eventOf(order)) ? undefined : `the order has no ${state} event`),
+    message: async (order) => {
+      const event = (await eventOf(order))!;
+      return fulfilmentMail(shopperOrderOf(order), { state, at: event.createdAt, note: event.note });
+    },
+  });
+};
 
 /**
  * CON: issue the invoice, once, numbered without gaps. In one transaction: lock the counter row
@@ -221,4 +294,6 @@ export const jobHandlers: Record<JobType, JobHandler> = {
   [JOB_TYPES.releaseStock]: releaseStock,
   [JOB_TYPES.reopenCart]: reopenCart,
   [JOB_TYPES.paidAfterCancelMail]: sendPaidAfterCancelMail,
+  [JOB_TYPES.shopperPaidMail]: sendShopperPaidMail,
+  [JOB_TYPES.fulfilmentMail]: sendFulfilmentMail,
 };

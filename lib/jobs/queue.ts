@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
 import { isUuid } from "../uuid";
-import { dedupeKeyOf, type JobType } from "./catalog";
+import { dedupeKeysOf, type JobType } from "./catalog";
 
 /**
  * The jobs table as a queue (docs/jobs.md). Jobs are inserted by the statement that changes an
@@ -105,13 +105,14 @@ RETURNING j.id, j.type, j.dedupe_key AS "dedupeKey", j.payload, j.attempts AS at
 /**
  * The jobs of `types` that these orders' transitions enqueued (found by dedupe key), e.g. a
  * cancellation's stock release and cart reopening, to run them at once while a shopper waits.
+ * Fulfilment mails are found under each state's key.
  */
 export async function jobsOfOrders(
   client: SqlRunner,
   types: readonly JobType[],
   externalTransactionIds: readonly string[],
 ): Promise<{ id: string; externalTransactionId: string }[]> {
-  const keys = externalTransactionIds.flatMap((id) => types.map((type) => dedupeKeyOf(type, id)));
+  const keys = externalTransactionIds.flatMap((id) => types.flatMap((type) => dedupeKeysOf(type, id)));
   if (keys.length === 0) return [];
   return client.$queryRaw(Prisma.sql`
 SELECT id, payload->>'externalTransactionId' AS "externalTransactionId" FROM jobs WHERE dedupe_key = ANY(${keys}::text[])`);

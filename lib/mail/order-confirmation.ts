@@ -18,10 +18,14 @@ export interface PaidOrder {
   lines: { productName: string; variantTitle: string; sku: string | null; quantity: number; unitPriceAoa: number }[];
 }
 
-const luanda = new Intl.DateTimeFormat("pt-AO", { dateStyle: "long", timeStyle: "short", timeZone: "Africa/Luanda" });
+export const luanda = new Intl.DateTimeFormat("pt-AO", {
+  dateStyle: "long",
+  timeStyle: "short",
+  timeZone: "Africa/Luanda",
+});
 
 /** Customer-typed text on one line, so it cannot forge lines of the mail. */
-const oneLine = (value: string | null) => value?.replace(/\s+/g, " ").trim() || "—";
+export const oneLine = (value: string | null) => value?.replace(/\s+/g, " ").trim() || "—";
 
 export function orderConfirmationMail(order: PaidOrder): { subject: string; text: string } {
   const text = [

@@ -257,6 +257,8 @@ describe("searching the orders", () => {
       customerPhone: "+244 923-456 789",
       createdAt: new Date("2026-06-01T12:00:00Z"),
       attentionReason: "paid_after_cancel",
+      deliveryMethod: null,
+      fulfilmentState: null,
     });
   });
 
@@ -396,6 +398,8 @@ describe("GET /api/admin/orders/export", () => {
         "'+244 923 456 789",
         "42",
         "2 x Café Amboim; 1 x Caneca, grande",
+        // An order from before delivery methods: no delivery, no parts but the zero defaults, to prepare.
+        ...["", "", "", "", "", "", "", "", "", "0", "", "0", "to_prepare", ""],
       ]);
       expect(records[2]).toEqual([
         lastMinute.externalTransactionId,
@@ -409,6 +413,7 @@ describe("GET /api/admin/orders/export", () => {
         "",
         "",
         "",
+        ...["", "", "", "", "", "", "", "", "", "0", "", "0", "", ""],
       ]);
       const ids = records.map((record) => record[0]);
       expect(ids).not.toContain(dayBefore.externalTransactionId);

@@ -168,6 +168,7 @@ describe("npm run reconcile", () => {
       { type: "clear-cart", status: "DONE" },
       { type: "confirmation-mail", status: "DONE" },
       { type: "record-invoice", status: "DONE" },
+      { type: "shopper-paid-mail", status: "DONE" },
     ]);
   });
 });

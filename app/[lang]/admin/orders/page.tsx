@@ -4,6 +4,7 @@ import { AdminNav } from "@/components/admin/admin-nav";
 import { luandaDate, luandaMinute } from "@/lib/admin/luanda-calendar";
 import { requireAdminSession } from "@/lib/admin/guard";
 import { listAdminOrders, ORDER_STATUSES, parseOrdersQuery, type OrdersQuery } from "@/lib/admin/orders";
+import { DELIVERY_METHODS, FULFILMENT_FILTERS, isFulfilmentState } from "@/lib/orders/fulfilment-states";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
@@ -23,6 +24,8 @@ function hrefOf(query: OrdersQuery): string {
   const params = new URLSearchParams();
   if (query.status) params.set("status", query.status);
   if (query.search) params.set("q", query.search);
+  if (query.fulfilment) params.set("fulfilment", query.fulfilment);
+  if (query.method) params.set("method", query.method);
   if (query.page > 1) params.set("page", String(query.page));
   const search = params.toString();
   return search ? `/admin/orders?${search}` : "/admin/orders";
@@ -53,6 +56,32 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
             {ORDER_STATUSES.map((status) => (
               <option key={status} value={status}>
                 {t.order.status[status]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="orders-fulfilment" className="text-sm font-medium">
+            {text.fulfilment}
+          </label>
+          <select id="orders-fulfilment" name="fulfilment" defaultValue={query.fulfilment ?? ""} className={fieldClass}>
+            <option value="">{text.allFulfilment}</option>
+            {FULFILMENT_FILTERS.map((state) => (
+              <option key={state} value={state}>
+                {t.fulfilment.states[state]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="orders-method" className="text-sm font-medium">
+            {text.method}
+          </label>
+          <select id="orders-method" name="method" defaultValue={query.method ?? ""} className={fieldClass}>
+            <option value="">{text.allMethods}</option>
+            {DELIVERY_METHODS.map((method) => (
+              <option key={method} value={method}>
+                {t.fulfilment.methods[method]}
               </option>
             ))}
           </select>
@@ -130,6 +159,18 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
                   <td className="text-right sm:table-cell sm:px-3 sm:py-2 sm:text-left">
                     <CellLabel>{text.status}</CellLabel>
                     {t.order.status[order.status]}
+                    {order.status === "CON" && (order.deliveryMethod || order.fulfilmentState) && (
+                      <span data-testid="order-fulfilment-state" className="block text-xs text-stone-600">
+                        {
+                          t.fulfilment.states[
+                            isFulfilmentState(order.fulfilmentState) ? order.fulfilmentState : "to_prepare"
+                          ]
+                        }
+                        {order.deliveryMethod === "pickup" || order.deliveryMethod === "delivery"
+                          ? ` · ${t.fulfilment.methods[order.deliveryMethod]}`
+                          : ""}
+                      </span>
+                    )}
                     {order.attentionReason && (
                       <span
                         data-testid="attention"

@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
+import { OrderProgressDetails } from "@/components/order-progress";
 import { OrderResult, shortOrderId } from "@/components/order-result";
+import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/i18n/server";
+import { orderProgress } from "@/lib/orders/fulfilment";
 
 export const dynamic = "force-dynamic";
 
@@ -13,7 +16,19 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: t.order.title(shortOrderId(externalTransactionId)), robots: { index: false } };
 }
 
+// The order (OrderResult, shared with the checkout's result pages), then its delivery and, once
+// paid, its fulfilment steps (lib/orders/fulfilment.ts).
 export default async function OrderPage({ params }: Props) {
   const { externalTransactionId } = await params;
-  return <OrderResult externalTransactionId={externalTransactionId} page="order" />;
+  const [{ t }, progress] = await Promise.all([getLang(), orderProgress(db(), externalTransactionId)]);
+  return (
+    <>
+      <OrderResult externalTransactionId={externalTransactionId} page="order" />
+      {progress && (
+        <div className="mx-auto mt-6 flex max-w-2xl flex-col gap-6">
+          <OrderProgressDetails progress={progress} t={t} />
+        </div>
+      )}
+    </>
+  );
 }

@@ -5,6 +5,7 @@ import { ActionFlash } from "@/components/admin/action-flash";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { Field } from "@/components/admin/field";
 import { ResolveForm } from "@/components/admin/resolve-form";
+import { OrderDeliveryDetails } from "@/components/order-delivery";
 import { luandaSecond } from "@/lib/admin/luanda-calendar";
 import { requireAdminSession } from "@/lib/admin/guard";
 import { orderPagePath } from "@/lib/admin/order-flash";
@@ -18,6 +19,7 @@ import { db } from "@/lib/db/client";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
+import { MAX_FULFILMENT_NOTE } from "@/lib/orders/fulfilment";
 import { lineName } from "@/lib/variants";
 
 // One order in the back office: its header, lines, jobs and history (lib/admin/order-timeline.ts),
@@ -94,6 +96,53 @@ export default async function AdminOrderPage({
           </Field>
         )}
       </dl>
+
+      <OrderDeliveryDetails delivery={order.delivery} t={t} showEmail />
+
+      {order.status === "CON" && (
+        <div
+          data-testid="order-fulfilment"
+          className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-4"
+        >
+          <h2 className="text-lg font-semibold">{text.fulfilment.title}</h2>
+          <p className="text-sm">
+            {text.fulfilment.current}:{" "}
+            <strong data-testid="fulfilment-state">
+              {t.fulfilment.states[order.delivery.fulfilmentState ?? "to_prepare"]}
+            </strong>
+            {order.fulfilmentUpdatedAt && (
+              <span className="text-stone-600"> · {luandaSecond(order.fulfilmentUpdatedAt)}</span>
+            )}
+          </p>
+          {order.nextFulfilmentSteps.length === 0 ? (
+            <p className="text-sm text-stone-600">{text.fulfilment.finished}</p>
+          ) : (
+            <form method="post" action={`${actionPath}/fulfilment`} className="flex flex-col gap-2">
+              <label htmlFor="fulfilment-note" className="text-sm font-medium">
+                {text.fulfilment.note}
+              </label>
+              <input
+                id="fulfilment-note"
+                name="note"
+                type="text"
+                maxLength={MAX_FULFILMENT_NOTE}
+                aria-describedby="fulfilment-note-hint"
+                className="rounded-md border border-stone-300 bg-white px-3 py-2 text-sm"
+              />
+              <p id="fulfilment-note-hint" className="text-sm text-stone-600">
+                {text.fulfilment.noteHint}
+              </p>
+              <div className="flex flex-wrap gap-2">
+                {order.nextFulfilmentSteps.map((state) => (
+                  <button key={state} type="submit" name="state" value={state} className={buttonClass}>
+                    {text.fulfilment.mark[state]}
+                  </button>
+                ))}
+              </div>
+            </form>
+          )}
+        </div>
+      )}
 
       {order.needsAttention && (
         <div className="flex flex-col gap-2 rounded-xl border border-amber-300 bg-amber-50 p-4">
@@ -283,6 +332,17 @@ function EventBody({ event, t }: { event: TimelineEvent; t: Dictionary }) {
       return <span className="font-medium">{text.attention(event.reason)}</span>;
     case "status_checked":
       return <span className="font-medium">{text.statusChecked}</span>;
+    case "fulfilment":
+      return (
+        <div className="flex flex-col gap-0.5">
+          <span className="font-medium">{text.fulfilment(t.fulfilment.states[event.state], event.actor)}</span>
+          {event.note && (
+            <span className="break-words whitespace-pre-wrap text-stone-700">
+              {text.fulfilmentNote}: {event.note}
+            </span>
+          )}
+        </div>
+      );
     case "resolved":
       return (
         <span className="font-medium break-words whitespace-pre-wrap">

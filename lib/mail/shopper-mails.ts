@@ -1,0 +1,128 @@
+import { formatAoa } from "../money";
+import { addressLine, type OrderDelivery } from "../orders/delivery-details";
+import type { FulfilmentState } from "../orders/fulfilment-states";
+import { lineName } from "../variants";
+import { luanda, oneLine } from "./order-confirmation";
+
+/**
+ * The mails the shopper receives at the email given at checkout (issue 25): one when the payment
+ * is confirmed, one at each fulfilment step. Portuguese, plain text; whatever the shopper or the
+ * shop typed (names, address, the step's note) is kept to one line, so it cannot forge lines of
+ * the mail. Each carries the order page's address, where the shopper follows the order.
+ */
+
+export interface ShopperOrder {
+  externalTransactionId: string;
+  amountAoa: number;
+  customerName: string | null;
+  finalizedAt: Date | null;
+  lines: { productName: string; variantTitle: string; quantity: number; unitPriceAoa: number }[];
+  delivery: OrderDelivery;
+  /** The order's page at the shop: APP_URL + /orders/<externalTransactionId>. */
+  pageUrl: string;
+}
+
+/** "7CDAC2DD": the number the shop's pages show. */
+const shortNumber = (externalTransactionId: string) =>
+  externalTransactionId.slice("order_".length, "order_".length + 8).toUpperCase();
+
+export function shopperPaidMail(order: ShopperOrder): { subject: string; text: string } {
+  const number = shortNumber(order.externalTransactionId);
+  const next =
+    order.delivery.method === "pickup"
+      ? "Avisamos quando a encomenda estiver pronta para levantar."
+      : order.delivery.method === "delivery"
+        ? "Avisamos quando a encomenda for enviada."
+        : "Avisamos quando a encomenda avançar.";
+  const text = [
+    `Olá ${oneLine(order.customerName)},`,
+    "",
+    `Recebemos o pagamento da sua encomenda ${number}. Obrigado!`,
+    next,
+    "",
+    ...details(order),
+    "",
+    `Acompanhe a encomenda em: ${order.pageUrl}`,
+    "",
+    "Mensagem automática da loja.",
+  ].join("\n");
+  return { subject: `Encomenda ${number} paga — ${formatAoa(order.amountAoa)}`, text };
+}
+
+const STEP_SENTENCE: Record<FulfilmentState, { subject: string; body: string }> = {
+  shipped: { subject: "enviada", body: "A sua encomenda foi enviada e está a caminho." },
+  ready_for_pickup: { subject: "pronta para levantar", body: "A sua encomenda está pronta para levantar." },
+  delivered: { subject: "entregue", body: "A sua encomenda foi entregue. Obrigado pela preferência!" },
+  collected: { subject: "levantada", body: "A sua encomenda foi levantada. Obrigado pela preferência!" },
+};
+
+export function fulfilmentMail(
+  order: ShopperOrder,
+  step: { state: FulfilmentState; at: Date; note: string | null },
+): { subject: string; text: string } {
+  const number = shortNumber(order.externalTransactionId);
+  const sentence = STEP_SENTENCE[step.state];
+  const text = [
+    `Olá ${oneLine(order.customerName)},`,
+    "",
+    sentence.body,
+    `Em ${luanda.format(step.at)} (hora de Luanda).`,
+    ...(step.note ? [`Nota da loja: ${oneLine(step.note)}`] : []),
+    "",
+    ...details(order),
+    "",
+    `Acompanhe a encomenda em: ${order.pageUrl}`,
+    "",
+    "Mensagem automática da loja.",
+  ].join("\n");
+  return { subject: `Encomenda ${number} ${sentence.subject}`, text };
+}
+
+/** The lines, the amount in parts, and how the goods reach the shopper. */
+function details(order: ShopperOrder): string[] {
+  const { delivery } = order;
+  const lines = order.lines.map(
+    (line) =>
+      `  ${line.quantity} × ${oneLine(lineName(line.productName, line.variantTitle))} — ` +
+      formatAoa(line.unitPriceAoa * line.quantity),
+  );
+  const breakdown = delivery.breakdown
+    ? [
+        `Subtotal: ${formatAoa(delivery.breakdown.subtotalAoa)}`,
+        ...(delivery.breakdown.discountAoa > 0
+          ? [
+              `Desconto${delivery.breakdown.promoCode ? ` (${oneLine(delivery.breakdown.promoCode)})` : ""}: −${formatAoa(delivery.breakdown.discountAoa)}`,
+            ]
+          : []),
+        ...(delivery.method === "delivery" || delivery.breakdown.deliveryFeeAoa > 0
+          ? [`Entrega: ${formatAoa(delivery.breakdown.deliveryFeeAoa)}`]
+          : []),
+      ]
+    : [];
+  const how =
+    delivery.method === "pickup" && delivery.pickup
+      ? [
+          `Levantamento em: ${oneLine(delivery.pickup.name)}`,
+          `Morada: ${oneLine(delivery.pickup.address)}`,
+          `Horário: ${oneLine(delivery.pickup.hours)}`,
+        ]
+      : delivery.method === "delivery"
+        ? [
+            `Entrega${delivery.zone ? ` (${oneLine(delivery.zone.name)})` : ""}: ${delivery.address ? oneLine(addressLine(delivery.address)) : "—"}`,
+            ...(delivery.zone?.estimatedDays
+              ? [`Prazo previsto: ${delivery.zone.estimatedDays} dia${delivery.zone.estimatedDays === 1 ? "" : "s"}`]
+              : []),
+          ]
+        : [];
+  return [
+    `Encomenda: ${shortNumber(order.externalTransactionId)} (${order.externalTransactionId})`,
+    ...(order.finalizedAt ? [`Paga em: ${luanda.format(order.finalizedAt)} (hora de Luanda)`] : []),
+    "",
+    "Artigos:",
+    ...lines,
+    "",
+    ...breakdown,
+    `Total: ${formatAoa(order.amountAoa)}`,
+    ...(how.length ? ["", ...how] : []),
+  ];
+}
