@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { DEMO_DELIVERY_ZONES } from "../scripts/db/seed.mjs";
 import { pt } from "../lib/i18n/dictionaries";
 import { expectNoAxeViolations } from "./support/accessibility";
+import { signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { addFromCatalog, kwanza, openPopup, payButton } from "./support/shop";
@@ -9,9 +10,10 @@ import { addFromCatalog, kwanza, openPopup, payButton } from "./support/shop";
 /**
  * From the cart to the shopper's door (issue 25): the shopper chooses delivery to a zone with an
  * Angolan address, applies a promo code and sees its effect, pays in the sandbox's popup the
- * amount the server computed (subtotal − discount + fee), and later finds the order from another
- * device by its number and phone, where its delivery is shown. On the desktop ("pay") and on a
- * phone ("phone"), with axe on the checkout.
+ * amount the server computed (subtotal − discount + fee), receives the shop's confirmation mail
+ * (in the outbox), and later finds the order from another device by its number and phone; the
+ * merchant marks it shipped, then delivered, and the shopper's page shows each step. On the
+ * desktop ("pay") and on a phone ("phone"), with axe on the checkout and the order page.
  */
 
 const ZONE = DEMO_DELIVERY_ZONES.find((zone) => zone.name === "Kilamba")!;
@@ -102,6 +104,17 @@ test("deliver to a zone with an address and a promo code, pay, and find the orde
   const [promo] = await query<{ uses: number }>(`SELECT uses FROM promo_codes WHERE code = $1`, [code]);
   expect(promo!.uses).toBe(1);
 
+  // The shopper's own confirmation, sent by the job the webhook's CON enqueued (never by the callback).
+  await expect
+    .poll(async () =>
+      (
+        await query<{ to: string }>(`SELECT "to" FROM emails WHERE job_key = $1`, [
+          `shopper-paid-mail:${externalTransactionId}`,
+        ])
+      ).map((mail) => mail.to),
+    )
+    .toEqual(["ana.teste@exemplo.ao"]);
+
   // Another device finds it by the number the shop shows and the phone, written another way.
   const other = await browser.newContext();
   try {
@@ -112,6 +125,28 @@ test("deliver to a zone with an address and a promo code, pay, and find the orde
     await device.getByRole("button", { name: pt.orders.submit }).click();
     await expect(device).toHaveURL(new RegExp(`/orders/${externalTransactionId}$`));
     await expect(device.getByTestId("order-status")).toHaveAttribute("data-status", "CON");
+    await expect(device.getByTestId("delivery-address")).toContainText(ADDRESS.reference);
+    const steps = device.getByTestId("fulfilment-step");
+    await expect(steps.nth(1)).toHaveAttribute("data-done", "false");
+
+    // The merchant ships it, then delivers it; the shopper's page follows each step.
+    await signInToBackOffice(page);
+    await page.goto(`/admin/orders/${externalTransactionId}`);
+    const fulfilment = page.getByTestId("order-fulfilment");
+    await fulfilment.getByLabel(pt.admin.order.fulfilment.note).fill("Estafeta João, 923 111 222");
+    await fulfilment.getByRole("button", { name: pt.admin.order.fulfilment.mark.shipped }).click();
+    await expect(fulfilment.getByTestId("fulfilment-state")).toHaveText(pt.fulfilment.states.shipped);
+    await device.reload();
+    await expect(steps.nth(1)).toHaveAttribute("data-state", "shipped");
+    await expect(steps.nth(1)).toHaveAttribute("data-done", "true");
+    await expect(steps.nth(1)).toContainText("Estafeta João");
+
+    await fulfilment.getByRole("button", { name: pt.admin.order.fulfilment.mark.delivered }).click();
+    await expect(fulfilment.getByTestId("fulfilment-state")).toHaveText(pt.fulfilment.states.delivered);
+    await device.reload();
+    await expect(steps.nth(2)).toHaveAttribute("data-state", "delivered");
+    await expect(steps.nth(2)).toHaveAttribute("aria-current", "step");
+    await expectNoAxeViolations(device, `order page, delivered (${testInfo.project.name})`);
   } finally {
     await other.close();
   }
