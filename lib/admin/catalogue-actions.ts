@@ -15,8 +15,8 @@ import { readBodyCapped } from "../request-body";
  * check, the body (a form, urlencoded or multipart with an image, or JSON) read within a cap, then
  * the action; a form gets a 303 back to its page with the outcome in the query (`?done=` or
  * `?error=…&field=…`), any other client JSON (a multipart client that wants JSON says
- * `Accept: application/json`). Every change calls catalogChanged(): the shop's cached pages show
- * products, categories and images.
+ * `Accept: application/json`). A change calls catalogChanged() unless the action says its pages
+ * show none of it: the shop's cached pages show products, categories and images.
  */
 
 /** An image of at most 2 MB and the form's other fields. */
@@ -100,6 +100,11 @@ export interface CatalogueActionOptions<R extends ActionOutcome> {
   action: (input: { fields: Record<string, unknown>; image?: ImageUpload }) => Promise<R>;
   /** A JSON client's answer when it worked. */
   json: (result: Extract<R, { ok: true }>) => { status: 200 | 201; body: unknown };
+  /**
+   * Whether a change shows on the shop's cached pages (default: yes), which are then refreshed
+   * (catalogChanged). Delivery methods and promo codes do not: the checkout reads them per request.
+   */
+  changesCataloguePages?: boolean;
 }
 
 export async function catalogueAction<R extends ActionOutcome>(
@@ -120,7 +125,7 @@ export async function catalogueAction<R extends ActionOutcome>(
       : jsonError(status, code, message);
   }
   const result = await options.action(body);
-  if (result.ok) catalogChanged();
+  if (result.ok && options.changesCataloguePages !== false) catalogChanged();
   if (!result.ok && result.code === "not_found") return jsonError(404, "not_found", result.message);
   if (!redirect) {
     if (!result.ok) return jsonError(result.status, result.code, result.message);

@@ -8,6 +8,7 @@ export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest) {
   return catalogueAction(request, {
+    changesCataloguePages: false,
     formPage: DELIVERY_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#zones" },
     readsBody: true,

@@ -9,6 +9,7 @@ export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest) {
   return catalogueAction(request, {
+    changesCataloguePages: false,
     formPage: PROMO_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#promo-codes" },
     readsBody: true,

@@ -9,6 +9,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   return catalogueAction(request, {
+    changesCataloguePages: false,
     formPage: DELIVERY_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#zones" },
     readsBody: true,

@@ -10,6 +10,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   return catalogueAction(request, {
+    changesCataloguePages: false,
     formPage: PROMO_PAGE,
     flash: {
       done: "done",
