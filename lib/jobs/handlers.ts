@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { getEnv } from "../env";
-import { shopperPaidMail, fulfilmentMail, type ShopperOrder } from "../mail/shopper-mails";
+import { shopperPaidMail, fulfilmentMail, type ShopperMailOrder } from "../mail/shopper-mails";
 import { orderConfirmationMail, paidAfterCancelMail } from "../mail/order-confirmation";
 import type { Mailer } from "../mail/types";
 import { orderDelivery } from "../orders/delivery-details";
@@ -105,7 +105,7 @@ const sendPaidAfterCancelMail: JobHandler = (job, context) =>
   });
 
 /** The order as the shopper's mails show it, with its page at the shop. */
-const shopperOrderOf = (order: OrderWithLines): ShopperOrder => ({
+const shopperOrderOf = (order: OrderWithLines): ShopperMailOrder => ({
   externalTransactionId: order.externalTransactionId,
   amountAoa: order.amountAoa,
   customerName: order.customerName,

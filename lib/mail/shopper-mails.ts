@@ -11,7 +11,7 @@ import { luanda, oneLine } from "./order-confirmation";
  * the mail. Each carries the order page's address, where the shopper follows the order.
  */
 
-export interface ShopperOrder {
+export interface ShopperMailOrder {
   externalTransactionId: string;
   amountAoa: number;
   customerName: string | null;
@@ -26,7 +26,7 @@ export interface ShopperOrder {
 const shortNumber = (externalTransactionId: string) =>
   externalTransactionId.slice("order_".length, "order_".length + 8).toUpperCase();
 
-export function shopperPaidMail(order: ShopperOrder): { subject: string; text: string } {
+export function shopperPaidMail(order: ShopperMailOrder): { subject: string; text: string } {
   const number = shortNumber(order.externalTransactionId);
   const next =
     order.delivery.method === "pickup"
@@ -57,7 +57,7 @@ const STEP_SENTENCE: Record<FulfilmentState, { subject: string; body: string }> 
 };
 
 export function fulfilmentMail(
-  order: ShopperOrder,
+  order: ShopperMailOrder,
   step: { state: FulfilmentState; at: Date; note: string | null },
 ): { subject: string; text: string } {
   const number = shortNumber(order.externalTransactionId);
@@ -79,7 +79,7 @@ export function fulfilmentMail(
 }
 
 /** The lines, the amount in parts, and how the goods reach the shopper. */
-function details(order: ShopperOrder): string[] {
+function details(order: ShopperMailOrder): string[] {
   const { delivery } = order;
   const lines = order.lines.map(
     (line) =>
