@@ -14,6 +14,8 @@ test("a shopper finds an order from this browser's list and from another device 
   page,
   browser,
 }, testInfo) => {
+  // Three axe runs, each several seconds on a loaded machine.
+  test.setTimeout(90_000);
   const products = (await (await page.request.get("/api/products")).json()) as { id: string; hasOptions: boolean }[];
   const product = products.find((candidate) => !candidate.hasOptions)!;
   // Placed over HTTP by this browser's context: its shopper cookie is the page's.
