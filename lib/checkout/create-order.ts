@@ -7,6 +7,7 @@ import { jobsForTransition } from "../jobs/catalog";
 import { jobsOfOrders } from "../jobs/queue";
 import { errorKind, type Logger } from "../log";
 import { creationFailureReason } from "../orders/cancel-reasons";
+import type { DeliveryMethod } from "../orders/fulfilment-states";
 import { releaseExpiredHolds } from "../orders/holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
 import { PayServiceError, type PayClient } from "../pay";
@@ -342,7 +343,8 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
         unitPriceAoa: line.unitPriceAoa,
         quantity: line.quantity,
         discountAoa: promo?.lineDiscounts[index] ?? 0,
-        stock: line.stock,
+        // What the variant has left once this order holds its units: what a second submission reads.
+        stock: line.stock - line.quantity,
       })),
     };
   });
@@ -359,7 +361,7 @@ interface ResolvedLine {
   sku: string | null;
   unitPriceAoa: number;
   imagePath: string;
-  /** The variant's stock before this order took its units (the payment reference's "stock quantity"). */
+  /** The variant's stock before this order took its units. */
   stock: number;
 }
 
@@ -439,7 +441,7 @@ interface ResolvedDelivery {
   description: string;
   /** The order's snapshot of the method. */
   columns: {
-    deliveryMethod: "pickup" | "delivery";
+    deliveryMethod: DeliveryMethod;
     deliveryZoneId?: string;
     deliveryZoneName?: string;
     deliveryEstimatedDays?: number | null;
@@ -450,6 +452,10 @@ interface ResolvedDelivery {
     pickupPointHours?: string;
   };
 }
+
+/** How the payment references and additionalInfo name the method: "Entrega: Talatona", "Levantamento: Loja…". */
+const deliveryDescription = (method: DeliveryMethod, name: string) =>
+  `${method === "delivery" ? "Entrega" : "Levantamento"}: ${name}`;
 
 /**
  * The chosen pickup point or zone, active, from the database; none chosen is only right for a
@@ -471,7 +477,7 @@ SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FR
     if (!point) throw new Refusal(400, "unknown_pickup_point", "delivery.pickupPointId names no pickup point on offer");
     return {
       zone: null,
-      description: `Levantamento: ${point.name}`,
+      description: deliveryDescription("pickup", point.name),
       columns: {
         deliveryMethod: "pickup",
         pickupPointId: point.id,
@@ -488,7 +494,7 @@ SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FR
   if (!zone) throw new Refusal(400, "unknown_delivery_zone", "delivery.zoneId names no delivery zone on offer");
   return {
     zone,
-    description: `Entrega: ${zone.name}`,
+    description: deliveryDescription("delivery", zone.name),
     columns: {
       deliveryMethod: "delivery",
       deliveryZoneId: zone.id,
@@ -622,11 +628,12 @@ function storedAnswer(order: StoredOrder, referenceNumber: string): CreatedOrder
       deliveryFeeAoa: order.deliveryFeeAoa,
       promoCode: order.promoCode,
       deliveryDescription:
-        order.deliveryMethod === "delivery"
-          ? `Entrega: ${order.deliveryZoneName ?? ""}`
-          : order.deliveryMethod === "pickup"
-            ? `Levantamento: ${order.pickupPointName ?? ""}`
-            : null,
+        order.deliveryMethod === "delivery" || order.deliveryMethod === "pickup"
+          ? deliveryDescription(
+              order.deliveryMethod,
+              (order.deliveryMethod === "delivery" ? order.deliveryZoneName : order.pickupPointName) ?? "",
+            )
+          : null,
       lines: order.lines.map((line) => ({
         name: lineName(line.productName, line.variantTitle),
         imagePath: line.variant?.imagePath ?? line.variant?.product.imagePath ?? "",

@@ -23,7 +23,7 @@ export interface ReferenceLine {
   quantity: number;
   /** This line's share of the promo discount. */
   discountAoa: number;
-  /** The variant's stock when the order was made (`referenceTotalQuantity`). */
+  /** The variant's stock left once the order holds its units (`referenceTotalQuantity`). */
   stock: number;
 }
 

@@ -248,6 +248,33 @@ describe("the amount is subtotal − discount + delivery fee, from the database"
   });
 });
 
+describe("a cart submitted twice", () => {
+  it("answers both with the one order's breakdown and references, the fee and discount included", async () => {
+    quiet();
+    const product = await insertTestProduct({ priceAoa: 3_000, stock: 10 });
+    const cart = await client.cart.create({
+      data: { lines: { create: { variantId: product.variantId, quantity: 3 } } },
+    });
+    const code = await promo({ kind: "fixed", value: 1_000 });
+    const body = { customer: customer(), delivery: delivery(), promoCode: code.code };
+    const [first, second] = await Promise.all([
+      postCreateOrder(body, { Cookie: `cart_id=${cart.id}` }),
+      postCreateOrder(body, { Cookie: `cart_id=${cart.id}` }),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.body).toEqual(first.body);
+    expect(first.body).toMatchObject({
+      subtotalAoa: 9_000,
+      discountAoa: 1_000,
+      deliveryFeeAoa: 2_000,
+      amountAoa: 10_000,
+    });
+    expect(referencesTotal(first.body.paymentReferences)).toBe(10_000);
+    expect(await chargedAmounts()).toEqual([10_000]);
+    expect((await client.promoCode.findUniqueOrThrow({ where: { id: code.id } })).uses).toBe(1);
+  });
+});
+
 describe("a delivery choice the shop does not offer is refused, naming the field, holding nothing", () => {
   it.each([
     ["no choice", undefined, 400, "delivery_required", "delivery"],
