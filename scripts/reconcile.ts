@@ -22,7 +22,8 @@ try {
   const jobs = await runDueJobs({});
   console.log(
     `[reconcile] checked ${summary.checked} pending orders: ${summary.transitioned} changed, ` +
-      `${summary.abandoned} abandoned, ${summary.holdsExpired} holds expired, ${summary.failed} not answered` +
+      `${summary.abandoned} abandoned, ${summary.holdsExpired} holds expired, ` +
+      `${summary.paidAfterCancel} paid after cancel, ${summary.failed} not answered` +
       `${summary.stoppedEarly ? ` (stopped early: ${summary.stoppedEarly})` : ""}; jobs run: ${JSON.stringify(jobs)}`,
   );
   await db().$disconnect();

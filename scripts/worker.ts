@@ -82,8 +82,9 @@ async function reconcile(): Promise<void> {
     });
     if (summary.checked > 0)
       log(
-        `checked ${summary.checked} pending orders: ${summary.transitioned} changed, ${summary.abandoned} abandoned, ` +
-          `${summary.holdsExpired} holds expired, ${summary.failed} not answered` +
+        `checked ${summary.checked} orders: ${summary.transitioned} paid or cancelled, ${summary.abandoned} abandoned, ` +
+          `${summary.holdsExpired} holds expired, ${summary.paidAfterCancel} paid after cancel, ` +
+          `${summary.failed} not answered` +
           (summary.stoppedEarly ? ` (stopped early: ${summary.stoppedEarly})` : ""),
       );
   } catch (error) {

@@ -74,9 +74,9 @@ const unmatchedDeliveryWhere: Prisma.WebhookEventWhereInput = {
   resolvedAt: null,
 };
 
-/** The order a job works for, from its dedupe key `<type>:<externalTransactionId>` (lib/jobs/catalog.ts). */
+/** The order a job works for, from its dedupe key `<type>:…:<externalTransactionId>` (lib/jobs/catalog.ts). */
 function orderOf(dedupeKey: string): string | null {
-  const id = dedupeKey.slice(dedupeKey.indexOf(":") + 1);
+  const id = dedupeKey.slice(dedupeKey.lastIndexOf(":") + 1);
   return EXTERNAL_TRANSACTION_ID.test(id) ? id : null;
 }
 

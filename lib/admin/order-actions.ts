@@ -11,7 +11,7 @@ import { jobsOfOrders, requeueParkedJob } from "../jobs/queue";
 import { runDueJobs } from "../jobs/runner";
 import { consoleLogger } from "../log";
 import { changeFulfilment, fulfilmentInputSchema } from "../orders/fulfilment";
-import { EXTERNAL_TRANSACTION_ID, orderStatus, type RefreshOutcome } from "../orders/status";
+import { changedTheOrder, EXTERNAL_TRANSACTION_ID, orderStatus } from "../orders/status";
 import type { PayClient } from "../pay";
 import { refuseWithoutAdminSession } from "./guard";
 import { resolutionNoteSchema, type ResolveOutcome } from "./attention";
@@ -114,9 +114,6 @@ export interface AskServiceDeps {
   pay: PayClient;
 }
 
-/** Outcomes of a check that changed the order, so that jobs were enqueued (as the status route). */
-const CHANGED: readonly RefreshOutcome[] = ["transitioned", "abandoned", "hold_expired", "paid_after_cancel"];
-
 /**
  * "Ask the service now": one status query through the status endpoint's own path (orderStatus
  * with a forced refresh, so the state machine applies any change and enqueues its jobs), then
@@ -137,7 +134,7 @@ export async function askServiceNow(externalTransactionId: string, deps: AskServ
     return { ok: false, status: 409, code: "checked_recently", message: "the order was checked a moment ago" };
   if (result.refresh === "service_failed")
     return { ok: false, status: 503, code: "service_failed", message: "the service did not answer; try again" };
-  if (CHANGED.includes(result.refresh)) {
+  if (changedTheOrder(result.refresh)) {
     const jobs = await jobsOfOrders(deps.db, Object.values(JOB_TYPES), [externalTransactionId]);
     if (jobs.length) await runDueJobs({ ids: jobs.map((job) => job.id) });
   }

@@ -1,12 +1,25 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
 import { claimExpiredHolds } from "./holds";
-import { claimChecks, refreshFromService, type CheckResult, type ClaimedOrder, type StatusDeps } from "./status";
+import { REFERENCE_HOLD_MINUTES } from "./state-machine";
+import {
+  changedTheOrder,
+  claimChecks,
+  refreshFromService,
+  type CheckResult,
+  type ClaimedOrder,
+  type StatusDeps,
+} from "./status";
 
 /**
  * The reconcile sweep (`npm run reconcile`, the worker every minute, `/api/cron/reconcile`):
  * first it ends pending orders whose stock hold has run out, then it checks quiet pending
- * orders whose webhook may be late or lost. Both with the service, through lib/orders/status.ts.
+ * orders whose webhook may be late or lost, then the orders the shop cancelled itself because
+ * their hold ran out, while a payment of theirs could still come: for the
+ * payment reference's life span plus its margin (REFERENCE_HOLD_MINUTES) after the cancellation.
+ * A shopper may pay such a reference at the bank; if that webhook is lost too, this check finds
+ * the CON and the state machine records it as paid after cancel (marked for attention, the
+ * mailbox told). All with the service, through lib/orders/status.ts.
  *
  * - **Fair**: quiet orders are taken least recently checked first (never checked first, then
  *   oldest check), and a check moves the order to the back, so with any number of abandoned
@@ -31,10 +44,14 @@ export interface SweepOptions {
 
 export interface ReconcileSummary {
   checked: number;
+  /** Checks that changed an order (lib/orders/status.ts CHANGING_OUTCOMES): its jobs are waiting. */
+  changed: number;
   transitioned: number;
   abandoned: number;
   /** Orders the shop cancelled because their hold ran out. */
   holdsExpired: number;
+  /** Orders the shop had cancelled that the service says were paid (recorded for attention). */
+  paidAfterCancel: number;
   failed: number;
   /** Why the sweep stopped before it ran out of orders to check, if it did. */
   stoppedEarly: "limit" | "deadline" | "service_unavailable" | null;
@@ -50,9 +67,11 @@ export async function reconcilePendingOrders(deps: StatusDeps & SweepOptions): P
   const concurrency = Math.max(1, deps.concurrency ?? 4);
   const summary: ReconcileSummary = {
     checked: 0,
+    changed: 0,
     transitioned: 0,
     abandoned: 0,
     holdsExpired: 0,
+    paidAfterCancel: 0,
     failed: 0,
     stoppedEarly: null,
   };
@@ -60,6 +79,7 @@ export async function reconcilePendingOrders(deps: StatusDeps & SweepOptions): P
   const claimers: ((batch: number) => Promise<ClaimedOrder[]>)[] = [
     (batch) => claimExpiredHolds(deps.db, { limit: batch }),
     (batch) => claimQuietOrders(deps, batch),
+    (batch) => claimShopCancelledOrders(deps, batch),
   ];
   for (const claim of claimers) {
     for (;;) {
@@ -78,9 +98,11 @@ export async function reconcilePendingOrders(deps: StatusDeps & SweepOptions): P
 
 function tally(summary: ReconcileSummary, result: CheckResult): void {
   summary.checked += 1;
+  if (changedTheOrder(result.outcome)) summary.changed += 1;
   if (result.outcome === "transitioned") summary.transitioned += 1;
   if (result.outcome === "abandoned") summary.abandoned += 1;
   if (result.outcome === "hold_expired") summary.holdsExpired += 1;
+  if (result.outcome === "paid_after_cancel") summary.paidAfterCancel += 1;
   if (!result.serviceAnswered) summary.failed += 1;
 }
 
@@ -94,6 +116,25 @@ function claimQuietOrders(deps: StatusDeps, batch: number): Promise<ClaimedOrder
     where: Prisma.sql`o.hold_expires_at > now() AND o.updated_at <= now() - ${quietMs}::int * interval '1 millisecond'`,
     orderBy: Prisma.sql`o.status_checked_at ASC NULLS FIRST, o.created_at, o.id`,
     minIntervalMs: quietMs,
+    limit: batch,
+  });
+}
+
+/**
+ * Claims up to `batch` orders the shop cancelled because their hold ran out, within the last
+ * REFERENCE_HOLD_MINUTES, not yet known to be paid, least recently checked first and each at
+ * most once per `staleSeconds`: the service has them, a payment of theirs may still arrive, and
+ * its webhook may be lost. The shop's other cancellations cannot be paid and are left alone: an
+ * `abandoned` order never reached the service, a failed creation never gave the shopper a
+ * reference, and an order the service cancelled is cancelled there.
+ */
+function claimShopCancelledOrders(deps: StatusDeps, batch: number): Promise<ClaimedOrder[]> {
+  return claimChecks(deps.db, {
+    status: "CAN",
+    where: Prisma.sql`o.cancel_reason = 'hold_expired' AND o.reference_number IS NOT NULL AND o.paid_after_cancel_at IS NULL
+      AND o.finalized_at > now() - ${REFERENCE_HOLD_MINUTES}::int * interval '1 minute'`,
+    orderBy: Prisma.sql`o.status_checked_at ASC NULLS FIRST, o.finalized_at, o.id`,
+    minIntervalMs: Math.round(deps.staleSeconds * 1000),
     limit: batch,
   });
 }

@@ -69,6 +69,18 @@ export type RefreshOutcome =
   /** Not due, or another request holds this window's check. */
   | "skipped";
 
+/**
+ * The outcomes of a check that changed the order: the one list the status route (which then
+ * refreshes the cached pages), the back office's "ask the service" and the sweep's count use.
+ */
+export const CHANGING_OUTCOMES: readonly RefreshOutcome[] = [
+  "transitioned",
+  "abandoned",
+  "hold_expired",
+  "paid_after_cancel",
+];
+export const changedTheOrder = (outcome: RefreshOutcome) => CHANGING_OUTCOMES.includes(outcome);
+
 const viewFields = {
   id: true,
   externalTransactionId: true,
@@ -118,13 +130,20 @@ export interface ClaimedOrder {
  */
 export function claimChecks(
   db: Database,
-  claim: { where: Prisma.Sql; orderBy: Prisma.Sql; minIntervalMs: number; limit: number },
+  claim: {
+    where: Prisma.Sql;
+    orderBy: Prisma.Sql;
+    minIntervalMs: number;
+    limit: number;
+    /** PEN by default; CAN for the orders the shop cancelled whose payment may still come (lib/orders/reconcile.ts). */
+    status?: "PEN" | "CAN";
+  },
 ): Promise<ClaimedOrder[]> {
   if (claim.limit < 1) return Promise.resolve([]);
   return db.$queryRaw<ClaimedOrder[]>(Prisma.sql`
 WITH due AS (
   SELECT o.id AS due_id FROM orders o
-  WHERE o.status = 'PEN' AND ${claim.where}
+  WHERE o.status = ${claim.status ?? "PEN"}::"OrderStatus" AND ${claim.where}
     AND (o.status_checked_at IS NULL
          OR o.status_checked_at <= now() - ${Math.round(claim.minIntervalMs)}::int * interval '1 millisecond')
   ORDER BY ${claim.orderBy}
@@ -133,7 +152,8 @@ WITH due AS (
 )
 UPDATE orders SET status_checked_at = now() FROM due WHERE orders.id = due.due_id
 RETURNING id, external_transaction_id AS "externalTransactionId", reference_number AS "referenceNumber",
-          amount_aoa AS "amountAoa", created_at AS "createdAt", hold_expires_at <= now() AS "holdExpired"`);
+          amount_aoa AS "amountAoa", created_at AS "createdAt",
+          orders.status = 'PEN' AND hold_expires_at <= now() AS "holdExpired"`);
 }
 
 function toView(order: OrderRow): OrderStatusView {

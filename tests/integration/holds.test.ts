@@ -38,8 +38,10 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await sandbox.control.reset();
-  // Each test starts with no pending order, so a sweep sees only the test's own.
+  // Each test starts with no pending order, so a sweep sees only the test's own; nor with an order
+  // an earlier test's hold expiry cancelled recently, which a sweep checks again for a late payment.
   await client.$executeRaw`UPDATE orders SET status = 'CAN', finalized_at = now() WHERE status = 'PEN'`;
+  await client.$executeRaw`UPDATE orders SET finalized_at = now() - interval '3 days' WHERE cancel_reason = 'hold_expired'`;
 });
 afterEach(async () => {
   await settleAfterTasks();
@@ -370,6 +372,58 @@ describe("the reconcile sweep", () => {
       vi.unstubAllEnvs();
       vi.resetModules();
     }
+  });
+});
+
+describe("a payment that comes after the shop cancelled the order", () => {
+  it("paid by reference once its hold ran out, its webhook lost: the next sweep records it and the back office lists it", async () => {
+    quiet();
+    const product = await insertTestProduct({ stock: 3 });
+    const order = await placeOrder(product.id, 2);
+    // The hold runs out with the service still waiting: the sweep cancels the order, units back.
+    await expireHold(order.externalTransactionId);
+    expect(await sweep()).toMatchObject({ holdsExpired: 1 });
+    await settleAfterTasks();
+    expect(await orderRow(order.externalTransactionId)).toMatchObject({ status: "CAN", cancelReason: "hold_expired" });
+    const { runDueJobs } = await import("@/lib/jobs/runner");
+    await runDueJobs({});
+    expect(await stockOf(product.id)).toBe(3);
+
+    // The shopper pays the reference at the bank; the service's notification never arrives.
+    await sandboxOrder(order.externalTransactionId, "confirm", { delivery: "drop" });
+    // Within the reference's life span, a later sweep (once the order is due again) asks the service.
+    await client.$executeRaw`UPDATE orders SET status_checked_at = now() - interval '1 hour' WHERE external_transaction_id = ${order.externalTransactionId}`;
+    const found = await sweep();
+    expect(found).toMatchObject({ paidAfterCancel: 1, changed: 1 });
+    const row = await orderRow(order.externalTransactionId);
+    expect(row).toMatchObject({ status: "CAN", attentionReason: "paid_after_cancel" });
+    expect(row.paidAfterCancelAt).not.toBeNull();
+    // The units are not taken again; a person decides (the mailbox is told by its job).
+    expect(await stockOf(product.id)).toBe(3);
+    expect(
+      await client.job.count({ where: { dedupeKey: `paid-after-cancel-mail:${order.externalTransactionId}` } }),
+    ).toBe(1);
+    const { attentionItems } = await import("@/lib/admin/attention");
+    const attention = await attentionItems(client as never);
+    expect(attention.raisedOrders.items.map((item) => item.externalTransactionId)).toContain(
+      order.externalTransactionId,
+    );
+
+    // Recorded once: the next sweeps leave it alone.
+    await client.$executeRaw`UPDATE orders SET status_checked_at = now() - interval '1 hour' WHERE external_transaction_id = ${order.externalTransactionId}`;
+    expect(await sweep()).toMatchObject({ checked: 0 });
+  });
+
+  it("only for the reference's life span and its margin after the cancellation", async () => {
+    quiet();
+    const product = await insertTestProduct({ stock: 1 });
+    const order = await placeOrder(product.id);
+    await expireHold(order.externalTransactionId);
+    await sweep();
+    await sandboxOrder(order.externalTransactionId, "confirm", { delivery: "drop" });
+    await client.$executeRaw`UPDATE orders SET status_checked_at = now() - interval '1 hour', finalized_at = now() - interval '26 hours' WHERE external_transaction_id = ${order.externalTransactionId}`;
+    expect(await sweep()).toMatchObject({ checked: 0 });
+    expect((await orderRow(order.externalTransactionId)).paidAfterCancelAt).toBeNull();
   });
 });
 

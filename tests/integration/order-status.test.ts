@@ -309,9 +309,11 @@ describe("GET /api/cron/reconcile", () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         checked: expect.any(Number),
+        changed: expect.any(Number),
         transitioned: expect.any(Number),
         abandoned: expect.any(Number),
         holdsExpired: expect.any(Number),
+        paidAfterCancel: expect.any(Number),
         failed: expect.any(Number),
         stoppedEarly: null,
       });

@@ -31,7 +31,7 @@ async function reconcile(request: Request): Promise<Response> {
       deadline: startedAt + SWEEP_FOR_MS,
     });
     consoleLogger("info", "reconcile.done", { ...summary });
-    if (summary.transitioned + summary.abandoned + summary.holdsExpired > 0)
+    if (summary.changed > 0)
       after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
     return Response.json(summary);
   } catch (error) {

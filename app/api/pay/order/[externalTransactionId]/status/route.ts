@@ -6,7 +6,7 @@ import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
 import { endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
-import { EXTERNAL_TRANSACTION_ID, orderStatus } from "@/lib/orders/status";
+import { changedTheOrder, EXTERNAL_TRANSACTION_ID, orderStatus } from "@/lib/orders/status";
 import { payClient } from "@/lib/pay";
 
 // Endpoint C (contract 4.2): the order's status from our database, checked with the service when stale.
@@ -48,7 +48,7 @@ export async function GET(
   }
   if (!result) return jsonError(404, "order_not_found", `no order ${externalTransactionId}`);
   // A change enqueued jobs (a release of stock, a mail): run them once the answer is on its way.
-  if (["transitioned", "abandoned", "hold_expired", "paid_after_cancel"].includes(result.refresh))
+  if (changedTheOrder(result.refresh))
     after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
   return Response.json(result.view, { headers: { "Cache-Control": "no-store" } });
 }
