@@ -146,7 +146,15 @@ describe("mark resolved", () => {
     expect(listed).not.toContain(order.externalTransactionId);
     const detail = (await adminOrderDetail(db(), order.externalTransactionId))!;
     expect(detail.order.needsAttention).toBe(false);
-    expect(detail.timeline.at(-1)).toMatchObject({ kind: "resolved", note: row.attentionNote });
+    // Who closed it, once, after what it closes: the payment recorded after the cancellation.
+    // (Not "the last entry": the order's jobs may still be running, and a mail sent a moment
+    // later is rightly listed after the resolution.)
+    const kinds = detail.timeline.map((event) => event.kind);
+    expect(detail.timeline.filter((event) => event.kind === "resolved")).toEqual([
+      expect.objectContaining({ kind: "resolved", note: row.attentionNote }),
+    ]);
+    expect(kinds.indexOf("resolved")).toBeGreaterThan(kinds.indexOf("paid_after_cancel"));
+    expect(kinds).toContain("paid_after_cancel");
 
     // Once resolved there is nothing left to resolve: 409, and the first note stays.
     const again = await resolveOrder(order.externalTransactionId, { json: { note: "outra" } });
