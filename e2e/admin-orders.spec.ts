@@ -92,7 +92,7 @@ test("an order paid just now is in the list, found by status and search, and in 
     await page.getByRole("button", { name: pt.admin.orders.download }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
-    const records: string[][] = parse(await readFile((await download.path())!, "utf8"));
+    const records: string[][] = parse(await readFile((await download.path())!, "utf8"), { bom: true });
     expect(records[0]?.slice(0, 5)).toEqual(["order_id", "created_at", "finalized_at", "status", "amount_aoa"]);
     const line = records.find((record) => record[0] === externalTransactionId);
     expect(line).toBeDefined();

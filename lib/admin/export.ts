@@ -94,7 +94,8 @@ export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): Read
   let done = false;
   return new ReadableStream({
     start(controller) {
-      controller.enqueue(encoder.encode(stringify([[...EXPORT_COLUMNS]], csvOptions)));
+      // A BOM first, so that Excel reads the file as UTF-8 (its names and addresses are Portuguese).
+      controller.enqueue(encoder.encode(`\uFEFF${stringify([[...EXPORT_COLUMNS]], csvOptions)}`));
     },
     async pull(controller) {
       if (done) return;

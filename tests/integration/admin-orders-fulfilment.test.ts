@@ -154,7 +154,7 @@ describe("the CSV export's delivery columns", () => {
     });
     const range = parseExportRange("2026-07-01", "2026-07-01");
     if (!range.ok) throw new Error(range.message);
-    const records: string[][] = parse(await new Response(ordersCsv(client, range.range)).text());
+    const records: string[][] = parse(await new Response(ordersCsv(client, range.range)).text(), { bom: true });
     expect(records[0]).toEqual([...EXPORT_COLUMNS]);
     const column = (record: string[], name: (typeof EXPORT_COLUMNS)[number]) => record[EXPORT_COLUMNS.indexOf(name)];
     const byId = new Map(records.slice(1).map((record) => [record[0], record]));

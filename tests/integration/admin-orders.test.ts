@@ -380,7 +380,10 @@ describe("GET /api/admin/orders/export", () => {
         'attachment; filename="orders-2026-03-15-2026-03-16.csv"',
       );
       expect(response.headers.get("cache-control")).toBe("no-store");
-      const records: string[][] = parse(await response.text());
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      // A BOM first: Excel then reads the Portuguese names as UTF-8. (Response.text() would drop it.)
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      const records: string[][] = parse(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes), { bom: true });
       expect(records[0]).toEqual([...EXPORT_COLUMNS]);
       expect(records.slice(1).map((record) => record[0])).toEqual([
         inside.externalTransactionId,
@@ -421,9 +424,9 @@ describe("GET /api/admin/orders/export", () => {
     });
 
     it("one day: the day before's last millisecond and the next day's first are out", async () => {
-      const records: string[][] = parse(await (await get("?from=2026-03-15&to=2026-03-15")).text());
+      const records: string[][] = parse(await (await get("?from=2026-03-15&to=2026-03-15")).text(), { bom: true });
       expect(records.slice(1).map((record) => record[0])).toEqual([inside.externalTransactionId]);
-      const before: string[][] = parse(await (await get("?from=2026-03-14&to=2026-03-14")).text());
+      const before: string[][] = parse(await (await get("?from=2026-03-14&to=2026-03-14")).text(), { bom: true });
       expect(before.slice(1).map((record) => record[0])).toEqual([dayBefore.externalTransactionId]);
     });
 
@@ -433,7 +436,7 @@ describe("GET /api/admin/orders/export", () => {
         const today = new Date(Date.now() + 3600_000).toISOString().slice(0, 10);
         const response = await get("");
         expect(response.headers.get("content-disposition")).toBe(`attachment; filename="orders-${today}-${today}.csv"`);
-        const records: string[][] = parse(await response.text());
+        const records: string[][] = parse(await response.text(), { bom: true });
         expect(records.map((record) => record[0])).toContain(now.externalTransactionId);
       } finally {
         await client.order.delete({ where: { id: now.id } });
@@ -441,7 +444,7 @@ describe("GET /api/admin/orders/export", () => {
     });
 
     it("an empty range is the header alone", async () => {
-      const records: string[][] = parse(await (await get("?from=2020-01-01&to=2020-01-31")).text());
+      const records: string[][] = parse(await (await get("?from=2020-01-01&to=2020-01-31")).text(), { bom: true });
       expect(records).toEqual([[...EXPORT_COLUMNS]]);
     });
   });
@@ -459,7 +462,7 @@ describe("GET /api/admin/orders/export", () => {
         createdAt: new Date(start + Math.floor(index / 2) * 1000),
       })),
     });
-    const records: string[][] = parse(await (await get("?from=2026-08-01&to=2026-08-02")).text());
+    const records: string[][] = parse(await (await get("?from=2026-08-01&to=2026-08-02")).text(), { bom: true });
     expect(records).toHaveLength(count + 1);
     const ids = records.slice(1).map((record) => record[0]);
     expect(new Set(ids).size).toBe(count);
