@@ -14,7 +14,7 @@
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { appendForwardedFor } from "./lib/forwarded-for.mjs";
+import { appendForwardedFor, untrustedProxyWarning } from "./lib/forwarded-for.mjs";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -57,7 +57,16 @@ try {
   fail("Next could not start (is there a production build? run `npm run build`)");
 }
 
+// Said once per process: a proxy in front that TRUST_PROXY does not count (lib/forwarded-for.mjs).
+let warnedAboutProxy = false;
 const server = createServer((request, response) => {
+  if (!warnedAboutProxy) {
+    const warning = untrustedProxyWarning(request.headers["x-forwarded-for"], process.env.TRUST_PROXY);
+    if (warning) {
+      warnedAboutProxy = true;
+      console.warn(`[serve] ${warning}`);
+    }
+  }
   request.headers["x-forwarded-for"] = appendForwardedFor(
     request.headers["x-forwarded-for"],
     request.socket.remoteAddress,

@@ -238,7 +238,7 @@ describe.skipIf(Boolean(process.env.CI) && embedded)(
       const dockerignore = await ignored(".dockerignore");
       expect(dockerignore).toEqual(expect.arrayContaining([...(await ignored(".gitignore")), ".git", ".env*"]));
 
-      expect([...services.keys()].sort()).toEqual(["app", "migrate", "postgres", "worker"]);
+      expect([...services.keys()].sort()).toEqual(["app", "caddy", "migrate", "postgres", "worker"]);
       // The app service runs the image's CMD and HEALTHCHECK.
       expect(services.get("app")?.command).toBeUndefined();
     });
