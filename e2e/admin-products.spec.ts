@@ -116,6 +116,9 @@ test("signed in, a post from another site is refused", async ({ page }) => {
 test("editing a product's price, stock and image shows in /api/products and the catalogue at once", async ({
   page,
 }, testInfo) => {
+  // Two pages screenshotted and checked by axe at two widths, then the whole edit: a loaded CI
+  // machine has taken more than the default 30 s.
+  test.setTimeout(90_000);
   const before = await demoRow();
   const newPrice = before.price_aoa + 1_234;
   const newStock = before.stock + 7;
