@@ -4,6 +4,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
 import { formatAoa } from "@/lib/money";
+import { PROMO_CODE_INPUT_MAX } from "@/lib/promo-code";
 
 export interface AppliedPromo {
   code: string;
@@ -111,7 +112,7 @@ export function PromoCodeField({
           }}
           autoComplete="off"
           autoCapitalize="characters"
-          maxLength={40}
+          maxLength={PROMO_CODE_INPUT_MAX}
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-promo-message`}
           className="min-w-0 flex-1 rounded-md border border-stone-300 px-3 py-2 text-base uppercase aria-invalid:border-red-600"

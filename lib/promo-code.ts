@@ -9,6 +9,8 @@
 /** 3 to 32 characters: A–Z, 0–9, `_` and `-`, starting with a letter or digit (a CHECK of migration 20261201000000). */
 export const PROMO_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
 export const PROMO_CODE_MAX = 32;
+/** What a code field accepts as typed (spaces around a code included); the server checks the rest. */
+export const PROMO_CODE_INPUT_MAX = 40;
 
 export const PROMO_KINDS = ["percent", "fixed"] as const;
 export type PromoKind = (typeof PROMO_KINDS)[number];

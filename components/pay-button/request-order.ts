@@ -1,3 +1,4 @@
+import type { DeliveryChoice } from "@/lib/checkout/request";
 import type { PayCustomerInfo, PaymentReferenceItem } from "@/lib/pay-sdk/types";
 
 export const CREATE_ORDER_PATH = "/api/pay/create-order";
@@ -14,13 +15,7 @@ export interface CreatedPayOrder {
 /** The rest of endpoint A's body besides the customer's name and phone (lib/checkout/request.ts). */
 export interface CheckoutDetails {
   email?: string;
-  delivery?:
-    | { method: "pickup"; pickupPointId: string }
-    | {
-        method: "delivery";
-        zoneId: string;
-        address: { province: string; municipality: string; neighbourhood: string; street: string; reference: string };
-      };
+  delivery?: DeliveryChoice;
   promoCode?: string;
 }
 

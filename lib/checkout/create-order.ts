@@ -7,6 +7,7 @@ import { jobsForTransition } from "../jobs/catalog";
 import { jobsOfOrders } from "../jobs/queue";
 import { errorKind, type Logger } from "../log";
 import { creationFailureReason } from "../orders/cancel-reasons";
+import { ORDER_DELIVERY_SELECT, orderDelivery } from "../orders/delivery-details";
 import type { DeliveryMethod } from "../orders/fulfilment-states";
 import { releaseExpiredHolds } from "../orders/holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
@@ -593,13 +594,7 @@ const storedOrderFields = {
   externalTransactionId: true,
   referenceNumber: true,
   amountAoa: true,
-  subtotalAoa: true,
-  discountAoa: true,
-  deliveryFeeAoa: true,
-  promoCode: true,
-  deliveryMethod: true,
-  deliveryZoneName: true,
-  pickupPointName: true,
+  ...ORDER_DELIVERY_SELECT,
   lines: {
     orderBy: { id: "asc" },
     select: {
@@ -617,6 +612,7 @@ type StoredOrder = Prisma.OrderGetPayload<{ select: typeof storedOrderFields }>;
 
 /** The answer for an order made by an earlier submission, from what was stored. */
 function storedAnswer(order: StoredOrder, referenceNumber: string): CreatedOrder {
+  const delivery = orderDelivery(order);
   return createdOrder(
     {
       id: order.id,
@@ -627,13 +623,12 @@ function storedAnswer(order: StoredOrder, referenceNumber: string): CreatedOrder
       discountAoa: order.discountAoa,
       deliveryFeeAoa: order.deliveryFeeAoa,
       promoCode: order.promoCode,
-      deliveryDescription:
-        order.deliveryMethod === "delivery" || order.deliveryMethod === "pickup"
-          ? deliveryDescription(
-              order.deliveryMethod,
-              (order.deliveryMethod === "delivery" ? order.deliveryZoneName : order.pickupPointName) ?? "",
-            )
-          : null,
+      deliveryDescription: delivery.method
+        ? deliveryDescription(
+            delivery.method,
+            (delivery.method === "delivery" ? delivery.zone : delivery.pickup)?.name ?? "",
+          )
+        : null,
       lines: order.lines.map((line) => ({
         name: lineName(line.productName, line.variantTitle),
         imagePath: line.variant?.imagePath ?? line.variant?.product.imagePath ?? "",

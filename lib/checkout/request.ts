@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROMO_CODE_INPUT_MAX } from "../promo-code";
 import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "./limits";
 
 // The checkout form checks the customer with these schemas in the browser, under a
@@ -95,7 +96,7 @@ export const promoCodeInputSchema = z
   .string()
   .trim()
   .min(1, { error: "is empty" })
-  .max(40, { error: "is longer than 40 characters" });
+  .max(PROMO_CODE_INPUT_MAX, { error: `is longer than ${PROMO_CODE_INPUT_MAX} characters` });
 
 export const createOrderRequestSchema = z.object({
   items: z

@@ -10,6 +10,7 @@ import { deliveryOptions } from "@/lib/delivery";
 import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
+import { PROMO_CODE_INPUT_MAX } from "@/lib/promo-code";
 
 export const dynamic = "force-dynamic";
 
@@ -26,7 +27,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
     searchParams,
   ]);
   // A code applied on the cart: the form applies it again (the server checks it once more at payment).
-  const promo = typeof query.promo === "string" && query.promo.length <= 40 ? query.promo : undefined;
+  const promo = typeof query.promo === "string" && query.promo.length <= PROMO_CODE_INPUT_MAX ? query.promo : undefined;
   const cart = await getCart(db(), readCartId(cookieStore.get(CART_COOKIE)?.value));
   // Nothing to pay for, or a line the stock cannot cover: the cart page says what to do.
   if (!cart || cart.lines.length === 0 || cart.exceedsStock) redirect("/cart");
