@@ -2,7 +2,6 @@
 
 import { useEffect, useId, useState } from "react";
 import { stockLabel } from "@/components/catalog/stock-label";
-import { MAX_LINE_QUANTITY } from "@/lib/checkout/limits";
 import { dictionary, type Lang } from "@/lib/i18n/dictionaries";
 import { formatAoa } from "@/lib/money";
 import {
@@ -35,6 +34,7 @@ export function ProductPurchase({
   options,
   variants,
   lowStockThreshold,
+  maxUnits,
   returnTo,
   action,
 }: {
@@ -43,6 +43,8 @@ export function ProductPurchase({
   options: readonly ProductOptionDefinition[];
   variants: readonly ShopVariant[];
   lowStockThreshold: number;
+  /** The most units of a variant one order may hold (MAX_UNITS_PER_LINE). */
+  maxUnits: number;
   returnTo: string;
   action: (formData: FormData) => Promise<void>;
 }) {
@@ -76,7 +78,7 @@ export function ProductPurchase({
 
   const stock = variant?.stock ?? 0;
   const buyable = variant !== null && stock > 0;
-  const max = Math.max(1, Math.min(stock, MAX_LINE_QUANTITY));
+  const max = Math.max(1, Math.min(stock, maxUnits));
   const quantityId = `${id}-quantity`;
 
   return (

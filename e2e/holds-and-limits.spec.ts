@@ -106,7 +106,12 @@ test.describe("stock holds that expire (ORDER_HOLD_SECONDS=5)", () => {
   let shop: Shop;
   test.beforeAll(async () => {
     test.setTimeout(90_000);
-    shop = await startShop({ ORDER_HOLD_SECONDS: String(HOLD_SECONDS) });
+    // One order takes a whole product here: the caps on units (MAX_UNITS_PER_LINE) are not what this tests.
+    shop = await startShop({
+      ORDER_HOLD_SECONDS: String(HOLD_SECONDS),
+      MAX_UNITS_PER_LINE: "99",
+      MAX_UNITS_PER_ORDER: "99",
+    });
   });
   test.afterAll(async () => shop?.close());
 

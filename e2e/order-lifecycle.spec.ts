@@ -87,7 +87,7 @@ test("bad input to create-order is refused with a JSON error and reaches neither
   sandbox,
 }) => {
   const before = await sandbox.requests("/paypartner/createPaymentOrder");
-  for (const quantity of [0, -1, 1.5, "2", 1000]) {
+  for (const quantity of [0, -1, 1.5, "2", 10_000]) {
     const response = await request.post("/api/pay/create-order", {
       data: { items: [{ productId: "00000000-0000-4000-8000-000000000000", quantity }] },
     });

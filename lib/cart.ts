@@ -2,9 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { CART_COOKIE } from "./checkout/cookies";
 import { shopCookie } from "./cookies";
-import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "./checkout/limits";
+import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT, unitsAllowed, type UnitLimits } from "./checkout/limits";
 import { describeIssues } from "./checkout/request";
 import type { Database } from "./db/client";
+import { getEnv } from "./env";
 import { Prisma } from "./generated/prisma/client";
 import { ON_SALE, unitsForSale } from "./on-sale";
 import { formOptional, hasNoNul, NO_NUL } from "./text-input";
@@ -21,7 +22,8 @@ import { lineName, readVariantOptions, sameOptions, VARIANT_LIMITS, variantTitle
  * - CHECKED_OUT: paid for; treated as no cart, so adding starts a new one.
  *
  * Limits match endpoint A's, so a cart can always be checked out: at most MAX_ORDER_LINES
- * lines, each 1..MAX_LINE_QUANTITY and never more than the variant's stock at the time.
+ * lines, each 1..MAX_UNITS_PER_LINE and MAX_UNITS_PER_ORDER units in all (the shop's caps,
+ * `UnitLimits`), and never more than the variant's stock at the time.
  */
 
 export const MAX_CART_LINES = MAX_ORDER_LINES;
@@ -64,6 +66,7 @@ export type CartRefusalCode =
   | "variant_required"
   | "out_of_stock"
   | "too_many_lines"
+  | "cart_full"
   | "cart_locked"
   | "no_cart"
   | "line_not_found";
@@ -74,8 +77,10 @@ export type CartChange =
       cartId: string;
       /** The line's quantity after the change (0 when it was removed). */
       quantity: number;
-      /** The requested quantity was lowered to the stock or to MAX_LINE_QUANTITY. */
+      /** The requested quantity was lowered, to the stock or to the shop's caps. */
       capped: boolean;
+      /** What lowered it: the stock, or MAX_UNITS_PER_LINE / MAX_UNITS_PER_ORDER. */
+      cappedBy?: "stock" | "limit";
     }
   | { ok: false; code: CartRefusalCode; message: string };
 
@@ -109,7 +114,7 @@ const addSchema = z.object({
     z
       .number()
       .min(1, { error: "must be at least 1" })
-      .max(MAX_LINE_QUANTITY, { error: `must be at most ${MAX_LINE_QUANTITY}` }),
+      .max(MAX_QUANTITY_INPUT, { error: `must be at most ${MAX_QUANTITY_INPUT}` }),
   ),
 });
 
@@ -121,7 +126,7 @@ const setQuantitySchema = z.object({
     z
       .number()
       .min(0, { error: "must not be negative" })
-      .max(MAX_LINE_QUANTITY, { error: `must be at most ${MAX_LINE_QUANTITY}` }),
+      .max(MAX_QUANTITY_INPUT, { error: `must be at most ${MAX_QUANTITY_INPUT}` }),
   ),
 });
 
@@ -140,6 +145,36 @@ export type RemoveLineInput = { cartId?: unknown; variantId: unknown };
 const refuse = (code: CartRefusalCode, message: string): CartChange => ({ ok: false, code, message });
 
 const invalid = (error: z.ZodError): CartChange => refuse("invalid_input", describeIssues(error, "input"));
+
+/** The shop's caps on units (MAX_UNITS_PER_LINE, MAX_UNITS_PER_ORDER), for a change that names none. */
+const shopUnitLimits = (): UnitLimits => getEnv().orders.units;
+
+/**
+ * A line's new quantity within the variant's stock and the caps, with what lowered it; `refusal`
+ * when the caps leave no room for the line at all (the rest of the cart holds MAX_UNITS_PER_ORDER).
+ */
+function cappedQuantity(
+  wanted: number,
+  stock: number,
+  otherLinesUnits: number,
+  limits: UnitLimits,
+): { quantity: number; capped: boolean; cappedBy?: "stock" | "limit" } | { refusal: CartChange } {
+  const allowed = unitsAllowed(wanted, otherLinesUnits, limits);
+  if (allowed === 0)
+    return { refusal: refuse("cart_full", `a cart holds at most ${limits.perOrder} units; remove some to add others`) };
+  const quantity = Math.min(wanted, stock, allowed);
+  if (quantity === wanted) return { quantity, capped: false };
+  return { quantity, capped: true, cappedBy: allowed < stock ? "limit" : "stock" };
+}
+
+/** Units in the cart's other lines than `variantId`'s (for MAX_UNITS_PER_ORDER). */
+async function otherLinesUnits(tx: Transaction, cartId: string, variantId: string): Promise<number> {
+  const { _sum } = await tx.cartLine.aggregate({
+    where: { cartId, variantId: { not: variantId } },
+    _sum: { quantity: true },
+  });
+  return _sum.quantity ?? 0;
+}
 
 /** The cart by the id from its cookie; null when there is none, it is unknown, or it was checked out. */
 export async function getCart(db: Database, id: string | undefined): Promise<CartView | null> {
@@ -240,8 +275,10 @@ const lockedRefusal = () =>
 
 /**
  * Adds `quantity` units of a variant (`variantId`, or the product's one variant when left out),
- * summing with the line already there, capped by the variant's stock and MAX_LINE_QUANTITY. Without an open cart (none, unknown, or checked out)
- * a new OPEN cart is created: the answer's cartId is the one to keep in the cookie.
+ * summing with the line already there, capped by the variant's stock and the shop's caps on
+ * units (`limits`, MAX_UNITS_PER_LINE and MAX_UNITS_PER_ORDER unless given). Without an open cart
+ * (none, unknown, or checked out) a new OPEN cart is created: the answer's cartId is the one to
+ * keep in the cookie.
  */
 export async function addToCart(
   db: Database,
@@ -253,16 +290,19 @@ export async function addToCart(
      * kept by orders nobody paid in time are the shopper's, without waiting for a sweep.
      */
     releaseExpiredHolds?: (variantIds: string[]) => Promise<number>;
+    /** The caps on units; the shop's (MAX_UNITS_PER_LINE, MAX_UNITS_PER_ORDER) when left out. */
+    limits?: UnitLimits;
   } = {},
 ): Promise<CartChange> {
   const parsed = addSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
   const request = parsed.data;
-  const result = await addOnce(db, request);
+  const limits = options.limits ?? shopUnitLimits();
+  const result = await addOnce(db, request, limits);
   // Sold out (a refusal writes nothing, so the same request can simply run again).
   if (!("variantId" in result) || !options.releaseExpiredHolds) return result.change;
   if ((await options.releaseExpiredHolds([result.variantId])) === 0) return result.change;
-  return (await addOnce(db, request)).change;
+  return (await addOnce(db, request, limits)).change;
 }
 
 /** The variant an add names, on sale: by id, by its options' values, or the product's only one. */
@@ -296,44 +336,68 @@ async function variantForAdd(
 async function addOnce(
   db: Database,
   request: z.output<typeof addSchema>,
+  limits: UnitLimits,
 ): Promise<{ change: CartChange } | { change: CartChange; variantId: string }> {
-  return db.$transaction(async (tx) => {
-    // Checked first so a refused request leaves no empty cart behind. Not locked: checkout locks
-    // the cart and then the products, and taking them in the other order here could deadlock.
-    // Stock is checked again when the order reserves it.
-    const variant = await variantForAdd(tx, request);
-    if ("ok" in variant) return { change: variant };
-    if (variant.stock <= 0)
-      return { change: refuse("out_of_stock", "this variant is sold out"), variantId: variant.id };
+  return db
+    .$transaction(async (tx) => {
+      // Checked first so a refused request leaves no empty cart behind. Not locked: checkout locks
+      // the cart and then the products, and taking them in the other order here could deadlock.
+      // Stock is checked again when the order reserves it.
+      const variant = await variantForAdd(tx, request);
+      if ("ok" in variant) return { change: variant };
+      if (variant.stock <= 0)
+        return { change: refuse("out_of_stock", "this variant is sold out"), variantId: variant.id };
 
-    const existing = request.cartId ? await lockCart(tx, request.cartId) : undefined;
-    if (existing?.status === "LOCKED") return { change: lockedRefusal() };
-    const id =
-      existing?.status === "OPEN" && request.cartId
-        ? request.cartId
-        : (await tx.cart.create({ data: {}, select: { id: true } })).id;
+      const existing = request.cartId ? await lockCart(tx, request.cartId) : undefined;
+      if (existing?.status === "LOCKED") return { change: lockedRefusal() };
+      const id =
+        existing?.status === "OPEN" && request.cartId
+          ? request.cartId
+          : (await tx.cart.create({ data: {}, select: { id: true } })).id;
 
-    const line = await tx.cartLine.findUnique({
-      where: { cartId_variantId: { cartId: id, variantId: variant.id } },
-      select: { quantity: true },
-    });
-    if (!line && (await tx.cartLine.count({ where: { cartId: id } })) >= MAX_CART_LINES)
-      return { change: refuse("too_many_lines", `a cart holds at most ${MAX_CART_LINES} different products`) };
+      const line = await tx.cartLine.findUnique({
+        where: { cartId_variantId: { cartId: id, variantId: variant.id } },
+        select: { quantity: true },
+      });
+      if (!line && (await tx.cartLine.count({ where: { cartId: id } })) >= MAX_CART_LINES)
+        return { change: refuse("too_many_lines", `a cart holds at most ${MAX_CART_LINES} different products`) };
 
-    const wanted = (line?.quantity ?? 0) + request.quantity;
-    const quantity = Math.min(wanted, variant.stock, MAX_LINE_QUANTITY);
-    await tx.cartLine.upsert({
-      where: { cartId_variantId: { cartId: id, variantId: variant.id } },
-      create: { cartId: id, variantId: variant.id, quantity },
-      update: { quantity },
-    });
-    await tx.cart.update({ where: { id }, data: { updatedAt: new Date() } });
-    return { change: { ok: true, cartId: id, quantity, capped: quantity < wanted } };
-  });
+      const wanted = (line?.quantity ?? 0) + request.quantity;
+      const others = existing?.status === "OPEN" ? await otherLinesUnits(tx, id, variant.id) : 0;
+      const capped = cappedQuantity(wanted, variant.stock, others, limits);
+      // Refused before anything is written but the new cart (which a refusal rolls back).
+      if ("refusal" in capped) throw new RefusedChange(capped.refusal);
+      const { quantity } = capped;
+      await tx.cartLine.upsert({
+        where: { cartId_variantId: { cartId: id, variantId: variant.id } },
+        create: { cartId: id, variantId: variant.id, quantity },
+        update: { quantity },
+      });
+      await tx.cart.update({ where: { id }, data: { updatedAt: new Date() } });
+      const change: CartChange = { ok: true, cartId: id, ...capped };
+      return { change };
+    })
+    .catch(refusedChange);
 }
 
-/** Sets a line's quantity (capped by stock); 0 removes the line. */
-export async function setLineQuantity(db: Database, input: SetQuantityInput): Promise<CartChange> {
+/** Thrown inside a cart transaction to roll it back and answer `change`. */
+class RefusedChange extends Error {
+  constructor(readonly change: CartChange) {
+    super("refused");
+  }
+}
+
+function refusedChange(error: unknown): { change: CartChange } {
+  if (error instanceof RefusedChange) return { change: error.change };
+  throw error;
+}
+
+/** Sets a line's quantity (capped by stock and the caps on units, `limits` or the shop's); 0 removes the line. */
+export async function setLineQuantity(
+  db: Database,
+  input: SetQuantityInput,
+  limits: UnitLimits = shopUnitLimits(),
+): Promise<CartChange> {
   const parsed = setQuantitySchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
   const request = parsed.data;
@@ -355,9 +419,15 @@ export async function setLineQuantity(db: Database, input: SetQuantityInput): Pr
     const { variant } = line;
     const stock = unitsForSale({ stock: variant.stock, archivedAt: variant.archivedAt ?? variant.product.archivedAt });
     if (stock <= 0) return refuse("out_of_stock", "the product is sold out; remove it from the cart");
-    const quantity = Math.min(request.quantity, stock);
-    await tx.cartLine.update({ where: { id: line.id }, data: { quantity } });
-    return { ok: true, cartId, quantity, capped: quantity < request.quantity };
+    const capped = cappedQuantity(
+      request.quantity,
+      stock,
+      await otherLinesUnits(tx, cartId, request.variantId),
+      limits,
+    );
+    if ("refusal" in capped) return capped.refusal;
+    await tx.cartLine.update({ where: { id: line.id }, data: { quantity: capped.quantity } });
+    return { ok: true, cartId, ...capped };
   });
 }
 

@@ -224,6 +224,5 @@ export async function deliveryOptions(db: Database): Promise<DeliveryOptions> {
   return { zones, pickupPoints };
 }
 
-
 /** The back office's page of delivery methods. */
 export const DELIVERY_PAGE = "/admin/delivery";

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT, type UnitLimits } from "./checkout/limits";
 
 /**
  * The one module that reads the environment. Everything else asks `getEnv()`.
@@ -83,6 +84,18 @@ const shape = {
   LOW_STOCK_THRESHOLD: wholeNumber("units").min(0).max(1000).default(5),
   /** Open (PEN, hold not expired) orders one shopper cookie may have at once; 0 turns the cap off. */
   MAX_OPEN_ORDERS_PER_SHOPPER: wholeNumber("orders").min(0).default(3),
+  /**
+   * Open orders from one client address (an IPv6 /64) at once, whatever cookies it sends; 0 turns
+   * the cap off. Shoppers behind one carrier address share it (README).
+   */
+  MAX_OPEN_ORDERS_PER_ADDRESS: wholeNumber("orders").min(0).default(10),
+  /** Units of one variant a cart line and an order may hold. */
+  MAX_UNITS_PER_LINE: wholeNumber("units").min(1).max(MAX_QUANTITY_INPUT).default(10),
+  /** Units across all the lines of one cart or order. */
+  MAX_UNITS_PER_ORDER: wholeNumber("units")
+    .min(1)
+    .max(MAX_QUANTITY_INPUT * MAX_ORDER_LINES)
+    .default(50),
   /** POST /api/pay/create-order per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_CREATE_ORDER_PER_MINUTE: wholeNumber("requests").min(0).default(10),
   /** Status checks forced with ?refresh=1, per client address per minute; 0 turns the limit off. */
@@ -241,6 +254,10 @@ export interface Env {
     holdSeconds: number;
     /** 0: no cap. */
     maxOpenPerShopper: number;
+    /** Per client address (lib/client-address.ts' rateLimitKeyOf); 0: no cap. */
+    maxOpenPerAddress: number;
+    /** MAX_UNITS_PER_LINE and MAX_UNITS_PER_ORDER, for carts and orders alike. */
+    units: UnitLimits;
   };
   /** Requests per client address per minute; 0: no limit. */
   rateLimits: {
@@ -288,6 +305,9 @@ const DEFAULTED = new Set([
   "ORDER_HOLD_SECONDS",
   "LOW_STOCK_THRESHOLD",
   "MAX_OPEN_ORDERS_PER_SHOPPER",
+  "MAX_OPEN_ORDERS_PER_ADDRESS",
+  "MAX_UNITS_PER_LINE",
+  "MAX_UNITS_PER_ORDER",
   "RATE_LIMIT_CREATE_ORDER_PER_MINUTE",
   "RATE_LIMIT_STATUS_REFRESH_PER_MINUTE",
   "RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE",
@@ -356,7 +376,12 @@ export function parseEnv(raw: Source): Env {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, to: e.MAIL_TO },
     cronSecret: e.CRON_SECRET,
     catalog: { lowStockThreshold: e.LOW_STOCK_THRESHOLD },
-    orders: { holdSeconds: e.ORDER_HOLD_SECONDS, maxOpenPerShopper: e.MAX_OPEN_ORDERS_PER_SHOPPER },
+    orders: {
+      holdSeconds: e.ORDER_HOLD_SECONDS,
+      maxOpenPerShopper: e.MAX_OPEN_ORDERS_PER_SHOPPER,
+      maxOpenPerAddress: e.MAX_OPEN_ORDERS_PER_ADDRESS,
+      units: { perLine: e.MAX_UNITS_PER_LINE, perOrder: e.MAX_UNITS_PER_ORDER },
+    },
     rateLimits: {
       createOrderPerMinute: e.RATE_LIMIT_CREATE_ORDER_PER_MINUTE,
       statusRefreshPerMinute: e.RATE_LIMIT_STATUS_REFRESH_PER_MINUTE,

@@ -33,7 +33,11 @@ async function cartIdFromCookie() {
   return readCartId((await cookies()).get(CART_COOKIE)?.value);
 }
 
-async function finish(result: CartChange, success: Exclude<CartNoticeKind, "capped">, to: string): Promise<never> {
+async function finish(
+  result: CartChange,
+  success: Exclude<CartNoticeKind, "capped" | "limited">,
+  to: string,
+): Promise<never> {
   if (result.ok) {
     (await cookies()).set(cartCookie(result.cartId, getEnv().appUrl));
   }

@@ -17,6 +17,7 @@ import { formatAoa } from "../money";
 import { applyPromo, recordPromoUse } from "../promo";
 import { takeUnits } from "../stock";
 import { lineName, readVariantOptions, variantTitle } from "../variants";
+import type { UnitLimits } from "./limits";
 import { paymentReferenceItems, type ReferenceLine } from "./payment-references";
 import type { PaymentReferenceItem } from "../pay-sdk/types";
 import type { Customer, DeliveryAddress, DeliveryChoice, OrderItem } from "./request";
@@ -39,8 +40,13 @@ import type { Customer, DeliveryAddress, DeliveryChoice, OrderItem } from "./req
  * Every order holds its units until `hold_expires_at` (ORDER_HOLD_SECONDS from now). When the
  * stock is short because expired holds still keep it, those holds are ended on the spot
  * (lib/orders/holds.ts, bounded and with a short service deadline) and the reservation is tried
- * once more, so a shopper never waits for a cron. One shopper (the `shopper_id` cookie) may
- * have at most MAX_OPEN_ORDERS_PER_SHOPPER orders open (pending, hold running) at once.
+ * once more, so a shopper never waits for a cron.
+ *
+ * No client may hold most of the stock (issue 26): an order has at most MAX_UNITS_PER_LINE units
+ * of a variant and MAX_UNITS_PER_ORDER in all (422), and at most MAX_OPEN_ORDERS_PER_SHOPPER
+ * orders of one shopper (the `shopper_id` cookie, which the client chooses) and
+ * MAX_OPEN_ORDERS_PER_ADDRESS of one client address (which it cannot) are open (pending, hold
+ * running) at once (429 with Retry-After).
  *
  * The amount (issue 25) is `subtotal − discount + delivery fee`, every part from the database:
  * the variants' prices, the promo code (lib/promo.ts: its use is counted in this transaction, on
@@ -60,6 +66,13 @@ export interface CreateOrderInput {
   promoCode?: string;
   /** A stable id of the shopper (contract 2.2 `clientId`). */
   clientId: string;
+  /**
+   * The key the client's address counts under (lib/client-address.ts' rateLimitKeyOf), for the
+   * cap on one address's open orders; stored on the order. Null when the address cannot be read
+   * (a proxy set-up that hides it, see TRUST_PROXY): no cap then, rather than one shared by every
+   * such shopper; the per-shopper cap and the per-address rate limit still apply.
+   */
+  clientAddress?: string | null;
 }
 
 export interface CreatedOrder {
@@ -92,6 +105,10 @@ export interface OrderPolicy {
   holdSeconds: number;
   /** Open orders per shopper; 0: no cap (MAX_OPEN_ORDERS_PER_SHOPPER). */
   maxOpenPerShopper: number;
+  /** Open orders per client address, whatever its cookies; 0: no cap (MAX_OPEN_ORDERS_PER_ADDRESS). */
+  maxOpenPerAddress: number;
+  /** Units of one variant, and in all, per order (MAX_UNITS_PER_LINE, MAX_UNITS_PER_ORDER). */
+  units: UnitLimits;
 }
 
 export interface CreateOrderDeps {
@@ -104,7 +121,7 @@ export interface CreateOrderDeps {
   log: Logger;
   /** How long a second submission of a cart waits for the first one's reference. */
   concurrentCheckoutWaitMs?: number;
-  /** Default: ORDER_HOLD_SECONDS and MAX_OPEN_ORDERS_PER_SHOPPER from the environment. */
+  /** Default: ORDER_HOLD_SECONDS, the MAX_OPEN_ORDERS_* and MAX_UNITS_* caps from the environment. */
   orders?: OrderPolicy;
 }
 
@@ -252,9 +269,18 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
       items = input.source.items;
     }
 
-    if (policy.maxOpenPerShopper > 0) await refuseTooManyOpenOrders(tx, input.clientId, policy.maxOpenPerShopper);
+    // Shopper first, then address: every checkout takes the two locks in this order.
+    if (policy.maxOpenPerShopper > 0)
+      await refuseTooManyOpenOrders(tx, { column: "client_id", value: input.clientId }, policy.maxOpenPerShopper);
+    if (policy.maxOpenPerAddress > 0 && input.clientAddress)
+      await refuseTooManyOpenOrders(
+        tx,
+        { column: "client_address", value: input.clientAddress },
+        policy.maxOpenPerAddress,
+      );
 
     const lines = await resolveVariants(tx, items);
+    refuseOverUnitCaps(lines, policy);
     const delivery = await resolveDelivery(tx, input.delivery);
     // One conditional UPDATE per variant, in lib/stock.ts' lock order (no deadlock between checkouts).
     const short = await takeUnits(
@@ -297,6 +323,7 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
         status: "PEN",
         amountAoa,
         clientId: input.clientId,
+        clientAddress: input.clientAddress ?? null,
         customerName: input.customer?.name ?? null,
         customerPhone: input.customer?.phone ?? null,
         customerEmail: input.customer?.email ?? null,
@@ -507,23 +534,56 @@ SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FR
 }
 
 /**
- * The cap on a shopper's open orders (pending, hold still running): checked under a lock on the
- * shopper's id for the rest of the transaction, so concurrent checkouts of one shopper count
- * each other. The refusal says when the soonest of their holds runs out.
+ * A cap on open orders (pending, hold still running) of one shopper (`client_id`, the cookie) or
+ * of one client address (`client_address`): checked under a lock on that id for the rest of the
+ * transaction, so concurrent checkouts of one shopper, or from one address, count each other.
+ * The refusal says when the soonest of their holds runs out. Both counts are one range of an
+ * index (orders_client_id_created_at_idx; the partial orders_open_client_address_idx).
  */
-async function refuseTooManyOpenOrders(tx: Transaction, clientId: string, max: number): Promise<void> {
-  await tx.$queryRaw(Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(${`open-orders:${clientId}`}))::text`);
+async function refuseTooManyOpenOrders(
+  tx: Transaction,
+  of: { column: "client_id" | "client_address"; value: string },
+  max: number,
+): Promise<void> {
+  const byAddress = of.column === "client_address";
+  const lockKey = byAddress ? `open-orders-address:${of.value}` : `open-orders:${of.value}`;
+  await tx.$queryRaw(Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(${lockKey}))::text`);
   const [open] = await tx.$queryRaw<{ count: number; soonestSeconds: number | null }[]>(Prisma.sql`
 SELECT count(*)::int AS count,
        ceil(extract(epoch FROM min(hold_expires_at) - now()))::int AS "soonestSeconds"
-FROM orders WHERE client_id = ${clientId} AND status = 'PEN' AND hold_expires_at > now()`);
-  if (open && open.count >= max)
+FROM orders WHERE ${Prisma.raw(of.column)} = ${of.value} AND status = 'PEN' AND hold_expires_at > now()`);
+  if (!open || open.count < max) return;
+  const retryAfterSeconds = Math.max(1, open.soonestSeconds ?? 1);
+  if (byAddress)
     throw new Refusal(
       429,
-      "too_many_open_orders",
-      `there are already ${open.count} unpaid orders waiting for payment; pay or cancel one, or wait until one expires`,
-      { retryAfterSeconds: Math.max(1, open.soonestSeconds ?? 1) },
+      "too_many_open_orders_from_address",
+      `${open.count} unpaid orders placed from this network are waiting for payment; try again when one is paid or expires`,
+      { retryAfterSeconds },
     );
+  throw new Refusal(
+    429,
+    "too_many_open_orders",
+    `there are already ${open.count} unpaid orders waiting for payment; pay or cancel one, or wait until one expires`,
+    { retryAfterSeconds },
+  );
+}
+
+/**
+ * The caps on units (MAX_UNITS_PER_LINE, MAX_UNITS_PER_ORDER), on the resolved lines (one per
+ * variant: resolveVariants refuses a variant named twice). Nothing is held yet.
+ */
+function refuseOverUnitCaps(lines: readonly ResolvedLine[], policy: OrderPolicy): void {
+  const overLine = lines.find((line) => line.quantity > policy.units.perLine);
+  if (overLine)
+    throw new Refusal(
+      422,
+      "too_many_units",
+      `at most ${policy.units.perLine} units of ${overLine.name} per order (asked for ${overLine.quantity})`,
+    );
+  const units = lines.reduce((sum, line) => sum + line.quantity, 0);
+  if (units > policy.units.perOrder)
+    throw new Refusal(422, "too_many_units", `at most ${policy.units.perOrder} units per order (asked for ${units})`);
 }
 
 /**

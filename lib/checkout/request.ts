@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PROMO_CODE_INPUT_MAX } from "../promo-code";
-import { MAX_LINE_QUANTITY, MAX_ORDER_LINES } from "./limits";
+import { MAX_QUANTITY_INPUT, MAX_ORDER_LINES } from "./limits";
 
 // The checkout form checks the customer with these schemas in the browser, under a
 // Content-Security-Policy without 'unsafe-eval'. Zod would otherwise try `new Function("")` once
@@ -21,11 +21,12 @@ const item = z.object({
   productId: z.uuid({ error: "must be a product id (a UUID)" }),
   /** Which of the product's variants (lib/variants.ts); may be left out for a product with one. */
   variantId: z.uuid({ error: "must be a variant id (a UUID)" }).optional(),
-  // z.int() refuses 1.5 and the string "2": no coercion of what a client sends.
+  // z.int() refuses 1.5 and the string "2": no coercion of what a client sends. The shop's own
+  // caps (MAX_UNITS_PER_LINE, MAX_UNITS_PER_ORDER) are checked on the resolved lines (422).
   quantity: z
     .int({ error: "must be a whole number" })
     .min(1, { error: "must be at least 1" })
-    .max(MAX_LINE_QUANTITY, { error: `must be at most ${MAX_LINE_QUANTITY}` }),
+    .max(MAX_QUANTITY_INPUT, { error: `must be at most ${MAX_QUANTITY_INPUT}` }),
 });
 
 export const customerSchema = z.object({

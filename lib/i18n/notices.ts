@@ -8,7 +8,9 @@ import type { Dictionary } from "./dictionaries";
  * Whatever arrives in the query is checked against this list before it is shown.
  */
 
-const SUCCESS = ["added", "updated", "removed", "capped"] as const;
+const SUCCESS = ["added", "updated", "removed", "capped", "limited"] as const;
+/** The notices that carry the line's new quantity. */
+const WITH_QUANTITY: readonly CartNoticeKind[] = ["capped", "limited"];
 const REFUSALS = [
   "invalid_input",
   "unknown_product",
@@ -16,6 +18,7 @@ const REFUSALS = [
   "variant_required",
   "out_of_stock",
   "too_many_lines",
+  "cart_full",
   "cart_locked",
   "no_cart",
   "line_not_found",
@@ -25,9 +28,13 @@ export type CartNoticeKind = (typeof SUCCESS)[number];
 export type CartNotice =
   { tone: "success"; kind: CartNoticeKind; quantity?: number } | { tone: "error"; kind: CartRefusalCode };
 
-export function cartNoticeQuery(result: CartChange, success: Exclude<CartNoticeKind, "capped">): string {
+export function cartNoticeQuery(result: CartChange, success: Exclude<CartNoticeKind, "capped" | "limited">): string {
   if (!result.ok) return new URLSearchParams({ notice: result.code }).toString();
-  if (result.capped) return new URLSearchParams({ notice: "capped", quantity: String(result.quantity) }).toString();
+  if (result.capped)
+    return new URLSearchParams({
+      notice: result.cappedBy === "limit" ? "limited" : "capped",
+      quantity: String(result.quantity),
+    }).toString();
   return new URLSearchParams({ notice: success }).toString();
 }
 
@@ -36,7 +43,7 @@ type Query = Record<string, string | string[] | undefined>;
 export function readCartNotice(query: Query): CartNotice | null {
   const notice = query.notice;
   const kind = SUCCESS.find((code) => code === notice);
-  if (kind === "capped") {
+  if (kind && WITH_QUANTITY.includes(kind)) {
     const quantity = Number(query.quantity);
     return Number.isInteger(quantity) && quantity >= 0 ? { tone: "success", kind, quantity } : null;
   }
@@ -48,7 +55,8 @@ export function readCartNotice(query: Query): CartNotice | null {
 export function cartNoticeMessage(t: Dictionary, notice: CartNotice): string {
   switch (notice.kind) {
     case "capped":
-      return t.cartNotices.capped(notice.quantity ?? 0);
+    case "limited":
+      return t.cartNotices[notice.kind](notice.quantity ?? 0);
     case "too_many_lines":
       return t.cartNotices.too_many_lines(MAX_ORDER_LINES);
     default:

@@ -106,12 +106,15 @@ export const pt = {
     updated: "Carrinho actualizado.",
     removed: "Artigo removido do carrinho.",
     capped: (max: number) => `A quantidade foi ajustada ao máximo disponível (${max}).`,
-    invalid_input: "Pedido inválido: verifique a quantidade (um número inteiro entre 1 e 99).",
+    limited: (max: number) =>
+      `A quantidade foi ajustada a ${max}: a loja vende um número limitado de unidades por encomenda.`,
+    invalid_input: "Pedido inválido: verifique a quantidade (um número inteiro a partir de 1).",
     unknown_product: "Esse produto não existe (ou já não está à venda).",
     unknown_variant: "Essa combinação não existe (ou já não está à venda). Escolha outra.",
     variant_required: "Escolha as opções do produto (por exemplo, o tamanho e a cor) antes de o adicionar.",
     out_of_stock: "Esse produto está esgotado.",
     too_many_lines: (max: number) => `O carrinho pode ter no máximo ${max} produtos diferentes.`,
+    cart_full: "O carrinho já tem o máximo de unidades que uma encomenda pode ter. Retire algumas para juntar outras.",
     cart_locked:
       "Há um pagamento em curso para este carrinho: não pode ser alterado até o pagamento terminar ou ser cancelado.",
     no_cart: "Não há carrinho: adicione um produto primeiro.",
@@ -242,6 +245,10 @@ export const pt = {
       promo_phone_limit: "Este código já foi usado com este telefone.",
       too_many_open_orders:
         "Já tem encomendas à espera de pagamento. Pague ou cancele uma delas, ou aguarde que expirem, e tente novamente.",
+      too_many_open_orders_from_address:
+        "Há muitas encomendas por pagar feitas a partir desta rede. Tente novamente quando uma for paga ou expirar, ou use outra ligação.",
+      too_many_units:
+        "A encomenda tem mais unidades do que a loja vende de uma vez. Reduza as quantidades no carrinho.",
       other: "Tente novamente dentro de momentos.",
     },
   },

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { addToCart, getCart, MAX_CART_LINES, removeLine, setLineQuantity, type CartChange } from "@/lib/cart";
-import { MAX_LINE_QUANTITY } from "@/lib/checkout/limits";
+import { MAX_QUANTITY_INPUT } from "@/lib/checkout/limits";
 import { db } from "@/lib/db/client";
 import { insertTestProduct } from "../../harness/support/orders";
 
@@ -78,16 +78,62 @@ describe("addToCart", () => {
     expect(await itemsOf(first.cartId)).toEqual([{ productId: product.id, quantity: 4 }]);
   });
 
-  it(`caps the line at ${MAX_LINE_QUANTITY} however much is in stock`, async () => {
+  it("caps the line at MAX_UNITS_PER_LINE (default 10) however much is in stock", async () => {
     const product = await insertTestProduct({ stock: 1000 });
-    const first = changed(await addToCart(db(), { productId: product.id, quantity: 90 }));
-    const second = changed(await addToCart(db(), { cartId: first.cartId, productId: product.id, quantity: 20 }));
+    const first = changed(await addToCart(db(), { productId: product.id, quantity: 8 }));
+    const second = changed(await addToCart(db(), { cartId: first.cartId, productId: product.id, quantity: 5 }));
 
-    expect(second).toMatchObject({ quantity: MAX_LINE_QUANTITY, capped: true });
-    expect(await itemsOf(first.cartId)).toEqual([{ productId: product.id, quantity: MAX_LINE_QUANTITY }]);
+    expect(first).toMatchObject({ quantity: 8, capped: false });
+    expect(second).toMatchObject({ quantity: 10, capped: true, cappedBy: "limit" });
+    expect(await itemsOf(first.cartId)).toEqual([{ productId: product.id, quantity: 10 }]);
+    // The stock, not the cap, when the stock is lower.
+    const scarce = await insertTestProduct({ stock: 3 });
+    expect(await addToCart(db(), { cartId: first.cartId, productId: scarce.id, quantity: 7 })).toMatchObject({
+      quantity: 3,
+      cappedBy: "stock",
+    });
   });
 
-  it.each([0, -1, 100, 1.5, "", "2.0", " 2", "two", null])(
+  it("caps the cart at MAX_UNITS_PER_ORDER across its lines, and refuses a line it has no room for", async () => {
+    const limits = { perLine: 10, perOrder: 12 };
+    const [a, b, c] = [
+      await insertTestProduct({ stock: 50 }),
+      await insertTestProduct({ stock: 50 }),
+      await insertTestProduct({ stock: 50 }),
+    ];
+    const first = changed(await addToCart(db(), { productId: a.id, quantity: 10 }, { limits }));
+    const cartId = first.cartId;
+    expect(await addToCart(db(), { cartId, productId: b.id, quantity: 5 }, { limits })).toMatchObject({
+      ok: true,
+      quantity: 2,
+      capped: true,
+      cappedBy: "limit",
+    });
+    expect(await addToCart(db(), { cartId, productId: c.id, quantity: 1 }, { limits })).toMatchObject({
+      ok: false,
+      code: "cart_full",
+    });
+    // Setting a quantity is capped the same way.
+    expect(await setLineQuantity(db(), { cartId, variantId: b.variantId, quantity: 9 }, limits)).toMatchObject({
+      ok: true,
+      quantity: 2,
+      cappedBy: "limit",
+    });
+    expect(await setLineQuantity(db(), { cartId, variantId: a.variantId, quantity: 4 }, limits)).toMatchObject({
+      quantity: 4,
+      capped: false,
+    });
+    expect(await setLineQuantity(db(), { cartId, variantId: b.variantId, quantity: 9 }, limits)).toMatchObject({
+      quantity: 8,
+      capped: true,
+    });
+    expect(await itemsOf(cartId)).toEqual([
+      { productId: a.id, quantity: 4 },
+      { productId: b.id, quantity: 8 },
+    ]);
+  });
+
+  it.each([0, -1, MAX_QUANTITY_INPUT + 1, 1.5, "", "2.0", " 2", "two", null])(
     "refuses the quantity %j and writes nothing",
     async (quantity) => {
       const product = await insertTestProduct({ stock: 10 });
@@ -159,13 +205,17 @@ describe("addToCart", () => {
       "OPEN",
     );
     const extra = products[MAX_CART_LINES]!;
+    // Room for units: the count of lines is what is tested.
+    const limits = { perLine: 10, perOrder: 100 };
 
-    expect(await addToCart(db(), { cartId: cart.id, productId: extra.id, quantity: 1 })).toMatchObject({
+    expect(await addToCart(db(), { cartId: cart.id, productId: extra.id, quantity: 1 }, { limits })).toMatchObject({
       ok: false,
       code: "too_many_lines",
     });
     expect(await db().cartItem.count({ where: { cartId: cart.id } })).toBe(MAX_CART_LINES);
-    expect(changed(await addToCart(db(), { cartId: cart.id, productId: full[0]!.id, quantity: 1 })).quantity).toBe(2);
+    expect(
+      changed(await addToCart(db(), { cartId: cart.id, productId: full[0]!.id, quantity: 1 }, { limits })).quantity,
+    ).toBe(2);
   });
 });
 
@@ -198,7 +248,7 @@ describe("setLineQuantity", () => {
     expect(await itemsOf(cart.id)).toEqual([]);
   });
 
-  it.each([-1, 100, 2.5, "abc"])("refuses the quantity %j and changes nothing", async (quantity) => {
+  it.each([-1, MAX_QUANTITY_INPUT + 1, 2.5, "abc"])("refuses the quantity %j and changes nothing", async (quantity) => {
     const product = await insertTestProduct({ stock: 6 });
     const cart = await cartWith([{ productId: product.id, quantity: 2 }], "OPEN");
 

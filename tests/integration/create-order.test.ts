@@ -217,7 +217,8 @@ describe("bad input: 4xx, no order, no stock moved, no call to the service", () 
     ["quantity -1", () => ({ body: item(-1) }), 400, "invalid_request"],
     ["quantity 1.5", () => ({ body: item(1.5) }), 400, "invalid_request"],
     ['quantity "2"', () => ({ body: item("2") }), 400, "invalid_request"],
-    ["quantity 1000", () => ({ body: item(1000) }), 400, "invalid_request"],
+    ["quantity 10000", () => ({ body: item(10_000) }), 400, "invalid_request"],
+    ["quantity 11, over MAX_UNITS_PER_LINE", () => ({ body: item(11) }), 422, "too_many_units"],
     ["quantity null", () => ({ body: item(null) }), 400, "invalid_request"],
     ["no quantity", () => ({ body: { items: [{ productId: product.id }] } }), 400, "invalid_request"],
     [

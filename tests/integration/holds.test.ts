@@ -263,7 +263,7 @@ describe("open orders per shopper", () => {
       appUrl: "http://localhost:3000",
       runJobsNow: async () => {},
       log: () => {},
-      orders: { holdSeconds: 600, maxOpenPerShopper: 2 },
+      orders: { holdSeconds: 600, maxOpenPerShopper: 2, maxOpenPerAddress: 0, units: { perLine: 10, perOrder: 50 } },
     };
     const input = {
       source: { kind: "items" as const, items: [{ productId: product.id, quantity: 1 }] },

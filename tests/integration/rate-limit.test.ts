@@ -39,6 +39,8 @@ const madeUp = (i: number) => `10.${i % 256}.${randomInt(0, 256)}.${randomInt(1,
 async function routesWith(limits: { createOrder?: number; statusRefresh?: number }) {
   vi.stubEnv("RATE_LIMIT_CREATE_ORDER_PER_MINUTE", String(limits.createOrder ?? 0));
   vi.stubEnv("RATE_LIMIT_STATUS_REFRESH_PER_MINUTE", String(limits.statusRefresh ?? 0));
+  // The per-minute limits are what this file tests; the cap on open orders per address has its own (hoarding.test.ts).
+  vi.stubEnv("MAX_OPEN_ORDERS_PER_ADDRESS", "0");
   vi.resetModules();
   const createOrder = (await import("@/app/api/pay/create-order/route")).POST;
   const status = (await import("@/app/api/pay/order/[externalTransactionId]/status/route")).GET;

@@ -41,6 +41,28 @@ describe("parseEnv", () => {
     expect(live.pay.applicationUUID).toBe("abc");
   });
 
+  it("caps what one client may hold: 10 units a line, 50 an order, 10 open orders an address, by default", () => {
+    expect(parseEnv(valid).orders).toMatchObject({
+      maxOpenPerShopper: 3,
+      maxOpenPerAddress: 10,
+      units: { perLine: 10, perOrder: 50 },
+    });
+    const set = parseEnv({
+      ...valid,
+      MAX_OPEN_ORDERS_PER_ADDRESS: "0",
+      MAX_UNITS_PER_LINE: "99",
+      MAX_UNITS_PER_ORDER: "200",
+    });
+    expect(set.orders).toMatchObject({ maxOpenPerAddress: 0, units: { perLine: 99, perOrder: 200 } });
+    // A line of 0 units could never be bought; more than a request may name could never be asked for.
+    expect(problemsOf({ ...valid, MAX_UNITS_PER_LINE: "0" }).problems.map((p) => p.variable)).toEqual([
+      "MAX_UNITS_PER_LINE",
+    ]);
+    expect(problemsOf({ ...valid, MAX_UNITS_PER_LINE: "10000" }).problems.map((p) => p.variable)).toEqual([
+      "MAX_UNITS_PER_LINE",
+    ]);
+  });
+
   it("treats empty optional variables as unset, like .env.example leaves them", () => {
     const env = parseEnv({ ...valid, PAY_LANG: "", APP_URL: "", DATABASE_POOL_MAX: "" });
     expect(env.pay.lang).toBe("pt");

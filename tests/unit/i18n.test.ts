@@ -76,6 +76,13 @@ describe("cart notices in the query", () => {
     expect(cappedNotice).toEqual({ tone: "success", kind: "capped", quantity: 4 });
     expect(cartNoticeMessage(pt, cappedNotice!)).toContain("(4)");
 
+    // Lowered by the shop's caps (MAX_UNITS_PER_LINE…), not by the stock: its own sentence.
+    const limited = cartNoticeQuery({ ok: true, cartId: "c", quantity: 10, capped: true, cappedBy: "limit" }, "added");
+    const limitedNotice = readCartNotice(query(limited));
+    expect(limitedNotice).toEqual({ tone: "success", kind: "limited", quantity: 10 });
+    expect(cartNoticeMessage(pt, limitedNotice!)).toBe(pt.cartNotices.limited(10));
+    expect(cartNoticeMessage(pt, limitedNotice!)).not.toBe(pt.cartNotices.capped(10));
+
     const locked = cartNoticeQuery({ ok: false, code: "cart_locked", message: "…" }, "updated");
     const lockedNotice = readCartNotice(query(locked));
     expect(lockedNotice).toEqual({ tone: "error", kind: "cart_locked" });

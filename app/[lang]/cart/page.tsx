@@ -8,10 +8,10 @@ import { removeLineAction, setLineQuantityAction } from "@/app/actions/cart";
 import { CartNotice } from "@/components/cart-notice";
 import { CartReopenWatcher } from "@/components/cart-reopen-watcher";
 import { getCart, type CartLine, type CartView } from "@/lib/cart";
-import { MAX_LINE_QUANTITY } from "@/lib/checkout/limits";
 import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
 import type { Lang } from "@/lib/i18n/languages";
 import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
@@ -231,7 +231,7 @@ function CartLineItem({ t, line, editable }: { t: Dictionary; line: CartLine; ed
               type="number"
               inputMode="numeric"
               min={0}
-              max={MAX_LINE_QUANTITY}
+              max={getEnv().orders.units.perLine}
               step={1}
               defaultValue={line.quantity}
               required

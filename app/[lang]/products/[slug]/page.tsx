@@ -81,6 +81,7 @@ export default async function ProductPage({ params }: Props) {
             options={product.options}
             variants={product.variants}
             lowStockThreshold={getEnv().catalog.lowStockThreshold}
+            maxUnits={getEnv().orders.units.perLine}
             returnTo={`/products/${product.slug}`}
             action={addToCartAction}
           />

@@ -10,6 +10,7 @@ import {
 import { catalogChanged, drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
 import { createOrder } from "@/lib/checkout/create-order";
 import { createOrderRequestSchema, describeIssues, MAX_CREATE_ORDER_BYTES } from "@/lib/checkout/request";
+import { clientAddress, rateLimitKeyOf, UNKNOWN_CLIENT_ADDRESS } from "@/lib/client-address";
 import { refuseOverClientLimit } from "@/lib/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -38,7 +39,8 @@ export async function POST(request: NextRequest): Promise<Response> {
   const parsed = createOrderRequestSchema.safeParse(body.input);
   if (!parsed.success) return jsonError(400, "invalid_request", describeIssues(parsed.error));
 
-  const { appUrl } = getEnv();
+  const { appUrl, clientAddress: addressSettings } = getEnv();
+  const address = clientAddress(request.headers, addressSettings);
   const knownShopper = readShopperId(request.cookies.get(SHOPPER_COOKIE)?.value);
   const clientId = knownShopper ?? newShopperId();
   const { items, customer, delivery, promoCode } = parsed.data;
@@ -53,6 +55,7 @@ export async function POST(request: NextRequest): Promise<Response> {
         delivery,
         promoCode,
         clientId,
+        clientAddress: address === UNKNOWN_CLIENT_ADDRESS ? null : rateLimitKeyOf(address),
       },
       { db: db(), pay: payClient(), appUrl, runJobsNow: (ids) => runDueJobs({ ids }), log: consoleLogger },
     );
