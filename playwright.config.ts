@@ -24,6 +24,15 @@ const PHONE_TESTS =
 /** Specs for the dev server, and only for it. */
 const DEV_SERVER_TESTS = /dev-server\.spec\.ts$/;
 
+/**
+ * CI's second pass (`.ci/run`: CI set, DATABASE_URL unset) runs the suite on the embedded PGlite.
+ * There only the "dev" project runs, and only its server starts: PGlite is what `npm run dev`
+ * uses, and that journey, paid in the popup and confirmed by its webhook, runs on it; a
+ * production build always has a PostgreSQL server (lib/env.ts requires DATABASE_URL), so its
+ * specs ran in the first pass, as tests/deploy/ does. Outside CI every project runs on either.
+ */
+const devServerOnly = Boolean(process.env.CI) && !process.env.DATABASE_URL;
+
 /** What both web servers (an isolated shop each) share. */
 const isolatedShopServer = {
   // A server already on the port could be anything (another branch, `npm start`): refuse it.
@@ -35,6 +44,41 @@ const isolatedShopServer = {
   // The default is SIGKILL, which would leave the scratch database behind on PostgreSQL.
   gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
 } as const;
+
+/** The production build's projects. */
+const productionProjects = [
+  // Browsing first: "browsing never calls the service" reads the sandbox's whole request log,
+  // so the tests that pay (and call the service) run after it.
+  { name: "browse", testIgnore: [PAYING_TESTS, DEV_SERVER_TESTS], use: { ...devices["Desktop Chrome"] } },
+  { name: "pay", testMatch: PAYING_TESTS, dependencies: ["browse"], use: { ...devices["Desktop Chrome"] } },
+  // The shopper's journey again on a phone: Chromium with a phone's screen, touch and user agent.
+  { name: "phone", testMatch: PHONE_TESTS, dependencies: ["pay"], use: { ...devices["Pixel 7"] } },
+];
+// Its own shop and sandbox, so it needs no other project. `next dev` compiles every page,
+// route and server action on its first request: generous timeouts.
+const devProject = {
+  name: "dev",
+  testMatch: DEV_SERVER_TESTS,
+  timeout: 240_000,
+  expect: { timeout: 60_000 },
+  use: { ...devices["Desktop Chrome"], baseURL: devBaseURL, navigationTimeout: 120_000 },
+};
+
+const productionServer = {
+  name: "production",
+  command: "node --import tsx --conditions=react-server harness/e2e-server.ts",
+  url: baseURL,
+  env: { E2E_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
+  ...isolatedShopServer,
+};
+const devServer = {
+  name: "dev",
+  command: "node --import tsx --conditions=react-server harness/e2e-dev-server.ts",
+  // Answers once `next dev` has compiled the catalogue.
+  url: devBaseURL,
+  env: { E2E_DEV_PORT: String(devPort), NEXT_TELEMETRY_DISABLED: "1" },
+  ...isolatedShopServer,
+};
 
 export default defineConfig({
   testDir: "e2e",
@@ -56,42 +100,10 @@ export default defineConfig({
     // The system Chromium when present, else Playwright's own; the same as the sandbox's SDK tests.
     launchOptions: chromiumLaunchOptions(),
   },
-  projects: [
-    // Browsing first: "browsing never calls the service" reads the sandbox's whole request log,
-    // so the tests that pay (and call the service) run after it.
-    { name: "browse", testIgnore: [PAYING_TESTS, DEV_SERVER_TESTS], use: { ...devices["Desktop Chrome"] } },
-    { name: "pay", testMatch: PAYING_TESTS, dependencies: ["browse"], use: { ...devices["Desktop Chrome"] } },
-    // The shopper's journey again on a phone: Chromium with a phone's screen, touch and user agent.
-    { name: "phone", testMatch: PHONE_TESTS, dependencies: ["pay"], use: { ...devices["Pixel 7"] } },
-    // Its own shop and sandbox, so it needs no other project. `next dev` compiles every page,
-    // route and server action on its first request: generous timeouts.
-    {
-      name: "dev",
-      testMatch: DEV_SERVER_TESTS,
-      timeout: 240_000,
-      expect: { timeout: 60_000 },
-      use: { ...devices["Desktop Chrome"], baseURL: devBaseURL, navigationTimeout: 120_000 },
-    },
-  ],
+  projects: [...(devServerOnly ? [] : productionProjects), devProject],
   // Started one after the other, in this order, before any test, whichever projects run; stopped in reverse.
   // Each is stopped with SIGTERM to its process group. Plain node with tsx's loader, not the tsx
   // command: that one relays the signal to the script a second time when the script is slow to
   // acknowledge the first, which ends it half-way through its clean-up (a scratch database left).
-  webServer: [
-    {
-      name: "production",
-      command: "node --import tsx --conditions=react-server harness/e2e-server.ts",
-      url: baseURL,
-      env: { E2E_PORT: String(port), NEXT_TELEMETRY_DISABLED: "1" },
-      ...isolatedShopServer,
-    },
-    {
-      name: "dev",
-      command: "node --import tsx --conditions=react-server harness/e2e-dev-server.ts",
-      // Answers once `next dev` has compiled the catalogue.
-      url: devBaseURL,
-      env: { E2E_DEV_PORT: String(devPort), NEXT_TELEMETRY_DISABLED: "1" },
-      ...isolatedShopServer,
-    },
-  ],
+  webServer: [...(devServerOnly ? [] : [productionServer]), devServer],
 });

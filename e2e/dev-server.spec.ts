@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { expect, test } from "./support/fixtures";
-import { addFromCatalog, CUSTOMER, payButton } from "./support/shop";
+import { addFromCatalog, CUSTOMER, openPopup, payButton } from "./support/shop";
 import { pt } from "../lib/i18n/dictionaries";
 
 /**
@@ -20,7 +20,10 @@ const hydrated = (page: Page) =>
     .evaluate((input) => Object.keys(input).some((key) => key.startsWith("__reactProps$")))
     .catch(() => false);
 
-test("at 127.0.0.1 the dev server's checkout page hydrates and shows the PayButton", async ({ page, baseURL }) => {
+test("at 127.0.0.1 the dev server's checkout page hydrates, shows the PayButton and takes a payment", async ({
+  page,
+  baseURL,
+}) => {
   expect(new URL(baseURL!).hostname, "the dev project opens the shop at 127.0.0.1, not localhost").toBe("127.0.0.1");
   const refused: string[] = [];
   page.on("response", (response) => {
@@ -37,4 +40,11 @@ test("at 127.0.0.1 the dev server's checkout page hydrates and shows the PayButt
   await page.getByLabel(pt.checkout.phone).fill(CUSTOMER.phone);
   await payButton(page);
   expect(refused, "development resources the dev server refused").toEqual([]);
+
+  // The whole of `npm run dev`'s promise: the order paid in the sandbox's popup is confirmed by
+  // its webhook, on this shop's database (CI's second pass runs this on the embedded PGlite).
+  const popup = await openPopup(page);
+  await popup.pay("FPMCXEXPRSS");
+  await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 60_000 });
+  await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 60_000 });
 });

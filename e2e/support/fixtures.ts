@@ -1,6 +1,7 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { controlClient, type ControlClient } from "pay-sandbox/client";
-import { readE2eServerEnvironment } from "../../harness/server-environment";
+import { existsSync } from "node:fs";
+import { E2E_ENVIRONMENT_FILE, readE2eServerEnvironment } from "../../harness/server-environment";
 
 /**
  * Playwright's `test` with what every e2e test of the shop gets:
@@ -23,9 +24,7 @@ export const test = base.extend<{ requestedUrls: string[]; cspViolations: string
       const urls: string[] = [];
       context.on("request", (request) => urls.push(request.url()));
       await use(urls);
-      // Against a real service (E2E_PAY_SERVICE=real) its SDK is the one expected remote origin.
-      const { sandboxUrl, sdkUrl } = readE2eServerEnvironment();
-      const serviceOrigin = sandboxUrl === null ? new URL(sdkUrl).origin : undefined;
+      const serviceOrigin = remoteServiceOrigin();
       expect(
         urls.filter((url) => !staysOnThisMachine(url) && new URL(url).origin !== serviceOrigin),
         "requests that left this machine",
@@ -70,6 +69,17 @@ export const test = base.extend<{ requestedUrls: string[]; cspViolations: string
 });
 
 export { expect };
+
+/**
+ * Against a real service (E2E_PAY_SERVICE=real) its SDK is the one expected remote origin. A run
+ * of the "dev" project alone (CI's PGlite pass) has no production server, hence no environment
+ * file: its shop always uses the local sandbox.
+ */
+function remoteServiceOrigin(): string | undefined {
+  if (!existsSync(E2E_ENVIRONMENT_FILE)) return undefined;
+  const { sandboxUrl, sdkUrl } = readE2eServerEnvironment();
+  return sandboxUrl === null ? new URL(sdkUrl).origin : undefined;
+}
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 /** Schemes that name content the page already has, not a place to fetch it from. */
