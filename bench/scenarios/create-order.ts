@@ -22,9 +22,9 @@ import { waitUntilSteady } from "../lib/wait";
  * then the reference number stored, a log line, the JSON answer and the shopper cookie.
  *
  * The baseline does the same database and network work by hand: node:http, a hand check of
- * the body, a pg transaction with the same statements (SELECT the variants, lock the products,
- * one conditional UPDATE of a variant's stock per line in id order, INSERT the order, INSERT
- * its lines, COMMIT), the same
+ * the body, a pg transaction with the same statements (SELECT the variants, whether any
+ * delivery method is offered, lock the products, one conditional UPDATE of a variant's stock per
+ * line in id order, INSERT the order, INSERT its lines, COMMIT), the same
  * createPaymentOrder call with fetch and a token fetched once, the same UPDATE of the
  * reference number, the same answer. It does not retry, validate as thoroughly or log.
  *
@@ -356,6 +356,11 @@ async function reserve(
     );
     const byId = new Map(products.map((product) => [product.id, product]));
     if (items.some((item) => !byId.has(item.productId))) throw new Refusal(422, "unknown_product");
+    // Whether the shop offers any delivery method, for an order that names none (the app's check).
+    const { rows: offered } = await client.query<{ any: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FROM pickup_points WHERE active) AS any",
+    );
+    if (offered[0]?.any) throw new Refusal(400, "delivery_required");
     // lib/stock.ts: the products' rows first, then each variant's conditional update.
     await client.query("SELECT id FROM products WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE", [
       items.map((item) => item.productId),
