@@ -66,7 +66,7 @@ beforeAll(async () => {
     if (name >= FIRST_MIGRATION && name !== "migration_lock.toml")
       await rm(path.join(scratch, name), { recursive: true });
   await applyMigrations({ connectionString: database.url, migrationsDir: scratch });
-  pool = new pg.Pool({ connectionString: database.url, max: 1 });
+  pool = new pg.Pool({ connectionString: database.url, max: 2 });
 
   Object.assign(paid, await insertOrder("CON"));
   Object.assign(cancelled, await insertOrder("CAN"));
@@ -84,7 +84,8 @@ beforeAll(async () => {
 
   // This release's migrations, on that data.
   await applyMigrations({ connectionString: database.url });
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: 1 }) });
+  // On the file's pool, which afterAll ends before the database is dropped.
+  client = new PrismaClient({ adapter: new PrismaPg(pool) });
 });
 afterAll(async () => {
   await client?.$disconnect();
