@@ -1,10 +1,11 @@
-// `npm run db:seed`: loads the demo catalogue. Re-running updates names, descriptions, images
-// and prices but never resets stock (scripts/db/seed.mjs). `--if-empty` loads it only into a
-// products table that holds no product at all, and otherwise changes nothing (what a deployment
-// with SEED_DEMO_CATALOGUE=1 does). Plain JavaScript: it runs after `npm prune --omit=dev`.
+// `npm run db:seed`: adds what is missing of the demo catalogue and changes nothing that exists,
+// so a product edited in the back office stays as it was left (scripts/db/seed.mjs), and says
+// what it did. `--if-empty` loads it only into a products table that holds no product at all,
+// and otherwise changes nothing (what a deployment with SEED_DEMO_CATALOGUE=1 does). Plain
+// JavaScript: it runs after `npm prune --omit=dev`.
 import { parseArgs } from "node:util";
 import { describeDatabase, directDatabaseUrl, loadEnvFiles } from "./db/connection.mjs";
-import { seedCatalog, seedCatalogIfEmpty } from "./db/seed.mjs";
+import { describeSeed, seedCatalog, seedCatalogIfEmpty } from "./db/seed.mjs";
 
 try {
   const { values } = parseArgs({ options: { "if-empty": { type: "boolean", default: false } } });
@@ -18,8 +19,7 @@ try {
         : `[seed] ${describeDatabase(url)} already has products; the demo catalogue was not loaded`,
     );
   } else {
-    const { products, inserted, updated } = await seedCatalog(url);
-    console.log(`[seed] catalogue ready: ${products} products (${inserted} inserted, ${updated} updated)`);
+    console.log(`[seed] ${describeDatabase(url)}: ${describeSeed(await seedCatalog(url))}`);
   }
 } catch (error) {
   console.error(`[seed] ${error instanceof Error ? error.message : String(error)}`);

@@ -3,7 +3,6 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { CREATION_FAILURE_REASONS } from "../orders/cancel-reasons";
-import { EXTERNAL_TRANSACTION_ID } from "../orders/status";
 
 /**
  * What needs a person, for the back office's home, and "mark resolved" for each kind of item:
@@ -74,12 +73,6 @@ const unmatchedDeliveryWhere: Prisma.WebhookEventWhereInput = {
   resolvedAt: null,
 };
 
-/** The order a job works for, from its dedupe key `<type>:…:<externalTransactionId>` (lib/jobs/catalog.ts). */
-function orderOf(dedupeKey: string): string | null {
-  const id = dedupeKey.slice(dedupeKey.lastIndexOf(":") + 1);
-  return EXTERNAL_TRANSACTION_ID.test(id) ? id : null;
-}
-
 export async function attentionItems(db: Database, limit = ATTENTION_LIST_LIMIT): Promise<Attention> {
   const orderFields = {
     externalTransactionId: true,
@@ -102,7 +95,14 @@ export async function attentionItems(db: Database, limit = ATTENTION_LIST_LIMIT)
     db.order.count({ where: failedCreationWhere }),
     db.job.findMany({
       where: parkedJobWhere,
-      select: { id: true, type: true, attempts: true, lastError: true, dedupeKey: true, updatedAt: true },
+      select: {
+        id: true,
+        type: true,
+        attempts: true,
+        lastError: true,
+        updatedAt: true,
+        order: { select: { externalTransactionId: true } },
+      },
       orderBy: { updatedAt: "desc" },
       take: limit,
     }),
@@ -136,9 +136,9 @@ export async function attentionItems(db: Database, limit = ATTENTION_LIST_LIMIT)
     },
     parkedJobs: {
       total: jobsTotal,
-      items: jobs.map(({ dedupeKey, updatedAt, ...job }) => ({
+      items: jobs.map(({ order, updatedAt, ...job }) => ({
         ...job,
-        externalTransactionId: orderOf(dedupeKey),
+        externalTransactionId: order?.externalTransactionId ?? null,
         at: updatedAt,
       })),
     },
@@ -183,7 +183,7 @@ export async function resolveParkedJob(
   job: { id: string; externalTransactionId: string },
   note: string,
 ): Promise<ResolveOutcome> {
-  const ofOrder = { id: job.id, dedupeKey: { endsWith: `:${job.externalTransactionId}` } };
+  const ofOrder = { id: job.id, order: { is: { externalTransactionId: job.externalTransactionId } } };
   const { count } = await db.job.updateMany({
     where: { ...ofOrder, ...parkedJobWhere },
     data: { resolvedAt: new Date(), resolutionNote: note },

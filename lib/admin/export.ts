@@ -15,7 +15,8 @@ import { luandaDate, luandaDayStart, luandaIso } from "./luanda-calendar";
  * csv-stringify quotes what needs quoting, and its `escape_formulas` puts an apostrophe before a
  * text starting with =, +, -, @, a tab or a carriage return (and their full-width forms), so a
  * customer named `=HYPERLINK(…)` stays text in a spreadsheet (OWASP "CSV injection"). Numbers are
- * left alone (a negative amount is not a formula).
+ * left alone (a negative amount is not a formula). Phones are written so that they need no
+ * apostrophe ({@link spreadsheetPhone}).
  *
  * After the lines, what issue 25 records (empty for orders from before it): the delivery method,
  * the zone or the pickup point (their names as snapshotted), the address's parts, the amount's
@@ -87,6 +88,39 @@ export function parseExportRange(from: string | null, to: string | null, now = n
 
 const csvOptions = { escape_formulas: true, record_delimiter: "\r\n" } as const;
 
+/** Angola's country code: the shop's shoppers' numbers are written as Angolans write them. */
+const ANGOLA = "244";
+
+/**
+ * A shopper's phone as the CSV writes it: read at once by a person, and neither a formula nor a
+ * number to a spreadsheet. As typed at checkout, `+244 923 456 789` starts with `+`, which Excel
+ * takes for a formula (so `escape_formulas` would write `'+244 923 456 789`), and `+244923456789`
+ * would become the number 244923456789, shown as 2,44923E+11. So:
+ *
+ * - an Angolan number (country code 244, or nine digits without one) in its national form,
+ *   grouped as Angolans write it: `923 456 789`. Digits in groups separated by spaces stay text
+ *   in a spreadsheet; where the space is the thousands separator, they become 923456789, still
+ *   the whole number;
+ * - another country's, with `00` for the `+` (the international prefix dialled from Angola) and a
+ *   space after it, the rest as typed: `+351 912 345 678` is `00 351 912 345 678`;
+ * - anything else as typed: the checkout's schema lets a phone start only with a digit or `+`
+ *   (lib/checkout/request.ts), and what does not start with `+` cannot be a formula.
+ */
+export function spreadsheetPhone(phone: string): string {
+  const typed = phone.trim();
+  const international = /^(\+|00)/.exec(typed)?.[0];
+  const digits = typed.replace(/\D/g, "").slice(international === "00" ? 2 : 0);
+  const national =
+    digits.length === 12 && digits.startsWith(ANGOLA)
+      ? digits.slice(ANGOLA.length)
+      : !international && digits.length === 9
+        ? digits
+        : null;
+  if (national) return `${national.slice(0, 3)} ${national.slice(3, 6)} ${national.slice(6)}`;
+  if (international) return `00 ${typed.slice(international.length).trim()}`;
+  return typed;
+}
+
 /** The CSV, header first, as a stream of UTF-8 text read from `db` batch by batch. */
 export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -131,7 +165,7 @@ export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): Read
             order.referenceNumber ?? "",
             order.paymentReference ?? "",
             order.customerName ?? "",
-            order.customerPhone ?? "",
+            order.customerPhone ? spreadsheetPhone(order.customerPhone) : "",
             order.invoice?.number ?? "",
             order.lines
               .map(

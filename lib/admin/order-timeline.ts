@@ -168,17 +168,17 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
     },
   });
   if (!order) return null;
-  // Jobs and mails name their order by key (`<type>:<externalTransactionId>`, lib/jobs/catalog.ts).
-  const suffix = `:${externalTransactionId}`;
-  const [webhooks, jobs, emails, fulfilment] = await Promise.all([
+  // Jobs name their order (jobs.order_id, indexed); a mail names the job that sent it by its key.
+  const [webhooks, jobRows, fulfilment] = await Promise.all([
     db.webhookEvent.findMany({
       where: { OR: [{ orderId: order.id }, { externalTransactionId }] },
       select: { id: true, receivedAt: true, paymentStatus: true, outcome: true, rawBody: true },
       orderBy: { receivedAt: "asc" },
     }),
     db.job.findMany({
-      where: { dedupeKey: { endsWith: suffix } },
+      where: { orderId: order.id },
       select: {
+        dedupeKey: true,
         id: true,
         type: true,
         status: true,
@@ -193,13 +193,16 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
       },
       orderBy: [{ createdAt: "asc" }, { type: "asc" }],
     }),
-    db.email.findMany({
-      where: { jobKey: { endsWith: suffix } },
-      select: { id: true, to: true, subject: true, transport: true, createdAt: true },
-      orderBy: { createdAt: "asc" },
-    }),
     fulfilmentEventsOf(db, order.id),
   ]);
+  const jobs = jobRows.map(({ dedupeKey: _key, ...job }) => job);
+  const emails = jobRows.length
+    ? await db.email.findMany({
+        where: { jobKey: { in: jobRows.map((job) => job.dedupeKey) } },
+        select: { id: true, to: true, subject: true, transport: true, createdAt: true },
+        orderBy: { createdAt: "asc" },
+      })
+    : [];
 
   const delivery = orderDelivery(order);
   // The header keeps the columns it names; the delivery ones are read through `delivery`.

@@ -1,4 +1,3 @@
-import { FULFILMENT_STATES, type FulfilmentState } from "../orders/fulfilment-states";
 import type { PaymentStatus } from "../pay/payment-status";
 
 /**
@@ -6,9 +5,11 @@ import type { PaymentStatus } from "../pay/payment-status";
  * enqueued as jobs by the same statement that makes the transition (lib/orders/state-machine.ts),
  * and of a paid order's fulfilment changes (lib/orders/fulfilment.ts). Each job's dedupe key is
  * `<type>:<externalTransactionId>`, so it is enqueued once per order; a fulfilment mail's is
- * `fulfilment-mail:<state>:<externalTransactionId>`, once per order and state. Every key ends
- * with `:<externalTransactionId>`, which is how the back office finds an order's jobs and mails.
- * Payload of every job: `{ orderId, externalTransactionId }` (a fulfilment mail's adds `state`).
+ * `fulfilment-mail:<state>:<externalTransactionId>`, once per order and state. Every job names
+ * its order in `jobs.order_id` too, set by the statement that enqueues it, which is how the back
+ * office and `jobsOfOrders` find an order's jobs (an index, not the keys read one by one); a
+ * mail's `emails.job_key` is its job's key. Payload of every job: `{ orderId,
+ * externalTransactionId }` (a fulfilment mail's adds `state`).
  */
 export const JOB_TYPES = {
   /** CON: mail the shop's orders mailbox that the order is paid and what to ship. */
@@ -43,13 +44,3 @@ export function jobsForTransition(to: Exclude<PaymentStatus, "PEN">): JobType[] 
 }
 
 export const dedupeKeyOf = (type: JobType, externalTransactionId: string) => `${type}:${externalTransactionId}`;
-
-/** A fulfilment mail's key: one per order and state, ending with the order's id like every other key. */
-export const fulfilmentMailKeyOf = (state: FulfilmentState, externalTransactionId: string) =>
-  `${JOB_TYPES.fulfilmentMail}:${state}:${externalTransactionId}`;
-
-/** Every key a job of `type` for this order can have: one, or one per state for fulfilment mails. */
-export const dedupeKeysOf = (type: JobType, externalTransactionId: string): string[] =>
-  type === JOB_TYPES.fulfilmentMail
-    ? FULFILMENT_STATES.map((state) => fulfilmentMailKeyOf(state, externalTransactionId))
-    : [dedupeKeyOf(type, externalTransactionId)];

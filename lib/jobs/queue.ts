@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
 import { isUuid } from "../uuid";
-import { dedupeKeysOf, type JobType } from "./catalog";
+import type { JobType } from "./catalog";
 
 /**
  * The jobs table as a queue (docs/jobs.md). Jobs are inserted by the statement that changes an
@@ -103,19 +103,19 @@ RETURNING j.id, j.type, j.dedupe_key AS "dedupeKey", j.payload, j.attempts AS at
 }
 
 /**
- * The jobs of `types` that these orders' transitions enqueued (found by dedupe key), e.g. a
+ * The jobs of `types` that these orders' transitions enqueued (found by `jobs.order_id`), e.g. a
  * cancellation's stock release and cart reopening, to run them at once while a shopper waits.
- * Fulfilment mails are found under each state's key.
  */
 export async function jobsOfOrders(
   client: SqlRunner,
   types: readonly JobType[],
   externalTransactionIds: readonly string[],
 ): Promise<{ id: string; externalTransactionId: string }[]> {
-  const keys = externalTransactionIds.flatMap((id) => types.flatMap((type) => dedupeKeysOf(type, id)));
-  if (keys.length === 0) return [];
+  if (types.length === 0 || externalTransactionIds.length === 0) return [];
   return client.$queryRaw(Prisma.sql`
-SELECT id, payload->>'externalTransactionId' AS "externalTransactionId" FROM jobs WHERE dedupe_key = ANY(${keys}::text[])`);
+SELECT j.id, o.external_transaction_id AS "externalTransactionId"
+FROM orders o JOIN jobs j ON j.order_id = o.id
+WHERE o.external_transaction_id = ANY(${externalTransactionIds}::text[]) AND j.type = ANY(${types}::text[])`);
 }
 
 export interface ParkedJob {
@@ -221,20 +221,20 @@ export function describeJobError(error: unknown): string {
  * A person's "retry" of a PARKED job (the back office's order page): back to QUEUED, due now,
  * with `attempts` reset to 0 so the job gets its whole retry schedule again, as if new; the old
  * `last_error` stays until the next attempt's outcome, and a resolution a person wrote for it
- * (lib/admin/attention.ts) is cleared: should it park again, it needs a person again. Only a job that is PARKED and whose dedupe
- * key ends with `:<externalTransactionId>`. "not_found" when there is no such job of this
- * order, "not_parked" when it is in another state.
+ * (lib/admin/attention.ts) is cleared: should it park again, it needs a person again. Only a job that is PARKED and whose
+ * order (`jobs.order_id`) is `externalTransactionId`. "not_found" when there is no such job of
+ * this order, "not_parked" when it is in another state.
  */
 export async function requeueParkedJob(
   client: SqlRunner,
   job: { id: string; externalTransactionId: string },
 ): Promise<"requeued" | "not_found" | "not_parked"> {
   if (!isUuid(job.id)) return "not_found";
-  const suffix = `:${job.externalTransactionId}`;
   const [row] = await client.$queryRaw<{ requeued: boolean }[]>(Prisma.sql`
 WITH target AS (
-  SELECT id, status FROM jobs WHERE id = ${job.id}::uuid AND right(dedupe_key, ${suffix.length}::int) = ${suffix}
-  FOR UPDATE
+  SELECT j.id, j.status FROM jobs j JOIN orders o ON o.id = j.order_id
+  WHERE j.id = ${job.id}::uuid AND o.external_transaction_id = ${job.externalTransactionId}
+  FOR UPDATE OF j
 ), requeued AS (
   UPDATE jobs SET status = 'QUEUED', run_at = now(), attempts = 0, locked_at = NULL, updated_at = now(),
     resolved_at = NULL, resolution_note = NULL

@@ -106,9 +106,9 @@ WITH target AS (
   SELECT id, fulfilment_state, ${note}, ${actor}, fulfilment_updated_at FROM changed
   RETURNING id, note, actor, created_at
 ), enqueued AS (
-  INSERT INTO jobs (type, dedupe_key, payload)
+  INSERT INTO jobs (type, dedupe_key, payload, order_id)
   SELECT ${JOB_TYPES.fulfilmentMail}, ${`${JOB_TYPES.fulfilmentMail}:${to}:`} || external_transaction_id,
-         jsonb_build_object('orderId', id, 'externalTransactionId', external_transaction_id, 'state', fulfilment_state)
+         jsonb_build_object('orderId', id, 'externalTransactionId', external_transaction_id, 'state', fulfilment_state), id
   FROM changed WHERE customer_email IS NOT NULL
   ON CONFLICT (dedupe_key) DO NOTHING
   RETURNING id

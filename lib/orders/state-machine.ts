@@ -141,9 +141,9 @@ WITH target AS (
   WHERE ${paidAfterCancel} AND o.id = target.id AND o.status = 'CAN' AND o.paid_after_cancel_at IS NULL
   RETURNING o.id, o.external_transaction_id, o.updated_at
 ), enqueued AS (
-  INSERT INTO jobs (type, dedupe_key, payload)
+  INSERT INTO jobs (type, dedupe_key, payload, order_id)
   SELECT job.type, job.type || ':' || job.external_transaction_id,
-         jsonb_build_object('orderId', job.id, 'externalTransactionId', job.external_transaction_id)
+         jsonb_build_object('orderId', job.id, 'externalTransactionId', job.external_transaction_id), job.id
   FROM (
     SELECT changed.id, changed.external_transaction_id, type FROM changed
       CROSS JOIN unnest(${jobTypes}::text[]) AS type WHERE changed.status <> 'PEN'

@@ -21,10 +21,15 @@ import { withPgClient } from "./pg-client.mjs";
 /** @typedef {import("pg").Client | import("pg").Pool | import("pg").PoolClient} Queryable */
 
 /**
+ * What a seed added, each only where it was missing; nothing that existed was changed.
  * @typedef {object} SeedResult
- * @property {number} products How many demo products the catalogue now holds.
- * @property {number} inserted
- * @property {number} updated Existing products whose name, description, image or price changed.
+ * @property {number} products How many products the demo catalogue has.
+ * @property {number} inserted Demo products added (with their variants, categories and gallery).
+ * @property {number} kept Demo products that existed already (by slug), left exactly as they were.
+ * @property {number} categories Demo categories added.
+ * @property {number} pickupPoints Demo pickup points added.
+ * @property {number} deliveryZones Demo delivery zones added.
+ * @property {string[]} promoCodes Demo promo codes added.
  */
 
 /**
@@ -284,15 +289,16 @@ export const DEMO_VARIANTS = Object.freeze({
   },
 });
 
-// The demo categories and which products are in them, and each demo product's gallery: only
-// what is missing (a category the owner renamed or a gallery they changed is left as it is), so
-// re-running the seed changes nothing.
+// The demo categories that are missing (by slug: a category the owner renamed stays as it is);
+// the products the seed adds go into them, and get their gallery. A product that existed is not
+// touched: not its categories, not its gallery, not its options.
 const INSERT_CATEGORIES = `
 INSERT INTO categories (slug, name, position, parent_id)
 SELECT c.slug, c.name, c.position, parent.id
 FROM unnest($1::text[], $2::text[], $3::integer[], $4::text[]) AS c(slug, name, position, parent_slug)
 LEFT JOIN categories parent ON parent.slug = c.parent_slug
-ON CONFLICT (slug) DO NOTHING`;
+ON CONFLICT (slug) DO NOTHING
+RETURNING slug`;
 
 const INSERT_PRODUCT_CATEGORIES = `
 INSERT INTO product_categories (product_id, category_id)
@@ -309,8 +315,8 @@ FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[]) AS g(product_slug
 JOIN products p ON p.slug = g.product_slug
 WHERE NOT EXISTS (SELECT 1 FROM gallery_images existing WHERE existing.product_id = p.id)`;
 
-// A demo product's options and variants, when it has none yet (only its default variant, which
-// becomes the first combination; a product whose options the owner changed is left alone).
+// The options and variants of a demo product the seed has just added (only its default variant
+// so far, which becomes the first combination).
 const HAS_NO_OPTIONS = `
 SELECT p.id FROM products p
 WHERE p.slug = $1 AND NOT EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id)
@@ -355,37 +361,31 @@ async function seedVariants(queryable, slug) {
     );
 }
 
-// The price of each demo product without options is its one variant's (products.price_aoa is a
-// total a trigger keeps): restored when it differs, after the products' locks.
-const RESTORE_PRICES = `
-WITH demo AS (
-  SELECT p.id, d.price FROM unnest($1::text[], $2::integer[]) AS d(slug, price)
-  JOIN products p ON p.slug = d.slug
-  ORDER BY p.id FOR NO KEY UPDATE OF p
-)
-UPDATE product_variants v SET price_aoa = demo.price, updated_at = CURRENT_TIMESTAMP
-FROM demo
-WHERE v.product_id = demo.id AND v.options = '{}' AND v.archived_at IS NULL AND v.price_aoa <> demo.price
-RETURNING v.product_id`;
-
 /**
- * The demo categories, their products and the demo galleries, adding only what is missing.
+ * The demo categories that are missing, and for the products in `added` (slugs: those this seed
+ * has just inserted) their categories, options and variants, and gallery.
  * @param {Queryable} queryable
+ * @param {ReadonlySet<string>} added
+ * @returns {Promise<number>} how many categories were added
  */
-async function seedCategoriesAndGalleries(queryable) {
+async function seedCategoriesAndGalleries(queryable, added) {
+  let categories = 0;
   // Top-level categories first (in one statement, a sub-category's parent must already exist).
   for (const level of [DEMO_CATEGORIES.filter((c) => !c.parent), DEMO_CATEGORIES.filter((c) => c.parent)]) {
-    await queryable.query(INSERT_CATEGORIES, [
+    const { rowCount } = await queryable.query(INSERT_CATEGORIES, [
       level.map((c) => c.slug),
       level.map((c) => c.name),
       level.map((c) => c.position),
       level.map((c) => c.parent),
     ]);
+    categories += rowCount ?? 0;
   }
-  const links = DEMO_CATEGORIES.flatMap((c) => c.products.map((product) => [product, c.slug]));
+  const links = DEMO_CATEGORIES.flatMap((c) =>
+    c.products.filter((product) => added.has(product)).map((product) => [product, c.slug]),
+  );
   await queryable.query(INSERT_PRODUCT_CATEGORIES, [links.map((l) => l[0]), links.map((l) => l[1])]);
-  for (const slug of Object.keys(DEMO_VARIANTS)) await seedVariants(queryable, slug);
-  const images = DEMO_PRODUCTS.flatMap((p) =>
+  for (const slug of Object.keys(DEMO_VARIANTS)) if (added.has(slug)) await seedVariants(queryable, slug);
+  const images = DEMO_PRODUCTS.filter((p) => added.has(p.slug)).flatMap((p) =>
     [{ path: p.imagePath, alt: p.name }, ...(DEMO_EXTRA_IMAGES[p.slug] ?? [])].map((image, position) => ({
       slug: p.slug,
       position,
@@ -398,37 +398,43 @@ async function seedCategoriesAndGalleries(queryable) {
     images.map((i) => i.path),
     images.map((i) => i.alt),
   ]);
+  return categories;
 }
 
 const INSERT_PICKUP_POINTS = `
 INSERT INTO pickup_points (name, address, hours, position)
 SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[])
-ON CONFLICT (name) DO NOTHING`;
+ON CONFLICT (name) DO NOTHING
+RETURNING name`;
 
 const INSERT_DELIVERY_ZONES = `
 INSERT INTO delivery_zones (name, fee_aoa, free_from_aoa, estimated_days, position)
 SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::integer[], $5::integer[])
-ON CONFLICT (name) DO NOTHING`;
+ON CONFLICT (name) DO NOTHING
+RETURNING name`;
 
 const INSERT_PROMO_CODES = `
 INSERT INTO promo_codes (code, kind, value)
 SELECT * FROM unnest($1::text[], $2::text[], $3::integer[])
-ON CONFLICT (code) DO NOTHING`;
+ON CONFLICT (code) DO NOTHING
+RETURNING code`;
 
 /**
- * The demo's pickup points, delivery zones and promo code, adding only the missing ones.
+ * The demo's pickup points, delivery zones and promo code, adding only the missing ones (by name
+ * and code: one the owner changed or turned off stays as it is).
  * @param {Queryable} queryable
+ * @returns {Promise<{ pickupPoints: number, deliveryZones: number, promoCodes: string[] }>} what was added
  */
 async function seedDeliveryMethods(queryable) {
   const points = DEMO_PICKUP_POINTS;
-  await queryable.query(INSERT_PICKUP_POINTS, [
+  const addedPoints = await queryable.query(INSERT_PICKUP_POINTS, [
     points.map((p) => p.name),
     points.map((p) => p.address),
     points.map((p) => p.hours),
     points.map((p) => p.position),
   ]);
   const zones = DEMO_DELIVERY_ZONES;
-  await queryable.query(INSERT_DELIVERY_ZONES, [
+  const addedZones = await queryable.query(INSERT_DELIVERY_ZONES, [
     zones.map((z) => z.name),
     zones.map((z) => z.feeAoa),
     zones.map((z) => z.freeFromAoa),
@@ -436,31 +442,29 @@ async function seedDeliveryMethods(queryable) {
     zones.map((z) => z.position),
   ]);
   const codes = DEMO_PROMO_CODES;
-  await queryable.query(INSERT_PROMO_CODES, [
+  const addedCodes = await queryable.query(INSERT_PROMO_CODES, [
     codes.map((c) => c.code),
     codes.map((c) => c.kind),
     codes.map((c) => c.value),
   ]);
+  return {
+    pickupPoints: addedPoints.rowCount ?? 0,
+    deliveryZones: addedZones.rowCount ?? 0,
+    promoCodes: addedCodes.rows.map((row) => row.code),
+  };
 }
 
 const COLUMNS = "slug, name, description, image_path, price_aoa, stock";
 const DEMO_ROWS = "SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::integer[])";
 
-// One statement for the whole catalogue. Existing rows get the catalogue fields only, never
-// `stock`, which customers' orders change; and only when something differs, so re-running
-// the seed changes nothing, not even updated_at (which Prisma's @updatedAt would otherwise set).
-// A new product gets its default variant from a trigger, at its price and stock.
-const UPSERT_PRODUCTS = `
+// One statement for the whole catalogue: the demo products that are missing (by slug). One that
+// exists is the owner's, whatever the back office made of it (name, price, stock, archived):
+// never written. A new product gets its default variant from a trigger, at its price and stock.
+const INSERT_MISSING_PRODUCTS = `
 INSERT INTO products (${COLUMNS})
 ${DEMO_ROWS}
-ON CONFLICT (slug) DO UPDATE SET
-  name = EXCLUDED.name,
-  description = EXCLUDED.description,
-  image_path = EXCLUDED.image_path,
-  updated_at = CURRENT_TIMESTAMP
-WHERE (products.name, products.description, products.image_path)
-  IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.description, EXCLUDED.image_path)
-RETURNING id, (xmax = 0) AS inserted`;
+ON CONFLICT (slug) DO NOTHING
+RETURNING slug`;
 
 // A deployed shop's catalogue belongs to its owner: the demo goes only into a table that has
 // never held a product, in one statement (so two deployments building at once insert it once at most).
@@ -468,10 +472,12 @@ const INSERT_INTO_EMPTY_CATALOGUE = `
 INSERT INTO products (${COLUMNS})
 ${DEMO_ROWS}
 WHERE NOT EXISTS (SELECT 1 FROM products)
-ON CONFLICT (slug) DO NOTHING`;
+ON CONFLICT (slug) DO NOTHING
+RETURNING slug`;
 
 /**
- * Inserts or updates the demo catalogue. Safe to run any number of times (`npm run dev`, `npm run db:seed`).
+ * Adds what is missing of the demo catalogue and changes nothing that exists, so it is safe to
+ * run any number of times, after any edit in the back office (`npm run db:seed`, the tests).
  * @param {string | Queryable} target a connection string, or a connection to use
  * @param {{ deliveryMethods?: boolean }} [options] `deliveryMethods: false` leaves out the demo's pickup
  *   points and delivery zones (a shop that offers none: the integration suite's shared shop)
@@ -479,34 +485,59 @@ ON CONFLICT (slug) DO NOTHING`;
  */
 export async function seedCatalog(target, { deliveryMethods = true } = {}) {
   return withTransaction(target, async (queryable) => {
-    const { rows } = await queryable.query(UPSERT_PRODUCTS, demoRowParameters());
-    const plain = DEMO_PRODUCTS.filter((p) => !DEMO_VARIANTS[p.slug]);
-    const repriced = await queryable.query(RESTORE_PRICES, [plain.map((p) => p.slug), plain.map((p) => p.priceAoa)]);
-    await seedCategoriesAndGalleries(queryable);
-    if (deliveryMethods) await seedDeliveryMethods(queryable);
-    const inserted = rows.filter((row) => row.inserted).length;
-    const updated = new Set([
-      ...rows.filter((row) => !row.inserted).map((row) => row.id),
-      ...repriced.rows.map((row) => row.product_id),
-    ]);
-    return { products: DEMO_PRODUCTS.length, inserted, updated: updated.size };
+    const { rows } = await queryable.query(INSERT_MISSING_PRODUCTS, demoRowParameters());
+    const added = new Set(rows.map((row) => row.slug));
+    const categories = await seedCategoriesAndGalleries(queryable, added);
+    const others = deliveryMethods
+      ? await seedDeliveryMethods(queryable)
+      : { pickupPoints: 0, deliveryZones: 0, promoCodes: [] };
+    return {
+      products: DEMO_PRODUCTS.length,
+      inserted: added.size,
+      kept: DEMO_PRODUCTS.length - added.size,
+      categories,
+      ...others,
+    };
   });
 }
 
 /**
+ * What a seed did, in words, for the scripts to print.
+ * @param {SeedResult} result
+ * @returns {string}
+ */
+export function describeSeed(result) {
+  const plural = (/** @type {number} */ n, /** @type {string} */ one, /** @type {string} */ many) =>
+    `${n} ${n === 1 ? one : many}`;
+  const added = [
+    result.categories && plural(result.categories, "category", "categories"),
+    result.pickupPoints && plural(result.pickupPoints, "pickup point", "pickup points"),
+    result.deliveryZones && plural(result.deliveryZones, "delivery zone", "delivery zones"),
+    result.promoCodes.length &&
+      `the promo code${result.promoCodes.length === 1 ? "" : "s"} ${result.promoCodes.join(", ")}`,
+  ].filter(Boolean);
+  return [
+    `added ${plural(result.inserted, "product", "products")}`,
+    `left ${plural(result.kept, "existing product", "existing products")} as ${result.kept === 1 ? "it is" : "they are"}`,
+    added.length ? `added ${added.join(", ")}` : "no category, pickup point, delivery zone or promo code was missing",
+  ].join("; ");
+}
+
+/**
  * Loads the demo catalogue only when the products table is empty; otherwise changes nothing.
- * What a deployment does with SEED_DEMO_CATALOGUE=1 (scripts/vercel-build.mjs, the container's migrate step).
+ * What a deployment does with SEED_DEMO_CATALOGUE=1 (scripts/vercel-build.mjs, the container's
+ * migrate step) and `npm run dev`.
  * @param {string | Queryable} target
  * @returns {Promise<{ inserted: number }>}
  */
 export async function seedCatalogIfEmpty(target) {
   return withTransaction(target, async (queryable) => {
-    const { rowCount } = await queryable.query(INSERT_INTO_EMPTY_CATALOGUE, demoRowParameters());
-    if (rowCount) {
-      await seedCategoriesAndGalleries(queryable);
+    const { rows } = await queryable.query(INSERT_INTO_EMPTY_CATALOGUE, demoRowParameters());
+    if (rows.length) {
+      await seedCategoriesAndGalleries(queryable, new Set(rows.map((row) => row.slug)));
       await seedDeliveryMethods(queryable);
     }
-    return { inserted: rowCount ?? 0 };
+    return { inserted: rows.length };
   });
 }
 

@@ -368,7 +368,7 @@ describe.skipIf(Boolean(process.env.CI) && embedded)(
       expect(health.headers.get("content-type")).toMatch(/^application\/json/);
       expect(await health.json()).toEqual({
         database: "unreachable",
-        reason: "cannot query the database (ECONNREFUSED)",
+        reason: "cannot connect to the database (ECONNREFUSED)",
       });
 
       const healthcheck = await run(runtime.healthcheck!, { cwd: runtimeDir, env });

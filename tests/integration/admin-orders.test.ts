@@ -367,12 +367,16 @@ describe("GET /api/admin/orders/export", () => {
         ],
       });
       await client.invoice.create({ data: { number: 42, orderId: inside.id, amountAoa: 12500 } });
-      lastMinute = await insertOrder({ createdAt: new Date("2026-03-16T22:59:59.999Z"), customerName: "@SUM(1)" });
+      lastMinute = await insertOrder({
+        createdAt: new Date("2026-03-16T22:59:59.999Z"),
+        customerName: "@SUM(1)",
+        customerPhone: "+351 912 345 678",
+      });
       dayBefore = await insertOrder({ createdAt: new Date("2026-03-14T22:59:59.999Z") });
       dayAfter = await insertOrder({ createdAt: new Date("2026-03-16T23:00:00Z") });
     });
 
-    it("holds the orders created on the Luanda dates, both included, oldest first, formulas neutralised", async () => {
+    it("holds the orders created on the Luanda dates, both included, oldest first, formulas neutralised, phones readable", async () => {
       const response = await get("?from=2026-03-15&to=2026-03-16");
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
@@ -398,7 +402,7 @@ describe("GET /api/admin/orders/export", () => {
         "987654321",
         "PR-1",
         '\'=HYPERLINK("http://evil.example","ver")',
-        "'+244 923 456 789",
+        "923 456 789",
         "42",
         "2 x Café Amboim; 1 x Caneca, grande",
         // An order from before delivery methods: no delivery, no parts but the zero defaults, to prepare.
@@ -413,7 +417,8 @@ describe("GET /api/admin/orders/export", () => {
         lastMinute.referenceNumber,
         "",
         "'@SUM(1)",
-        "",
+        // Phones are written without the leading + (lib/admin/export.ts, spreadsheetPhone): no apostrophe.
+        "00 351 912 345 678",
         "",
         "",
         ...["", "", "", "", "", "", "", "", "", "0", "", "0", "", ""],

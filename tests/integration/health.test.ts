@@ -1,33 +1,52 @@
+import { randomBytes } from "node:crypto";
 import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { checkHealth, sharedHealthCheck, type HealthDeps } from "@/lib/health";
+import { dbPool } from "@/lib/db/client";
+import {
+  checkHealth,
+  HEALTH_APPLICATION_NAME,
+  openHealthConnection,
+  sharedHealthCheck,
+  type HealthDeps,
+} from "@/lib/health";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
 import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 
 // GET /api/health against real databases: the suite's (migrated), one of this file's own
-// that lacks the newest migration, one never migrated, and a closed port.
+// that lacks the newest migration, one never migrated, and a closed port; and told apart from
+// those, a busy one: the app's pool with every connection held, a database that is full, one
+// that does not answer in time.
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
+const serverUrl = process.env.TEST_SERVER_DATABASE_URL || undefined;
+/** A port nothing listens on: as a DATABASE_URL whose database is down or mistyped. */
+const CLOSED_PORT_URL = "postgresql://shop:s3cret@127.0.0.1:1/shop";
 
-const pools: pg.Pool[] = [];
 const databases: TestDatabase[] = [];
 const scratchDirs: string[] = [];
 
-function poolFor(url: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  pool.on("error", () => {});
-  pools.push(pool);
-  return pool;
-}
+const idlePool = { waitingCount: 0 };
 
 function deps(url: string, overrides: Partial<HealthDeps> = {}): HealthDeps {
-  const pool = poolFor(url);
-  return { pool: () => pool, migrationsDir: MIGRATIONS_DIR, timeoutMs: 3_000, log: () => {}, ...overrides };
+  return {
+    connect: (timeoutMs) => openHealthConnection(url, timeoutMs),
+    appPool: () => idlePool,
+    migrationsDir: MIGRATIONS_DIR,
+    timeoutMs: 3_000,
+    log: () => {},
+    ...overrides,
+  };
+}
+
+/** The route as a fresh process has it: its one-second reuse of the last check starts empty. */
+async function freshRoute() {
+  vi.resetModules();
+  return import("@/app/api/health/route");
 }
 
 let behind: TestDatabase;
@@ -54,7 +73,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const pool of pools) await pool.end();
   for (const database of databases) await database.drop();
   for (const dir of scratchDirs) await rm(dir, { recursive: true, force: true });
 });
@@ -107,28 +125,39 @@ describe("GET /api/health", () => {
 
   it("answers unhealthy with a reason, and no connection detail, when the database cannot be reached", async () => {
     const log = vi.fn();
-    const report = await checkHealth(deps("postgresql://shop:s3cret@127.0.0.1:1/shop", { log }));
+    const report = await checkHealth(deps(CLOSED_PORT_URL, { log }));
     expect(report).toEqual({
       healthy: false,
-      body: { database: "unreachable", reason: "cannot query the database (ECONNREFUSED)" },
+      body: { database: "unreachable", reason: "cannot connect to the database (ECONNREFUSED)" },
     });
     expect(JSON.stringify(log.mock.calls)).not.toContain("s3cret");
   });
 
-  it("answers unhealthy when the database does not answer in time", async () => {
-    const silent = { query: () => new Promise<never>(() => {}) };
+  it("answers unhealthy when no connection opens in time, and closes one that opens later", async () => {
+    let closed = false;
+    const late = { query: async () => ({ rows: [] }), end: async () => void (closed = true) };
+    let open!: () => void;
     const report = await checkHealth({
       ...deps("postgresql://unused@127.0.0.1:1/x"),
-      pool: () => silent as never,
+      connect: () => new Promise((resolve) => (open = () => resolve(late as never))),
       timeoutMs: 50,
     });
-    expect(report.body).toEqual({ database: "unreachable", reason: "the database did not answer within 50 ms" });
+    expect(report).toEqual({
+      healthy: false,
+      body: { database: "unreachable", reason: "could not connect to the database within 50 ms" },
+    });
+    open();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(true);
   });
 
   it("answers unhealthy when DATABASE_URL is missing or the build shipped without its migrations", async () => {
     const missingUrl = await checkHealth({
       ...deps(behind.url),
-      pool: () => {
+      connect: () => {
+        throw new Error("DATABASE_URL is not set");
+      },
+      appPool: () => {
         throw new Error("DATABASE_URL is not set");
       },
     });
@@ -142,10 +171,98 @@ describe("GET /api/health", () => {
 
   it("runs one check for requests that arrive together or within the reuse window", async () => {
     let queries = 0;
-    const counting = { query: async () => (queries++, { rows: [] }) };
-    const check = sharedHealthCheck({ ...deps(behind.url), pool: () => counting as never }, 60_000);
+    const counting = { query: async () => (queries++, { rows: [] }), end: async () => {} };
+    const check = sharedHealthCheck({ ...deps(behind.url), connect: async () => counting as never }, 60_000);
     await Promise.all([check(), check(), check()]);
     await check();
     expect(queries).toBe(1);
+  });
+});
+
+describe("busy is told from unreachable: a load balancer keeps a busy instance and takes out one that cannot reach its database", () => {
+  it("while every connection of the app's pool is held and a request waits for one, GET answers 200 with the pool busy", async () => {
+    const pool = dbPool();
+    const held = await Promise.all(Array.from({ length: pool.options.max }, () => pool.connect()));
+    const waiting = pool.query("SELECT 1");
+    try {
+      expect(pool.waitingCount).toBe(1);
+      const { GET } = await freshRoute();
+      const response = await GET();
+      expect(await response.json()).toEqual({ database: "ok", migrations: "current", pool: "busy" });
+      expect(response.status).toBe(200);
+    } finally {
+      for (const client of held) client.release();
+      await waiting;
+    }
+    // The check's connection was its own, and it was closed.
+    const { rows } = await pool.query<{ open: number }>(
+      "SELECT count(*)::int AS open FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
+      [HEALTH_APPLICATION_NAME],
+    );
+    expect(rows[0]!.open).toBe(0);
+  });
+
+  it("with DATABASE_URL pointing at a closed port, GET answers 503 unreachable", async () => {
+    vi.stubEnv("DATABASE_URL", CLOSED_PORT_URL);
+    try {
+      const { GET } = await freshRoute();
+      const response = await GET();
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({
+        database: "unreachable",
+        reason: "cannot connect to the database (ECONNREFUSED)",
+      });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  // Not on embedded PGlite: its one session runs one transaction at a time, so while another is
+  // open even a new connection's startup waits, and nothing can be told apart there.
+  it.runIf(serverUrl)(
+    "answers 200 busy when the database accepts the connection but does not answer in time",
+    async () => {
+      // A migration's lock on the history table, held by another session: the check's query waits behind it.
+      const locker = new pg.Client({ connectionString: behind.url });
+      await locker.connect();
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE _prisma_migrations IN ACCESS EXCLUSIVE MODE");
+      try {
+        expect(await checkHealth(deps(behind.url, { timeoutMs: 500, appPool: () => ({ waitingCount: 2 }) }))).toEqual({
+          healthy: true,
+          body: {
+            database: "busy",
+            reason: "connected, but the database did not answer within 500 ms",
+            pool: "busy",
+          },
+        });
+      } finally {
+        await locker.query("ROLLBACK");
+        await locker.end();
+      }
+    },
+  );
+
+  it.runIf(serverUrl)("answers 200 busy when the database refuses the connection as full (53300)", async () => {
+    // A role allowed one connection, which another session holds: what max_connections reached looks like.
+    const role = `shop_health_${randomBytes(4).toString("hex")}`;
+    const password = randomBytes(12).toString("hex");
+    await withPgClient(behind.url, (admin) =>
+      admin.query(`CREATE ROLE ${role} LOGIN PASSWORD '${password}' CONNECTION LIMIT 1`),
+    );
+    const roleUrl = new URL(behind.url);
+    roleUrl.username = role;
+    roleUrl.password = password;
+    const holder = new pg.Client({ connectionString: roleUrl.toString() });
+    try {
+      await holder.connect();
+      expect(await checkHealth(deps(roleUrl.toString()))).toEqual({
+        healthy: true,
+        body: { database: "busy", reason: "the database refused a new connection: it has all it allows (53300)" },
+      });
+    } finally {
+      await holder.end();
+      await withPgClient(behind.url, (admin) => admin.query(`DROP ROLE ${role}`));
+    }
   });
 });

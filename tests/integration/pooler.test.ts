@@ -131,6 +131,13 @@ describe.runIf(!unavailable)("through PgBouncer in transaction mode", () => {
     expect(await sessionTimeZone(dbPool())).toEqual({ timeZone: "UTC", utc: true });
   });
 
+  it("GET /api/health opens its own connection through the pooler (application_name passes) and answers healthy", async () => {
+    const { GET } = await import("@/app/api/health/route");
+    const response = await GET();
+    expect(await response.json()).toEqual({ database: "ok", migrations: "current" });
+    expect(response.status).toBe(200);
+  });
+
   it("a checkout stores UTC times and holds its units until the hold runs out", async () => {
     quiet();
     const product = await insertTestProduct({ stock: 2 });

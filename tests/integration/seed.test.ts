@@ -1,14 +1,20 @@
+import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { setArchived, updateProduct } from "@/lib/admin/products";
+import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import {
+  DEMO_CATEGORIES,
   DEMO_DELIVERY_ZONES,
   DEMO_PICKUP_POINTS,
   DEMO_PRODUCTS,
   DEMO_PROMO_CODES,
   DEMO_VARIANTS,
+  describeSeed,
   seedCatalog,
 } from "@/scripts/db/seed.mjs";
 import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
@@ -16,6 +22,7 @@ import { createTestDatabase, type TestDatabase } from "../../harness/support/dat
 // The demo catalogue on a database of its own, so other tests' stock changes cannot interfere.
 
 const PUBLIC_DIR = fileURLToPath(new URL("../../public", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -42,32 +49,118 @@ const productRows = async () =>
     }>("SELECT slug, name, image_path, price_aoa, stock, updated_at FROM products ORDER BY slug")
   ).rows;
 
-it("inserts the catalogue, then leaves the same rows on a second run", async () => {
-  expect(await seedCatalog(database.url)).toEqual({
+it("a fresh database gets everything; a second run finds nothing missing and leaves the same rows", async () => {
+  const fresh = await seedCatalog(database.url);
+  expect(fresh).toEqual({
     products: DEMO_PRODUCTS.length,
     inserted: DEMO_PRODUCTS.length,
-    updated: 0,
+    kept: 0,
+    categories: DEMO_CATEGORIES.length,
+    pickupPoints: DEMO_PICKUP_POINTS.length,
+    deliveryZones: DEMO_DELIVERY_ZONES.length,
+    promoCodes: DEMO_PROMO_CODES.map((code) => code.code),
   });
+  expect(describeSeed(fresh)).toBe(
+    `added ${DEMO_PRODUCTS.length} products; left 0 existing products as they are; ` +
+      "added 7 categories, 2 pickup points, 4 delivery zones, the promo code BEMVINDO10",
+  );
   const first = await productRows();
   expect(first).toHaveLength(DEMO_PRODUCTS.length);
 
-  expect(await seedCatalog(pool)).toEqual({ products: DEMO_PRODUCTS.length, inserted: 0, updated: 0 });
+  const again = await seedCatalog(pool);
+  expect(again).toEqual({
+    products: DEMO_PRODUCTS.length,
+    inserted: 0,
+    kept: DEMO_PRODUCTS.length,
+    categories: 0,
+    pickupPoints: 0,
+    deliveryZones: 0,
+    promoCodes: [],
+  });
+  expect(describeSeed(again)).toBe(
+    `added 0 products; left ${DEMO_PRODUCTS.length} existing products as they are; ` +
+      "no category, pickup point, delivery zone or promo code was missing",
+  );
   expect(await productRows()).toEqual(first);
 });
 
-it("restores catalogue fields but never touches live stock", async () => {
-  const [sold, edited] = DEMO_PRODUCTS;
-  await pool.query("UPDATE products SET stock = 2 WHERE slug = $1", [sold!.slug]);
-  await pool.query("UPDATE products SET price_aoa = 1, name = 'renamed' WHERE slug = $1", [edited!.slug]);
+/** Everything the seed writes about products, for products other than `except`. */
+const catalogueState = async (except: string) => {
+  const rows = async (sql: string) => (await pool.query(sql, [except])).rows;
+  return {
+    products: await rows(`SELECT * FROM products WHERE slug <> $1 ORDER BY slug`),
+    variants: await rows(
+      `SELECT v.* FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.slug <> $1 ORDER BY v.id`,
+    ),
+    options: await rows(
+      `SELECT o.* FROM product_options o JOIN products p ON p.id = o.product_id WHERE p.slug <> $1 ORDER BY o.id`,
+    ),
+    categories: await rows(
+      `SELECT pc.* FROM product_categories pc JOIN products p ON p.id = pc.product_id WHERE p.slug <> $1
+       ORDER BY pc.product_id, pc.category_id`,
+    ),
+    gallery: await rows(
+      `SELECT g.* FROM gallery_images g JOIN products p ON p.id = g.product_id WHERE p.slug <> $1 ORDER BY g.id`,
+    ),
+  };
+};
 
-  expect(await seedCatalog(pool)).toEqual({ products: DEMO_PRODUCTS.length, inserted: 0, updated: 1 });
-  const rows = new Map((await productRows()).map((row) => [row.slug, row]));
-  expect(rows.get(sold!.slug)?.stock).toBe(2);
-  expect(rows.get(edited!.slug)).toMatchObject({
-    price_aoa: edited!.priceAoa,
-    name: edited!.name,
-    stock: edited!.initialStock,
-  });
+it("never changes a product that exists: an owner's edits stay, and only what was removed comes back", async () => {
+  // On the file's pool, which afterAll ends before the database is dropped.
+  const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+  try {
+    const bySlug = (slug: string) => client.product.findUniqueOrThrow({ where: { slug } });
+    // Through the back office's own functions: a new name, price and stock, and one archived.
+    const cloth = await bySlug("pano-samakaka-6-jardas");
+    const edited = await updateProduct(
+      cloth.id,
+      {
+        name: "Pano samakaka (promoção)",
+        slug: cloth.slug,
+        description: cloth.description,
+        priceAoa: "15000",
+        stock: "3",
+        stockShown: String(cloth.stock),
+        stockReason: "Inventário",
+      },
+      undefined,
+      { db: client, images: undefined as never },
+    );
+    expect(edited).toMatchObject({ ok: true });
+    expect(await setArchived((await bySlug("mascara-mwana-pwo")).id, true, { db: client })).toMatchObject({ ok: true });
+    // In SQL: the café out of its categories and down to one image, a category renamed, and a
+    // product and a category deleted.
+    const coffee = await bySlug("cafe-de-angola-torrado-1kg");
+    await pool.query("DELETE FROM product_categories WHERE product_id = $1", [coffee.id]);
+    await pool.query("DELETE FROM gallery_images WHERE product_id = $1 AND position > 0", [coffee.id]);
+    await pool.query("UPDATE categories SET name = 'Roupa' WHERE slug = 'moda'");
+    await pool.query("DELETE FROM products WHERE slug = 'livro-mayombe-pepetela'");
+    await pool.query("DELETE FROM categories WHERE slug = 'cultura'");
+    const before = await catalogueState("livro-mayombe-pepetela");
+
+    const result = await seedCatalog(pool);
+    expect(describeSeed(result)).toBe(
+      `added 1 product; left ${DEMO_PRODUCTS.length - 1} existing products as they are; added 1 category`,
+    );
+    // Every row of every product that existed, as it was: not a price, a stock, a name, an updated_at.
+    expect(await catalogueState("livro-mayombe-pepetela")).toEqual(before);
+    expect(await bySlug("pano-samakaka-6-jardas")).toMatchObject({
+      name: "Pano samakaka (promoção)",
+      priceAoa: 15000,
+      stock: 3,
+    });
+    expect((await bySlug("mascara-mwana-pwo")).archivedAt).not.toBeNull();
+    expect((await pool.query("SELECT name FROM categories WHERE slug = 'moda'")).rows).toEqual([{ name: "Roupa" }]);
+    // What was deleted comes back, and the product it adds goes into the category it adds; the
+    // kissange, which existed, is not put back in it.
+    const culture = await client.category.findUniqueOrThrow({
+      where: { slug: "cultura" },
+      select: { products: { select: { product: { select: { slug: true } } } } },
+    });
+    expect(culture.products.map((link) => link.product.slug)).toEqual(["livro-mayombe-pepetela"]);
+  } finally {
+    await client.$disconnect();
+  }
 });
 
 it("gives every product a local image, a positive integer price and a plausible stock", () => {
@@ -110,7 +203,7 @@ it("sells two demo products with options, one with two, as variants whose totals
     expect(product!.stock).toBe(DEMO_PRODUCTS.find((p) => p.slug === slug)!.initialStock);
   }
   // Again: nothing changes, the options are not added twice.
-  expect(await seedCatalog(pool)).toMatchObject({ inserted: 0, updated: 0 });
+  expect(await seedCatalog(pool)).toMatchObject({ inserted: 0, kept: DEMO_PRODUCTS.length });
   expect(await variantRows()).toEqual(rows);
 });
 
@@ -175,4 +268,34 @@ it("adds the demo promo code once, and never undoes an owner's change to it", as
   await pool.query("UPDATE promo_codes SET active = false, max_uses = 5 WHERE code = 'BEMVINDO10'");
   await seedCatalog(pool);
   expect((await rows())[0]).toMatchObject({ active: false, max_uses: 5 });
+});
+
+it("npm run db:seed says what it did: everything added to a fresh database, then nothing missing", async () => {
+  const fresh = await createTestDatabase("seed-script");
+  try {
+    await applyMigrations({ connectionString: fresh.url });
+    // scripts/seed.mjs as `npm run db:seed` runs it, configured by its environment alone.
+    const seed = () =>
+      new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ["scripts/seed.mjs"],
+          { cwd: ROOT, env: { ...process.env, DATABASE_URL: fresh.url, DATABASE_URL_UNPOOLED: "" }, timeout: 60_000 },
+          (error, stdout, stderr) =>
+            error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim()),
+        ),
+      );
+    const database = new URL(fresh.url);
+    const where = `${database.hostname}:${database.port}${database.pathname}`;
+    expect(await seed()).toBe(
+      `[seed] ${where}: added ${DEMO_PRODUCTS.length} products; left 0 existing products as they are; ` +
+        "added 7 categories, 2 pickup points, 4 delivery zones, the promo code BEMVINDO10",
+    );
+    expect(await seed()).toBe(
+      `[seed] ${where}: added 0 products; left ${DEMO_PRODUCTS.length} existing products as they are; ` +
+        "no category, pickup point, delivery zone or promo code was missing",
+    );
+  } finally {
+    await fresh.drop();
+  }
 });
