@@ -1,13 +1,11 @@
 // `npm run reconcile`: one reconcile sweep — pending orders whose stock hold ran out are ended,
 // and pending orders without news for PAY_STATUS_STALE_SECONDS are checked with the service, its
 // answer applied through the order state machine (lib/orders/reconcile.ts) — then the jobs it
-// enqueued are run, and images nothing has shown for a day are deleted (lib/images/sweep.ts).
+// enqueued are run.
 // Loads .env files as `next start` does; schedule it (cron, systemd timer) on a server host.
 import nextEnv from "@next/env";
 import { db } from "../lib/db/client";
 import { EnvError, getEnv } from "../lib/env";
-import { postgresImageStore } from "../lib/images/postgres-store";
-import { sweepOrphanImages } from "../lib/images/sweep";
 import { runDueJobs } from "../lib/jobs/runner";
 import { consoleLogger } from "../lib/log";
 import { reconcilePendingOrders } from "../lib/orders/reconcile";
@@ -22,13 +20,11 @@ try {
     log: consoleLogger,
   });
   const jobs = await runDueJobs({});
-  const imagesDeleted = await sweepOrphanImages(postgresImageStore(db()));
   console.log(
     `[reconcile] checked ${summary.checked} pending orders: ${summary.transitioned} changed, ` +
       `${summary.abandoned} abandoned, ${summary.holdsExpired} holds expired, ` +
       `${summary.paidAfterCancel} paid after cancel, ${summary.failed} not answered` +
-      `${summary.stoppedEarly ? ` (stopped early: ${summary.stoppedEarly})` : ""}; jobs run: ${JSON.stringify(jobs)}; ` +
-      `${imagesDeleted} orphan images deleted`,
+      `${summary.stoppedEarly ? ` (stopped early: ${summary.stoppedEarly})` : ""}; jobs run: ${JSON.stringify(jobs)}`,
   );
   await db().$disconnect();
 } catch (error) {

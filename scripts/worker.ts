@@ -1,7 +1,6 @@
 // `npm run worker`: runs the job queue (docs/jobs.md) outside the web server — on a server host
 // next to `npm start`, or anywhere that reaches the database — and, once a minute, the reconcile
-// sweep (lib/orders/reconcile.ts) that ends expired stock holds and catches webhooks that never came, and once an
-// hour the sweep of images nothing shows any more (lib/images/sweep.ts). `npm run dev` runs it too.
+// sweep (lib/orders/reconcile.ts) that ends expired stock holds and catches webhooks that never came. `npm run dev` runs it too.
 // Polls every 2 s; Ctrl-C or SIGTERM
 // stops it after the jobs in progress have finished (a second signal stops it at once).
 // `npm run worker -- --once` runs the jobs due now, prints a summary and exits (for crontab).
@@ -10,8 +9,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import nextEnv from "@next/env";
 import { db } from "../lib/db/client";
 import { EnvError, getEnv } from "../lib/env";
-import { postgresImageStore } from "../lib/images/postgres-store";
-import { sweepOrphanImages } from "../lib/images/sweep";
 import { describeJobError } from "../lib/jobs/queue";
 import { runDueJobs, type RunSummary } from "../lib/jobs/runner";
 import { consoleLogger } from "../lib/log";
@@ -24,7 +21,6 @@ const ERROR_PAUSE_MS = 10_000;
 /** Jobs per round; a full round goes again without waiting. */
 const ROUND_LIMIT = 100;
 const RECONCILE_EVERY_MS = 60_000;
-const IMAGE_SWEEP_EVERY_MS = 60 * 60_000;
 
 const log = (line: string) => console.log(`[worker] ${line}`);
 const describe = (summary: RunSummary) => `${summary.done} done, ${summary.retried} retried, ${summary.parked} parked`;
@@ -53,15 +49,10 @@ const total: RunSummary = { done: 0, retried: 0, parked: 0 };
 let exitCode = 0;
 if (!once) log(`polling for due jobs every ${POLL_MS / 1000} s`);
 let lastSweep = 0;
-let lastImageSweep = 0;
 while (!stop.signal.aborted) {
   if (!once && Date.now() - lastSweep >= RECONCILE_EVERY_MS) {
     lastSweep = Date.now();
     await reconcile();
-  }
-  if (!once && Date.now() - lastImageSweep >= IMAGE_SWEEP_EVERY_MS) {
-    lastImageSweep = Date.now();
-    await sweepImages();
   }
   let ran = 0;
   let pause = POLL_MS;
@@ -98,16 +89,6 @@ async function reconcile(): Promise<void> {
       );
   } catch (error) {
     console.error(`[worker] reconcile sweep failed: ${describeJobError(error)}`);
-  }
-}
-
-/** One sweep of orphan images; a failure is logged and the next one comes an hour later. */
-async function sweepImages(): Promise<void> {
-  try {
-    const deleted = await sweepOrphanImages(postgresImageStore(db()));
-    if (deleted > 0) log(`deleted ${deleted} images nothing shows any more`);
-  } catch (error) {
-    console.error(`[worker] image sweep failed: ${describeJobError(error)}`);
   }
 }
 

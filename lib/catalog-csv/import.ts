@@ -50,8 +50,7 @@ import {
  *   keeps one copy per content (the sha256 of the re-encoded bytes, the same for the same file),
  *   so a file named on many lines, or imported again, is stored once. A file the shop already has
  *   is found by that sha256 in product_images (the PostgreSQL store's table), which lets a dry run
- *   say exactly what changes. The stored images the lines name are locked until the import ends,
- *   so the orphans' sweep (lib/images/sweep.ts) cannot take one away meanwhile.
+ *   say exactly what changes.
  */
 /** Long enough for 20 000 lines on a slow machine; Prisma's default (5 s) is for a form's transaction. */
 const TRANSACTION_TIMEOUT_MS = 10 * 60_000;
@@ -355,8 +354,7 @@ SELECT v.id::text AS id, v.sku, p.slug FROM product_variants v JOIN products p O
 WHERE v.sku = ANY(${skus}::text[])`);
   const holderOfSku = new Map(skuRows.map((row) => [row.sku, row]));
 
-  // The shop's stored images the lines name, and the files' contents the shop already has; with
-  // `lock`, kept from the orphans' sweep until the transaction ends (it skips locked rows).
+  // The shop's stored images the lines name, and the files' contents the shop already has.
   const namedIds = new Set<string>();
   const shas = new Set<string>();
   for (const product of products)
@@ -371,8 +369,7 @@ WHERE v.sku = ANY(${skus}::text[])`);
   if (namedIds.size > 0 || shas.size > 0) {
     const rows = await sql.$queryRaw<{ id: string; sha256: string }[]>(Prisma.sql`
 SELECT id::text AS id, sha256 FROM product_images
-WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])
-ORDER BY id ${lock ? Prisma.sql`FOR KEY SHARE` : Prisma.empty}`);
+WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`);
     for (const row of rows) {
       knownIds.add(row.id);
       if (shas.has(row.sha256) && !pathOfSha.has(row.sha256)) pathOfSha.set(row.sha256, imagePath(row.id));

@@ -4,18 +4,19 @@ import type { Prisma } from "../generated/prisma/client";
  * Where the back office's product images live. One interface, so that a Blob store (Vercel Blob,
  * S3) can replace the PostgreSQL one (./postgres-store.ts) without touching the rest of the shop:
  * `put` stores an image already prepared (./validate.ts: checked, re-encoded without metadata)
- * and answers the path the shop serves it at; `get` reads it back for that path;
- * `deleteOrphans` removes what nothing names any more. Stored images never change: a new image
- * is a new id, and the same content stored again is the same id.
+ * and answers the path the shop serves it at; `get` reads it back for that path. Stored images
+ * never change: a new image is a new id, and the same content stored again is the same id.
  *
  * An image is stored in the transaction of the change that names it (the product form, the
- * gallery, the catalogue's import), so that a change refused or failed leaves no image behind:
- * the PostgreSQL store writes its row in that transaction. A Blob store cannot take part in a
- * database transaction; its uploads for changes that did not happen, like images a product no
- * longer shows (replaced, removed from a gallery), are what the bounded sweep removes
- * (./sweep.ts: the worker, `npm run reconcile` and the reconcile cron run it), once they are a
- * day old and nothing names them. Both stores are then correct: the database's exactly, a Blob
- * store's within a day.
+ * gallery, the catalogue's import), so that a change refused or failed leaves no image behind.
+ * The PostgreSQL store writes its row in that transaction: nothing is ever left to clean up.
+ * A Blob store cannot take part in a database transaction; it would write, in that same
+ * transaction, a row recording the blob (its address and SHA-256, what dedupes), and delete on a
+ * schedule the blobs that no row records once they are a day old: the uploads of changes that
+ * did not happen, and nothing else.
+ *
+ * Images a product no longer shows (replaced, removed from its gallery) are kept by both: past
+ * orders sent their address to the payment service, and a catalogue export may still name them.
  */
 
 export const IMAGE_CONTENT_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
@@ -37,8 +38,8 @@ export interface ImageContent {
 export interface ImageStore {
   /**
    * Stores `bytes` (prepareImage's, never an upload as it came) as part of `tx`, the transaction
-   * of the change that will name it. The same bytes again answer the image already stored; until
-   * `tx` ends, that image is kept from deleteOrphans.
+   * of the change that will name it: rolled back, it leaves nothing. The same bytes again answer
+   * the image already stored.
    */
   put(
     bytes: Uint8Array<ArrayBuffer>,
@@ -47,12 +48,6 @@ export interface ImageStore {
   ): Promise<StoredImage>;
   /** null for an id the store does not have. */
   get(id: string): Promise<ImageContent | null>;
-  /**
-   * Deletes up to `limit` images stored before `storedBefore` that no product, variant or gallery
-   * image names (their paths), oldest first; answers how many it deleted. Safe beside changes in
-   * progress: an image a transaction is storing or naming is left alone.
-   */
-  deleteOrphans(options: { storedBefore: Date; limit: number }): Promise<number>;
 }
 
 /** The route that serves stored images (app/api/images/[id]/route.ts). */

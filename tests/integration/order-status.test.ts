@@ -316,7 +316,6 @@ describe("GET /api/cron/reconcile", () => {
         paidAfterCancel: expect.any(Number),
         failed: expect.any(Number),
         stoppedEarly: null,
-        imagesDeleted: expect.any(Number),
       });
     } finally {
       vi.unstubAllEnvs();
