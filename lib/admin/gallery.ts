@@ -129,7 +129,7 @@ export interface GalleryDeps {
   images: ImageStore;
 }
 
-/** Adds an image (PNG, JPEG or WebP, checked by its bytes) with its text alternative, last in the gallery. */
+/** Adds an image (checked and re-encoded by lib/images/validate.ts) with its text alternative, last in the gallery. */
 export async function addGalleryImage(
   productId: string,
   input: unknown,
