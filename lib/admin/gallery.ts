@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { GALLERY_LIMITS, replaceGallery, type GalleryImage } from "../gallery";
 import { Prisma } from "../generated/prisma/client";
 import type { ImageStore } from "../images/store";
-import { checkImage } from "../images/validate";
+import { prepareImage } from "../images/validate";
 import { invalidInput, requiredText } from "../text-input";
 import { isUuid } from "../uuid";
 import type { ImageUpload } from "./products";
@@ -28,7 +28,9 @@ export const GALLERY_ERRORS = [
   "image_required",
   "image_empty",
   "image_too_large",
+  "image_too_many_pixels",
   "unsupported_image",
+  "image_unreadable",
   "duplicate_image",
   "gallery_full",
   "image_gone",
@@ -115,12 +117,19 @@ export async function adminGallery(db: Database, productId: string): Promise<Adm
   });
 }
 
+/** Thrown to roll a transaction back; answered as `refusal`. */
+class Refused extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message);
+  }
+}
+
 export interface GalleryDeps {
   db: Database;
   images: ImageStore;
 }
 
-/** Adds an image (PNG, JPEG or WebP, checked by its bytes) with its text alternative, last in the gallery. */
+/** Adds an image (checked and re-encoded by lib/images/validate.ts) with its text alternative, last in the gallery. */
 export async function addGalleryImage(
   productId: string,
   input: unknown,
@@ -132,31 +141,37 @@ export async function addGalleryImage(
   if (!parsed.success) return invalid(parsed.error);
   if (!image || image.bytes.byteLength === 0)
     return { ok: false, status: 400, code: "image_required", message: "choose an image to add", field: "image" };
-  const checked = await checkImage(image.bytes);
-  if (!checked.ok) return { ...checked, field: "image" };
+  const prepared = await prepareImage(image.bytes);
+  if (!prepared.ok) return { ...prepared, field: "image" };
   if (!(await deps.db.product.findUnique({ where: { id: productId }, select: { id: true } }))) return notFound;
-  const { path } = await deps.images.put(image.bytes, checked.contentType);
-  return deps.db.$transaction(async (tx): Promise<GalleryResult> => {
-    const images = await lockedGallery(tx, productId);
-    if (!images) return notFound;
-    if (images.some((existing) => existing.path === path))
-      return {
-        ok: false,
-        status: 409,
-        code: "duplicate_image",
-        message: "this image is already in the gallery",
-        field: "image",
-      };
-    if (images.length >= GALLERY_LIMITS.imagesMax)
-      return {
-        ok: false,
-        status: 409,
-        code: "gallery_full",
-        message: `a gallery has at most ${GALLERY_LIMITS.imagesMax} images; remove one first`,
-      };
-    await replaceGallery(tx, productId, [...images, { path, alt: parsed.data.alt }]);
-    return { ok: true, done: "added", gallery: await readGallery(tx, productId) };
-  });
+  try {
+    return await deps.db.$transaction(async (tx): Promise<GalleryResult> => {
+      const images = await lockedGallery(tx, productId);
+      if (!images) return notFound;
+      // In this transaction: a refusal below rolls it back, and leaves no image behind.
+      const { path } = await deps.images.put(prepared.bytes, prepared.contentType, tx);
+      if (images.some((existing) => existing.path === path))
+        throw new Refused({
+          ok: false,
+          status: 409,
+          code: "duplicate_image",
+          message: "this image is already in the gallery",
+          field: "image",
+        });
+      if (images.length >= GALLERY_LIMITS.imagesMax)
+        throw new Refused({
+          ok: false,
+          status: 409,
+          code: "gallery_full",
+          message: `a gallery has at most ${GALLERY_LIMITS.imagesMax} images; remove one first`,
+        });
+      await replaceGallery(tx, productId, [...images, { path, alt: parsed.data.alt }]);
+      return { ok: true, done: "added", gallery: await readGallery(tx, productId) };
+    });
+  } catch (error) {
+    if (error instanceof Refused) return error.refusal;
+    throw error;
+  }
 }
 
 /** Changes one image's text alternative. */

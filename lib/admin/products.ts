@@ -5,7 +5,7 @@ import { Prisma } from "../generated/prisma/client";
 import { replaceGallery } from "../gallery";
 import { lockProducts } from "../stock";
 import type { ImageStore } from "../images/store";
-import { checkImage } from "../images/validate";
+import { prepareImage, type PreparedImage } from "../images/validate";
 import { formInteger, formOptional, formUuidList, hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
 import { lockCategories } from "./categories";
 import { altSchema, lockedGallery } from "./gallery";
@@ -53,7 +53,9 @@ export const PRODUCT_ERRORS = [
   "image_required",
   "image_empty",
   "image_too_large",
+  "image_too_many_pixels",
   "unsupported_image",
+  "image_unreadable",
 ] as const;
 export type ProductError = (typeof PRODUCT_ERRORS)[number];
 /** The form fields an `invalid_input` may name (?field=). */
@@ -239,15 +241,17 @@ class Refused extends Error {
   }
 }
 
-/** Checks an uploaded image and stores it; undefined when none was sent. */
-async function storeImage(
+/**
+ * Checks and re-encodes an uploaded image (lib/images/validate.ts), before any transaction: it
+ * takes CPU time, which must not be spent holding locks. `image` is absent when none was sent.
+ */
+async function prepareUpload(
   image: ImageUpload | undefined,
-  store: ImageStore,
-): Promise<{ ok: true; path?: string } | Extract<ProductResult, { ok: false }>> {
+): Promise<{ ok: true; image?: Extract<PreparedImage, { ok: true }> } | Extract<ProductResult, { ok: false }>> {
   if (!image || image.bytes.byteLength === 0) return { ok: true };
-  const checked = await checkImage(image.bytes);
-  if (!checked.ok) return { ...checked, field: "image" };
-  return { ok: true, path: (await store.put(image.bytes, checked.contentType)).path };
+  const prepared = await prepareImage(image.bytes);
+  if (!prepared.ok) return { ...prepared, field: "image" };
+  return { ok: true, image: prepared };
 }
 
 export interface ProductDeps {
@@ -267,16 +271,19 @@ export async function createProduct(
     return { ok: false, status: 400, code: "image_required", message: "a new product needs an image", field: "image" };
   const { imageAlt, categoryIds, ...data } = parsed.data;
   if (await deps.db.product.findUnique({ where: { slug: data.slug }, select: { id: true } })) return slugTaken;
-  const stored = await storeImage(image, deps.images);
-  if (!stored.ok) return stored;
+  const upload = await prepareUpload(image);
+  if (!upload.ok) return upload;
+  const { bytes, contentType } = upload.image!;
   try {
     const product = await deps.db.$transaction(async (tx) => {
+      // In this transaction: a product refused below (Refused) leaves no image behind.
+      const { path } = await deps.images.put(bytes, contentType, tx);
       // A trigger gives the product its default variant, at this price and stock (lib/variants.ts).
       const created = await tx.product.create({
-        data: { ...data, imagePath: stored.path! },
+        data: { ...data, imagePath: path },
         select: { id: true, stock: true, variants: { select: { id: true } } },
       });
-      await replaceGallery(tx, created.id, [{ path: stored.path!, alt: imageAlt ?? data.name }]);
+      await replaceGallery(tx, created.id, [{ path, alt: imageAlt ?? data.name }]);
       if (!(await setCategories(tx, created.id, categoryIds ?? []))) throw new Refused(unknownCategories);
       if (created.stock > 0)
         await tx.stockAdjustment.create({
@@ -319,8 +326,8 @@ export async function updateProduct(
     select: { id: true },
   });
   if (clash) return slugTaken;
-  const stored = await storeImage(image, deps.images);
-  if (!stored.ok) return stored;
+  const upload = await prepareUpload(image);
+  if (!upload.ok) return upload;
 
   try {
     return await deps.db.$transaction(async (tx): Promise<ProductResult> => {
@@ -328,23 +335,26 @@ export async function updateProduct(
       // this transaction, then applies to its result.
       await lockProducts(tx, [productId]);
       const variant = priceAoa !== undefined || stock !== undefined ? await singleVariant(tx, productId) : null;
-      if (variant && !variant.ok) return variant.refusal;
+      if (variant && !variant.ok) throw new Refused(variant.refusal);
       const current = variant?.variant;
       const stockChange = current !== undefined && stock !== undefined && stock !== stockShown;
       if (stockChange && current.stock !== stockShown)
-        return {
+        throw new Refused({
           ok: false,
           status: 409,
           code: "stock_changed",
           message: `the stock changed to ${current.stock} since the form showed ${stockShown}; nothing was saved`,
           field: "stock",
-        };
+        });
       if (categoryIds && !(await setCategories(tx, productId, categoryIds))) throw new Refused(unknownCategories);
-      // A new image replaces the gallery's first, which is the product's image.
-      const gallery = stored.path ? await lockedGallery(tx, productId) : null;
+      // A new image replaces the gallery's first, which is the product's image; stored in this
+      // transaction, so that nothing is left of it if the change fails.
+      const gallery = upload.image ? await lockedGallery(tx, productId) : null;
       const [first, ...rest] = gallery ?? [];
-      if (stored.path && first)
-        await replaceGallery(tx, productId, [{ ...first, path: stored.path, alt: imageAlt ?? first.alt }, ...rest]);
+      if (upload.image && first) {
+        const { path } = await deps.images.put(upload.image.bytes, upload.image.contentType, tx);
+        await replaceGallery(tx, productId, [{ ...first, path, alt: imageAlt ?? first.alt }, ...rest]);
+      }
       if (current && (stockChange || (priceAoa !== undefined && priceAoa !== current.priceAoa)))
         await tx.productVariant.update({
           where: { id: current.id },

@@ -1,6 +1,6 @@
 import { CATEGORY_LIMITS } from "../categories";
 import { GALLERY_LIMITS } from "../gallery";
-import { MAX_IMAGE_BYTES } from "../images/validate";
+import { MAX_IMAGE_BYTES, MAX_INPUT_PIXELS } from "../images/validate";
 import { VARIANT_LIMITS } from "../variants";
 
 /**
@@ -92,7 +92,9 @@ export const PROBLEM_CODES = [
   "image_not_found",
   "image_empty",
   "image_too_large",
+  "image_too_many_pixels",
   "unsupported_image",
+  "image_unreadable",
   "image_duplicate",
   "too_many_images",
   "image_required",
@@ -198,8 +200,12 @@ export function describeProblem(code: ProblemCode, value = ""): string {
       return `the file "${value}" is empty`;
     case "image_too_large":
       return `the image "${value}" has more than ${MAX_IMAGE_BYTES} bytes (2 MB)`;
+    case "image_too_many_pixels":
+      return `the image "${value}" has more than ${MAX_INPUT_PIXELS} pixels`;
     case "unsupported_image":
       return `"${value}" is not a PNG, JPEG or WebP image`;
+    case "image_unreadable":
+      return `the image "${value}" could not be read (damaged or incomplete)`;
     case "image_duplicate":
       return `"${value}" is twice in this product's gallery`;
     case "too_many_images":

@@ -4,8 +4,8 @@ import { CATEGORY_LIMITS, slugify } from "../categories";
 import type { Database } from "../db/client";
 import { GALLERY_LIMITS, type GalleryImage } from "../gallery";
 import { Prisma } from "../generated/prisma/client";
-import { imagePath, type ImageContentType, type ImageStore } from "../images/store";
-import { checkImage } from "../images/validate";
+import { IMAGE_PATH_PREFIX, imagePath, type ImageContentType, type ImageStore } from "../images/store";
+import { prepareImage } from "../images/validate";
 import type { ImageFiles } from "./files";
 import {
   IMPORT_REASON,
@@ -45,14 +45,13 @@ import {
  *   lib/stock.ts' lockProducts would (a checkout's decrement waits, then applies to the result),
  *   the difference with the variant's stock as it is then is written with an adjustment: kind
  *   `edit` and reason "CSV import", `initial` for a new variant.
- * - Image files (the CLI's) are checked like an upload (lib/images/validate.ts) and stored before
- *   the transaction; the store keeps one copy per content (sha256), so a file named on many lines,
- *   or imported again, is stored once. A file the shop already has is found by its sha256 in
- *   product_images (the PostgreSQL store's table), which lets a dry run say exactly what changes.
+ * - Image files (the CLI's) are checked and re-encoded like an upload (lib/images/validate.ts),
+ *   and stored in the import's transaction (an import that fails leaves none behind); the store
+ *   keeps one copy per content (the sha256 of the re-encoded bytes, the same for the same file),
+ *   so a file named on many lines, or imported again, is stored once. A file the shop already has
+ *   is found by that sha256 in product_images (the PostgreSQL store's table), which lets a dry run
+ *   say exactly what changes.
  */
-
-/** Image files stored at once (the pool's default is 10 connections). */
-const STORE_CONCURRENCY = 4;
 /** Long enough for 20 000 lines on a slow machine; Prisma's default (5 s) is for a form's transaction. */
 const TRANSACTION_TIMEOUT_MS = 10 * 60_000;
 
@@ -100,7 +99,7 @@ interface ProductWrite {
   imagePath: string;
   /** Category ids, when they change. */
   categories: string[] | null;
-  /** The whole gallery, when it changes; a path "new:<sha256>" is a file stored just before. */
+  /** The whole gallery, when it changes; a path "new:<sha256>" is a file to store (Plan.filesToStore). */
   gallery: GalleryImage[] | null;
   /** Its options, when they change ([] for none). */
   options: ProductOptionDefinition[] | null;
@@ -168,37 +167,21 @@ export async function importCatalogueCsv(
     files.badLines.has(product.line) ? { ...product, valid: false } : product,
   );
   const { optionColumns } = parsed;
-  const before = await plan(deps.db, lines, files.images, { lock: false, stored: new Map(), optionColumns });
+  const before = await plan(deps.db, lines, files.images, { lock: false, optionColumns });
   const problems = sortProblems([...parsed.problems, ...files.problems, ...before.problems]);
   const summary = { ...before.summary, rows: parsed.rows };
   if (problems.length > 0) return { ok: false, dryRun: options.dryRun, summary, problems };
   if (options.dryRun) return { ok: true, dryRun: true, summary, problems: [] };
 
-  // Before the transaction: a Blob store would not take part in it anyway. The store keeps one
-  // copy per content, so what a failed import stored is found, not stored again, next time.
-  // A few at a time: each is a round trip or two to the store, and the pool has connections to spare.
-  const stored = new Map<string, string>();
-  const toStore = [...before.filesToStore];
-  const storeNext = async (): Promise<void> => {
-    for (let next = toStore.shift(); next; next = toStore.shift()) {
-      const [sha256, file] = next;
-      const bytes = await options.files!.read(file.name);
-      // What was checked is what is stored.
-      if (!bytes || createHash("sha256").update(bytes).digest("hex") !== sha256)
-        throw new Error(`${file.name} changed or disappeared during the import; nothing was written`);
-      stored.set(sha256, (await deps.images.put(bytes, file.contentType)).path);
-    }
-  };
-  await Promise.all(Array.from({ length: STORE_CONCURRENCY }, storeNext));
-
   try {
     return await deps.db.$transaction(
       async (tx): Promise<ImportResult> => {
-        const locked = await plan(tx, lines, files.images, { lock: true, stored, optionColumns });
-        const summary = { ...locked.summary, rows: parsed.rows, imagesStored: stored.size };
+        const locked = await plan(tx, lines, files.images, { lock: true, optionColumns });
+        const summary = { ...locked.summary, rows: parsed.rows };
         if (locked.problems.length > 0)
           return { ok: false, dryRun: false, summary, problems: sortProblems(locked.problems) };
-        await write(tx, locked);
+        const stored = await storeFiles(locked.filesToStore, options.files, deps.images, tx);
+        await write(tx, locked, stored);
         return { ok: true, dryRun: false, summary, problems: [] };
       },
       { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 30_000 },
@@ -232,7 +215,32 @@ function isCollision(error: unknown): boolean {
   );
 }
 
-/** Reads, checks and hashes every file the lines name, once each; the bytes are not kept. */
+/**
+ * Stores the files the shop does not have, in the import's transaction, one after the other (they
+ * share its one connection); answers each one's path by the sha256 its check gave. Each file is
+ * read and re-encoded again rather than kept in memory since its check: the same file gives the
+ * same bytes, so what was checked is what is stored, and a file changed meanwhile is an error.
+ */
+async function storeFiles(
+  filesToStore: Plan["filesToStore"],
+  files: ImageFiles | undefined,
+  images: ImageStore,
+  tx: Prisma.TransactionClient,
+): Promise<Map<string, string>> {
+  const stored = new Map<string, string>();
+  for (const [sha256, file] of filesToStore) {
+    const bytes = await files?.read(file.name);
+    const prepared = bytes ? await prepareImage(bytes) : null;
+    if (!prepared?.ok || sha256Of(prepared.bytes) !== sha256)
+      throw new Error(`${file.name} changed or disappeared during the import; nothing was written`);
+    stored.set(sha256, (await images.put(prepared.bytes, prepared.contentType, tx)).path);
+  }
+  return stored;
+}
+
+const sha256Of = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** Reads, checks, re-encodes and hashes every file the lines name, once each; the bytes are not kept. */
 async function readImageFiles(
   products: CsvProduct[],
   files: ImageFiles | undefined,
@@ -249,14 +257,10 @@ async function readImageFiles(
         if (!files) code = "image_file_not_allowed";
         else {
           const bytes = await files.read(ref.name);
-          const checked = bytes ? await checkImage(bytes) : null;
-          if (!bytes || !checked) code = "image_not_found";
-          else if (!checked.ok) code = checked.code;
-          else
-            images.set(ref.name, {
-              sha256: createHash("sha256").update(bytes).digest("hex"),
-              contentType: checked.contentType,
-            });
+          const prepared = bytes ? await prepareImage(bytes) : null;
+          if (!prepared) code = "image_not_found";
+          else if (!prepared.ok) code = prepared.code;
+          else images.set(ref.name, { sha256: sha256Of(prepared.bytes), contentType: prepared.contentType });
         }
         if (code) refused.set(ref.name, code);
       }
@@ -283,13 +287,12 @@ interface ExistingProduct {
 /**
  * What the lines would change, against the database as `sql` sees it: with `lock`, the existing
  * products' rows are locked first (in id order, as every writer of several products does).
- * `stored` gives the paths of the files stored for this import.
  */
 async function plan(
   sql: Sql,
   products: CsvProduct[],
   fileImages: Map<string, FileImage>,
-  { lock, stored, optionColumns }: { lock: boolean; stored: Map<string, string>; optionColumns: boolean },
+  { lock, optionColumns }: { lock: boolean; optionColumns: boolean },
 ): Promise<Plan> {
   const problems: CsvProblem[] = [];
   const summary = emptySummary();
@@ -356,13 +359,13 @@ WHERE v.sku = ANY(${skus}::text[])`);
   const shas = new Set<string>();
   for (const product of products)
     for (const { ref } of product.images ?? []) {
-      if (ref.kind === "path" && ref.path.startsWith("/api/images/"))
-        namedIds.add(ref.path.slice("/api/images/".length));
+      if (ref.kind === "path" && ref.path.startsWith(IMAGE_PATH_PREFIX))
+        namedIds.add(ref.path.slice(IMAGE_PATH_PREFIX.length));
       const file = ref.kind === "file" ? fileImages.get(ref.name) : undefined;
       if (file) shas.add(file.sha256);
     }
   const knownIds = new Set<string>();
-  const pathOfSha = new Map(stored);
+  const pathOfSha = new Map<string, string>();
   if (namedIds.size > 0 || shas.size > 0) {
     const rows = await sql.$queryRaw<{ id: string; sha256: string }[]>(Prisma.sql`
 SELECT id::text AS id, sha256 FROM product_images
@@ -409,7 +412,7 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
         let path: string;
         if (ref.kind === "path") {
           path = ref.path;
-          if (path.startsWith("/api/images/") && !knownIds.has(path.slice("/api/images/".length))) {
+          if (path.startsWith(IMAGE_PATH_PREFIX) && !knownIds.has(path.slice(IMAGE_PATH_PREFIX.length))) {
             problems.push(problem(product.line, "images", "image_unknown", path));
             continue;
           }
@@ -757,8 +760,8 @@ function categoryResolver(rows: PlannedCategory[]) {
   };
 }
 
-/** The plan's writes, a few set-based statements per table. */
-async function write(tx: Sql, plan: Plan): Promise<void> {
+/** The plan's writes, a few set-based statements per table; `stored` has the paths of the files stored for it. */
+async function write(tx: Sql, plan: Plan, stored: Map<string, string>): Promise<void> {
   const categoryIds = new Map<string, string>();
   const realCategory = (id: string) => (id.startsWith(NEW) ? categoryIds.get(id)! : id);
   // Top-level categories first: a sub-category's trigger looks its parent up.
@@ -775,8 +778,10 @@ RETURNING id::text AS id, slug`);
   }
 
   const path = (value: string) => {
-    if (value.startsWith(NEW)) throw new Error(`the file ${value} was not stored`);
-    return value;
+    if (!value.startsWith(NEW)) return value;
+    const storedPath = stored.get(value.slice(NEW.length));
+    if (!storedPath) throw new Error(`the file ${value} was not stored`);
+    return storedPath;
   };
 
   const productIds = new Map<string, string>();

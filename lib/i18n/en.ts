@@ -528,7 +528,10 @@ export const en: Dictionary = {
         image_required: "A new product needs an image.",
         image_empty: "The image file is empty.",
         image_too_large: "The image is larger than 2 MB.",
+        image_too_many_pixels:
+          "The image has more than 40 megapixels (8000 × 5000, say). Make it smaller before sending it.",
         unsupported_image: "The image must be a PNG, JPEG or WebP file.",
+        image_unreadable: "The image could not be read: the file is damaged or incomplete.",
       },
       fieldError: (field: string) => `Check the field: ${field}.`,
     },
@@ -786,7 +789,10 @@ export const en: Dictionary = {
         image_required: "Choose an image to add.",
         image_empty: "The image file is empty.",
         image_too_large: "The image is larger than 2 MB.",
+        image_too_many_pixels:
+          "The image has more than 40 megapixels (8000 × 5000, say). Make it smaller before sending it.",
         unsupported_image: "The image must be a PNG, JPEG or WebP file.",
+        image_unreadable: "The image could not be read: the file is damaged or incomplete.",
         duplicate_image: "This image is already in the gallery.",
         gallery_full: "The gallery is full. Remove an image before adding another.",
         image_gone:
@@ -894,7 +900,9 @@ export const en: Dictionary = {
         image_not_found: (value: string) => `The file “${value}” does not exist.`,
         image_empty: (value: string) => `The file “${value}” is empty.`,
         image_too_large: (value: string) => `The image “${value}” is larger than 2 MB.`,
+        image_too_many_pixels: (value: string) => `The image “${value}” has more than 40 megapixels.`,
         unsupported_image: (value: string) => `“${value}” is not a PNG, JPEG or WebP image.`,
+        image_unreadable: (value: string) => `The image “${value}” could not be read: it is damaged or incomplete.`,
         image_duplicate: (value: string) => `“${value}” appears twice in this product's images.`,
         too_many_images: (value: string) => `A product has at most ${value} images.`,
         image_required: () => "A new product needs at least one image.",

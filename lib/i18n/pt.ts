@@ -547,7 +547,10 @@ export const pt = {
         image_required: "Um produto novo precisa de uma imagem.",
         image_empty: "O ficheiro da imagem está vazio.",
         image_too_large: "A imagem tem mais de 2 MB.",
+        image_too_many_pixels:
+          "A imagem tem mais de 40 megapíxeis (8000 × 5000, por exemplo). Reduza-a antes de a enviar.",
         unsupported_image: "A imagem tem de ser PNG, JPEG ou WebP.",
+        image_unreadable: "Não foi possível ler a imagem: o ficheiro está danificado ou incompleto.",
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
     },
@@ -809,7 +812,10 @@ export const pt = {
         image_required: "Escolha uma imagem para acrescentar.",
         image_empty: "O ficheiro da imagem está vazio.",
         image_too_large: "A imagem tem mais de 2 MB.",
+        image_too_many_pixels:
+          "A imagem tem mais de 40 megapíxeis (8000 × 5000, por exemplo). Reduza-a antes de a enviar.",
         unsupported_image: "A imagem tem de ser PNG, JPEG ou WebP.",
+        image_unreadable: "Não foi possível ler a imagem: o ficheiro está danificado ou incompleto.",
         duplicate_image: "Esta imagem já está na galeria.",
         gallery_full: "A galeria já está cheia. Remova uma imagem antes de acrescentar outra.",
         image_gone:
@@ -919,7 +925,9 @@ export const pt = {
         image_not_found: (value: string) => `O ficheiro “${value}” não existe.`,
         image_empty: (value: string) => `O ficheiro “${value}” está vazio.`,
         image_too_large: (value: string) => `A imagem “${value}” tem mais de 2 MB.`,
+        image_too_many_pixels: (value: string) => `A imagem “${value}” tem mais de 40 megapíxeis.`,
         unsupported_image: (value: string) => `“${value}” não é uma imagem PNG, JPEG ou WebP.`,
+        image_unreadable: (value: string) => `Não foi possível ler a imagem “${value}”: está danificada ou incompleta.`,
         image_duplicate: (value: string) => `“${value}” aparece duas vezes nas imagens deste produto.`,
         too_many_images: (value: string) => `Um produto tem no máximo ${value} imagens.`,
         image_required: () => "Um produto novo precisa de pelo menos uma imagem.",

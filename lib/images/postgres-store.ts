@@ -7,18 +7,20 @@ import { IMAGE_CONTENT_TYPES, imagePath, type ImageStore } from "./store";
 /**
  * Images in the shop's own PostgreSQL (the product_images table): every deployment, serverless or
  * not, serves them without a file system or another service. Fine for a small shop's few hundred
- * images of at most 2 MB; a larger one puts a Blob store behind the same interface. One row per
- * content: uploading the same file again answers the first row.
+ * images, each re-encoded within 4000 × 4000 (./validate.ts); a larger one puts a Blob store
+ * behind the same interface. One row per content (the SHA-256 of the stored, re-encoded bytes):
+ * storing the same image again answers the first row. `put` writes in the caller's transaction,
+ * so the row exists only if the change that names it commits.
  */
 export function postgresImageStore(db: Database): ImageStore {
   return {
-    async put(bytes, contentType) {
+    async put(bytes, contentType, tx) {
       const sha256 = createHash("sha256").update(bytes).digest("hex");
-      await db.productImage.createMany({
+      await tx.productImage.createMany({
         data: [{ contentType, bytes, byteSize: bytes.byteLength, sha256 }],
         skipDuplicates: true,
       });
-      const { id } = await db.productImage.findUniqueOrThrow({ where: { sha256 }, select: { id: true } });
+      const { id } = await tx.productImage.findUniqueOrThrow({ where: { sha256 }, select: { id: true } });
       return { id, path: imagePath(id) };
     },
     async get(id) {

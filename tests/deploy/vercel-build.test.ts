@@ -89,7 +89,7 @@ function functionDir(appFile: string): string {
 
 describe.skipIf(skipInCi)("vercel build", () => {
   it(
-    "production: migrates and seeds an empty database, ships both crons, every route's maxDuration and the health route's migrations",
+    "production: migrates and seeds an empty database, ships both crons, every route's maxDuration, the health route's migrations and sharp's binary with the upload routes",
     async () => {
       const database = await emptyDatabase("vercel-production");
       const build = await vercelBuild({
@@ -128,6 +128,27 @@ describe.skipIf(skipInCi)("vercel build", () => {
       const health = await readJson(path.join(output, "functions", "api", "health.func", ".vc-config.json"));
       for (const name of migrations) {
         expect(Object.keys(health.filePathMap)).toContain(`prisma/migrations/${name}/migration.sql`);
+      }
+
+      // The routes that take image uploads re-encode them with sharp (lib/images/validate.ts): its
+      // native binary and libvips, optional packages for this platform, travel with their functions.
+      const platform = `${process.platform}-${process.arch}`;
+      for (const route of [
+        "api/admin/products",
+        "api/admin/products/[id]",
+        "api/admin/products/[id]/gallery",
+        "api/admin/catalogue/import",
+      ]) {
+        const vc = await readJson(path.join(output, "functions", `${route}.func`, ".vc-config.json"));
+        const files = Object.keys(vc.filePathMap);
+        expect(files, route).toContainEqual(
+          expect.stringMatching(
+            new RegExp(`^node_modules/@img/sharp-${platform}/lib/sharp-${platform}-[\\d.]+\\.node$`),
+          ),
+        );
+        expect(files, route).toContainEqual(
+          expect.stringMatching(new RegExp(`^node_modules/@img/sharp-libvips-${platform}/lib/libvips-cpp\\.so`)),
+        );
       }
 
       await withPgClient(database.url, async (client) => {

@@ -2,14 +2,25 @@ import { createHash, randomUUID } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { adjustStock, updateProduct } from "@/lib/admin/products";
+import sharp from "sharp";
+import { adjustStock, createProduct, updateProduct } from "@/lib/admin/products";
 import { addToCart, getCart, setLineQuantity } from "@/lib/cart";
 import { findProductBySlug, listProducts } from "@/lib/catalog";
 import { db } from "@/lib/db/client";
 import { postgresImageStore } from "@/lib/images/postgres-store";
-import { MAX_IMAGE_BYTES } from "@/lib/images/validate";
+import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, prepareImage } from "@/lib/images/validate";
 import { ADMIN_APP as APP, adminRequest, type AdminCaller } from "../../harness/support/admin";
 import { checkout } from "../../harness/support/checkout";
+import {
+  hasGpsExif,
+  nearColour,
+  pixelAt,
+  pixelBombPng,
+  randomColour as anyColour,
+  testJpeg,
+  testPng,
+  testWebp,
+} from "../../harness/support/images";
 import { settleAfterTasks } from "../../harness/support/next-after";
 import { insertTestOrder, insertTestProduct } from "../../harness/support/orders";
 
@@ -45,7 +56,13 @@ function png(width: number, height: number, [r, g, b]: [number, number, number])
 const randomColour = (): [number, number, number] => [0, 0, 0].map(() => Math.floor(Math.random() * 256)) as never;
 const uniquePng = () => png(4, 3, randomColour());
 
-const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+/** The sha256 the store keeps `upload` under: its re-encoding's, the same every time. */
+async function storedSha(upload: Uint8Array): Promise<string> {
+  const prepared = await prepareImage(upload);
+  if (!prepared.ok) throw new Error(prepared.message);
+  return sha256(prepared.bytes);
+}
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 
 type Caller = Pick<AdminCaller, "session" | "crossSite" | "accept">;
@@ -267,33 +284,39 @@ describe("images", () => {
     expect(form.headers.get("location")).toBe("/admin/products/new?error=image_too_large");
   });
 
-  it("JPEG and WebP are accepted, and typed by their bytes", async () => {
+  it("JPEG, WebP and PNG are accepted, typed by their bytes, and each stays in its format", async () => {
     const store = postgresImageStore(db());
-    // The smallest headers file-type recognises as each format.
-    const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(randomUUID())]);
-    const webp = Buffer.concat([Buffer.from("RIFF\x24\x00\x00\x00WEBPVP8 ", "latin1"), Buffer.from(randomUUID())]);
-    for (const [bytes, type] of [
-      [jpeg, "image/jpeg"],
-      [webp, "image/webp"],
+    for (const [bytes, type, format] of [
+      [await testJpeg(), "image/jpeg", "jpeg"],
+      [await testWebp(), "image/webp", "webp"],
+      [await testPng(), "image/png", "png"],
     ] as const) {
       const response = await create({ multipart: fields(), image: bytes, imageName: "x.gif" }, JSON_ACCEPT);
       expect(response.status).toBe(201);
       const { product } = await json(response);
-      expect((await store.get(product.imagePath.split("/").pop()))?.contentType).toBe(type);
+      const stored = await store.get(product.imagePath.split("/").pop());
+      expect(stored?.contentType).toBe(type);
+      expect(await sharp(stored!.bytes).metadata()).toMatchObject({ format, width: 4, height: 3 });
     }
   });
 
-  it("are served with their type, an ETag and a year of caching; 304 when unchanged, 404 when unknown", async () => {
-    const bytes = uniquePng();
+  it("are served re-encoded, with their type, an ETag and a year of caching; 304 when unchanged, 404 when unknown", async () => {
+    const colour = anyColour();
+    const bytes = await testPng({ colour });
     const { product } = await json(await create({ multipart: fields(), image: bytes }, JSON_ACCEPT));
     const served = await getImage(product.imagePath);
     expect(served.status).toBe(200);
-    expect(Buffer.from(await served.arrayBuffer()).equals(bytes)).toBe(true);
+    // What was stored is the shop's own encoding of the upload: the same pixels, in a PNG.
+    const servedBytes = Buffer.from(await served.arrayBuffer());
+    const prepared = await prepareImage(bytes);
+    expect(prepared.ok && servedBytes.equals(prepared.bytes)).toBe(true);
+    expect(await sharp(servedBytes).metadata()).toMatchObject({ format: "png", width: 4, height: 3 });
+    expect(await pixelAt(servedBytes, 3, 2)).toEqual(colour);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(served.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
     const etag = served.headers.get("etag")!;
-    expect(etag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(etag).toBe(`"${sha256(servedBytes)}"`);
 
     const again = await getImage(product.imagePath, { "if-none-match": etag });
     expect(again.status).toBe(304);
@@ -309,6 +332,89 @@ describe("images", () => {
     const first = await json(await create({ multipart: fields(), image: bytes }, JSON_ACCEPT));
     const second = await json(await create({ multipart: fields(), image: bytes }, JSON_ACCEPT));
     expect(second.product.imagePath).toBe(first.product.imagePath);
+    expect(await db().productImage.count({ where: { sha256: await storedSha(bytes) } })).toBe(1);
+  });
+
+  it("a phone's JPEG is served without its EXIF (no GPS position) and upright", async () => {
+    // 60 × 40, red on the left and blue on the right, with the EXIF orientation 6: a viewer turns
+    // it a quarter clockwise, to 40 × 60 with red on top.
+    const red: [number, number, number] = [220, 20, 20];
+    const blue: [number, number, number] = [20, 20, 220];
+    const photo = await testJpeg({
+      width: 60,
+      height: 40,
+      colour: red,
+      rightHalf: blue,
+      exif: { gps: true, orientation: 6 },
+    });
+    expect(await hasGpsExif(photo)).toBe(true);
+    expect(await sharp(photo).metadata()).toMatchObject({ orientation: 6, width: 60, height: 40 });
+
+    const { product } = await json(await create({ multipart: fields(), image: photo }, JSON_ACCEPT));
+    const served = Buffer.from(await (await getImage(product.imagePath)).arrayBuffer());
+    const metadata = await sharp(served).metadata();
+    expect(metadata).toMatchObject({ format: "jpeg", width: 40, height: 60 });
+    expect(metadata.exif).toBeUndefined();
+    expect(metadata.orientation).toBeUndefined();
+    expect(await hasGpsExif(served)).toBe(false);
+    expect(nearColour(await pixelAt(served, 20, 5), red)).toBe(true);
+    expect(nearColour(await pixelAt(served, 20, 55), blue)).toBe(true);
+  });
+
+  it(`a 6000 × 3000 image is stored within ${MAX_IMAGE_SIDE} × ${MAX_IMAGE_SIDE}, its proportions kept`, async () => {
+    const wide = await testJpeg({ width: 6000, height: 3000 });
+    const { product } = await json(await create({ multipart: fields(), image: wide }, JSON_ACCEPT));
+    const served = Buffer.from(await (await getImage(product.imagePath)).arrayBuffer());
+    expect(await sharp(served).metadata()).toMatchObject({ format: "jpeg", width: MAX_IMAGE_SIDE, height: 2000 });
+  });
+
+  it("a pixel bomb (a small PNG of 10 000 × 10 000) is refused with 413 image_too_many_pixels; nothing is stored", async () => {
+    const bomb = await pixelBombPng();
+    expect(bomb.byteLength).toBeLessThan(MAX_IMAGE_BYTES);
+    const input = fields();
+    const response = await create({ multipart: input, image: bomb }, JSON_ACCEPT);
+    expect(response.status).toBe(413);
+    expect(await json(response)).toMatchObject({ error: { code: "image_too_many_pixels" } });
+    const form = await create({ multipart: input, image: bomb });
+    expect(form.headers.get("location")).toBe("/admin/products/new?error=image_too_many_pixels&field=image");
+    expect(await db().product.findUnique({ where: { slug: input.slug } })).toBeNull();
+    // Refused before the store is asked for anything.
+    const puts: string[] = [];
+    const store = postgresImageStore(db());
+    const counting = {
+      ...store,
+      put: (...args: Parameters<typeof store.put>) => (puts.push("put"), store.put(...args)),
+    };
+    const refused = await createProduct(fields(), { bytes: new Uint8Array(bomb) }, { db: db(), images: counting });
+    expect(refused).toMatchObject({ ok: false, status: 413, code: "image_too_many_pixels" });
+    expect(puts).toEqual([]);
+  });
+
+  it("a file that starts like a JPEG but does not decode: 400 image_unreadable, never a 500", async () => {
+    const jpeg = await testJpeg({ width: 200, height: 100 });
+    for (const broken of [
+      Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(randomUUID())]),
+      jpeg.subarray(0, jpeg.byteLength / 2),
+    ]) {
+      const response = await create({ multipart: fields(), image: broken }, JSON_ACCEPT);
+      expect(response.status).toBe(400);
+      expect(await json(response)).toMatchObject({ error: { code: "image_unreadable" } });
+    }
+  });
+
+  it.each([
+    ["an invalid price", { priceAoa: "0" }, 400, "invalid_input"],
+    ["a category that does not exist", { categoryIds: randomUUID() }, 400, "invalid_input"],
+  ])("a product refused for %s, with a good image, leaves no image stored", async (_case, override, status, code) => {
+    const image = await testPng({ colour: anyColour() });
+    const response = await create({ multipart: fields(override), image }, JSON_ACCEPT);
+    expect(response.status).toBe(status);
+    expect(await json(response)).toMatchObject({ error: { code } });
+    const sha = await storedSha(image);
+    expect(await db().productImage.findUnique({ where: { sha256: sha } })).toBeNull();
+    // The same image with a product that is accepted is stored under that sha256.
+    expect((await create({ multipart: fields(), image }, JSON_ACCEPT)).status).toBe(201);
+    expect(await db().productImage.findUnique({ where: { sha256: sha } })).not.toBeNull();
   });
 });
 
@@ -383,6 +489,28 @@ describe("editing a product", () => {
     });
     const form = await onProduct("update", product.id, { form: shown });
     expect(form.headers.get("location")).toBe(`/admin/products/${product.id}?error=stock_changed&field=stock`);
+  });
+
+  it("an edit refused with a new image (stock_changed, an unknown category) leaves no image stored", async () => {
+    const product = await insertTestProduct({ stock: 10 });
+    expect((await checkout(product.id, 1)).status).toBe(200);
+    const image = await testPng({ colour: anyColour() });
+    for (const [override, code] of [
+      [{ stock: "15", stockReason: "Chegou mercadoria" }, "stock_changed"],
+      [{ categoryIds: randomUUID() }, "invalid_input"],
+    ] as const) {
+      const response = await onProduct(
+        "update",
+        product.id,
+        { multipart: editFields(product, override), image },
+        JSON_ACCEPT,
+      );
+      expect(await json(response)).toMatchObject({ error: { code } });
+    }
+    expect(await db().productImage.findUnique({ where: { sha256: await storedSha(image) } })).toBeNull();
+    expect(await db().product.findUniqueOrThrow({ where: { id: product.id } })).toMatchObject({
+      imagePath: product.imagePath,
+    });
   });
 
   it("another product's slug: 409; an unknown or malformed id: 404", async () => {
