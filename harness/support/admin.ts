@@ -1,13 +1,18 @@
 import { NextRequest } from "next/server";
-import { sealAdminSession } from "@/lib/admin/session";
+import { adminSessionCookieName, startAdminSession } from "@/lib/admin/session";
+import { db } from "@/lib/db/client";
 
 /** Requests to the back office's API routes, as its pages (or another site, or nobody signed in) send them. */
 
 export const ADMIN_APP = "http://localhost:3000";
 
-/** A live admin_session cookie for the suite's ADMIN_PASSWORD and ADMIN_SESSION_SECRET (harness/isolated-shop.ts). */
+/**
+ * The Cookie header of a live session for the suite's ADMIN_PASSWORD and ADMIN_SESSION_SECRET
+ * (harness/isolated-shop.ts): a session opened in `db()`'s database (the suite's, or the one a
+ * test file points `db()` at), as a sign-in opens it.
+ */
 export const adminSessionCookie = async () =>
-  `admin_session=${await sealAdminSession({
+  `${adminSessionCookieName(ADMIN_APP)}=${await startAdminSession(db(), {
     password: process.env.ADMIN_PASSWORD!,
     sessionSecret: process.env.ADMIN_SESSION_SECRET!,
   })}`;
