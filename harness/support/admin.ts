@@ -33,12 +33,15 @@ export interface AdminCaller {
   raw?: { body: string; contentType: string };
   /** The Accept header, e.g. a multipart client that wants JSON. */
   accept?: string;
+  /** More headers (Referer, Sec-Fetch-Mode…). */
+  headers?: Record<string, string>;
 }
 
 export async function adminRequest(path: string, caller: AdminCaller = {}): Promise<NextRequest> {
   const headers = new Headers({ origin: caller.crossSite ? "https://evil.example" : ADMIN_APP });
   if (caller.session !== false) headers.set("cookie", await adminSessionCookie());
   if (caller.accept) headers.set("accept", caller.accept);
+  for (const [name, value] of Object.entries(caller.headers ?? {})) headers.set(name, value);
   let body: BodyInit | undefined;
   if (caller.form) {
     headers.set("content-type", "application/x-www-form-urlencoded");
