@@ -23,8 +23,9 @@ export function DraftRestorer({
     if (url.searchParams.get("draft") !== draft.id) return;
     url.searchParams.delete("draft");
     window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
+    // The attribute, not `form.action`, which a field named "action" would shadow.
     const form = Array.from(document.forms).find(
-      (candidate) => new URL(candidate.action, window.location.href).pathname === draft.action,
+      (candidate) => new URL(candidate.getAttribute("action") ?? "", window.location.href).pathname === draft.action,
     );
     if (!form) return;
     fill(form, draft.fields);

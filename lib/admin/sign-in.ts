@@ -6,8 +6,8 @@ import { limitRefusal } from "../client-limits";
 import { db } from "../db/client";
 import { getEnv } from "../env";
 import { jsonError } from "../http";
-import { consoleLogger, type LogFields } from "../log";
-import { consumeRateLimit, type RateLimitVerdict } from "../rate-limit";
+import { consoleLogger, errorKind, type LogFields } from "../log";
+import { consumeRateLimit, UNAVAILABLE_RETRY_SECONDS, type RateLimitVerdict } from "../rate-limit";
 import { refuseWithoutAdminSession } from "./route-guard";
 import { isFormPost, isJson, readFormOrJson, refuseCrossSite, seeOther } from "./requests";
 import { safeAdminPath } from "./return-path";
@@ -116,7 +116,18 @@ export async function signIn(request: NextRequest): Promise<Response> {
     logAttempt("failed", address, { reason: "wrong_password" });
     return form ? backToSignIn("wrong_password", input.next) : jsonError(401, "wrong_password", "wrong password");
   }
-  const seal = await startAdminSession(db(), admin);
+  let seal: string;
+  try {
+    seal = await startAdminSession(db(), admin);
+  } catch (error) {
+    // The right password, but no session can be recorded: refused, as when the attempts cannot be counted.
+    logAttempt("failed", address, { reason: "session_unavailable", error: errorKind(error) });
+    return form
+      ? backToSignIn("unavailable", input.next)
+      : jsonError(503, "unavailable", "the session cannot be recorded right now; try again soon", {
+          "Retry-After": String(UNAVAILABLE_RETRY_SECONDS),
+        });
+  }
   logAttempt("succeeded", address);
   const response = form ? seeOther(input.next ?? "/admin") : NextResponse.json({ signedIn: true });
   const { appUrl } = getEnv();
@@ -135,11 +146,30 @@ export async function signOut(request: NextRequest): Promise<Response> {
   const admin = adminConfig();
   const { appUrl } = getEnv();
   const sid = admin && (await unsealAdminSession(request.cookies.get(adminSessionCookieName(appUrl))?.value, admin));
+  let ended = true;
   if (sid) {
-    await endAdminSession(db(), sid);
-    consoleLogger("info", "admin.sign_out", { address: addressOf(request), at: new Date().toISOString() });
+    try {
+      await endAdminSession(db(), sid);
+      consoleLogger("info", "admin.sign_out", { address: addressOf(request), at: new Date().toISOString() });
+    } catch (error) {
+      // The cookie is cleared all the same; a copy of it lives on until its 8 hours are up, so say so.
+      ended = false;
+      consoleLogger("error", "admin.sign_out_failed", { address: addressOf(request), error: errorKind(error) });
+    }
   }
-  const response = isFormPost(request) ? seeOther("/admin") : NextResponse.json({ signedIn: false });
+  const response = isFormPost(request)
+    ? seeOther("/admin")
+    : ended
+      ? NextResponse.json({ signedIn: false })
+      : NextResponse.json(
+          {
+            error: {
+              code: "unavailable",
+              message: "the cookie is cleared, but the session could not be ended; try again soon",
+            },
+          },
+          { status: 503 },
+        );
   response.cookies.set(clearedAdminSessionCookie(appUrl));
   return response;
 }

@@ -220,6 +220,50 @@ describe("sign-in fails closed", () => {
   });
 });
 
+describe("without its sessions' table", () => {
+  it("the right password is refused with a 503 (no 500), sign-out says the session was not ended, and the guard answers 503", async () => {
+    const live = sealOf(await signIn(admin().password));
+    await pool.query("ALTER TABLE admin_sessions RENAME TO admin_sessions_away");
+    try {
+      const lines = await logged(async () => {
+        const json = await signIn(admin().password);
+        expect(json.status).toBe(503);
+        expect(((await json.json()) as { error: { code: string } }).error.code).toBe("unavailable");
+        expect(json.headers.getSetCookie()).toEqual([]);
+        const form = await signIn(admin().password, { form: true });
+        expect([form.status, form.headers.get("location")]).toEqual([303, "/admin?error=unavailable"]);
+
+        const { guard } = await routes();
+        const refusal = await guard(
+          await adminRequest("/api/admin/anything", {
+            method: "GET",
+            session: false,
+            headers: { cookie: `admin_session=${live}` },
+          }),
+        );
+        expect(refusal?.status).toBe(503);
+
+        const signOut = (await import("@/app/api/admin/session/route")).DELETE;
+        const out = await signOut(
+          await adminRequest("/api/admin/session", {
+            method: "DELETE",
+            session: false,
+            headers: { cookie: `admin_session=${live}` },
+          }),
+        );
+        expect(out.status).toBe(503);
+        expect(out.headers.getSetCookie().find((line) => line.startsWith("admin_session="))).toMatch(/Max-Age=0/);
+      });
+      expect(lines).toContainEqual(
+        expect.objectContaining({ event: "admin.sign_in.failed", reason: "session_unavailable" }),
+      );
+    } finally {
+      await pool.query("ALTER TABLE admin_sessions_away RENAME TO admin_sessions");
+    }
+    expect(await guardStatus(live)).toBe(200);
+  });
+});
+
 describe("the shop-wide cap on sign-in attempts", () => {
   it("refuses the attempt after N from different addresses, the right password too", async () => {
     vi.stubEnv("RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE", "5");
