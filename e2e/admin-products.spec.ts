@@ -89,7 +89,9 @@ const apiProduct = async (page: Page, slug: string) => {
 const catalogueCard = (page: Page, name: string) =>
   page.getByTestId("product-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
-test("without a session the pages go to the sign-in and the API answers 401", async ({ request }) => {
+test("without a session the pages go to the sign-in, the API answers 401, and a form post goes to the sign-in", async ({
+  request,
+}) => {
   const { id } = await demoRow();
   for (const path of ["/admin/products", "/admin/products/new", `/admin/products/${id}`]) {
     const response = await request.get(path, { maxRedirects: 0 });
@@ -97,9 +99,13 @@ test("without a session the pages go to the sign-in and the API answers 401", as
     expect(response.headers().location, path).toMatch(/\/admin$/);
   }
   for (const path of ["/api/admin/products", `/api/admin/products/${id}`, `/api/admin/products/${id}/archive`]) {
-    const response = await request.post(path, { form: { name: "x" } });
+    const response = await request.post(path, { data: { name: "x" } });
     expect(response.status(), path).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: "unauthorized" } });
+    // A browser's form is never answered with JSON.
+    const form = await request.post(path, { form: { name: "x" }, maxRedirects: 0 });
+    expect(form.status(), path).toBe(303);
+    expect(form.headers().location, path).toMatch(/^\/admin\?expired=1&next=/);
   }
 });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
+import { PRODUCT_PNG } from "./support/admin";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { readE2eServerEnvironment } from "../harness/server-environment";
 import { kwanza } from "./support/shop";
@@ -81,7 +82,7 @@ test("the right password opens the home with the day's totals; sign-out returns 
     await query("DELETE FROM orders WHERE external_transaction_id = $1", [externalTransactionId]);
   }
 
-  await page.getByRole("button", { name: pt.admin.signOut }).click();
+  await page.getByRole("button", { name: pt.admin.signOut, exact: true }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(signInForm(page).password).toBeVisible();
   await expect(page.getByTestId("paid-today")).toHaveCount(0);
@@ -104,4 +105,102 @@ test("a sign-in posted from another site is refused with a 403", async ({ reques
   });
   expect(response.status()).toBe(403);
   expect(response.headers()["set-cookie"] ?? "").not.toContain("admin_session");
+});
+
+/** Signs in on the sign-in form the page shows, with the e2e shop's password. */
+async function signInHere(page: import("@playwright/test").Page) {
+  const form = signInForm(page);
+  await form.password.fill(readE2eServerEnvironment().adminPassword);
+  await form.submit.click();
+}
+
+test("sign-out ends the session on the server: the cookie kept from before is refused afterwards", async ({
+  page,
+  baseURL,
+}) => {
+  await page.goto("/admin");
+  await signInHere(page);
+  await expect(page.getByRole("heading", { level: 1, name: pt.admin.title })).toBeVisible();
+  const kept = (await page.context().cookies()).find((cookie) => cookie.name === "admin_session")!;
+  await page.getByRole("button", { name: pt.admin.signOut, exact: true }).click();
+  await expect(signInForm(page).password).toBeVisible();
+
+  // The copy put back, as someone who had copied it would.
+  await page.context().addCookies([{ name: kept.name, value: kept.value, url: baseURL! }]);
+  await page.goto("/admin/orders");
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(signInForm(page).password).toBeVisible();
+  const api = await page.request.get("/api/admin/orders/export");
+  expect(api.status()).toBe(401);
+  expect(await api.json()).toMatchObject({ error: { code: "unauthorized" } });
+});
+
+test("sign out everywhere ends the session of another browser too", async ({ page, browser }) => {
+  const other = await browser.newContext();
+  try {
+    const elsewhere = await other.newPage();
+    for (const each of [page, elsewhere]) {
+      await each.goto("/admin");
+      await signInHere(each);
+      await expect(each.getByRole("heading", { level: 1, name: pt.admin.title })).toBeVisible();
+    }
+    await page.getByRole("button", { name: pt.admin.signOutEverywhere }).click();
+    await expect(page).toHaveURL(/\/admin\?signedOut=everywhere$/);
+    await expect(page.getByTestId("sign-in-notice")).toHaveText(pt.admin.signedOutEverywhere);
+    await expect(signInForm(page).password).toBeVisible();
+
+    await elsewhere.goto("/admin/orders");
+    await expect(elsewhere).toHaveURL(/\/admin$/);
+    await expect(signInForm(elsewhere).password).toBeVisible();
+  } finally {
+    await other.close();
+  }
+});
+
+test("a product form saved after the session ended: to the sign-in, then back to the form with what was typed", async ({
+  page,
+}, testInfo) => {
+  const [product] = await query<{ id: string; name: string; description: string }>(
+    "SELECT id, name, description FROM products WHERE archived_at IS NULL ORDER BY name LIMIT 1",
+  );
+  await page.goto("/admin");
+  await signInHere(page);
+  await page.goto(`/admin/products/${product!.id}`);
+  const name = page.getByLabel(pt.admin.products.name, { exact: true });
+  const description = page.getByLabel(pt.admin.products.description, { exact: true });
+  await expect(name).toHaveValue(product!.name);
+  const typedName = `${product!.name} (edição ${randomUUID().slice(0, 8)})`;
+  const typedDescription = `${product!.description}\nUma linha nova, escrita antes de a sessão acabar.`;
+  await name.fill(typedName);
+  await description.fill(typedDescription);
+  await page
+    .getByLabel(pt.admin.products.newImage)
+    .setInputFiles({ name: "cafe.png", mimeType: "image/png", buffer: PRODUCT_PNG });
+
+  // The session ends on the server meanwhile (its 8 hours are up, or it was signed out elsewhere).
+  await query("DELETE FROM admin_sessions");
+  await page.getByRole("button", { name: pt.admin.products.save }).click();
+
+  await expect(page).toHaveURL(/\/admin\?expired=1&next=/);
+  const notice = page.getByTestId("sign-in-notice");
+  await expect(notice).toContainText(pt.admin.sessionEnded);
+  await expect(notice).toContainText(pt.admin.draft.kept);
+  await screenshotAtEachWidth(page, testInfo, "admin-session-ended", { accessible: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInHere(page);
+
+  await expect(page).toHaveURL(new RegExp(`/admin/products/${product!.id}$`));
+  const restored = page.getByTestId("draft-restored");
+  await expect(restored).toContainText(pt.admin.draft.restored);
+  await expect(restored).toContainText(pt.admin.draft.filesLost);
+  await expect(name).toHaveValue(typedName);
+  await expect(description).toHaveValue(typedDescription);
+  // Nothing was saved: the refused post changed nothing.
+  const [row] = await query<{ name: string }>("SELECT name FROM products WHERE id = $1", [product!.id]);
+  expect(row!.name).toBe(product!.name);
+
+  // Put back once: a reload shows the product as it is.
+  await page.reload();
+  await expect(name).toHaveValue(product!.name);
+  await expect(page.getByTestId("draft-restored")).toHaveCount(0);
 });

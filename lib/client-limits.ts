@@ -2,7 +2,7 @@ import "server-only";
 import { clientAddress, rateLimitKeyOf } from "./client-address";
 import { getEnv } from "./env";
 import { jsonError } from "./http";
-import { consumeRateLimit } from "./rate-limit";
+import { consumeRateLimit, type RateLimitVerdict } from "./rate-limit";
 
 /**
  * A route handler's per-client-address limit, checked first thing, before the body is read
@@ -17,6 +17,21 @@ export async function refuseOverClientLimit(
   if (!(limit.pointsPerMinute > 0)) return undefined;
   const address = clientAddress(request.headers, getEnv().clientAddress);
   const verdict = await consumeRateLimit(limit.name, rateLimitKeyOf(address), limit);
-  if (verdict.ok) return undefined;
-  return jsonError(429, "rate_limited", limit.message, { "Retry-After": String(verdict.retryAfterSeconds) });
+  return verdict.ok ? undefined : limitRefusal(verdict, limit.message);
+}
+
+/**
+ * The answer to a refused verdict: 429 `rate_limited` over the limit, 503
+ * `rate_limit_unavailable` when a fail-closed limit could not count; both with Retry-After.
+ */
+export function limitRefusal(verdict: Extract<RateLimitVerdict, { ok: false }>, message: string): Response {
+  const headers = { "Retry-After": String(verdict.retryAfterSeconds) };
+  return verdict.reason === "unavailable"
+    ? jsonError(
+        503,
+        "rate_limit_unavailable",
+        "attempts cannot be counted right now, so none are let through; try again soon",
+        headers,
+      )
+    : jsonError(429, "rate_limited", message, headers);
 }

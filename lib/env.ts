@@ -102,6 +102,11 @@ const shape = {
   RATE_LIMIT_STATUS_REFRESH_PER_MINUTE: wholeNumber("requests").min(0).default(30),
   /** Back-office sign-in attempts (POST /api/admin/session) per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: wholeNumber("requests").min(0).default(5),
+  /**
+   * Back-office sign-in attempts per minute from all addresses together, against a guess spread
+   * over many addresses; 0 turns the cap off.
+   */
+  RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE: wholeNumber("requests").min(0).default(30),
   /** Order lookups (/orders/lookup: number and phone) per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE: wholeNumber("requests").min(0).default(10),
   /** Promo code checks before paying (POST /api/cart/promo) per client address per minute; 0 turns the limit off. */
@@ -264,6 +269,8 @@ export interface Env {
     createOrderPerMinute: number;
     statusRefreshPerMinute: number;
     adminSignInPerMinute: number;
+    /** All addresses together. */
+    adminSignInShopPerMinute: number;
     orderLookupPerMinute: number;
     promoCheckPerMinute: number;
   };
@@ -311,6 +318,7 @@ const DEFAULTED = new Set([
   "RATE_LIMIT_CREATE_ORDER_PER_MINUTE",
   "RATE_LIMIT_STATUS_REFRESH_PER_MINUTE",
   "RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE",
+  "RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE",
   "RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE",
   "RATE_LIMIT_PROMO_CHECK_PER_MINUTE",
   "ADMIN_PASSWORD",
@@ -386,6 +394,7 @@ export function parseEnv(raw: Source): Env {
       createOrderPerMinute: e.RATE_LIMIT_CREATE_ORDER_PER_MINUTE,
       statusRefreshPerMinute: e.RATE_LIMIT_STATUS_REFRESH_PER_MINUTE,
       adminSignInPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE,
+      adminSignInShopPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE,
       orderLookupPerMinute: e.RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE,
       promoCheckPerMinute: e.RATE_LIMIT_PROMO_CHECK_PER_MINUTE,
     },

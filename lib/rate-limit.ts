@@ -16,18 +16,30 @@ import { consoleLogger, errorKind, type Logger } from "./log";
  * client address, an account), and the answer says whether to go on and, if not, when to try
  * again.
  *
- * **Fail open.** If the counters cannot be reached (the database down or overloaded, the table
- * missing), the request is let through and a warning logged: a limit protects the shop and the
- * service from floods, it is not what keeps an order correct, and refusing every shopper
- * because a counter is unreachable would turn a database hiccup into an outage of its own.
- * Whatever the request does next with the database fails on its own terms.
+ * **Fail open, unless told otherwise.** If the counters cannot be reached (the database down or
+ * overloaded, the table missing), the request is let through and a warning logged: a limit
+ * protects the shop and the service from floods, it is not what keeps an order correct, and
+ * refusing every shopper because a counter is unreachable would turn a database hiccup into an
+ * outage of its own. Whatever the request does next with the database fails on its own terms.
+ * A limit that *is* the protection (the back office's sign-in: without it, a password can be
+ * guessed as fast as requests go) says `failClosed`, and is then refused
+ * (`{ ok: false, reason: "unavailable" }`) until the counters answer again.
  */
 
-export type RateLimitVerdict = { ok: true } | { ok: false; retryAfterSeconds: number };
+export type RateLimitVerdict =
+  | { ok: true }
+  | {
+      ok: false;
+      /** Over the limit, or (a `failClosed` limit only) the counters could not be reached. */
+      reason: "limited" | "unavailable";
+      retryAfterSeconds: number;
+    };
 
 export interface RateLimit {
   /** Requests allowed per key per minute; 0 (or less) turns the limit off. */
   pointsPerMinute: number;
+  /** Refuse, rather than let through, when the counters cannot be reached. */
+  failClosed?: boolean;
 }
 
 /** What the limiter needs of a `pg` Pool (the app's: `dbPool()`). */
@@ -39,6 +51,20 @@ const WINDOW_SECONDS = 60;
 /** The primary key of rate_limits is varchar(255); longer keys are stored as their hash. */
 const MAX_KEY_LENGTH = 255;
 const ALLOWED: RateLimitVerdict = { ok: true };
+/** How long a fail-closed limit asks a client to wait while its counters cannot be reached. */
+export const UNAVAILABLE_RETRY_SECONDS = 30;
+
+/** What a limit answers when its counters cannot be reached: a warning, then through or refused. */
+function unavailable(log: Logger, name: string, limit: RateLimit, error: unknown): RateLimitVerdict {
+  log("warn", "rate_limit.unavailable", {
+    limit: name,
+    error: errorKind(error),
+    ...(limit.failClosed ? { failClosed: true } : {}),
+  });
+  return limit.failClosed
+    ? { ok: false, reason: "unavailable", retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS }
+    : ALLOWED;
+}
 
 /**
  * Limits counted through `pool`. One per app instance is enough (`consumeRateLimit` keeps one
@@ -90,9 +116,12 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
         return ALLOWED;
       } catch (refusal) {
         if (refusal instanceof RateLimiterRes)
-          return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
-        log("warn", "rate_limit.unavailable", { limit: name, error: errorKind(refusal) });
-        return ALLOWED;
+          return {
+            ok: false,
+            reason: "limited",
+            retryAfterSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)),
+          };
+        return unavailable(log, name, limit, refusal);
       }
     },
   };
@@ -110,7 +139,7 @@ const perPool = new WeakMap<RateLimitPool, RateLimits>();
 /**
  * Spends one request of `key`'s allowance under the limit `name` (stored as `name:key`),
  * counted in the app's database. `{ ok: false }` carries the seconds until the window ends
- * (at least 1), for a Retry-After header.
+ * (at least 1), or until it is worth trying again, for a Retry-After header.
  */
 export async function consumeRateLimit(name: string, key: string, limit: RateLimit): Promise<RateLimitVerdict> {
   if (!(limit.pointsPerMinute > 0)) return ALLOWED;
@@ -118,9 +147,8 @@ export async function consumeRateLimit(name: string, key: string, limit: RateLim
   try {
     pool = dbPool();
   } catch (error) {
-    // No database configured (DATABASE_URL): fail open like any other database problem.
-    consoleLogger("warn", "rate_limit.unavailable", { limit: name, error: errorKind(error) });
-    return ALLOWED;
+    // No database configured (DATABASE_URL): like any other database problem.
+    return unavailable(consoleLogger, name, limit, error);
   }
   let limits = perPool.get(pool);
   if (!limits) perPool.set(pool, (limits = createRateLimits(pool)));

@@ -1,13 +1,18 @@
 import { NextRequest } from "next/server";
-import { sealAdminSession } from "@/lib/admin/session";
+import { adminSessionCookieName, startAdminSession } from "@/lib/admin/session";
+import { db } from "@/lib/db/client";
 
 /** Requests to the back office's API routes, as its pages (or another site, or nobody signed in) send them. */
 
 export const ADMIN_APP = "http://localhost:3000";
 
-/** A live admin_session cookie for the suite's ADMIN_PASSWORD and ADMIN_SESSION_SECRET (harness/isolated-shop.ts). */
+/**
+ * The Cookie header of a live session for the suite's ADMIN_PASSWORD and ADMIN_SESSION_SECRET
+ * (harness/isolated-shop.ts): a session opened in `db()`'s database (the suite's, or the one a
+ * test file points `db()` at), as a sign-in opens it.
+ */
 export const adminSessionCookie = async () =>
-  `admin_session=${await sealAdminSession({
+  `${adminSessionCookieName(ADMIN_APP)}=${await startAdminSession(db(), {
     password: process.env.ADMIN_PASSWORD!,
     sessionSecret: process.env.ADMIN_SESSION_SECRET!,
   })}`;
@@ -28,12 +33,15 @@ export interface AdminCaller {
   raw?: { body: string; contentType: string };
   /** The Accept header, e.g. a multipart client that wants JSON. */
   accept?: string;
+  /** More headers (Referer, Sec-Fetch-Mode…). */
+  headers?: Record<string, string>;
 }
 
 export async function adminRequest(path: string, caller: AdminCaller = {}): Promise<NextRequest> {
   const headers = new Headers({ origin: caller.crossSite ? "https://evil.example" : ADMIN_APP });
   if (caller.session !== false) headers.set("cookie", await adminSessionCookie());
   if (caller.accept) headers.set("accept", caller.accept);
+  for (const [name, value] of Object.entries(caller.headers ?? {})) headers.set(name, value);
   let body: BodyInit | undefined;
   if (caller.form) {
     headers.set("content-type", "application/x-www-form-urlencoded");

@@ -2,7 +2,7 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { refuseWithoutAdminSession } from "./guard";
 import type { ImageUpload } from "./products";
-import { isFormPost, isJson, refuseCrossSite, seeOther } from "./requests";
+import { answersWithRedirect, isFormPost, isJson, isMultipart, refuseCrossSite, seeOther } from "./requests";
 import { catalogChanged } from "../catalog-pages";
 import { jsonError } from "../http";
 import { MAX_IMAGE_BYTES } from "../images/validate";
@@ -21,12 +21,6 @@ import { readBodyCapped } from "../request-body";
 
 /** An image of at most 2 MB and the form's other fields. */
 export const MAX_PRODUCT_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
-
-const isMultipart = (request: Request) => /^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "");
-
-/** A browser's form post, answered with a redirect; a client asking for JSON gets JSON. */
-export const answersWithRedirect = (request: Request) =>
-  (isFormPost(request) || isMultipart(request)) && !/application\/json/i.test(request.headers.get("accept") ?? "");
 
 export type Body =
   { ok: true; fields: Record<string, unknown>; image?: ImageUpload } | { ok: false; refusal: BodyRefusal };

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { refuseWithoutAdminSession } from "./guard";
-import { refuseCrossSite, seeOther } from "./requests";
+import { isMultipart, refuseCrossSite, seeOther } from "./requests";
 import { catalogChanged } from "../catalog-pages";
 import { importFlashUrl, type ImportError } from "../catalog-csv/flash";
 import { CSV_LIMITS, type CsvProblem } from "../catalog-csv/format";
@@ -28,7 +28,6 @@ export const MAX_IMPORT_BODY_BYTES = CSV_LIMITS.bytesMax + 64 * 1024;
 /** The problems a JSON answer lists (a 20 000-line file could have far more); `problemsOmitted` says how many it left out. */
 export const JSON_PROBLEMS_MAX = 1000;
 
-const isMultipart = (request: Request) => /^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "");
 const isCsv = (request: Request) => /^text\/csv\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
 const wantsJson = (request: Request) => /application\/json/i.test(request.headers.get("accept") ?? "");
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { getEnv, isLoopback } from "../env";
+import { isFormPost } from "../form-requests";
 import { jsonError } from "../http";
 
 /** What every back-office mutation shares: the cross-site refusal, and how a form post is told apart and answered. */
@@ -33,3 +34,11 @@ export function refuseCrossSite(request: Request): Response | undefined {
 // How a form post is told apart and answered, and a small body read: shared with the shop's own
 // forms (lib/form-requests.ts), re-exported here for the back office's routes.
 export { isFormPost, isJson, readFormOrJson, seeOther } from "../form-requests";
+
+/** A multipart form (a form with a file input). */
+export const isMultipart = (request: Request) =>
+  /^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "");
+
+/** A browser's form post, answered with a redirect; a client asking for JSON gets JSON. */
+export const answersWithRedirect = (request: Request) =>
+  (isFormPost(request) || isMultipart(request)) && !/application\/json/i.test(request.headers.get("accept") ?? "");

@@ -1,29 +1,42 @@
 import "server-only";
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
+import type { Database } from "../db/client";
 import { getEnv, isLoopback } from "../env";
 import { jsonError } from "../http";
 
 /**
- * The back office's session: one sealed (encrypted and signed, iron-session's `sealData`)
- * cookie under ADMIN_SESSION_SECRET, never the password. The seal holds when it was made and a
- * fingerprint of the password it was made for, so a new ADMIN_PASSWORD signs every session
- * out. Nothing here logs or returns the password, the secret or a seal to anyone but the
- * cookie's owner. No Next.js here: the guards of pages and routes are in ./guard.ts.
+ * The back office's session: a row of `admin_sessions` on the server, and one sealed (encrypted
+ * and signed, iron-session's `sealData`) cookie under ADMIN_SESSION_SECRET that carries the
+ * row's id, never the password. A request is signed in when its cookie unseals, is younger than
+ * ADMIN_SESSION_SECONDS, was made for the current password (a fingerprint in the seal, so a new
+ * ADMIN_PASSWORD signs every session out) and its row is still there: signing out deletes the
+ * row, so a copy of the cookie is refused afterwards, and "sign out everywhere" deletes them all.
+ * Nothing here logs or returns the password, the secret or a seal to anyone but the cookie's
+ * owner. No Next.js here: the guards of pages and routes are in ./guard.ts.
  */
 
+/** The cookie's name on this machine over plain http, where a Secure cookie cannot be set. */
 export const ADMIN_SESSION_COOKIE = "admin_session";
-/** A working day: the seal's own time-to-live and the cookie's Max-Age alike. */
+/**
+ * Its name over https: a `__Host-` cookie is only accepted by browsers when Secure, for Path=/
+ * and without Domain, so nothing on another subdomain, nor a page over plain http, can set or
+ * overwrite it.
+ */
+export const ADMIN_SESSION_HOST_COOKIE = `__Host-${ADMIN_SESSION_COOKIE}`;
+/** A working day: the seal's own time-to-live, the row's and the cookie's Max-Age alike. */
 export const ADMIN_SESSION_SECONDS = 8 * 3600;
+/** Expired rows deleted by one sign-in, at most: the work a sign-in does for the table stays bounded. */
+export const PRUNED_PER_SIGN_IN = 100;
 
 export interface AdminConfig {
   password: string;
   sessionSecret: string;
 }
 
-/** What the seal holds: when it was made, and for which password. */
-const sealedSchema = z.object({ v: z.literal(1), iat: z.number().int(), pw: z.string().min(1) });
+/** What the seal holds: which session, when it was made, and for which password. */
+const sealedSchema = z.object({ v: z.literal(2), sid: z.uuid(), iat: z.number().int(), pw: z.string().min(1) });
 
 /** The back office's settings; undefined when ADMIN_PASSWORD is unset (the back office is off). */
 export function adminConfig(): AdminConfig | undefined {
@@ -47,50 +60,118 @@ function passwordFingerprint(admin: AdminConfig): string {
     .slice(0, 22);
 }
 
-/** A new session's cookie value, made at `now`. */
-export function sealAdminSession(admin: AdminConfig, now = Date.now()): Promise<string> {
-  const data: z.infer<typeof sealedSchema> = { v: 1, iat: Math.floor(now / 1000), pw: passwordFingerprint(admin) };
+/** The cookie value of the session `sid`, made at `now`. */
+export function sealAdminSession(admin: AdminConfig, sid: string, now = Date.now()): Promise<string> {
+  const data: z.infer<typeof sealedSchema> = {
+    v: 2,
+    sid,
+    iat: Math.floor(now / 1000),
+    pw: passwordFingerprint(admin),
+  };
   return sealData(data, { password: admin.sessionSecret, ttl: ADMIN_SESSION_SECONDS });
 }
 
 /**
- * Whether `cookieValue` is a live session: sealed under this secret, untampered, younger than
- * ADMIN_SESSION_SECONDS (by the seal's own expiry and by its `iat`), and made for the current
- * password. Anything else, including no cookie at all, is false.
+ * The session id `cookieValue` carries when it is sealed under this secret, untampered, younger
+ * than ADMIN_SESSION_SECONDS (by the seal's own expiry and by its `iat`), and made for the
+ * current password; undefined for anything else, no cookie at all included. Whether the session
+ * is still open is {@link liveAdminSession}'s question.
  */
-export async function isAdminSession(
+export async function unsealAdminSession(
   cookieValue: string | undefined,
   admin: AdminConfig,
   now = Date.now(),
-): Promise<boolean> {
-  if (!cookieValue) return false;
+): Promise<string | undefined> {
+  if (!cookieValue) return undefined;
   const parsed = sealedSchema.safeParse(
     await unsealData(cookieValue, { password: admin.sessionSecret, ttl: ADMIN_SESSION_SECONDS }),
   );
-  if (!parsed.success) return false;
+  if (!parsed.success) return undefined;
   const ageSeconds = now / 1000 - parsed.data.iat;
   const fingerprint = Buffer.from(passwordFingerprint(admin));
   const sealedFingerprint = Buffer.from(parsed.data.pw);
-  return (
+  const live =
     ageSeconds >= -60 &&
     ageSeconds < ADMIN_SESSION_SECONDS &&
     sealedFingerprint.length === fingerprint.length &&
-    timingSafeEqual(sealedFingerprint, fingerprint)
-  );
+    timingSafeEqual(sealedFingerprint, fingerprint);
+  return live ? parsed.data.sid : undefined;
 }
 
-/** The session cookie: httpOnly, SameSite=Strict, Secure unless the shop is on this machine. */
-export function adminSessionCookie(value: string, appUrl: string) {
+/** The id of the open session `cookieValue` stands for, or undefined: a valid seal whose row is still there and unexpired. */
+export async function liveAdminSession(
+  database: Database,
+  cookieValue: string | undefined,
+  admin: AdminConfig,
+  now = Date.now(),
+): Promise<string | undefined> {
+  const sid = await unsealAdminSession(cookieValue, admin, now);
+  if (!sid) return undefined;
+  const row = await database.adminSession.findUnique({ where: { id: sid }, select: { expiresAt: true } });
+  return row && row.expiresAt.getTime() > now ? sid : undefined;
+}
+
+/**
+ * Opens a session (its row) and returns its cookie value. Expired rows go first, at most
+ * PRUNED_PER_SIGN_IN of them, so the table holds about as many rows as there were sign-ins in
+ * the last eight hours.
+ */
+export async function startAdminSession(database: Database, admin: AdminConfig, now = Date.now()): Promise<string> {
+  await database.$executeRaw`
+    DELETE FROM admin_sessions WHERE id IN (
+      SELECT id FROM admin_sessions WHERE expires_at <= ${new Date(now)} LIMIT ${PRUNED_PER_SIGN_IN}
+    )`;
+  const sid = randomUUID();
+  await database.adminSession.create({
+    data: { id: sid, createdAt: new Date(now), expiresAt: new Date(now + ADMIN_SESSION_SECONDS * 1000) },
+  });
+  return sealAdminSession(admin, sid, now);
+}
+
+/** Ends one session: its cookie, and every copy of it, is no session from now on. */
+export async function endAdminSession(database: Database, sid: string): Promise<void> {
+  await database.adminSession.deleteMany({ where: { id: sid } });
+}
+
+/** Ends every session ("sign out everywhere"); how many were open. */
+export async function endAllAdminSessions(database: Database): Promise<number> {
+  return (await database.adminSession.deleteMany({})).count;
+}
+
+/**
+ * Whether the cookie is Secure, and so `__Host-`: over https, and anywhere but this machine
+ * (where plain http is allowed only for development: lib/env.ts).
+ */
+const secureCookies = (appUrl: string) => {
+  const url = new URL(appUrl);
+  return url.protocol === "https:" || !isLoopback(url.hostname);
+};
+
+/** A back-office cookie's name for a shop served at `appUrl`: the only name read. */
+export const adminCookieName = (name: string, appUrl: string) => (secureCookies(appUrl) ? `__Host-${name}` : name);
+
+/** The session cookie's name for a shop served at `appUrl`. */
+export const adminSessionCookieName = (appUrl: string) => adminCookieName(ADMIN_SESSION_COOKIE, appUrl);
+
+/**
+ * A back-office cookie (the session's, a draft's): httpOnly, SameSite=Strict, Path=/, no
+ * Domain; Secure and `__Host-` unless the shop is on this machine over plain http.
+ */
+export function adminCookie(name: string, value: string, appUrl: string, maxAge: number) {
   return {
-    name: ADMIN_SESSION_COOKIE,
+    name: adminCookieName(name, appUrl),
     value,
     httpOnly: true,
     sameSite: "strict" as const,
-    secure: !isLoopback(new URL(appUrl).hostname),
+    secure: secureCookies(appUrl),
     path: "/",
-    maxAge: ADMIN_SESSION_SECONDS,
+    maxAge,
   };
 }
+
+/** The session cookie, for ADMIN_SESSION_SECONDS. */
+export const adminSessionCookie = (value: string, appUrl: string) =>
+  adminCookie(ADMIN_SESSION_COOKIE, value, appUrl, ADMIN_SESSION_SECONDS);
 
 /** The same cookie, emptied and expired: what sign-out sends. */
 export function clearedAdminSessionCookie(appUrl: string) {

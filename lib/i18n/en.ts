@@ -301,10 +301,21 @@ export const en: Dictionary = {
     password: "Password",
     signIn: "Sign in",
     signOut: "Sign out",
+    signOutEverywhere: "Sign out everywhere",
+    signedOutEverywhere: "Signed out everywhere: no session that was open is valid any more.",
+    sessionEnded: "Your session has ended. Sign in again to go back to the page you were on.",
     errors: {
       wrong_password: "Wrong password.",
       rate_limited: "Too many attempts. Wait a minute and try again.",
+      unavailable: "Signing in is not possible right now, because attempts cannot be counted. Try again in a moment.",
       invalid_request: "Enter the password.",
+    },
+    draft: {
+      kept: "What you typed in the form will be put back; files will have to be chosen again.",
+      restored:
+        "You are signed in again: what you had typed in the form has been put back. Check it and send it again.",
+      filesLost: "The files you had chosen could not be kept: choose them again.",
+      textLost: "Some of the text was too long to keep: check the fields.",
     },
     paidToday: "Paid today",
     paidThisMonth: "Paid this month",

@@ -316,10 +316,21 @@ export const pt = {
     password: "Palavra-passe",
     signIn: "Entrar",
     signOut: "Sair",
+    signOutEverywhere: "Sair em todos os dispositivos",
+    signedOutEverywhere: "Saiu em todos os dispositivos: nenhuma sessão aberta continua válida.",
+    sessionEnded: "A sua sessão terminou. Entre de novo para voltar à página onde estava.",
     errors: {
       wrong_password: "Palavra-passe incorrecta.",
       rate_limited: "Demasiadas tentativas. Espere um minuto e tente de novo.",
+      unavailable:
+        "Não é possível entrar agora, porque as tentativas não podem ser contadas. Tente de novo dentro de momentos.",
       invalid_request: "Escreva a palavra-passe.",
+    },
+    draft: {
+      kept: "O texto que escreveu no formulário será reposto; os ficheiros terão de ser escolhidos de novo.",
+      restored: "Entrou de novo: o que tinha escrito no formulário foi reposto. Verifique-o e envie de novo.",
+      filesLost: "Os ficheiros escolhidos não puderam ser guardados: escolha-os de novo.",
+      textLost: "Parte do texto era demasiado longa para ser guardada: verifique os campos.",
     },
     paidToday: "Pago hoje",
     paidThisMonth: "Pago este mês",

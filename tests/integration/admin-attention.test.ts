@@ -255,16 +255,16 @@ describe("mark resolved", () => {
     expect((await resolveDelivery("not-a-uuid", { form: { note: "x" } })).status).toBe(404);
   });
 
-  it("without a session 401, from another site 403, and nothing changes", async () => {
+  it("without a session 401 (the sign-in for the page's form), from another site 403, and nothing changes", async () => {
     const order = await paidAfterCancel();
     const job = await parkedJob(await insertTestOrder({ status: "CAN" }));
     const delivery = await unmatchedDelivery();
     const jobOrder = job.dedupeKey.split(":")[1]!;
-    for (const caller of [
-      { session: false, form: { note: "x" } },
-      { crossSite: true, form: { note: "x" } },
-    ]) {
-      const expected = caller.session === false ? 401 : 403;
+    for (const [caller, expected] of [
+      [{ session: false, json: { note: "x" } }, 401],
+      [{ session: false, form: { note: "x" } }, 303],
+      [{ crossSite: true, form: { note: "x" } }, 403],
+    ] as const) {
       expect((await resolveOrder(order.externalTransactionId, caller)).status).toBe(expected);
       expect((await resolveJob(jobOrder, job.id, caller)).status).toBe(expected);
       expect((await resolveDelivery(delivery.id, caller)).status).toBe(expected);

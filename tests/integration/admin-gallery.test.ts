@@ -128,9 +128,15 @@ describe("every route refuses", () => {
   ] as const;
 
   it.each(calls)("%s without a session: 401", async (_name, call) => {
-    const response = await call({ session: false });
+    const response = await call({ session: false, ...JSON_ACCEPT });
     expect(response.status).toBe(401);
     expect(await json(response)).toMatchObject({ error: { code: "unauthorized" } });
+  });
+
+  it("the page's form without a session: to the sign-in, never JSON", async () => {
+    const response = await add(id, { multipart: { alt: "x" }, image: uniquePng() }, { session: false });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toMatch(/^\/admin\?expired=1&next=/);
   });
 
   it.each(calls)("%s from another site: 403", async (_name, call) => {

@@ -4,12 +4,20 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { luandaPeriods } from "@/lib/admin/luanda-calendar";
 import { adminOverview } from "@/lib/admin/overview";
-import { ADMIN_SESSION_SECONDS, isAdminSession, sealAdminSession, type AdminConfig } from "@/lib/admin/session";
+import {
+  ADMIN_SESSION_SECONDS,
+  sealAdminSession,
+  startAdminSession,
+  unsealAdminSession,
+  type AdminConfig,
+} from "@/lib/admin/session";
 import { db } from "@/lib/db/client";
 
 // The back office's sign-in, sign-out and session cookie (lib/admin), through the route handlers
-// as Next calls them, against the suite's real database (the sign-in limiter counts there). The
-// suite's shop has ADMIN_PASSWORD and ADMIN_SESSION_SECRET of its own (harness/isolated-shop.ts).
+// as Next calls them, against the suite's real database (the sign-in limiter counts there, and
+// the sessions are its rows). The suite's shop has ADMIN_PASSWORD and ADMIN_SESSION_SECRET of its
+// own (harness/isolated-shop.ts). What would disturb other files sharing that database (ending
+// every session, the shop-wide limit, a missing counters table) is in admin-sessions.test.ts.
 
 const APP = "http://localhost:3000";
 const admin = (): AdminConfig => ({
@@ -97,11 +105,35 @@ describe("signing in", () => {
     expect(await guardStatus(sealOf(cookie))).toBe(200);
   });
 
-  it("the cookie is Secure when APP_URL is https", async () => {
+  it("over https the cookie is __Host-admin_session: Secure, Path=/, no Domain; and only that name is read", async () => {
     vi.stubEnv("APP_URL", "https://loja.example.test");
     const response = await signInJson(admin().password, { origin: "https://loja.example.test" });
     expect(response.status).toBe(200);
-    expect(sessionCookieOf(response)).toMatch(/; Secure/i);
+    expect(sessionCookieOf(response)).toBeUndefined();
+    const cookie = response.headers.getSetCookie().find((line) => line.startsWith("__Host-admin_session="))!;
+    expect(cookie).toMatch(/; Secure/i);
+    expect(cookie).toMatch(/; Path=\/(;|$)/);
+    expect(cookie).not.toMatch(/; Domain=/i);
+    expect(cookie).toMatch(/; HttpOnly/i);
+    const seal = /^__Host-admin_session=([^;]*)/.exec(cookie)![1]!;
+
+    const { guard } = await routes();
+    const get = (cookieHeader: string) =>
+      guard(request("/api/admin/anything", { method: "GET", headers: { cookie: cookieHeader } }));
+    expect(await get(`__Host-admin_session=${seal}`)).toBeUndefined();
+    // The plain name, which a page over http or another subdomain could have set, is not read over https.
+    expect((await get(`admin_session=${seal}`))?.status).toBe(401);
+  });
+
+  it("on this machine over http the cookie keeps the plain name (a __Host- cookie must be Secure)", async () => {
+    const response = await signInJson(admin().password);
+    expect(response.headers.getSetCookie().some((line) => line.startsWith("__Host-"))).toBe(false);
+    const seal = sealOf(sessionCookieOf(response)!);
+    const { guard } = await routes();
+    const refusal = await guard(
+      request("/api/admin/anything", { method: "GET", headers: { cookie: `__Host-admin_session=${seal}` } }),
+    );
+    expect(refusal?.status).toBe(401);
   });
 
   it("the sign-in form is answered with a 303 to /admin, signed in or with the reason", async () => {
@@ -166,6 +198,93 @@ describe("signing in", () => {
     const form = await session.POST(request("/api/admin/session", { form: { password: "x" } }));
     expect([form.status, form.headers.get("location")]).toEqual([303, "/admin"]);
     expect((await guard(request("/api/admin/anything", { method: "GET" })))?.status).toBe(404);
+  });
+});
+
+describe("every attempt is logged, never with the password or the cookie", () => {
+  /** The JSON log lines written to the console during `run`. */
+  async function logLines(run: () => Promise<unknown>) {
+    const lines: string[] = [];
+    for (const method of ["log", "warn", "error"] as const)
+      vi.spyOn(console, method).mockImplementation((line: unknown) => void lines.push(String(line)));
+    await run();
+    vi.restoreAllMocks();
+    return lines;
+  }
+  const parse = (lines: string[]) =>
+    lines.filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("a failed and a successful sign-in: the event, the client's address and the time", async () => {
+    const peer = newPeer();
+    const wrongPassword = `wrong-${randomUUID()}`;
+    let cookie = "";
+    const before = Date.now();
+    const lines = await logLines(async () => {
+      expect((await signInJson(wrongPassword, { "x-forwarded-for": peer })).status).toBe(401);
+      const right = await signInJson(admin().password, { "x-forwarded-for": peer });
+      expect(right.status).toBe(200);
+      cookie = sealOf(sessionCookieOf(right)!);
+    });
+    const events = parse(lines).filter((line) => String(line.event).startsWith("admin.sign_in"));
+    expect(events).toEqual([
+      { level: "warn", event: "admin.sign_in.failed", reason: "wrong_password", address: peer, at: expect.any(String) },
+      { level: "info", event: "admin.sign_in.succeeded", address: peer, at: expect.any(String) },
+    ]);
+    for (const event of events) {
+      const at = Date.parse(String(event.at));
+      expect(at).toBeGreaterThanOrEqual(before - 1000);
+      expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+    }
+    const all = lines.join("\n");
+    for (const secret of [wrongPassword, admin().password, admin().sessionSecret, cookie])
+      expect(all).not.toContain(secret);
+  });
+
+  it("a refusal by the limit and a malformed attempt are logged as failures too", async () => {
+    vi.stubEnv("RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE", "1");
+    const peer = { "x-forwarded-for": newPeer() };
+    const lines = await logLines(async () => {
+      expect((await signInJson("", peer)).status).toBe(400);
+      expect((await signInJson(admin().password, peer)).status).toBe(429);
+    });
+    expect(parse(lines).filter((line) => line.event === "admin.sign_in.failed")).toEqual([
+      expect.objectContaining({ reason: "invalid_request", address: peer["x-forwarded-for"] }),
+      expect.objectContaining({ reason: "rate_limited", limit: "admin-sign-in", address: peer["x-forwarded-for"] }),
+    ]);
+    expect(lines.join("\n")).not.toContain(admin().password);
+  });
+});
+
+describe("back to the page the session ended on", () => {
+  it("the sign-in form's `next` is followed once signed in, and kept through a wrong password", async () => {
+    const { session } = await routes();
+    const next = "/admin/products/4b3a8d4e-3f0e-4a39-9a4c-2f0f3f6d7a11?draft=0b8f2f7e-8a49-4f5c-a3c6-0c2d1f5e9b10";
+    const wrong = await session.POST(request("/api/admin/session", { form: { password: "not-it", next } }));
+    expect(wrong.status).toBe(303);
+    const again = new URL(wrong.headers.get("location")!, APP);
+    expect([again.pathname, again.searchParams.get("error"), again.searchParams.get("next")]).toEqual([
+      "/admin",
+      "wrong_password",
+      next,
+    ]);
+    const right = await session.POST(request("/api/admin/session", { form: { password: admin().password, next } }));
+    expect([right.status, right.headers.get("location")]).toEqual([303, next]);
+  });
+
+  it.each([
+    "https://evil.example.test/admin",
+    "//evil.example.test/admin",
+    "/\\evil.example.test",
+    "/admin/../orders/lookup",
+    "/checkout",
+    "/administrator",
+    "javascript:alert(1)",
+    "/admin\r\nLocation: https://evil.example.test",
+    "/admin#x",
+  ])("never anywhere else: next=%s signs in to /admin", async (next) => {
+    const { session } = await routes();
+    const response = await session.POST(request("/api/admin/session", { form: { password: admin().password, next } }));
+    expect([response.status, response.headers.get("location")]).toEqual([303, "/admin"]);
   });
 });
 
@@ -246,8 +365,8 @@ describe("the sign-in limit", () => {
 describe("a forged or stale session cookie is no session", () => {
   const HOURS = 3600_000;
 
-  it("a valid seal passes, and the guard refuses the rest with a 401", async () => {
-    expect(await guardStatus(await sealAdminSession(admin()))).toBe(200);
+  it("a valid seal of an open session passes, and the guard refuses the rest with a 401", async () => {
+    expect(await guardStatus(await startAdminSession(db(), admin()))).toBe(200);
     const { guard } = await routes();
     const none = await guard(request("/api/admin/anything", { method: "GET" }));
     expect(none?.status).toBe(401);
@@ -256,47 +375,84 @@ describe("a forged or stale session cookie is no session", () => {
 
   it("a tampered seal", async () => {
     // iron-session appends "~2", its format's version, outside the sealed (signed) part.
-    const [sealed, version] = (await sealAdminSession(admin())).split("~");
+    const [sealed, version] = (await startAdminSession(db(), admin())).split("~");
     const middle = Math.floor(sealed!.length / 2);
     const flipped = `${sealed!.slice(0, middle)}${sealed![middle] === "A" ? "B" : "A"}${sealed!.slice(middle + 1)}`;
     const forgeries = [flipped, sealed!.slice(0, -1), `${sealed}x`, `x${sealed}`].map(
       (forged) => `${forged}~${version}`,
     );
     for (const forged of [...forgeries, "Fe26.2**abc", "admin", ""]) {
-      expect(await isAdminSession(forged, admin())).toBe(false);
+      expect(await unsealAdminSession(forged, admin())).toBeUndefined();
     }
     expect(await guardStatus(forgeries[0]!)).toBe(401);
   });
 
   it("a seal made under another secret, even with the right password's data", async () => {
-    const other = await sealAdminSession({ ...admin(), sessionSecret: `another-secret-${randomUUID()}` });
-    expect(await isAdminSession(other, admin())).toBe(false);
+    const other = await startAdminSession(db(), { ...admin(), sessionSecret: `another-secret-${randomUUID()}` });
+    expect(await unsealAdminSession(other, admin())).toBeUndefined();
     expect(await guardStatus(other)).toBe(401);
   });
 
   it("a seal of other data under the right secret", async () => {
     const password = admin().sessionSecret;
-    for (const data of [{}, { v: 1 }, { v: 1, iat: Math.floor(Date.now() / 1000), pw: "guessed-fingerprint-x" }]) {
-      expect(await isAdminSession(await sealData(data, { password }), admin())).toBe(false);
+    const sid = randomUUID();
+    const iat = Math.floor(Date.now() / 1000);
+    for (const data of [
+      {},
+      { v: 1 },
+      { v: 1, iat, pw: "guessed-fingerprint-x" },
+      { v: 2, sid, iat, pw: "guessed-fingerprint-x" },
+    ]) {
+      expect(await unsealAdminSession(await sealData(data, { password }), admin())).toBeUndefined();
     }
+  });
+
+  it("the cookie of the release before (a seal without a session id) is no session: signing in again once is the price of the deploy", async () => {
+    // lib/admin/session.ts before admin_sessions: { v: 1, iat, pw } under the same secret, with the right fingerprint.
+    const { createHmac } = await import("node:crypto");
+    const pw = createHmac("sha256", admin().sessionSecret)
+      .update(`admin-password\u0000${admin().password}`)
+      .digest("base64url")
+      .slice(0, 22);
+    const legacy = await sealData(
+      { v: 1, iat: Math.floor(Date.now() / 1000), pw },
+      { password: admin().sessionSecret, ttl: ADMIN_SESSION_SECONDS },
+    );
+    expect(await unsealAdminSession(legacy, admin())).toBeUndefined();
+    expect(await guardStatus(legacy)).toBe(401);
+  });
+
+  it("a well-sealed cookie whose session was never opened, or has ended, is no session", async () => {
+    const neverOpened = await sealAdminSession(admin(), randomUUID());
+    expect(await unsealAdminSession(neverOpened, admin())).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await guardStatus(neverOpened)).toBe(401);
+    const seal = await startAdminSession(db(), admin());
+    expect(await guardStatus(seal)).toBe(200);
+    await db().adminSession.delete({ where: { id: (await unsealAdminSession(seal, admin()))! } });
+    expect(await guardStatus(seal)).toBe(401);
   });
 
   it("an expired seal: past its own time-to-live, or made more than 8 hours ago", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() - 9 * HOURS);
-    const sealedLongAgo = await sealAdminSession(admin());
+    const sealedLongAgo = await sealAdminSession(admin(), randomUUID());
     vi.useRealTimers();
-    expect(await isAdminSession(sealedLongAgo, admin())).toBe(false);
+    expect(await unsealAdminSession(sealedLongAgo, admin())).toBeUndefined();
     expect(await guardStatus(sealedLongAgo)).toBe(401);
+    // Its row expired with it.
+    const openedLongAgo = await startAdminSession(db(), admin(), Date.now() - 9 * HOURS);
+    expect(await guardStatus(openedLongAgo)).toBe(401);
 
-    const seal = await sealAdminSession(admin());
-    expect(await isAdminSession(seal, admin(), Date.now() + ADMIN_SESSION_SECONDS * 1000 - 60_000)).toBe(true);
-    expect(await isAdminSession(seal, admin(), Date.now() + ADMIN_SESSION_SECONDS * 1000 + 1000)).toBe(false);
+    const seal = await startAdminSession(db(), admin());
+    const sid = await unsealAdminSession(seal, admin());
+    expect(sid).toBeDefined();
+    expect(await unsealAdminSession(seal, admin(), Date.now() + ADMIN_SESSION_SECONDS * 1000 - 60_000)).toBe(sid);
+    expect(await unsealAdminSession(seal, admin(), Date.now() + ADMIN_SESSION_SECONDS * 1000 + 1000)).toBeUndefined();
   });
 
   it("a seal made before the password changed", async () => {
     const oldPassword = admin().password;
-    const seal = await sealAdminSession(admin());
+    const seal = await startAdminSession(db(), admin());
     expect(await guardStatus(seal)).toBe(200);
     vi.stubEnv("ADMIN_PASSWORD", `${oldPassword}-new`);
     expect(await guardStatus(seal)).toBe(401);
@@ -309,7 +465,7 @@ describe("a forged or stale session cookie is no session", () => {
 describe("signing out", () => {
   it("DELETE clears the cookie (JSON), and the form's POST clears it with a 303 to /admin", async () => {
     const { session, signOut } = await routes();
-    const cookie = { cookie: `admin_session=${await sealAdminSession(admin())}` };
+    const cookie = { cookie: `admin_session=${await startAdminSession(db(), admin())}` };
     const json = await session.DELETE(request("/api/admin/session", { method: "DELETE", headers: cookie }));
     expect(json.status).toBe(200);
     expect(await json.json()).toEqual({ signedIn: false });
@@ -324,6 +480,36 @@ describe("signing out", () => {
       expect(cleared).toMatch(/; HttpOnly/i);
       expect(cleared).toMatch(/; SameSite=Strict/i);
     }
+  });
+
+  it("ends the session: a copy of the cookie kept from before is refused afterwards, by the API and by sign-out everywhere", async () => {
+    const signedIn = await signInJson(admin().password);
+    const seal = sealOf(sessionCookieOf(signedIn)!);
+    const sid = (await unsealAdminSession(seal, admin()))!;
+    expect(await db().adminSession.count({ where: { id: sid } })).toBe(1);
+    expect(await guardStatus(seal)).toBe(200);
+
+    const { signOut } = await routes();
+    const out = await signOut(
+      request("/api/admin/session/sign-out", { form: {}, headers: { cookie: `admin_session=${seal}`, origin: APP } }),
+    );
+    expect(out.status).toBe(303);
+    expect(await db().adminSession.count({ where: { id: sid } })).toBe(0);
+
+    // The copy, replayed: 401 JSON for the API, the sign-in for a browser's form post.
+    const { guard } = await routes();
+    const replayed = { cookie: `admin_session=${seal}`, origin: APP };
+    const json = await guard(request("/api/admin/anything", { method: "GET", headers: replayed }));
+    expect(json?.status).toBe(401);
+    expect(await json?.json()).toEqual({ error: { code: "unauthorized", message: expect.any(String) } });
+    const form = await guard(request("/api/admin/anything", { form: { note: "x" }, headers: replayed }));
+    expect(form?.status).toBe(303);
+    expect(form?.headers.get("location")).toMatch(/^\/admin\?expired=1&next=/);
+    const everywhere = (await import("@/app/api/admin/session/sign-out-everywhere/route")).POST;
+    const refused = await everywhere(
+      request("/api/admin/session/sign-out-everywhere", { json: {}, headers: replayed }),
+    );
+    expect(refused.status).toBe(401);
   });
 });
 

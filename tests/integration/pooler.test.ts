@@ -203,7 +203,7 @@ describe.runIf(!unavailable)("through PgBouncer in transaction mode", () => {
     expect(await consumeRateLimit("pooler-test", key, limit)).toEqual({ ok: true });
     // Failing open (the counter unreachable) would answer ok.
     const refused = await consumeRateLimit("pooler-test", key, limit);
-    expect(refused).toEqual({ ok: false, retryAfterSeconds: expect.any(Number) });
+    expect(refused).toEqual({ ok: false, reason: "limited", retryAfterSeconds: expect.any(Number) });
     expect(!refused.ok && refused.retryAfterSeconds).toBeLessThanOrEqual(60);
     expect(warn).not.toHaveBeenCalled();
     const { rows } = await dbPool().query<{ expire: string }>("SELECT expire FROM rate_limits WHERE key = $1", [

@@ -268,7 +268,8 @@ describe("createRateLimits: the counters every instance shares", () => {
     );
     expect(verdicts.filter((verdict) => verdict.ok)).toHaveLength(7);
     const refused = verdicts.filter((verdict) => !verdict.ok);
-    for (const verdict of refused) expect(verdict).toEqual({ ok: false, retryAfterSeconds: expect.any(Number) });
+    for (const verdict of refused)
+      expect(verdict).toEqual({ ok: false, reason: "limited", retryAfterSeconds: expect.any(Number) });
   });
 
   it("stores a key too long for the table as its hash, still counted", async () => {

@@ -291,6 +291,18 @@ describe("parseEnv", () => {
       );
     });
 
+    it("caps sign-ins from all addresses together at 30 a minute by default, 0 turning the cap off", () => {
+      expect(parseEnv(valid).rateLimits.adminSignInShopPerMinute).toBe(30);
+      const off = parseEnv({ ...valid, RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE: "0" });
+      expect(off.rateLimits.adminSignInShopPerMinute).toBe(0);
+      expect(
+        parseEnv({ ...valid, RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE: "" }).rateLimits.adminSignInShopPerMinute,
+      ).toBe(30);
+      expect(problemsOf({ ...valid, RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE: "-1" }).problems[0]?.variable).toBe(
+        "RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE",
+      );
+    });
+
     it("is on with a password and a session secret, each used exactly as written", () => {
       const env = parseEnv({ ...valid, ADMIN_PASSWORD: " short pw ", ADMIN_SESSION_SECRET: secret });
       expect(env.admin).toEqual({ password: " short pw ", sessionSecret: secret });

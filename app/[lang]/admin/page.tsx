@@ -5,9 +5,11 @@ import { luandaMinute } from "@/lib/admin/luanda-calendar";
 import { deliveryPagePath, orderPagePath } from "@/lib/admin/order-flash";
 import { adminOverview } from "@/lib/admin/overview";
 import { adminState } from "@/lib/admin/guard";
+import { safeAdminPath } from "@/lib/admin/return-path";
 import { SIGN_IN_ERRORS, type SignInError } from "@/lib/admin/sign-in";
 import { db } from "@/lib/db/client";
 import Link from "next/link";
+import { redirect } from "next/navigation";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
@@ -32,10 +34,15 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       </section>
     );
   }
+  // The page a form was on when its session ended (lib/admin/guard.ts): only a back-office path of this shop.
+  const next = safeAdminPath(query.next);
   if (state === "signed-out") {
     const error = SIGN_IN_ERRORS.find((code) => code === query.error);
-    return <SignInForm t={t} error={error} />;
+    const notice = query.expired === "1" ? "expired" : query.signedOut === "everywhere" ? "everywhere" : undefined;
+    return <SignInForm t={t} error={error} notice={notice} next={next} />;
   }
+  // Signed in meanwhile (another tab): straight back to that page.
+  if (next && next !== "/admin") redirect(next);
   const [overview, attention] = await Promise.all([adminOverview(db()), attentionItems(db())]);
   const figures = [
     { label: t.admin.paidToday, value: formatAoa(overview.paidTodayAoa), testId: "paid-today" },
@@ -46,11 +53,18 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
     <section className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-semibold tracking-tight">{t.admin.title}</h1>
-        <form method="post" action="/api/admin/session/sign-out">
-          <button type="submit" className="rounded-md border border-stone-300 px-4 py-2 text-sm hover:bg-stone-100">
-            {t.admin.signOut}
-          </button>
-        </form>
+        <div className="flex flex-wrap gap-2">
+          <form method="post" action="/api/admin/session/sign-out">
+            <button type="submit" className="rounded-md border border-stone-300 px-4 py-2 text-sm hover:bg-stone-100">
+              {t.admin.signOut}
+            </button>
+          </form>
+          <form method="post" action="/api/admin/session/sign-out-everywhere">
+            <button type="submit" className="rounded-md border border-stone-300 px-4 py-2 text-sm hover:bg-stone-100">
+              {t.admin.signOutEverywhere}
+            </button>
+          </form>
+        </div>
       </div>
       <AdminNav t={t} current="home" />
       <dl className="grid gap-4 sm:grid-cols-3">
@@ -172,16 +186,40 @@ function AttentionSection({ attention, t }: { attention: Attention; t: Dictionar
 function rows<Item>(group: AttentionGroup<Item>, row: (item: Item) => AttentionRow) {
   return { total: group.total, items: group.items.map(row) };
 }
-function SignInForm({ t, error }: { t: Dictionary; error: SignInError | undefined }) {
+function SignInForm({
+  t,
+  error,
+  notice,
+  next,
+}: {
+  t: Dictionary;
+  error: SignInError | undefined;
+  /** The session ended under a form, or every session was just ended. */
+  notice: "expired" | "everywhere" | undefined;
+  /** Where to go once signed in. */
+  next: string | undefined;
+}) {
+  const keepsDraft = next !== undefined && new URLSearchParams(next.split("?")[1] ?? "").has("draft");
   return (
     <section className="mx-auto flex w-full max-w-sm flex-col gap-4">
       <h1 className="text-2xl font-semibold tracking-tight">{t.admin.signInTitle}</h1>
+      {notice && (
+        <div
+          role="status"
+          data-testid="sign-in-notice"
+          className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"
+        >
+          <p>{notice === "expired" ? t.admin.sessionEnded : t.admin.signedOutEverywhere}</p>
+          {notice === "expired" && keepsDraft && <p>{t.admin.draft.kept}</p>}
+        </div>
+      )}
       {error && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
           {t.admin.errors[error]}
         </p>
       )}
       <form method="post" action="/api/admin/session" className="flex flex-col gap-3">
+        {next && <input type="hidden" name="next" value={next} />}
         <label htmlFor="admin-password" className="font-medium">
           {t.admin.password}
         </label>
