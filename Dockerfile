@@ -28,17 +28,10 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY . .
 # The Prisma client, `next build`, and the worker bundled into dist/ (scripts/build-tools.mjs).
 RUN npm run build
-# Dev dependencies out: what stays runs the server, the worker and the database tools.
-# --omit=optional as well: build tools that --omit=dev keeps because a dependency lists them as
-# optional (Next's compiler; the Prisma CLI and TypeScript, optional peers of @prisma/client) go
-# too, and node_modules shrinks from about 700 MB to 320 MB. sharp's own binary for this platform
-# (@img/sharp-<os>-<arch> and its libvips) is an optional dependency too, but the back office
-# re-encodes every uploaded image with sharp (lib/images/validate.ts): those packages are set
-# aside during the prune and put back (only them: the prune puts back what it finds missing of
-# the rest, @img/colour included). node_modules ends at about 350 MB.
-RUN mkdir .sharp-binaries && mv node_modules/@img/sharp-* .sharp-binaries/ \
-  && npm prune --omit=dev --omit=optional --no-audit --no-fund \
-  && mv .sharp-binaries/* node_modules/@img/ && rmdir .sharp-binaries
+# Dev dependencies out: what stays runs the server, the worker and the database tools
+# (scripts/prune.mjs: `npm prune --omit=dev --omit=optional`, which also drops the build tools
+# dependencies list as optional, keeping sharp's binary for this platform). About 350 MB stay.
+RUN node scripts/prune.mjs
 
 FROM base AS runtime
 ENV NODE_ENV=production
