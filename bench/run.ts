@@ -103,6 +103,9 @@ runUntilStopped(lifetime, "bench", async () => {
   };
   // The bench's own connections, to prepare each run's rows and check them afterwards.
   const database = new pg.Pool({ connectionString: shop.databaseUrl, max: 2 });
+  // An idle connection ended by the server (the scratch database dropped while stopping) is an
+  // "error" event on the pool, which would crash the run after its results were printed.
+  database.on("error", () => {});
   lifetime.onStop(() => database.end());
 
   // Rows some scenarios need for the whole run, before the build renders pages from them.

@@ -15,6 +15,8 @@ if (!BASELINE_DATABASE_URL || !BASELINE_SHOP || !send)
   throw new Error("baseline-process.ts is started by bench/lib/baseline-server.ts, not on its own");
 
 const database = new pg.Pool({ connectionString: BASELINE_DATABASE_URL, max: Number(BASELINE_POOL_MAX) || 10 });
+// An idle connection the server ended (the scratch database dropped at the end) must not crash the process.
+database.on("error", () => {});
 const shop = JSON.parse(BASELINE_SHOP) as ShopSettings;
 const handlers = new Map<string, BaselineHandler>();
 for (const { baseline } of selectScenarios(BENCH_SCENARIOS)) {

@@ -335,20 +335,23 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
         ...delivery?.columns,
         cartId,
         holdExpiresAt: new Date(Date.now() + policy.holdSeconds * 1000),
-        lines: {
-          create: lines.map((line, index) => ({
-            productId: line.productId,
-            variantId: line.variantId,
-            productName: line.productName,
-            variantTitle: line.variantTitle,
-            sku: line.sku,
-            unitPriceAoa: line.unitPriceAoa,
-            quantity: line.quantity,
-            discountAoa: promo?.lineDiscounts[index] ?? 0,
-          })),
-        },
       },
       select: { id: true, externalTransactionId: true },
+    });
+    // Apart from the order, not nested in its create: a nested create reads the order back with one
+    // more statement, where a plain one takes what it needs from the INSERT's RETURNING.
+    await tx.orderLine.createMany({
+      data: lines.map((line, index) => ({
+        orderId: created.id,
+        productId: line.productId,
+        variantId: line.variantId,
+        productName: line.productName,
+        variantTitle: line.variantTitle,
+        sku: line.sku,
+        unitPriceAoa: line.unitPriceAoa,
+        quantity: line.quantity,
+        discountAoa: promo?.lineDiscounts[index] ?? 0,
+      })),
     });
     if (promo)
       await recordPromoUse(tx, {
