@@ -2,6 +2,7 @@ import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { readE2eServerEnvironment } from "../harness/server-environment";
+import { query } from "./support/database";
 import { addFromCatalog, kwanza, payButton } from "./support/shop";
 import { en, pt } from "../lib/i18n/dictionaries";
 
@@ -50,6 +51,30 @@ test("a quantity above the stock is lowered to it, and the shopper is told", asy
   expect(count).toBeLessThanOrEqual(scarce.initialStock);
   // The shopper is told the quantity became all there is: what is now in the cart.
   await expect(page.getByRole("status").filter({ hasText: pt.cartNotices.capped(count) })).toBeVisible();
+});
+
+test("a cart over the shop's caps on units, lowered after it was filled, says so and cannot be checked out", async ({
+  page,
+}) => {
+  const plentiful = coffee!; // 30 in stock, more than the line will ask for
+  await addFromCatalog(page, plentiful.name);
+  // As if the cart had been filled before MAX_UNITS_PER_LINE was lowered to its default, 10.
+  const cartId = (await page.context().cookies()).find((cookie) => cookie.name === "cart_id")!.value;
+  await query("UPDATE cart_lines SET quantity = 12 WHERE cart_id = $1", [cartId]);
+
+  await page.goto("/cart");
+  await expect(page.getByTestId("cart-line").getByText(pt.cart.overLineLimit(10))).toBeVisible();
+  await expect(page.getByText(pt.cart.fixLimitsFirst(50))).toBeVisible();
+  await expect(page.getByRole("link", { name: pt.cart.checkout })).toHaveCount(0);
+  // The checkout page sends the shopper back to the cart rather than to a refusal at payment.
+  await page.goto("/checkout");
+  await expect(page).toHaveURL(/\/cart$/);
+
+  // Lowered to the cap, the cart can be checked out again.
+  await page.getByLabel(`Quantidade de ${plentiful.name}`).fill("10");
+  await page.getByTestId("cart-line").getByRole("button", { name: pt.cart.update }).click();
+  await expect(page.getByTestId("cart-count")).toHaveText("10");
+  await expect(page.getByText(pt.cart.fixLimitsFirst(50))).toHaveCount(0);
 });
 
 test("an unknown product is a 404 page", async ({ page }) => {

@@ -57,6 +57,10 @@ export interface CartView {
   totalAoa: number;
   /** Some line of an OPEN cart asks for more than is in stock (a LOCKED cart's units are already reserved). */
   exceedsStock: boolean;
+  /** The shop's caps on units, which an OPEN cart filled before they were lowered may exceed. */
+  limits: UnitLimits;
+  /** Some line of an OPEN cart, or the whole, is over `limits`: checkout would refuse it (422 too_many_units). */
+  exceedsLimits: boolean;
 }
 
 export type CartRefusalCode =
@@ -177,7 +181,11 @@ async function otherLinesUnits(tx: Transaction, cartId: string, variantId: strin
 }
 
 /** The cart by the id from its cookie; null when there is none, it is unknown, or it was checked out. */
-export async function getCart(db: Database, id: string | undefined): Promise<CartView | null> {
+export async function getCart(
+  db: Database,
+  id: string | undefined,
+  limits: UnitLimits = shopUnitLimits(),
+): Promise<CartView | null> {
   if (!id || !cartId.safeParse(id).success) return null;
   const cart = await db.cart.findUnique({
     where: { id },
@@ -233,13 +241,17 @@ export async function getCart(db: Database, id: string | undefined): Promise<Car
       lineTotalAoa: variant.priceAoa * quantity,
     };
   });
+  const itemCount = lines.reduce((sum, line) => sum + line.quantity, 0);
+  const open = cart.status === "OPEN";
   return {
     id: cart.id,
     status: cart.status,
     lines,
-    itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
+    itemCount,
     totalAoa: lines.reduce((sum, line) => sum + line.lineTotalAoa, 0),
-    exceedsStock: cart.status === "OPEN" && lines.some((line) => line.quantity > line.stock),
+    exceedsStock: open && lines.some((line) => line.quantity > line.stock),
+    limits,
+    exceedsLimits: open && (itemCount > limits.perOrder || lines.some((line) => line.quantity > limits.perLine)),
   };
 }
 

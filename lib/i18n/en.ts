@@ -126,6 +126,9 @@ export const en: Dictionary = {
     onlyInStock: (count: number) =>
       count === 0 ? "Sold out: remove this item to continue." : `Only ${count} in stock: lower the quantity.`,
     fixStockFirst: "Bring the quantities above within the available stock to continue.",
+    overLineLimit: (max: number) => `The shop sells at most ${max} of this item per order: lower the quantity.`,
+    fixLimitsFirst: (max: number) =>
+      `An order may hold at most ${max} units, and at most the amount shown of each item: lower the quantities to continue.`,
     lockedTitle: "Payment in progress",
     lockedBody: "This cart is held for a payment that has not finished yet, so it cannot be changed.",
     continueCheckout: "Continue the payment",

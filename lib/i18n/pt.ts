@@ -137,6 +137,9 @@ export const pt = {
     onlyInStock: (count: number) =>
       count === 0 ? "Esgotado: remova este artigo para continuar." : `Só há ${count} em stock: reduza a quantidade.`,
     fixStockFirst: "Ajuste as quantidades acima ao stock disponível para continuar.",
+    overLineLimit: (max: number) => `A loja vende no máximo ${max} deste artigo por encomenda: reduza a quantidade.`,
+    fixLimitsFirst: (max: number) =>
+      `Uma encomenda pode ter no máximo ${max} unidades, e no máximo o indicado de cada artigo: reduza as quantidades para continuar.`,
     lockedTitle: "Pagamento em curso",
     lockedBody:
       "Este carrinho está reservado para um pagamento que ainda não terminou, por isso não pode ser alterado.",

@@ -333,6 +333,30 @@ describe("removeLine", () => {
 });
 
 describe("getCart", () => {
+  it("flags an open cart over the caps on units (filled before they were lowered), per line and in all", async () => {
+    const [a, b] = [await insertTestProduct({ stock: 50 }), await insertTestProduct({ stock: 50 })];
+    const cart = await cartWith(
+      [
+        { productId: a.id, quantity: 8 },
+        { productId: b.id, quantity: 6 },
+      ],
+      "OPEN",
+    );
+    const view = async (limits: { perLine: number; perOrder: number }) => {
+      const found = await getCart(db(), cart.id, limits);
+      return { exceedsLimits: found!.exceedsLimits, limits: found!.limits };
+    };
+    expect(await view({ perLine: 10, perOrder: 50 })).toEqual({
+      exceedsLimits: false,
+      limits: { perLine: 10, perOrder: 50 },
+    });
+    expect((await view({ perLine: 7, perOrder: 50 })).exceedsLimits).toBe(true);
+    expect((await view({ perLine: 10, perOrder: 13 })).exceedsLimits).toBe(true);
+    // A LOCKED cart's units are already an order's: nothing to fix.
+    await db().cart.update({ where: { id: cart.id }, data: { status: "LOCKED" } });
+    expect((await view({ perLine: 7, perOrder: 13 })).exceedsLimits).toBe(false);
+  });
+
   it("computes line totals and the total from the database's current prices", async () => {
     const coffee = await insertTestProduct({ priceAoa: 6500, stock: 10 });
     const honey = await insertTestProduct({ priceAoa: 3200, stock: 1 });
@@ -383,6 +407,8 @@ describe("getCart", () => {
       itemCount: 5,
       totalAoa: 23_600,
       exceedsStock: true,
+      limits: { perLine: 10, perOrder: 50 },
+      exceedsLimits: false,
     });
   });
 

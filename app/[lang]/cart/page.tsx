@@ -11,7 +11,6 @@ import { getCart, type CartLine, type CartView } from "@/lib/cart";
 import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
 import type { Lang } from "@/lib/i18n/languages";
 import { db } from "@/lib/db/client";
-import { getEnv } from "@/lib/env";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
@@ -175,7 +174,7 @@ function CartContents({ lang, t, cart }: { lang: Lang; t: Dictionary; cart: Cart
     <>
       <ul className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">
         {cart.lines.map((line) => (
-          <CartLineItem key={line.variantId} t={t} line={line} editable={editable} />
+          <CartLineItem key={line.variantId} t={t} line={line} editable={editable} maxUnits={cart.limits.perLine} />
         ))}
       </ul>
       <div className="flex flex-col items-end gap-3">
@@ -188,6 +187,8 @@ function CartContents({ lang, t, cart }: { lang: Lang; t: Dictionary; cart: Cart
         {editable &&
           (cart.exceedsStock ? (
             <p className="text-sm text-red-700">{t.cart.fixStockFirst}</p>
+          ) : cart.exceedsLimits ? (
+            <p className="text-sm text-red-700">{t.cart.fixLimitsFirst(cart.limits.perOrder)}</p>
           ) : (
             <CartPromo lang={lang} totalAoa={cart.totalAoa} checkoutLabel={t.cart.checkout} />
           ))}
@@ -196,7 +197,18 @@ function CartContents({ lang, t, cart }: { lang: Lang; t: Dictionary; cart: Cart
   );
 }
 
-function CartLineItem({ t, line, editable }: { t: Dictionary; line: CartLine; editable: boolean }) {
+function CartLineItem({
+  t,
+  line,
+  editable,
+  maxUnits,
+}: {
+  t: Dictionary;
+  line: CartLine;
+  editable: boolean;
+  /** MAX_UNITS_PER_LINE. */
+  maxUnits: number;
+}) {
   const quantityId = `quantity-${line.variantId}`;
   return (
     <li data-testid="cart-line" className="flex flex-wrap items-center gap-4 p-4">
@@ -217,6 +229,9 @@ function CartLineItem({ t, line, editable }: { t: Dictionary; line: CartLine; ed
         {editable && line.quantity > line.stock && (
           <span className="text-sm text-red-700">{t.cart.onlyInStock(line.stock)}</span>
         )}
+        {editable && line.quantity <= line.stock && line.quantity > maxUnits && (
+          <span className="text-sm text-red-700">{t.cart.overLineLimit(maxUnits)}</span>
+        )}
       </div>
       {editable ? (
         <div className="flex flex-wrap items-end gap-2">
@@ -231,7 +246,7 @@ function CartLineItem({ t, line, editable }: { t: Dictionary; line: CartLine; ed
               type="number"
               inputMode="numeric"
               min={0}
-              max={getEnv().orders.units.perLine}
+              max={maxUnits}
               step={1}
               defaultValue={line.quantity}
               required

@@ -29,8 +29,9 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
   // A code applied on the cart: the form applies it again (the server checks it once more at payment).
   const promo = typeof query.promo === "string" && query.promo.length <= PROMO_CODE_INPUT_MAX ? query.promo : undefined;
   const cart = await getCart(db(), readCartId(cookieStore.get(CART_COOKIE)?.value));
-  // Nothing to pay for, or a line the stock cannot cover: the cart page says what to do.
-  if (!cart || cart.lines.length === 0 || cart.exceedsStock) redirect("/cart");
+  // Nothing to pay for, a line the stock cannot cover, or more than the shop's caps on units: the
+  // cart page says what to do.
+  if (!cart || cart.lines.length === 0 || cart.exceedsStock || cart.exceedsLimits) redirect("/cart");
   const { publishableKey, sdkUrl } = getEnv().pay;
   const delivery = await deliveryOptions(db());
 
