@@ -5,6 +5,7 @@ import { shopCookie } from "./cookies";
 import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT, unitsAllowed, type UnitLimits } from "./checkout/limits";
 import { describeIssues } from "./checkout/request";
 import type { Database } from "./db/client";
+import { Rollback, rolledBack } from "./db/rollback";
 import { getEnv } from "./env";
 import { Prisma } from "./generated/prisma/client";
 import { ON_SALE, unitsForSale } from "./on-sale";
@@ -378,7 +379,7 @@ async function addOnce(
       const others = existing?.status === "OPEN" ? await otherLinesUnits(tx, id, variant.id) : 0;
       const capped = cappedQuantity(wanted, variant.stock, others, limits);
       // Refused before anything is written but the new cart (which a refusal rolls back).
-      if ("refusal" in capped) throw new RefusedChange(capped.refusal);
+      if ("refusal" in capped) throw new Rollback(capped.refusal);
       const { quantity } = capped;
       await tx.cartLine.upsert({
         where: { cartId_variantId: { cartId: id, variantId: variant.id } },
@@ -389,19 +390,11 @@ async function addOnce(
       const change: CartChange = { ok: true, cartId: id, ...capped };
       return { change };
     })
-    .catch(refusedChange);
-}
-
-/** Thrown inside a cart transaction to roll it back and answer `change`. */
-class RefusedChange extends Error {
-  constructor(readonly change: CartChange) {
-    super("refused");
-  }
-}
-
-function refusedChange(error: unknown): { change: CartChange } {
-  if (error instanceof RefusedChange) return { change: error.change };
-  throw error;
+    .catch((error: unknown) => {
+      const refused = rolledBack<CartChange>(error);
+      if (refused) return { change: refused };
+      throw error;
+    });
 }
 
 /** Sets a line's quantity (capped by stock and the caps on units, `limits` or the shop's); 0 removes the line. */

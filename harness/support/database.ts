@@ -1,3 +1,8 @@
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { applyMigrations } from "../../scripts/db/migrate.mjs";
 import { createScratchDatabase, type ScratchDatabase } from "../scratch-database";
 
 /**
@@ -12,4 +17,24 @@ export function createTestDatabase(label = "test"): Promise<TestDatabase> {
   // ("" when there is none, which means embedded PGlite).
   const serverUrl = process.env.TEST_SERVER_DATABASE_URL || undefined;
   return createScratchDatabase({ label, serverUrl });
+}
+
+const MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
+
+/**
+ * Applies every migration before `firstMigration` (a folder name under prisma/migrations) to the
+ * database at `connectionString`: the schema the release before that step runs on, for a test
+ * that fills it as that release would, then applies the rest (`applyMigrations`) on that data.
+ */
+export async function migrateBefore(connectionString: string, firstMigration: string): Promise<void> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), `migrations-before-${firstMigration}-`));
+  try {
+    await cp(MIGRATIONS_DIR, scratch, { recursive: true });
+    for (const name of await readdir(scratch))
+      if (name >= firstMigration && name !== "migration_lock.toml")
+        await rm(path.join(scratch, name), { recursive: true });
+    await applyMigrations({ connectionString, migrationsDir: scratch });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }

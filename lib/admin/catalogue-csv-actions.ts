@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { NextResponse, type NextRequest } from "next/server";
 import { refuseWithoutAdminSession } from "./guard";
-import { isMultipart, refuseCrossSite, seeOther } from "./requests";
+import { isMultipart, refuseCrossSite, seeOther, wantsJson } from "./requests";
 import { catalogChanged } from "../catalog-pages";
 import { importFlashUrl, type ImportError } from "../catalog-csv/flash";
 import { CSV_LIMITS, type CsvProblem } from "../catalog-csv/format";
@@ -29,7 +29,6 @@ export const MAX_IMPORT_BODY_BYTES = CSV_LIMITS.bytesMax + 64 * 1024;
 export const JSON_PROBLEMS_MAX = 1000;
 
 const isCsv = (request: Request) => /^text\/csv\s*(;|$)/i.test(request.headers.get("content-type") ?? "");
-const wantsJson = (request: Request) => /application\/json/i.test(request.headers.get("accept") ?? "");
 
 type Refusal = { status: 400 | 413 | 415; code: ImportError; message: string };
 type CsvBody = { ok: true; bytes: Uint8Array; checked?: string } | { ok: false; refusal: Refusal };

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import { Rollback, rolledBack } from "../db/rollback";
 import { GALLERY_LIMITS, replaceGallery, type GalleryImage } from "../gallery";
 import { Prisma } from "../generated/prisma/client";
 import type { ImageStore } from "../images/store";
@@ -117,13 +118,6 @@ export async function adminGallery(db: Database, productId: string): Promise<Adm
   });
 }
 
-/** Thrown to roll a transaction back; answered as `refusal`. */
-class Refused extends Error {
-  constructor(readonly refusal: Refusal) {
-    super(refusal.message);
-  }
-}
-
 export interface GalleryDeps {
   db: Database;
   images: ImageStore;
@@ -151,7 +145,7 @@ export async function addGalleryImage(
       // In this transaction: a refusal below rolls it back, and leaves no image behind.
       const { path } = await deps.images.put(prepared.bytes, prepared.contentType, tx);
       if (images.some((existing) => existing.path === path))
-        throw new Refused({
+        throw new Rollback({
           ok: false,
           status: 409,
           code: "duplicate_image",
@@ -159,7 +153,7 @@ export async function addGalleryImage(
           field: "image",
         });
       if (images.length >= GALLERY_LIMITS.imagesMax)
-        throw new Refused({
+        throw new Rollback({
           ok: false,
           status: 409,
           code: "gallery_full",
@@ -169,7 +163,8 @@ export async function addGalleryImage(
       return { ok: true, done: "added", gallery: await readGallery(tx, productId) };
     });
   } catch (error) {
-    if (error instanceof Refused) return error.refusal;
+    const refused = rolledBack<Refusal>(error);
+    if (refused) return refused;
     throw error;
   }
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { replaceGallery } from "../gallery";
+import { Rollback, rolledBack } from "../db/rollback";
 import { lockProducts } from "../stock";
 import type { ImageStore } from "../images/store";
 import { prepareImage, type PreparedImage } from "../images/validate";
@@ -234,13 +235,6 @@ async function setCategories(tx: Prisma.TransactionClient, productId: string, id
   return true;
 }
 
-/** Thrown to roll a transaction back; answered as `result`. */
-class Refused extends Error {
-  constructor(readonly result: ProductResult) {
-    super(result.ok ? "refused" : result.message);
-  }
-}
-
 /**
  * Checks and re-encodes an uploaded image (lib/images/validate.ts), before any transaction: it
  * takes CPU time, which must not be spent holding locks. `image` is absent when none was sent.
@@ -276,7 +270,7 @@ export async function createProduct(
   const { bytes, contentType } = upload.image!;
   try {
     const product = await deps.db.$transaction(async (tx) => {
-      // In this transaction: a product refused below (Refused) leaves no image behind.
+      // In this transaction: a product refused below (a Rollback) leaves no image behind.
       const { path } = await deps.images.put(bytes, contentType, tx);
       // A trigger gives the product its default variant, at this price and stock (lib/variants.ts).
       const created = await tx.product.create({
@@ -284,7 +278,7 @@ export async function createProduct(
         select: { id: true, stock: true, variants: { select: { id: true } } },
       });
       await replaceGallery(tx, created.id, [{ path, alt: imageAlt ?? data.name }]);
-      if (!(await setCategories(tx, created.id, categoryIds ?? []))) throw new Refused(unknownCategories);
+      if (!(await setCategories(tx, created.id, categoryIds ?? []))) throw new Rollback(unknownCategories);
       if (created.stock > 0)
         await tx.stockAdjustment.create({
           data: {
@@ -300,7 +294,8 @@ export async function createProduct(
     });
     return { ok: true, done: "created", product };
   } catch (error) {
-    if (error instanceof Refused) return error.result;
+    const refused = rolledBack<ProductResult>(error);
+    if (refused) return refused;
     if (isUniqueViolation(error)) return slugTaken;
     throw error;
   }
@@ -335,18 +330,18 @@ export async function updateProduct(
       // this transaction, then applies to its result.
       await lockProducts(tx, [productId]);
       const variant = priceAoa !== undefined || stock !== undefined ? await singleVariant(tx, productId) : null;
-      if (variant && !variant.ok) throw new Refused(variant.refusal);
+      if (variant && !variant.ok) throw new Rollback(variant.refusal);
       const current = variant?.variant;
       const stockChange = current !== undefined && stock !== undefined && stock !== stockShown;
       if (stockChange && current.stock !== stockShown)
-        throw new Refused({
+        throw new Rollback({
           ok: false,
           status: 409,
           code: "stock_changed",
           message: `the stock changed to ${current.stock} since the form showed ${stockShown}; nothing was saved`,
           field: "stock",
         });
-      if (categoryIds && !(await setCategories(tx, productId, categoryIds))) throw new Refused(unknownCategories);
+      if (categoryIds && !(await setCategories(tx, productId, categoryIds))) throw new Rollback(unknownCategories);
       // A new image replaces the gallery's first, which is the product's image; stored in this
       // transaction, so that nothing is left of it if the change fails.
       const gallery = upload.image ? await lockedGallery(tx, productId) : null;
@@ -375,7 +370,8 @@ export async function updateProduct(
       return { ok: true, done: "saved", product };
     });
   } catch (error) {
-    if (error instanceof Refused) return error.result;
+    const refused = rolledBack<ProductResult>(error);
+    if (refused) return refused;
     if (isUniqueViolation(error)) return slugTaken;
     throw error;
   }

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import { Rollback, rolledBack } from "../db/rollback";
 import { Prisma } from "../generated/prisma/client";
 import { isPromoCode, normalizePromoCode, PROMO_CODE_MAX, PROMO_KINDS, type PromoKind } from "../promo-code";
 import { activeFlag, formIntegerBetween, formOptional, formUuidList, invalidInput } from "../text-input";
@@ -191,25 +192,19 @@ const usesAbove = (uses: number): Refusal => ({
   field: "maxUses",
 });
 
-/** Thrown to roll a transaction back; answered as `refusal`. */
-class Refused extends Error {
-  constructor(readonly refusal: Refusal) {
-    super(refusal.message);
-  }
-}
-
 /**
  * Refuses a code another has, up front (the unique index still refuses one made meanwhile: the
  * same 409), so that a duplicate is not a database error in the logs.
  */
 async function refuseTakenCode(tx: Prisma.TransactionClient, code: string, id?: string): Promise<void> {
   const other = await tx.promoCode.findFirst({ where: { code, ...(id ? { NOT: { id } } : {}) }, select: { id: true } });
-  if (other) throw new Refused(codeTaken);
+  if (other) throw new Rollback(codeTaken);
 }
 
 /** A write's error as the admin's refusal, or the error again when it is a fault. */
 function refusalOf(error: unknown): Refusal {
-  if (error instanceof Refused) return error.refusal;
+  const refused = rolledBack<Refusal>(error);
+  if (refused) return refused;
   if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return codeTaken;
   throw error;
 }
@@ -273,7 +268,7 @@ export async function createPromoCode(
   try {
     const row = await db.$transaction(async (tx) => {
       await refuseTakenCode(tx, parsed.data.code);
-      if (!(await lockCategories(tx, categoryIds))) throw new Refused(unknownCategories);
+      if (!(await lockCategories(tx, categoryIds))) throw new Rollback(unknownCategories);
       return tx.promoCode.create({
         data: { ...columns(parsed.data), categories: { create: categoryIds.map((categoryId) => ({ categoryId })) } },
         select: fields,
@@ -301,11 +296,11 @@ export async function updatePromoCode(
       const [current] = await tx.$queryRaw<{ uses: number }[]>(
         Prisma.sql`SELECT uses FROM promo_codes WHERE id = ${id}::uuid FOR UPDATE`,
       );
-      if (!current) throw new Refused(notFound);
+      if (!current) throw new Rollback(notFound);
       const { maxUses } = parsed.data;
-      if (maxUses !== undefined && maxUses < current.uses) throw new Refused(usesAbove(current.uses));
+      if (maxUses !== undefined && maxUses < current.uses) throw new Rollback(usesAbove(current.uses));
       await refuseTakenCode(tx, parsed.data.code, id);
-      if (!(await lockCategories(tx, categoryIds))) throw new Refused(unknownCategories);
+      if (!(await lockCategories(tx, categoryIds))) throw new Rollback(unknownCategories);
       await tx.promoCodeCategory.deleteMany({ where: { promoCodeId: id } });
       return tx.promoCode.update({
         where: { id },

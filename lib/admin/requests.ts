@@ -18,11 +18,17 @@ export function isSameOriginRequest(request: Request, appUrl: string): boolean {
     const fetchSite = request.headers.get("sec-fetch-site");
     return fetchSite === null || fetchSite === "same-origin";
   }
-  if (!URL.canParse(origin)) return false;
-  const from = new URL(origin);
+  return URL.canParse(origin) && isShopOrigin(new URL(origin), appUrl, request.headers.get("host"));
+}
+
+/**
+ * Whether `from` (an Origin, a Referer) is one of the shop's own pages: APP_URL's origin, or,
+ * while the shop runs on this machine, the origin of the Host the browser used.
+ */
+export function isShopOrigin(from: URL, appUrl: string, host: string | null): boolean {
   const app = new URL(appUrl);
   if (from.origin === app.origin) return true;
-  return isLoopback(app.hostname) && isLoopback(from.hostname) && from.host === request.headers.get("host");
+  return isLoopback(app.hostname) && isLoopback(from.hostname) && from.host === host;
 }
 
 /** 403 for a request from another site; every admin mutation asks this first. */
@@ -39,6 +45,9 @@ export { isFormPost, isJson, readFormOrJson, seeOther } from "../form-requests";
 export const isMultipart = (request: Request) =>
   /^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "");
 
+/** A client that asks for JSON (`Accept`), even from a form. */
+export const wantsJson = (request: Request) => /application\/json/i.test(request.headers.get("accept") ?? "");
+
 /** A browser's form post, answered with a redirect; a client asking for JSON gets JSON. */
 export const answersWithRedirect = (request: Request) =>
-  (isFormPost(request) || isMultipart(request)) && !/application\/json/i.test(request.headers.get("accept") ?? "");
+  (isFormPost(request) || isMultipart(request)) && !wantsJson(request);

@@ -1,4 +1,4 @@
-import { isLoopback } from "../env";
+import { isShopOrigin } from "./requests";
 
 /**
  * Where the sign-in sends the owner back to after a session ended under a form: a page of the
@@ -38,10 +38,7 @@ export function safeAdminPath(value: unknown): string | undefined {
 export function returnPathOf(referer: string | null, appUrl: string, host: string | null): string | undefined {
   if (!referer || !URL.canParse(referer)) return undefined;
   const from = new URL(referer);
-  const app = new URL(appUrl);
-  const sameOrigin =
-    from.origin === app.origin || (isLoopback(app.hostname) && isLoopback(from.hostname) && from.host === host);
-  if (!sameOrigin) return undefined;
+  if (!isShopOrigin(from, appUrl, host)) return undefined;
   const query = new URLSearchParams([...from.searchParams].filter(([name]) => NAVIGATION.has(name)));
   const search = query.size > 0 ? `?${query}` : "";
   return safeAdminPath(`${from.pathname}${search}`);

@@ -61,14 +61,14 @@ async function readSignIn(
   return { ok: true, password: parsed.data.password, next };
 }
 
-/** One log line per attempt: what happened, from which address, when. */
-function logAttempt(outcome: "succeeded" | "failed", address: string, fields: LogFields = {}) {
-  consoleLogger(outcome === "succeeded" ? "info" : "warn", `admin.sign_in.${outcome}`, {
-    ...fields,
-    address,
-    at: new Date().toISOString(),
-  });
+/** A log line of the back office's sessions: what happened, from which address, when. */
+function logSession(level: "info" | "warn" | "error", event: string, address: string, fields: LogFields = {}) {
+  consoleLogger(level, event, { ...fields, address, at: new Date().toISOString() });
 }
+
+/** One log line per sign-in attempt. */
+const logAttempt = (outcome: "succeeded" | "failed", address: string, fields: LogFields = {}) =>
+  logSession(outcome === "succeeded" ? "info" : "warn", `admin.sign_in.${outcome}`, address, fields);
 
 /** The two limits, per address then shop-wide; an attempt refused by the first does not count against the second. */
 async function spendAttempt(
@@ -150,11 +150,11 @@ export async function signOut(request: NextRequest): Promise<Response> {
   if (sid) {
     try {
       await endAdminSession(db(), sid);
-      consoleLogger("info", "admin.sign_out", { address: addressOf(request), at: new Date().toISOString() });
+      logSession("info", "admin.sign_out", addressOf(request));
     } catch (error) {
       // The cookie is cleared all the same; a copy of it lives on until its 8 hours are up, so say so.
       ended = false;
-      consoleLogger("error", "admin.sign_out_failed", { address: addressOf(request), error: errorKind(error) });
+      logSession("error", "admin.sign_out_failed", addressOf(request), { error: errorKind(error) });
     }
   }
   const response = isFormPost(request)
@@ -183,11 +183,7 @@ export async function signOutEverywhere(request: NextRequest): Promise<Response>
   const refusal = (await refuseWithoutAdminSession(request)) ?? refuseCrossSite(request);
   if (refusal) return refusal;
   const ended = await endAllAdminSessions(db());
-  consoleLogger("info", "admin.sign_out_everywhere", {
-    ended,
-    address: addressOf(request),
-    at: new Date().toISOString(),
-  });
+  logSession("info", "admin.sign_out_everywhere", addressOf(request), { ended });
   const response = isFormPost(request)
     ? seeOther("/admin?signedOut=everywhere")
     : NextResponse.json({ signedIn: false, ended });

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import { Rollback, rolledBack } from "../db/rollback";
 import { Prisma } from "../generated/prisma/client";
 import { lockProducts } from "../stock";
 import { hasNoNul, invalidInput, NO_NUL } from "../text-input";
@@ -344,13 +345,6 @@ function invalidTable(error: z.ZodError): Refusal {
 const isUniqueViolation = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 
-/** Thrown to roll a transaction back; answered as `refusal`. */
-class Refused extends Error {
-  constructor(readonly refusal: Refusal) {
-    super(refusal.message);
-  }
-}
-
 const skuTaken = (title: string): Refusal => ({
   ok: false,
   status: 409,
@@ -447,7 +441,7 @@ export async function updateVariants(
         try {
           await tx.productVariant.update({ where: { id: variant.id }, data });
         } catch (error) {
-          if (isUniqueViolation(error)) throw new Refused(skuTaken(titleOf(variant)));
+          if (isUniqueViolation(error)) throw new Rollback(skuTaken(titleOf(variant)));
           throw error;
         }
         if (stockChange)
@@ -466,7 +460,8 @@ export async function updateVariants(
       return { ok: true, done: "variants_saved", product: await readView(tx, productId) };
     });
   } catch (error) {
-    if (error instanceof Refused) return error.refusal;
+    const refused = rolledBack<Refusal>(error);
+    if (refused) return refused;
     // Another transaction took the SKU between the check and the write.
     if (isUniqueViolation(error)) return skuTaken("");
     throw error;

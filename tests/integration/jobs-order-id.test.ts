@@ -1,7 +1,3 @@
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,14 +9,13 @@ import { jobsOfOrders, requeueParkedJob } from "@/lib/jobs/queue";
 import { changeFulfilment } from "@/lib/orders/fulfilment";
 import { applyPaymentUpdate } from "@/lib/orders/state-machine";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import { createTestDatabase, migrateBefore, type TestDatabase } from "../../harness/support/database";
 
 // Jobs name their order in jobs.order_id (migrations 20261204000000 to 20261204000300): on a
 // database the release before filled, the jobs already there are backfilled in batches; a job the
 // release before inserts afterwards (its exact statement: no order_id) gets its order from a
 // trigger; and the back office finds an order's jobs by that column, through its index.
 
-const MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
 const FIRST_MIGRATION = "20261204000000_jobs_order_id";
 /** More than two of the backfill's batches (5000 jobs each). */
 const MANY_JOBS = 10_001;
@@ -28,7 +23,6 @@ const MANY_JOBS = 10_001;
 let database: TestDatabase;
 let pool: pg.Pool;
 let client: PrismaClient;
-let scratch: string;
 
 const query = async <R extends pg.QueryResultRow>(sql: string, params: unknown[] = []) =>
   (await pool.query<R>(sql, params)).rows;
@@ -60,12 +54,7 @@ const cancelled = {} as { id: string; ext: string };
 beforeAll(async () => {
   database = await createTestDatabase("jobs-order-id");
   // Every migration before this step: the schema the release before runs on.
-  scratch = await mkdtemp(path.join(os.tmpdir(), "migrations-before-jobs-order-id-"));
-  await cp(MIGRATIONS_DIR, scratch, { recursive: true });
-  for (const name of await readdir(scratch))
-    if (name >= FIRST_MIGRATION && name !== "migration_lock.toml")
-      await rm(path.join(scratch, name), { recursive: true });
-  await applyMigrations({ connectionString: database.url, migrationsDir: scratch });
+  await migrateBefore(database.url, FIRST_MIGRATION);
   pool = new pg.Pool({ connectionString: database.url, max: 2 });
 
   Object.assign(paid, await insertOrder("CON"));
@@ -91,7 +80,6 @@ afterAll(async () => {
   await client?.$disconnect();
   await pool?.end();
   await database?.drop();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 describe("the jobs of the release before", () => {

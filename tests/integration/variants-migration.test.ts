@@ -1,7 +1,3 @@
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,20 +6,18 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { getOrderSummary } from "@/lib/orders/summary";
 import { takeUnits } from "@/lib/stock";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
+import { createTestDatabase, migrateBefore, type TestDatabase } from "../../harness/support/database";
 
 // Migration 20261129000000_variants on a database that the release before it filled: existing
 // products, carts, order lines and stock adjustments get their default variant, and the release
 // before (its exact statements, below) keeps working on the new schema, as docs/database.md asks
 // of every migration: for the whole build, and after a rollback.
 
-const MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
 const FIRST_VARIANT_MIGRATION = "20261129000000_variants";
 
 let database: TestDatabase;
 let pool: pg.Pool;
 let client: PrismaClient;
-let scratch: string;
 
 const query = async <R extends pg.QueryResultRow>(sql: string, params: unknown[] = []) =>
   (await pool.query<R>(sql, params)).rows;
@@ -33,12 +27,7 @@ const ids = {} as { coffee: string; honey: string; archived: string; cart: strin
 beforeAll(async () => {
   database = await createTestDatabase("variants-migration");
   // Every migration before variants: the schema the release before runs on.
-  scratch = await mkdtemp(path.join(os.tmpdir(), "migrations-before-variants-"));
-  await cp(MIGRATIONS_DIR, scratch, { recursive: true });
-  for (const name of await readdir(scratch))
-    if (name >= FIRST_VARIANT_MIGRATION && name !== "migration_lock.toml")
-      await rm(path.join(scratch, name), { recursive: true });
-  await applyMigrations({ connectionString: database.url, migrationsDir: scratch });
+  await migrateBefore(database.url, FIRST_VARIANT_MIGRATION);
   pool = new pg.Pool({ connectionString: database.url, max: 1 });
 
   const product = async (slug: string, price: number, stock: number, archived = false) =>
@@ -82,7 +71,6 @@ afterAll(async () => {
   await client?.$disconnect();
   await pool?.end();
   await database?.drop();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 const variantsOf = (productId: string) =>
