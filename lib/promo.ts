@@ -2,7 +2,7 @@ import { getCart } from "./cart";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
 import { formatAoa } from "./money";
-import { phoneKey } from "./orders/lookup";
+import { phoneKey } from "./phone";
 import { isPromoCode, normalizePromoCode, type PromoKind } from "./promo-code";
 
 /**

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { customerSchema } from "../checkout/request";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
+import { phoneKey } from "../phone";
 import { invalidInput } from "../text-input";
 import type { OrderStatus } from "./state-machine";
 
@@ -51,14 +52,6 @@ export const lookupSchema = z.object({
     }),
   phone: customerSchema.shape.phone,
 });
-
-/** The same phone whatever its form: its digits, without the international prefix of Angola (244). */
-export function phoneKey(phone: string): string {
-  let digits = phone.replace(/\D/g, "");
-  if (digits.startsWith("00")) digits = digits.slice(2);
-  if (digits.startsWith("244") && digits.length > 9) digits = digits.slice(3);
-  return digits;
-}
 
 export type LookupResult =
   | { ok: true; externalTransactionId: string }

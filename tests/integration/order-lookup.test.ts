@@ -2,7 +2,8 @@ import { randomInt, randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
-import { lookUpOrder, phoneKey, shopperOrders } from "@/lib/orders/lookup";
+import { lookUpOrder, shopperOrders } from "@/lib/orders/lookup";
+import { phoneKey } from "@/lib/phone";
 import { appendForwardedFor } from "../../scripts/lib/forwarded-for.mjs";
 import { newExternalTransactionId } from "../../harness/support/orders";
 
