@@ -124,6 +124,22 @@ describe("the owner lists a zone's municipalities", () => {
     expect(await municipalitiesOf(served.id)).toEqual(["Quiçama"]);
   });
 
+  it("two zones saved at once with one municipality: one gets it, the other a 409 naming it", async () => {
+    const names = [unique("Par A"), unique("Par B")];
+    const answers = await Promise.all(
+      names.map((name) => createZone({ json: { name, feeAoa: 1_000, municipalities: ["Mussulo"] } })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const refused = await json(answers.find((answer) => answer.status === 409)!);
+    expect(refused.error.code).toBe("municipality_served");
+    const holders = await client.deliveryZoneMunicipality.findMany({
+      where: { name: "Mussulo" },
+      select: { zone: { select: { name: true } } },
+    });
+    expect(holders).toHaveLength(1);
+    expect(refused.error.message).toContain(holders[0]!.zone.name);
+  });
+
   it("the database itself keeps one municipality in one zone, accents and case aside", async () => {
     const first = await zoneOf({ json: { name: unique("Um"), feeAoa: 1, municipalities: ["Ingombota"] } });
     const second = await zoneOf({ json: { name: unique("Dois"), feeAoa: 1 } });
