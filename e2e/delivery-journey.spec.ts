@@ -67,7 +67,7 @@ test("deliver to a zone with an address and a promo code, pay, and find the orde
   // No button until the address is complete.
   await expect(page.getByText(pt.checkout.fillToPay)).toBeVisible();
   await expect(page.getByLabel(pt.checkout.province)).toHaveValue("Luanda");
-  await page.getByLabel(pt.checkout.municipality).selectOption(ADDRESS.municipality);
+  await page.getByLabel(pt.checkout.municipality, { exact: true }).selectOption(ADDRESS.municipality);
   await expect(page.getByTestId("checkout-delivery-fee")).toHaveText(kwanza.format(ZONE.feeAoa));
   await page.getByLabel(pt.checkout.neighbourhood).fill(ADDRESS.neighbourhood);
   await page.getByLabel(pt.checkout.street).fill(ADDRESS.street);
