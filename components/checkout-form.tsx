@@ -12,9 +12,19 @@ import { formatAoa } from "@/lib/money";
 
 /** The active delivery methods, as GET /api/delivery-options answers them. */
 export interface CheckoutDeliveryOptions {
-  zones: { id: string; name: string; feeAoa: number; freeFromAoa: number | null; estimatedDays: number | null }[];
+  zones: {
+    id: string;
+    name: string;
+    feeAoa: number;
+    freeFromAoa: number | null;
+    estimatedDays: number | null;
+    municipalities: string[];
+  }[];
   pickupPoints: { id: string; name: string; address: string; hours: string }[];
 }
+
+/** The choice of a delivery whose zone follows the municipality (the zones that list theirs). */
+const BY_MUNICIPALITY = "delivery";
 
 type AddressField = keyof typeof ADDRESS_LIMITS;
 const ADDRESS_FIELDS: AddressField[] = ["province", "municipality", "neighbourhood", "street", "reference"];
@@ -28,11 +38,12 @@ const ADDRESS_AUTOCOMPLETE: Record<AddressField, string> = {
 
 /**
  * The checkout's form: the customer (name, phone, optional email), how the goods reach them (a
- * pickup point, or a zone with an address), a promo code, and what they will pay, checked as
+ * pickup point, or a delivery to an address), a promo code, and what they will pay, checked as
  * they type with the very schemas endpoint A applies (lib/checkout/request.ts). The PayButton
  * appears once everything is valid. The amounts shown are the server's rules (the zone's fee
  * from lib/delivery-fee.ts, the discount from POST /api/cart/promo); endpoint A computes them
- * again and charges what it computed.
+ * again and charges what it computed. A delivery's zone follows the municipality chosen from the
+ * ones the zones serve; a zone listing none yet is offered by name, with a municipality typed.
  */
 export function CheckoutForm({
   lang,
@@ -58,13 +69,20 @@ export function CheckoutForm({
   const id = useId();
   const [fields, setFields] = useState({ name: "", phone: "", email: "" });
   const [touched, setTouched] = useState({ name: false, phone: false, email: false });
+  const restricted = delivery.zones.filter((candidate) => candidate.municipalities.length > 0);
+  const unrestricted = delivery.zones.filter((candidate) => candidate.municipalities.length === 0);
+  const served = restricted
+    .flatMap((candidate) => candidate.municipalities.map((name) => ({ name, zone: candidate })))
+    .sort((a, b) => a.name.localeCompare(b.name, "pt"));
   // The first method on offer is chosen to begin with (a pickup point costs nothing).
   const [choice, setChoice] = useState(
     delivery.pickupPoints[0]
       ? `pickup:${delivery.pickupPoints[0].id}`
-      : delivery.zones[0]
-        ? `zone:${delivery.zones[0].id}`
-        : "",
+      : restricted[0]
+        ? BY_MUNICIPALITY
+        : unrestricted[0]
+          ? `zone:${unrestricted[0].id}`
+          : "",
   );
   const [address, setAddress] = useState<Record<AddressField, string>>({
     province: "Luanda",
@@ -84,9 +102,12 @@ export function CheckoutForm({
     email: touched.email && invalid.has("email") ? t.checkout.emailInvalid : undefined,
   };
 
-  const zone = choice.startsWith("zone:")
-    ? delivery.zones.find((candidate) => `zone:${candidate.id}` === choice)
-    : undefined;
+  const byMunicipality = choice === BY_MUNICIPALITY;
+  const zone = byMunicipality
+    ? served.find((candidate) => candidate.name === address.municipality)?.zone
+    : choice.startsWith("zone:")
+      ? unrestricted.find((candidate) => `zone:${candidate.id}` === choice)
+      : undefined;
   const point = choice.startsWith("pickup:")
     ? delivery.pickupPoints.find((candidate) => `pickup:${candidate.id}` === choice)
     : undefined;
@@ -102,7 +123,8 @@ export function CheckoutForm({
   const deliveryChoice: CheckoutDetails["delivery"] | undefined = point
     ? { method: "pickup", pickupPointId: point.id }
     : zone && parsedAddress.success
-      ? { method: "delivery", zoneId: zone.id, address: parsedAddress.data }
+      ? // The server finds the zone from the municipality; a zone that lists none is named.
+        { method: "delivery", ...(byMunicipality ? {} : { zoneId: zone.id }), address: parsedAddress.data }
       : undefined;
   const ready = parsed.success && (!offersDelivery || deliveryChoice !== undefined);
 
@@ -138,25 +160,49 @@ export function CheckoutForm({
   const addressField = (key: AddressField) => {
     const error =
       addressTouched[key] && badAddress.has(key) ? t.checkout.addressInvalid(ADDRESS_LIMITS[key]) : undefined;
-    const hint = key === "reference" ? t.checkout.referenceHint : undefined;
+    const hint =
+      key === "reference"
+        ? t.checkout.referenceHint
+        : key === "municipality" && byMunicipality
+          ? zone
+            ? `${zone.name}: ${zoneNote(zone)}`
+            : t.checkout.municipalityHint
+          : undefined;
+    const common = {
+      id: `${id}-address-${key}`,
+      name: key,
+      value: address[key],
+      onBlur: () => setAddressTouched((current) => ({ ...current, [key]: true })),
+      "aria-invalid": error ? true : undefined,
+      "aria-describedby": `${id}-address-${key}-message`,
+      autoComplete: ADDRESS_AUTOCOMPLETE[key],
+      required: true,
+      className: "rounded-md border border-stone-300 px-3 py-2 text-base aria-invalid:border-red-600",
+    };
     return (
       <div key={key} className="flex flex-col gap-1">
         <label htmlFor={`${id}-address-${key}`} className="text-sm font-medium">
           {t.checkout[key]}
         </label>
-        <input
-          id={`${id}-address-${key}`}
-          name={key}
-          value={address[key]}
-          onChange={(event) => setAddress((current) => ({ ...current, [key]: event.target.value }))}
-          onBlur={() => setAddressTouched((current) => ({ ...current, [key]: true }))}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={`${id}-address-${key}-message`}
-          autoComplete={ADDRESS_AUTOCOMPLETE[key]}
-          maxLength={ADDRESS_LIMITS[key]}
-          required
-          className="rounded-md border border-stone-300 px-3 py-2 text-base aria-invalid:border-red-600"
-        />
+        {key === "municipality" && byMunicipality ? (
+          <select
+            {...common}
+            onChange={(event) => setAddress((current) => ({ ...current, municipality: event.target.value }))}
+          >
+            <option value="">{t.checkout.chooseMunicipality}</option>
+            {served.map((candidate) => (
+              <option key={candidate.name} value={candidate.name}>
+                {candidate.name}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input
+            {...common}
+            onChange={(event) => setAddress((current) => ({ ...current, [key]: event.target.value }))}
+            maxLength={ADDRESS_LIMITS[key]}
+          />
+        )}
         <p id={`${id}-address-${key}-message`} className="min-h-5 text-sm text-red-700">
           {error ?? (hint ? <span className="text-stone-500">{hint}</span> : null)}
         </p>
@@ -227,12 +273,13 @@ export function CheckoutForm({
                 candidate.address,
               ),
             )}
-            {delivery.zones.map((candidate) =>
+            {restricted.length > 0 && radio(BY_MUNICIPALITY, t.checkout.homeDelivery, t.checkout.feeByMunicipality)}
+            {unrestricted.map((candidate) =>
               radio(`zone:${candidate.id}`, t.checkout.deliverTo(candidate.name), zoneNote(candidate)),
             )}
           </fieldset>
         )}
-        {zone && (
+        {(zone || byMunicipality) && (
           <fieldset className="mt-2 flex flex-col gap-1">
             <legend className="mb-2 text-base font-medium">{t.checkout.address}</legend>
             {ADDRESS_FIELDS.map(addressField)}
@@ -268,7 +315,8 @@ export function CheckoutForm({
           <div className="flex justify-between gap-4">
             <dt>{t.checkout.deliveryFee}</dt>
             <dd data-testid="checkout-delivery-fee" className="tabular-nums">
-              {feeAoa === 0 ? t.checkout.free : formatAoa(feeAoa)}
+              {/* No fee before the municipality that decides it is chosen. */}
+              {byMunicipality && !zone ? "—" : feeAoa === 0 ? t.checkout.free : formatAoa(feeAoa)}
             </dd>
           </div>
         )}

@@ -8,8 +8,8 @@ import { expect, test } from "./support/fixtures";
 import { addFromCatalog, kwanza, openPopup, payButton } from "./support/shop";
 
 /**
- * From the cart to the shopper's door (issue 25): the shopper chooses delivery to a zone with an
- * Angolan address, applies a promo code and sees its effect, pays in the sandbox's popup the
+ * From the cart to the shopper's door (issue 25): the shopper chooses delivery to an Angolan
+ * address, its zone and fee following the municipality chosen from the ones the shop serves, applies a promo code and sees its effect, pays in the sandbox's popup the
  * amount the server computed (subtotal − discount + fee), receives the shop's confirmation mail
  * (in the outbox), and later finds the order from another device by its number and phone; the
  * merchant marks it shipped, then delivered, and the shopper's page shows each step. On the
@@ -18,8 +18,8 @@ import { addFromCatalog, kwanza, openPopup, payButton } from "./support/shop";
 
 const ZONE = DEMO_DELIVERY_ZONES.find((zone) => zone.name === "Kilamba")!;
 const ADDRESS = {
-  municipality: "Belas",
-  neighbourhood: "Kilamba",
+  municipality: ZONE.municipalities[0]!,
+  neighbourhood: "Centralidade do Kilamba",
   street: "Bloco Q, prédio 12, 3.º B",
   reference: "Em frente à escola primária",
 };
@@ -61,12 +61,14 @@ test("deliver to a zone with an address and a promo code, pay, and find the orde
   await page.getByLabel(pt.checkout.email).fill("ana.teste@exemplo.ao");
   await expect(page.getByTestId("checkout-delivery-fee")).toHaveText(pt.checkout.free);
 
-  await page.getByRole("radio", { name: new RegExp(pt.checkout.deliverTo(ZONE.name)) }).check();
-  await expect(page.getByTestId("checkout-delivery-fee")).toHaveText(kwanza.format(ZONE.feeAoa));
+  // The zone is not the shopper's to pick: the municipality decides it, and its fee shows once chosen.
+  await page.getByRole("radio", { name: new RegExp(pt.checkout.homeDelivery) }).check();
+  await expect(page.getByTestId("checkout-delivery-fee")).toHaveText("—");
   // No button until the address is complete.
   await expect(page.getByText(pt.checkout.fillToPay)).toBeVisible();
   await expect(page.getByLabel(pt.checkout.province)).toHaveValue("Luanda");
-  await page.getByLabel(pt.checkout.municipality).fill(ADDRESS.municipality);
+  await page.getByLabel(pt.checkout.municipality, { exact: true }).selectOption(ADDRESS.municipality);
+  await expect(page.getByTestId("checkout-delivery-fee")).toHaveText(kwanza.format(ZONE.feeAoa));
   await page.getByLabel(pt.checkout.neighbourhood).fill(ADDRESS.neighbourhood);
   await page.getByLabel(pt.checkout.street).fill(ADDRESS.street);
   await page.getByLabel(pt.checkout.reference).fill(ADDRESS.reference);

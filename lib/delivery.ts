@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Database } from "./db/client";
+import { Rollback, rolledBack } from "./db/rollback";
+import { municipalitiesByZone, municipalitiesInput, replaceMunicipalities } from "./delivery-municipalities";
 import { Prisma } from "./generated/prisma/client";
 import { activeFlag, formIntegerBetween, formOptional, invalidInput, requiredText } from "./text-input";
 import { isUuid } from "./uuid";
@@ -11,7 +13,9 @@ import { isUuid } from "./uuid";
  * active ones only, by GET /api/delivery-options. The checkout offers them in a later step of the
  * issue; deliveryFee() (lib/delivery-fee.ts) is the rule it charges by.
  *
- * Names are unique per kind: a duplicate is refused (409 name_taken), never renamed.
+ * Names are unique per kind: a duplicate is refused (409 name_taken), never renamed. A zone lists
+ * the municipalities it serves (lib/delivery-municipalities.ts), one municipality in one zone: one
+ * another zone serves is refused (409 municipality_served, naming that zone).
  */
 
 export const DELIVERY_LIMITS = {
@@ -32,6 +36,8 @@ export interface DeliveryZone {
   estimatedDays: number | null;
   active: boolean;
   position: number;
+  /** By name; none: not yet restricted (it takes any address the shopper picks it for). */
+  municipalities: string[];
 }
 
 /** A pickup point as the back office shows it. */
@@ -67,6 +73,7 @@ export const deliveryZoneInputSchema = z.object({
   estimatedDays: formOptional(formIntegerBetween(1, DELIVERY_LIMITS.daysMax, " days")),
   active: activeFlag,
   position,
+  municipalities: municipalitiesInput,
 });
 export type DeliveryZoneInput = z.output<typeof deliveryZoneInputSchema>;
 
@@ -81,7 +88,7 @@ export type PickupPointInput = z.output<typeof pickupPointInputSchema>;
 
 export const DELIVERY_DONE = ["created", "saved"] as const;
 export type DeliveryDone = (typeof DELIVERY_DONE)[number];
-export const DELIVERY_ERRORS = ["invalid_input", "name_taken"] as const;
+export const DELIVERY_ERRORS = ["invalid_input", "name_taken", "municipality_served"] as const;
 export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
 /** The form fields an error may name (?field=), of either kind. */
 export const DELIVERY_FIELDS = [
@@ -93,6 +100,7 @@ export const DELIVERY_FIELDS = [
   "hours",
   "active",
   "position",
+  "municipalities",
 ] as const;
 export type DeliveryField = (typeof DELIVERY_FIELDS)[number];
 
@@ -130,19 +138,7 @@ export interface DeliveryDeps {
 }
 
 export async function createDeliveryZone(input: unknown, { db }: DeliveryDeps): Promise<DeliveryZoneResult> {
-  const parsed = deliveryZoneInputSchema.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
-  const data = {
-    ...parsed.data,
-    freeFromAoa: parsed.data.freeFromAoa ?? null,
-    estimatedDays: parsed.data.estimatedDays ?? null,
-  };
-  try {
-    const zone = await db.deliveryZone.create({ data, select: zoneFields });
-    return { ok: true, done: "created", zone };
-  } catch (error) {
-    return refusalOf(error, "delivery zone");
-  }
+  return saveDeliveryZone(null, input, db);
 }
 
 export async function updateDeliveryZone(
@@ -151,20 +147,44 @@ export async function updateDeliveryZone(
   { db }: DeliveryDeps,
 ): Promise<DeliveryZoneResult> {
   if (!isUuid(id)) return notFound("delivery zone");
+  return saveDeliveryZone(id, input, db);
+}
+
+/** A new zone (`id` null) or an edit, its row and its municipalities in one transaction. */
+async function saveDeliveryZone(id: string | null, input: unknown, db: Database): Promise<DeliveryZoneResult> {
   const parsed = deliveryZoneInputSchema.safeParse(input);
   if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
-  const data = {
-    ...parsed.data,
-    freeFromAoa: parsed.data.freeFromAoa ?? null,
-    estimatedDays: parsed.data.estimatedDays ?? null,
-  };
+  const { municipalities, ...fields } = parsed.data;
+  const data = { ...fields, freeFromAoa: fields.freeFromAoa ?? null, estimatedDays: fields.estimatedDays ?? null };
   try {
-    const zone = await db.deliveryZone.update({ where: { id }, data, select: zoneFields });
-    return { ok: true, done: "saved", zone };
+    return await db.$transaction(async (tx) => {
+      const row = id
+        ? await tx.deliveryZone.update({ where: { id }, data, select: zoneFields })
+        : await tx.deliveryZone.create({ data, select: zoneFields });
+      if (municipalities !== undefined) {
+        const served = await replaceMunicipalities(tx, row.id, municipalities);
+        if (served) throw new Rollback<Refusal>(municipalityServed(served));
+      }
+      const listed = await tx.deliveryZoneMunicipality.findMany({
+        where: { zoneId: row.id },
+        select: { name: true },
+        orderBy: { name: "asc" },
+      });
+      const zone = { ...row, municipalities: listed.map((municipality) => municipality.name) };
+      return { ok: true, done: id ? "saved" : "created", zone };
+    });
   } catch (error) {
-    return refusalOf(error, "delivery zone");
+    return rolledBack<Refusal>(error) ?? refusalOf(error, "delivery zone");
   }
 }
+
+const municipalityServed = (served: { municipality: string; zoneName: string }): Refusal => ({
+  ok: false,
+  status: 409,
+  code: "municipality_served",
+  message: `${served.municipality} is already served by the delivery zone "${served.zoneName}": remove it there first`,
+  field: "municipalities",
+});
 
 export async function createPickupPoint(input: unknown, { db }: DeliveryDeps): Promise<PickupPointResult> {
   const parsed = pickupPointInputSchema.safeParse(input);
@@ -195,21 +215,30 @@ const order = [{ position: "asc" as const }, { name: "asc" as const }, { id: "as
 export async function listDeliveryMethods(
   db: Database,
 ): Promise<{ zones: DeliveryZone[]; pickupPoints: PickupPoint[] }> {
-  const [zones, pickupPoints] = await Promise.all([
+  const [zones, pickupPoints, municipalities] = await Promise.all([
     db.deliveryZone.findMany({ select: zoneFields, orderBy: order }),
     db.pickupPoint.findMany({ select: pointFields, orderBy: order }),
+    municipalitiesByZone(db),
   ]);
-  return { zones, pickupPoints };
+  return { zones: zones.map((zone) => ({ ...zone, municipalities: municipalities.get(zone.id) ?? [] })), pickupPoints };
 }
 
 /** What GET /api/delivery-options answers: the active zones and pickup points, by position then name. */
 export interface DeliveryOptions {
-  zones: { id: string; name: string; feeAoa: number; freeFromAoa: number | null; estimatedDays: number | null }[];
+  zones: {
+    id: string;
+    name: string;
+    feeAoa: number;
+    freeFromAoa: number | null;
+    estimatedDays: number | null;
+    /** The municipalities it serves, by name; none: it takes any address it is picked for. */
+    municipalities: string[];
+  }[];
   pickupPoints: { id: string; name: string; address: string; hours: string }[];
 }
 
 export async function deliveryOptions(db: Database): Promise<DeliveryOptions> {
-  const [zones, pickupPoints] = await Promise.all([
+  const [zones, pickupPoints, municipalities] = await Promise.all([
     db.deliveryZone.findMany({
       where: { active: true },
       select: { id: true, name: true, feeAoa: true, freeFromAoa: true, estimatedDays: true },
@@ -220,8 +249,9 @@ export async function deliveryOptions(db: Database): Promise<DeliveryOptions> {
       select: { id: true, name: true, address: true, hours: true },
       orderBy: order,
     }),
+    municipalitiesByZone(db),
   ]);
-  return { zones, pickupPoints };
+  return { zones: zones.map((zone) => ({ ...zone, municipalities: municipalities.get(zone.id) ?? [] })), pickupPoints };
 }
 
 /** The back office's page of delivery methods. */

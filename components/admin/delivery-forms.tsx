@@ -1,4 +1,5 @@
 import { flashOf } from "@/lib/admin/order-flash";
+import { MUNICIPALITY_LIMITS } from "@/lib/delivery-municipalities";
 import {
   DELIVERY_DONE,
   DELIVERY_ERRORS,
@@ -34,6 +35,7 @@ export function DeliveryFlash({ t, flash }: { t: Dictionary; flash: ReturnType<t
     hours: text.hours,
     active: text.status,
     position: text.position,
+    municipalities: text.municipalities,
   };
   if (flash.error)
     return (
@@ -124,6 +126,17 @@ export function DeliveryZoneForm({ t, zone }: { t: Dictionary; zone?: DeliveryZo
           />
         </Field>
       </div>
+      <Field label={text.municipalities} htmlFor={id("municipalities")} hint={text.municipalitiesHint}>
+        <textarea
+          id={id("municipalities")}
+          name="municipalities"
+          rows={4}
+          maxLength={MUNICIPALITY_LIMITS.perZone * (MUNICIPALITY_LIMITS.nameMax + 1)}
+          defaultValue={zone?.municipalities.join("\n")}
+          aria-describedby={`${id("municipalities")}-hint`}
+          className={fieldClass}
+        />
+      </Field>
       <ActiveBox id={id("active")} label={text.active} checked={zone?.active ?? true} />
       <div>
         <button type="submit" className={buttonClass}>

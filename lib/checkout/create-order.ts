@@ -13,6 +13,7 @@ import { releaseExpiredHolds } from "../orders/holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
 import { PayServiceError, type PayClient } from "../pay";
 import { deliveryFee } from "../delivery-fee";
+import { servingZone } from "../delivery-municipalities";
 import { formatAoa } from "../money";
 import { applyPromo, recordPromoUse } from "../promo";
 import { takeUnits } from "../stock";
@@ -52,7 +53,9 @@ import type { Customer, DeliveryAddress, DeliveryChoice, OrderItem } from "./req
  * the variants' prices, the promo code (lib/promo.ts: its use is counted in this transaction, on
  * its locked row), and the zone's fee, free from its threshold on the subtotal after the discount.
  * A shop that offers any pickup point or delivery zone needs one chosen (400 `delivery_required`);
- * the order keeps a snapshot of it (names, address, hours), so a later edit never rewrites it.
+ * a delivery's zone is the one serving the address's municipality (400 `delivery_zone_mismatch`
+ * for a posted zone that disagrees, `municipality_not_served` when none serves it). The order
+ * keeps a snapshot of it (names, address, hours), so a later edit never rewrites it.
  */
 
 export type CheckoutSource = { kind: "items"; items: OrderItem[] } | { kind: "cart"; cartId: string | undefined };
@@ -518,11 +521,7 @@ SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FR
       },
     };
   }
-  const zone = await tx.deliveryZone.findFirst({
-    where: { id: choice.zoneId, active: true },
-    select: { id: true, name: true, feeAoa: true, freeFromAoa: true, estimatedDays: true },
-  });
-  if (!zone) throw new Refusal(400, "unknown_delivery_zone", "delivery.zoneId names no delivery zone on offer");
+  const { zone, address } = await deliveryZoneOf(tx, choice);
   return {
     zone,
     description: deliveryDescription("delivery", zone.name),
@@ -531,9 +530,54 @@ SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FR
       deliveryZoneId: zone.id,
       deliveryZoneName: zone.name,
       deliveryEstimatedDays: zone.estimatedDays,
-      deliveryAddress: choice.address,
+      deliveryAddress: address,
     },
   };
+}
+
+/**
+ * The zone a delivery goes by: the active zone serving the address's municipality (its spelling
+ * then kept on the address), never one the client names instead. A zone posted too must be that
+ * one. With no zone serving the municipality, only a posted zone that lists no municipality yet
+ * (lib/delivery-municipalities.ts, "not yet restricted") takes it.
+ */
+async function deliveryZoneOf(tx: Transaction, choice: Extract<DeliveryChoice, { method: "delivery" }>) {
+  const { municipality } = choice.address;
+  const serving = await servingZone(tx, municipality);
+  if (serving) {
+    if (choice.zoneId && choice.zoneId !== serving.id)
+      throw new Refusal(
+        400,
+        "delivery_zone_mismatch",
+        `delivery.address.municipality: ${municipality} is delivered to by the zone "${serving.name}", not the zone delivery.zoneId names`,
+      );
+    return { zone: serving, address: { ...choice.address, municipality: serving.municipality } };
+  }
+  if (!choice.zoneId)
+    throw new Refusal(
+      400,
+      "municipality_not_served",
+      `delivery.address.municipality: the shop does not deliver to ${municipality}; choose a pickup point or another address`,
+    );
+  const zone = await tx.deliveryZone.findFirst({
+    where: { id: choice.zoneId, active: true },
+    select: {
+      id: true,
+      name: true,
+      feeAoa: true,
+      freeFromAoa: true,
+      estimatedDays: true,
+      _count: { select: { municipalities: true } },
+    },
+  });
+  if (!zone) throw new Refusal(400, "unknown_delivery_zone", "delivery.zoneId names no delivery zone on offer");
+  if (zone._count.municipalities > 0)
+    throw new Refusal(
+      400,
+      "delivery_zone_mismatch",
+      `delivery.address.municipality: the zone "${zone.name}" does not deliver to ${municipality}`,
+    );
+  return { zone, address: choice.address };
 }
 
 /**

@@ -84,11 +84,13 @@ export const deliveryChoiceSchema = z.discriminatedUnion(
     }),
     z.object({
       method: z.literal("delivery"),
-      zoneId: z.uuid({ error: "must be a delivery zone id (a UUID)" }),
+      // The zone is the one serving the address's municipality (lib/checkout/create-order.ts):
+      // needed only for a zone that lists no municipality yet; one that disagrees is refused.
+      zoneId: z.uuid({ error: "must be a delivery zone id (a UUID)" }).optional(),
       address: deliveryAddressSchema,
     }),
   ],
-  { error: 'must be { method: "pickup", pickupPointId } or { method: "delivery", zoneId, address }' },
+  { error: 'must be { method: "pickup", pickupPointId } or { method: "delivery", address }' },
 );
 export type DeliveryChoice = z.output<typeof deliveryChoiceSchema>;
 

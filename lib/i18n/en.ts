@@ -165,6 +165,10 @@ export const en: Dictionary = {
     delivery: "How would you like to receive the order?",
     pickupAt: (name: string) => `Collect at ${name}`,
     deliverTo: (name: string) => `Delivery in ${name}`,
+    homeDelivery: "Delivery to your address",
+    feeByMunicipality: "The fee depends on your municipality",
+    chooseMunicipality: "Choose your municipality",
+    municipalityHint: "The shop delivers to these municipalities only.",
     free: "Free",
     freeFrom: (amount: string) => `free from ${amount}`,
     estimatedDays: (days: number) => (days === 1 ? "arrives in 1 day" : `arrives in ${days} days`),
@@ -222,6 +226,9 @@ export const en: Dictionary = {
       rate_limited: "Too many attempts in a row. Wait a minute and try again.",
       delivery_required: "Choose how you would like to receive the order.",
       unknown_delivery_zone: "This delivery zone is no longer available. Choose another.",
+      municipality_not_served:
+        "The shop does not deliver to this municipality. Choose a pickup point or another address.",
+      delivery_zone_mismatch: "This zone does not deliver to the chosen municipality. Choose your municipality again.",
       unknown_pickup_point: "This pickup point is no longer available. Choose another.",
       amount_not_payable: "With this code nothing is left to pay; the shop cannot take the order like this.",
       promo_unknown: "This code does not exist.",
@@ -682,6 +689,10 @@ export const en: Dictionary = {
       freeFromAoa: "Free from (Kz, optional)",
       freeFromHint: "The subtotal from which the delivery is free. Empty: never.",
       estimatedDays: "Estimated time (days, optional)",
+      municipalities: "Municipalities served",
+      municipalitiesHint:
+        "One a line, as an address names it (accents and capitals do not matter). The checkout takes the zone from the customer's municipality; a municipality belongs to one zone only. Empty: not yet restricted, the zone takes any address it is chosen for.",
+      notRestricted: "Not yet restricted: any address",
       address: "Address",
       hours: "Opening hours",
       hoursHint: "As the customer should read them, for example: Mon–Fri 9am–6pm, Sat 9am–1pm.",
@@ -706,6 +717,8 @@ export const en: Dictionary = {
       errors: {
         invalid_input: "A field is invalid. Correct it and try again.",
         name_taken: "Another one already has this name.",
+        municipality_served:
+          "A municipality you listed is already served by another zone (see the list): remove it there first.",
       },
       fieldError: (field: string) => `Check the field: ${field}.`,
     },

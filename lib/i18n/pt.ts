@@ -177,6 +177,10 @@ export const pt = {
     delivery: "Como quer receber a encomenda?",
     pickupAt: (name: string) => `Levantar em ${name}`,
     deliverTo: (name: string) => `Entrega em ${name}`,
+    homeDelivery: "Entrega no seu endereço",
+    feeByMunicipality: "A taxa depende do seu município",
+    chooseMunicipality: "Escolha o seu município",
+    municipalityHint: "A loja só entrega nestes municípios.",
     free: "Grátis",
     freeFrom: (amount: string) => `grátis a partir de ${amount}`,
     estimatedDays: (days: number) => (days === 1 ? "chega em 1 dia" : `chega em ${days} dias`),
@@ -236,6 +240,9 @@ export const pt = {
       rate_limited: "Demasiadas tentativas seguidas. Aguarde um minuto e tente novamente.",
       delivery_required: "Escolha como quer receber a encomenda.",
       unknown_delivery_zone: "Esta zona de entrega já não está disponível. Escolha outra.",
+      municipality_not_served:
+        "A loja não entrega neste município. Escolha um ponto de levantamento ou outro endereço.",
+      delivery_zone_mismatch: "Esta zona não entrega no município escolhido. Escolha de novo o seu município.",
       unknown_pickup_point: "Este ponto de levantamento já não está disponível. Escolha outro.",
       amount_not_payable: "Com este código não fica nada por pagar; a loja não pode aceitar a encomenda assim.",
       promo_unknown: "Este código não existe.",
@@ -702,6 +709,10 @@ export const pt = {
       freeFromAoa: "Grátis a partir de (Kz, opcional)",
       freeFromHint: "O subtotal a partir do qual a entrega é grátis. Vazio: nunca.",
       estimatedDays: "Prazo estimado (dias, opcional)",
+      municipalities: "Municípios servidos",
+      municipalitiesHint:
+        "Um por linha, como um endereço o escreve (acentos e maiúsculas não contam). O checkout escolhe a zona pelo município do cliente; um município pertence a uma só zona. Vazio: ainda sem restrição, a zona aceita qualquer endereço para que seja escolhida.",
+      notRestricted: "Ainda sem restrição: qualquer endereço",
       address: "Morada",
       hours: "Horário",
       hoursHint: "Como o cliente o deve ler, por exemplo: Seg–Sex 9h–18h, Sáb 9h–13h.",
@@ -726,6 +737,8 @@ export const pt = {
       errors: {
         invalid_input: "Um campo é inválido. Corrija-o e tente de novo.",
         name_taken: "Já existe outro com este nome.",
+        municipality_served:
+          "Um município da lista já é servido por outra zona (veja a lista): retire-o de lá primeiro.",
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
     },

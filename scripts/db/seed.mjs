@@ -172,11 +172,42 @@ export const DEMO_PICKUP_POINTS = Object.freeze([
   },
 ]);
 
+// Each zone's municipalities are Luanda's since the 2025 division (the old municipality of Luanda's
+// districts Ingombota and Maianga are municipalities of their own, as is Kilamba). They are listed
+// only with a zone the seed adds: a zone that exists keeps the list its owner gave it, or none.
 export const DEMO_DELIVERY_ZONES = Object.freeze([
-  { name: "Ingombota e Maianga", feeAoa: 1500, freeFromAoa: null, estimatedDays: 1, position: 0 },
-  { name: "Talatona", feeAoa: 2500, freeFromAoa: 50000, estimatedDays: 2, position: 1 },
-  { name: "Kilamba", feeAoa: 3000, freeFromAoa: null, estimatedDays: 2, position: 2 },
-  { name: "Viana", feeAoa: 3500, freeFromAoa: null, estimatedDays: 3, position: 3 },
+  {
+    name: "Ingombota e Maianga",
+    feeAoa: 1500,
+    freeFromAoa: null,
+    estimatedDays: 1,
+    position: 0,
+    municipalities: ["Ingombota", "Maianga"],
+  },
+  {
+    name: "Talatona",
+    feeAoa: 2500,
+    freeFromAoa: 50000,
+    estimatedDays: 2,
+    position: 1,
+    municipalities: ["Talatona", "Belas"],
+  },
+  {
+    name: "Kilamba",
+    feeAoa: 3000,
+    freeFromAoa: null,
+    estimatedDays: 2,
+    position: 2,
+    municipalities: ["Kilamba", "Kilamba Kiaxi"],
+  },
+  {
+    name: "Viana",
+    feeAoa: 3500,
+    freeFromAoa: null,
+    estimatedDays: 3,
+    position: 3,
+    municipalities: ["Viana", "Cazenga"],
+  },
 ]);
 
 /**
@@ -411,7 +442,13 @@ const INSERT_DELIVERY_ZONES = `
 INSERT INTO delivery_zones (name, fee_aoa, free_from_aoa, estimated_days, position)
 SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::integer[], $5::integer[])
 ON CONFLICT (name) DO NOTHING
-RETURNING name`;
+RETURNING id, name`;
+
+// The municipalities of the zones just added; one another zone (the owner's) serves already stays its.
+const INSERT_ZONE_MUNICIPALITIES = `
+INSERT INTO delivery_zone_municipalities (zone_id, name)
+SELECT * FROM unnest($1::uuid[], $2::text[])
+ON CONFLICT ((delivery_municipality_key(name))) DO NOTHING`;
 
 const INSERT_PROMO_CODES = `
 INSERT INTO promo_codes (code, kind, value)
@@ -441,6 +478,11 @@ async function seedDeliveryMethods(queryable) {
     zones.map((z) => z.estimatedDays),
     zones.map((z) => z.position),
   ]);
+  const listed = addedZones.rows.flatMap((row) =>
+    (zones.find((z) => z.name === row.name)?.municipalities ?? []).map((name) => ({ zoneId: row.id, name })),
+  );
+  if (listed.length > 0)
+    await queryable.query(INSERT_ZONE_MUNICIPALITIES, [listed.map((m) => m.zoneId), listed.map((m) => m.name)]);
   const codes = DEMO_PROMO_CODES;
   const addedCodes = await queryable.query(INSERT_PROMO_CODES, [
     codes.map((c) => c.code),

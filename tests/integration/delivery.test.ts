@@ -268,6 +268,7 @@ describe("GET /api/delivery-options", () => {
       feeAoa: 1000,
       freeFromAoa: null,
       estimatedDays: 1,
+      municipalities: [],
     });
     expect(answer.pickupPoints).toEqual([
       { id: expect.any(String), name: "Ponto 1", address: "Rua", hours: "9h–18h" },

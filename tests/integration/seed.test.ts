@@ -238,6 +238,28 @@ it("adds the demo pickup points and delivery zones once, and never undoes an own
   expect((await rows()).zones.find((z) => z.name === "Viana")).toMatchObject({ active: false, fee_aoa: 4000 });
 });
 
+it("lists the demo zones' municipalities with the zones it adds, never with a zone that exists", async () => {
+  await seedCatalog(pool);
+  const listed = async () =>
+    (
+      await pool.query<{ zone: string; municipalities: string[] }>(
+        `SELECT z.name AS zone, array_agg(m.name ORDER BY m.name) AS municipalities
+         FROM delivery_zones z JOIN delivery_zone_municipalities m ON m.zone_id = z.id
+         GROUP BY z.name ORDER BY z.name`,
+      )
+    ).rows;
+  expect(await listed()).toEqual(
+    DEMO_DELIVERY_ZONES.map((zone) => ({ zone: zone.name, municipalities: [...zone.municipalities].sort() })).sort(
+      (a, b) => a.zone.localeCompare(b.zone),
+    ),
+  );
+  // The owner's own list: Cazenga moved to a zone of theirs, Viana left with none.
+  await pool.query("DELETE FROM delivery_zone_municipalities WHERE name IN ('Cazenga', 'Viana')");
+  const before = await listed();
+  await seedCatalog(pool);
+  expect(await listed()).toEqual(before);
+});
+
 it("adds the demo promo code once, and never undoes an owner's change to it", async () => {
   await seedCatalog(pool);
   const rows = async () =>

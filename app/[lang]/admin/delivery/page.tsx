@@ -62,6 +62,9 @@ export default async function AdminDeliveryPage({
                     {text.estimatedDays}
                   </th>
                   <th scope="col" className={cell}>
+                    {text.municipalities}
+                  </th>
+                  <th scope="col" className={cell}>
                     {text.position}
                   </th>
                   <th scope="col" className={cell}>
@@ -81,6 +84,13 @@ export default async function AdminDeliveryPage({
                     <td className={cell}>{formatAoa(zone.feeAoa)}</td>
                     <td className={cell}>{zone.freeFromAoa === null ? text.never : formatAoa(zone.freeFromAoa)}</td>
                     <td className={cell}>{zone.estimatedDays === null ? text.never : text.days(zone.estimatedDays)}</td>
+                    <td className={`${cell} break-words`} data-testid="zone-municipalities">
+                      {zone.municipalities.length > 0 ? (
+                        zone.municipalities.join(", ")
+                      ) : (
+                        <span className="text-amber-800">{text.notRestricted}</span>
+                      )}
+                    </td>
                     <td className={cell}>{zone.position}</td>
                     <td className={cell}>{zone.active ? text.on : text.off}</td>
                     <td className={cell}>
