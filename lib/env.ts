@@ -109,6 +109,13 @@ const shape = {
   RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE: wholeNumber("requests").min(0).default(30),
   /** Order lookups (/orders/lookup: number and phone) per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE: wholeNumber("requests").min(0).default(10),
+  /**
+   * Wrong phones for one order number, from any addresses, before that number is locked for the
+   * rest of ORDER_LOOKUP_LOCKOUT_MINUTES (answered as an unknown number); 0 turns the lock-out off.
+   */
+  ORDER_LOOKUP_WRONG_PHONES: wholeNumber("guesses").min(0).default(5),
+  /** The window in which ORDER_LOOKUP_WRONG_PHONES are counted, from the first wrong phone. */
+  ORDER_LOOKUP_LOCKOUT_MINUTES: wholeNumber("minutes").min(1).max(1440).default(15),
   /** Promo code checks before paying (POST /api/cart/promo) per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_PROMO_CHECK_PER_MINUTE: wholeNumber("requests").min(0).default(20),
   /**
@@ -272,6 +279,9 @@ export interface Env {
     /** All addresses together. */
     adminSignInShopPerMinute: number;
     orderLookupPerMinute: number;
+    /** Wrong phones per order number per window; 0: no lock-out. */
+    orderLookupWrongPhones: number;
+    orderLookupLockOutMinutes: number;
     promoCheckPerMinute: number;
   };
   /** The back office (/admin); undefined when ADMIN_PASSWORD is unset, and the back office is off. */
@@ -320,6 +330,8 @@ const DEFAULTED = new Set([
   "RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE",
   "RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE",
   "RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE",
+  "ORDER_LOOKUP_WRONG_PHONES",
+  "ORDER_LOOKUP_LOCKOUT_MINUTES",
   "RATE_LIMIT_PROMO_CHECK_PER_MINUTE",
   "ADMIN_PASSWORD",
   "ADMIN_SESSION_SECRET",
@@ -396,6 +408,8 @@ export function parseEnv(raw: Source): Env {
       adminSignInPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE,
       adminSignInShopPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE,
       orderLookupPerMinute: e.RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE,
+      orderLookupWrongPhones: e.ORDER_LOOKUP_WRONG_PHONES,
+      orderLookupLockOutMinutes: e.ORDER_LOOKUP_LOCKOUT_MINUTES,
       promoCheckPerMinute: e.RATE_LIMIT_PROMO_CHECK_PER_MINUTE,
     },
     ...(e.ADMIN_PASSWORD && e.ADMIN_SESSION_SECRET
