@@ -90,6 +90,11 @@ const shape = {
    */
   MAX_OPEN_ORDERS_PER_ADDRESS: wholeNumber("orders").min(0).default(10),
   /** Units of one variant a cart line and an order may hold. */
+  /**
+   * Orders holding a bank reference (their units kept for the reference's day) one client address,
+   * and one phone, may have at once; 0 turns the cap off.
+   */
+  MAX_REFERENCE_HOLDS: wholeNumber("orders").min(0).default(3),
   MAX_UNITS_PER_LINE: wholeNumber("units").min(1).max(MAX_QUANTITY_INPUT).default(10),
   /** Units across all the lines of one cart or order. */
   MAX_UNITS_PER_ORDER: wholeNumber("units")
@@ -268,6 +273,8 @@ export interface Env {
     maxOpenPerShopper: number;
     /** Per client address (lib/client-address.ts' rateLimitKeyOf); 0: no cap. */
     maxOpenPerAddress: number;
+    /** Orders holding a bank reference, per client address and per phone; 0: no cap. */
+    maxReferenceHolds: number;
     /** MAX_UNITS_PER_LINE and MAX_UNITS_PER_ORDER, for carts and orders alike. */
     units: UnitLimits;
   };
@@ -323,6 +330,7 @@ const DEFAULTED = new Set([
   "LOW_STOCK_THRESHOLD",
   "MAX_OPEN_ORDERS_PER_SHOPPER",
   "MAX_OPEN_ORDERS_PER_ADDRESS",
+  "MAX_REFERENCE_HOLDS",
   "MAX_UNITS_PER_LINE",
   "MAX_UNITS_PER_ORDER",
   "RATE_LIMIT_CREATE_ORDER_PER_MINUTE",
@@ -400,6 +408,7 @@ export function parseEnv(raw: Source): Env {
       holdSeconds: e.ORDER_HOLD_SECONDS,
       maxOpenPerShopper: e.MAX_OPEN_ORDERS_PER_SHOPPER,
       maxOpenPerAddress: e.MAX_OPEN_ORDERS_PER_ADDRESS,
+      maxReferenceHolds: e.MAX_REFERENCE_HOLDS,
       units: { perLine: e.MAX_UNITS_PER_LINE, perOrder: e.MAX_UNITS_PER_ORDER },
     },
     rateLimits: {

@@ -4,6 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../log";
 import { PayServiceError, type PayClient } from "../pay";
 import type { RetryPolicy } from "../pay/retry";
+import { applyWithReferenceHoldCap } from "./reference-holds";
 import { applyPaymentUpdate, type OrderStatus, type UpdateOutcome } from "./state-machine";
 
 /**
@@ -270,12 +271,16 @@ export async function refreshFromService(
       where: { id: order.id, referenceNumber: null },
       data: { referenceNumber: answer.referenceNumber },
     });
-  const result = await applyPaymentUpdate(deps.db, lookup, {
+  const update = {
     // An answer without a recognisable status changes nothing (docs/contract-decisions.md).
     status: answer.status ?? "PEN",
     paymentReference: answer.paymentReference,
     entityNumber: answer.entityNumber,
-  });
+  };
+  // A new bank reference stretches the order's hold only under the cap on such holds.
+  const result = await applyWithReferenceHoldCap(deps.db, lookup, update, (client, capped) =>
+    applyPaymentUpdate(client, lookup, capped),
+  );
   if (result.outcome === "transitioned")
     deps.log("info", "order.status_fallback_applied", {
       externalTransactionId: order.externalTransactionId,
