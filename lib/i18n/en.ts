@@ -261,6 +261,7 @@ export const en: Dictionary = {
     copied: "Copied",
     copyFailed: "Could not copy; select it and copy by hand.",
     lifeSpan: (minutes: number) => `The reference is valid for ${duration(minutes)}.`,
+    payBy: (when: string) => `Pay by ${when}: after that the order is cancelled and the items go back on sale.`,
     confirmed: "Payment confirmed",
     confirmedBody: "We received your payment. Thank you!",
     cancelled: "Payment cancelled",

@@ -276,6 +276,8 @@ export const pt = {
     copied: "Copiado",
     copyFailed: "Não foi possível copiar; seleccione e copie à mão.",
     lifeSpan: (minutes: number) => `A referência é válida durante ${duration(minutes)}.`,
+    payBy: (when: string) =>
+      `Pague até ${when}: depois dessa hora a encomenda é cancelada e os artigos voltam à venda.`,
     confirmed: "Pagamento confirmado",
     confirmedBody: "Recebemos o seu pagamento. Obrigado!",
     cancelled: "Pagamento cancelado",

@@ -2,7 +2,7 @@ import "server-only";
 import { getEnv } from "../env";
 import { Prisma } from "../generated/prisma/client";
 import { phoneKey } from "../phone";
-import type { OrderLookup, PaymentUpdate } from "./state-machine";
+import { REFERENCE_HOLD_MINUTES, type OrderLookup, type PaymentUpdate } from "./state-machine";
 
 /**
  * Day-long holds one client cannot multiply (README, "Holds a stranger cannot hoard"). A bank
@@ -38,6 +38,23 @@ export interface ReferenceHoldsFull {
   by: "address" | "phone";
   count: number;
   retryAfterSeconds: number;
+}
+
+/**
+ * When a pending order with a bank reference must be paid by, if that is before the reference
+ * itself runs out: its hold was not stretched (the cap) and ends first, then the shop cancels it.
+ * A stretched hold always ends after created_at + REFERENCE_HOLD_MINUTES (the reference came
+ * later), so an earlier end means the ordinary hold. Null otherwise.
+ */
+export function referencePayBy(order: {
+  status: string;
+  paymentReference: string | null;
+  createdAt: Date;
+  holdExpiresAt: Date;
+}): Date | null {
+  if (order.status !== "PEN" || !order.paymentReference) return null;
+  const referenceDay = order.createdAt.getTime() + REFERENCE_HOLD_MINUTES * 60_000;
+  return order.holdExpiresAt.getTime() < referenceDay ? order.holdExpiresAt : null;
 }
 
 /** MAX_REFERENCE_HOLDS: day-long holds per address and per phone; 0: no cap. */

@@ -4,7 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../log";
 import { PayServiceError, type PayClient } from "../pay";
 import type { RetryPolicy } from "../pay/retry";
-import { applyWithReferenceHoldCap } from "./reference-holds";
+import { applyWithReferenceHoldCap, referencePayBy } from "./reference-holds";
 import { applyPaymentUpdate, type OrderStatus, type UpdateOutcome } from "./state-machine";
 
 /**
@@ -46,6 +46,8 @@ export interface OrderStatusView {
   amountAoa: number;
   paymentReference?: string;
   entityNumber?: string;
+  /** Pending with a bank reference whose hold ends before the reference does: pay by then (ISO). */
+  payBy?: string;
   updatedAt: string;
 }
 
@@ -158,6 +160,7 @@ RETURNING id, external_transaction_id AS "externalTransactionId", reference_numb
 }
 
 function toView(order: OrderRow): OrderStatusView {
+  const payBy = referencePayBy(order);
   return {
     externalTransactionId: order.externalTransactionId,
     status: order.status,
@@ -165,6 +168,7 @@ function toView(order: OrderRow): OrderStatusView {
     amountAoa: order.amountAoa,
     ...(order.paymentReference ? { paymentReference: order.paymentReference } : {}),
     ...(order.entityNumber ? { entityNumber: order.entityNumber } : {}),
+    ...(payBy ? { payBy: payBy.toISOString() } : {}),
     updatedAt: order.updatedAt.toISOString(),
   };
 }

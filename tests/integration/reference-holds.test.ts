@@ -64,6 +64,18 @@ async function giveReference(externalTransactionId: string) {
   expect(delivered.status).toBe(200);
 }
 
+/** GET /api/pay/order/:id/status (endpoint C) as Next calls it. */
+async function getStatus(externalTransactionId: string, query = "") {
+  const { GET } = await import("@/app/api/pay/order/[externalTransactionId]/status/route");
+  const response = await GET(
+    new Request(`http://localhost:3000/api/pay/order/${externalTransactionId}/status${query}`),
+    {
+      params: Promise.resolve({ externalTransactionId }),
+    },
+  );
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
 /** How many of `ids` hold their units for a reference's day (more than the ordinary 30 minutes). */
 async function dayLongHolds(ids: string[]) {
   const rows = await db().order.findMany({
@@ -141,6 +153,32 @@ describe("orders holding a bank reference, per client address", () => {
     await Promise.all(ids.map(giveReference));
     expect(await dayLongHolds(ids)).toBe(5);
     expect((await checkout(product.id, peer, newPhone())).status).toBe(200);
+  });
+});
+
+describe("a reference past the cap", () => {
+  it("learnt from the status check keeps only the ordinary hold, and the order's status tells the shopper when to pay by", async () => {
+    useSettings();
+    const product = await insertTestProduct({ stock: 100 });
+    const peer = newPeer();
+    const ids = [];
+    // Four orders placed first, their references taken afterwards: checkout let all four through.
+    for (let i = 0; i < 4; i++) ids.push(await placed(product.id, peer, newPhone()));
+    for (const id of ids.slice(0, 3)) await giveReference(id);
+    const last = ids[3]!;
+    await sandbox.control.call("POST", `/orders/${last}/pending`, {
+      paymentReference: newReference(),
+      delivery: "drop",
+    });
+
+    const refreshed = await getStatus(last, "?refresh=1");
+    expect(refreshed.body).toMatchObject({ status: "PEN", paymentReference: expect.any(String) });
+    const row = await db().order.findUniqueOrThrow({ where: { externalTransactionId: last } });
+    expect(row.holdExpiresAt.getTime()).toBeLessThan(Date.now() + 1800_000);
+    // When its hold ends, not the reference's day.
+    expect(refreshed.body.payBy).toBe(row.holdExpiresAt.toISOString());
+    // An order whose reference keeps its units for the day says nothing of the kind.
+    expect((await getStatus(ids[0]!)).body).not.toHaveProperty("payBy");
   });
 });
 
