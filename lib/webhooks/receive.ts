@@ -17,7 +17,10 @@ import { verifySignature } from "./signature";
  * Order of work: verify the signature over the raw bytes; only then parse; then record the
  * delivery and apply its status through the order state machine in ONE statement, so a
  * delivery is either fully recorded and applied or not at all (and then we answer 5xx so the
- * service retries). Nothing slow happens here: side effects are jobs, run after the reply.
+ * service retries). A PEN that brings a new bank reference runs that statement in a short
+ * transaction, after counting the order's day-long holds under their locks
+ * (lib/orders/reference-holds.ts). Nothing slow happens here: side effects are jobs, run after
+ * the reply.
  */
 
 /** Deliveries are small JSON documents; anything bigger is refused before it is read whole. */
