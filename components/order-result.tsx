@@ -41,6 +41,7 @@ export async function OrderResult({
           status: order.status,
           ...(order.paymentReference ? { paymentReference: order.paymentReference } : {}),
           ...(order.entityNumber ? { entityNumber: order.entityNumber } : {}),
+          ...(order.payBy ? { payBy: order.payBy } : {}),
         }}
         amountAoa={order.amountAoa}
         lines={order.lines}

@@ -148,9 +148,25 @@ function PaymentReference({
         <dt className="text-stone-500">{t.order.amount}</dt>
         <dd className="text-lg font-semibold tabular-nums">{formatAoa(amountAoa)}</dd>
       </dl>
-      <p className="text-sm text-stone-600">{t.order.lifeSpan(REFERENCE_PAYMENT_LIFE_SPAN_MINUTES)}</p>
+      {/* A reference past the shop's cap on day-long holds keeps the units only for the ordinary hold. */}
+      <p data-testid="reference-life-span" className="text-sm text-stone-600">
+        {snapshot.payBy
+          ? t.order.payBy(luandaTime(snapshot.payBy, t.locale))
+          : t.order.lifeSpan(REFERENCE_PAYMENT_LIFE_SPAN_MINUTES)}
+      </p>
     </div>
   );
+}
+
+/** "27/11, 14:05" in the shop's clock (Luanda), as the server and the browser both write it. */
+function luandaTime(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    day: "2-digit",
+    month: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "Africa/Luanda",
+  }).format(new Date(iso));
 }
 
 /** One line of the reference payment's details, with a button that copies it. */

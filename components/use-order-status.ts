@@ -18,6 +18,8 @@ export interface OrderStatusSnapshot {
   status: OrderStatusCode;
   paymentReference?: string;
   entityNumber?: string;
+  /** When the order must be paid by, when that is before its reference runs out (ISO; endpoint C's `payBy`). */
+  payBy?: string;
 }
 
 export const POLL_FIRST_DELAY_MS = 1_000;
@@ -56,6 +58,7 @@ async function fetchStatus(
       status,
       ...(typeof body.paymentReference === "string" ? { paymentReference: body.paymentReference } : {}),
       ...(typeof body.entityNumber === "string" ? { entityNumber: body.entityNumber } : {}),
+      ...(typeof body.payBy === "string" ? { payBy: body.payBy } : {}),
     };
   } catch {
     // Offline for a moment, or the server restarting: the next round tries again.

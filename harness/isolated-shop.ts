@@ -104,6 +104,8 @@ function appEnvOf(options: IsolatedShopOptions, databaseUrl: string, payEnv: Rec
     RATE_LIMIT_PROMO_CHECK_PER_MINUTE: "0",
     MAX_OPEN_ORDERS_PER_SHOPPER: "0",
     MAX_OPEN_ORDERS_PER_ADDRESS: "0",
+    MAX_REFERENCE_HOLDS: "0",
+    ORDER_LOOKUP_WRONG_PHONES: "0",
     // The back office is on, with a password and a session secret of this run's own: the tests
     // sign in with appEnv.ADMIN_PASSWORD (e2e: test-results/e2e-server.json's adminPassword).
     ADMIN_PASSWORD: `admin-test-${randomBytes(12).toString("base64url")}`,

@@ -90,6 +90,11 @@ const shape = {
    */
   MAX_OPEN_ORDERS_PER_ADDRESS: wholeNumber("orders").min(0).default(10),
   /** Units of one variant a cart line and an order may hold. */
+  /**
+   * Orders holding a bank reference (their units kept for the reference's day) one client address,
+   * and one phone, may have at once; 0 turns the cap off.
+   */
+  MAX_REFERENCE_HOLDS: wholeNumber("orders").min(0).default(3),
   MAX_UNITS_PER_LINE: wholeNumber("units").min(1).max(MAX_QUANTITY_INPUT).default(10),
   /** Units across all the lines of one cart or order. */
   MAX_UNITS_PER_ORDER: wholeNumber("units")
@@ -109,6 +114,13 @@ const shape = {
   RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE: wholeNumber("requests").min(0).default(30),
   /** Order lookups (/orders/lookup: number and phone) per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE: wholeNumber("requests").min(0).default(10),
+  /**
+   * Wrong phones for one order number, from any addresses, before that number is locked for the
+   * rest of ORDER_LOOKUP_LOCKOUT_MINUTES (answered as an unknown number); 0 turns the lock-out off.
+   */
+  ORDER_LOOKUP_WRONG_PHONES: wholeNumber("guesses").min(0).default(5),
+  /** The window in which ORDER_LOOKUP_WRONG_PHONES are counted, from the first wrong phone. */
+  ORDER_LOOKUP_LOCKOUT_MINUTES: wholeNumber("minutes").min(1).max(1440).default(15),
   /** Promo code checks before paying (POST /api/cart/promo) per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_PROMO_CHECK_PER_MINUTE: wholeNumber("requests").min(0).default(20),
   /**
@@ -261,6 +273,8 @@ export interface Env {
     maxOpenPerShopper: number;
     /** Per client address (lib/client-address.ts' rateLimitKeyOf); 0: no cap. */
     maxOpenPerAddress: number;
+    /** Orders holding a bank reference, per client address and per phone; 0: no cap. */
+    maxReferenceHolds: number;
     /** MAX_UNITS_PER_LINE and MAX_UNITS_PER_ORDER, for carts and orders alike. */
     units: UnitLimits;
   };
@@ -272,6 +286,9 @@ export interface Env {
     /** All addresses together. */
     adminSignInShopPerMinute: number;
     orderLookupPerMinute: number;
+    /** Wrong phones per order number per window; 0: no lock-out. */
+    orderLookupWrongPhones: number;
+    orderLookupLockOutMinutes: number;
     promoCheckPerMinute: number;
   };
   /** The back office (/admin); undefined when ADMIN_PASSWORD is unset, and the back office is off. */
@@ -313,6 +330,7 @@ const DEFAULTED = new Set([
   "LOW_STOCK_THRESHOLD",
   "MAX_OPEN_ORDERS_PER_SHOPPER",
   "MAX_OPEN_ORDERS_PER_ADDRESS",
+  "MAX_REFERENCE_HOLDS",
   "MAX_UNITS_PER_LINE",
   "MAX_UNITS_PER_ORDER",
   "RATE_LIMIT_CREATE_ORDER_PER_MINUTE",
@@ -320,6 +338,8 @@ const DEFAULTED = new Set([
   "RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE",
   "RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE",
   "RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE",
+  "ORDER_LOOKUP_WRONG_PHONES",
+  "ORDER_LOOKUP_LOCKOUT_MINUTES",
   "RATE_LIMIT_PROMO_CHECK_PER_MINUTE",
   "ADMIN_PASSWORD",
   "ADMIN_SESSION_SECRET",
@@ -388,6 +408,7 @@ export function parseEnv(raw: Source): Env {
       holdSeconds: e.ORDER_HOLD_SECONDS,
       maxOpenPerShopper: e.MAX_OPEN_ORDERS_PER_SHOPPER,
       maxOpenPerAddress: e.MAX_OPEN_ORDERS_PER_ADDRESS,
+      maxReferenceHolds: e.MAX_REFERENCE_HOLDS,
       units: { perLine: e.MAX_UNITS_PER_LINE, perOrder: e.MAX_UNITS_PER_ORDER },
     },
     rateLimits: {
@@ -396,6 +417,8 @@ export function parseEnv(raw: Source): Env {
       adminSignInPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE,
       adminSignInShopPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE,
       orderLookupPerMinute: e.RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE,
+      orderLookupWrongPhones: e.ORDER_LOOKUP_WRONG_PHONES,
+      orderLookupLockOutMinutes: e.ORDER_LOOKUP_LOCKOUT_MINUTES,
       promoCheckPerMinute: e.RATE_LIMIT_PROMO_CHECK_PER_MINUTE,
     },
     ...(e.ADMIN_PASSWORD && e.ADMIN_SESSION_SECRET

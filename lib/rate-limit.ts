@@ -24,6 +24,11 @@ import { consoleLogger, errorKind, type Logger } from "./log";
  * A limit that *is* the protection (the back office's sign-in: without it, a password can be
  * guessed as fast as requests go) says `failClosed`, and is then refused
  * (`{ ok: false, reason: "unavailable" }`) until the counters answer again.
+ *
+ * **Failures per key** (`lockedOut`, `countFailure`): the same table counts only what went wrong
+ * (a wrong phone for one order number) over a longer window; `failures` of them lock the key
+ * until the window ends. These throw when the counters cannot be reached: the caller answers
+ * "unavailable", never lets a guess through uncounted.
  */
 
 export type RateLimitVerdict =
@@ -40,6 +45,12 @@ export interface RateLimit {
   pointsPerMinute: number;
   /** Refuse, rather than let through, when the counters cannot be reached. */
   failClosed?: boolean;
+}
+
+/** So many failures per key within a window; `failures` 0 (or less) turns it off. */
+export interface FailureLimit {
+  failures: number;
+  windowSeconds: number;
 }
 
 /** What the limiter needs of a `pg` Pool (the app's: `dbPool()`). */
@@ -82,8 +93,8 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
   };
   const limiters = new Map<string, RateLimiterPostgres>();
 
-  function limiterFor(name: string, points: number): RateLimiterPostgres {
-    const cacheKey = `${name}\u0000${points}`;
+  function limiterFor(name: string, points: number, windowSeconds = WINDOW_SECONDS): RateLimiterPostgres {
+    const cacheKey = `${name}\u0000${points}\u0000${windowSeconds}`;
     let limiter = limiters.get(cacheKey);
     if (!limiter) {
       limiter = new RateLimiterPostgres({
@@ -94,11 +105,12 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
         tableCreated: true,
         keyPrefix: name,
         points,
-        duration: WINDOW_SECONDS,
-        // Once a key is over its limit, this instance refuses it from memory until the window
-        // ends, so a flood from one address costs one write per instance per window, not one
-        // per request.
-        inMemoryBlockOnConsumed: points + 1,
+        duration: windowSeconds,
+        // Once a key is over its per-minute limit, this instance refuses it from memory until
+        // the window ends, so a flood from one address costs one write per instance per window,
+        // not one per request. Not for failures: their lock-out is read from the table, so
+        // every instance (and a window ended early by an operator) answers alike.
+        ...(windowSeconds === WINDOW_SECONDS ? { inMemoryBlockOnConsumed: points + 1 } : {}),
       });
       // Its clean-up of expired rows runs every 5 minutes on an unref'd timer: it never keeps
       // a script (the worker, reconcile) from exiting.
@@ -124,6 +136,20 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
         return unavailable(log, name, limit, refusal);
       }
     },
+
+    /** Whether `key` has had `limit.failures` failures within the current window (reads, spends nothing). */
+    async lockedOut(name: string, key: string, limit: FailureLimit): Promise<boolean> {
+      if (!(limit.failures > 0)) return false;
+      const state = await limiterFor(name, limit.failures, limit.windowSeconds).get(storedKey(name, key));
+      return (state?.consumedPoints ?? 0) >= limit.failures;
+    },
+
+    /** Counts one failure of `key`; the first one starts the window. */
+    async countFailure(name: string, key: string, limit: FailureLimit): Promise<void> {
+      if (!(limit.failures > 0)) return;
+      // `penalty` adds without refusing: a locked key keeps counting, its window unchanged.
+      await limiterFor(name, limit.failures, limit.windowSeconds).penalty(storedKey(name, key), 1);
+    },
   };
 }
 
@@ -136,6 +162,14 @@ function storedKey(name: string, key: string): string {
 type RateLimits = ReturnType<typeof createRateLimits>;
 const perPool = new WeakMap<RateLimitPool, RateLimits>();
 
+/** The limits of the app's database (`dbPool()`), one set per pool. */
+export function appRateLimits(): RateLimits {
+  const pool = dbPool();
+  let limits = perPool.get(pool);
+  if (!limits) perPool.set(pool, (limits = createRateLimits(pool)));
+  return limits;
+}
+
 /**
  * Spends one request of `key`'s allowance under the limit `name` (stored as `name:key`),
  * counted in the app's database. `{ ok: false }` carries the seconds until the window ends
@@ -143,14 +177,12 @@ const perPool = new WeakMap<RateLimitPool, RateLimits>();
  */
 export async function consumeRateLimit(name: string, key: string, limit: RateLimit): Promise<RateLimitVerdict> {
   if (!(limit.pointsPerMinute > 0)) return ALLOWED;
-  let pool: RateLimitPool;
+  let limits: RateLimits;
   try {
-    pool = dbPool();
+    limits = appRateLimits();
   } catch (error) {
     // No database configured (DATABASE_URL): like any other database problem.
     return unavailable(consoleLogger, name, limit, error);
   }
-  let limits = perPool.get(pool);
-  if (!limits) perPool.set(pool, (limits = createRateLimits(pool)));
   return limits.consume(name, key, limit);
 }

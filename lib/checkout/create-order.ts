@@ -10,6 +10,7 @@ import { creationFailureReason } from "../orders/cancel-reasons";
 import { ORDER_DELIVERY_SELECT, orderDelivery } from "../orders/delivery-details";
 import type { DeliveryMethod } from "../orders/fulfilment-states";
 import { releaseExpiredHolds } from "../orders/holds";
+import { referenceHoldsFull, type ReferenceHolder } from "../orders/reference-holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
 import { PayServiceError, type PayClient } from "../pay";
 import { deliveryFee } from "../delivery-fee";
@@ -47,7 +48,8 @@ import type { Customer, DeliveryAddress, DeliveryChoice, OrderItem } from "./req
  * of a variant and MAX_UNITS_PER_ORDER in all (422), and at most MAX_OPEN_ORDERS_PER_SHOPPER
  * orders of one shopper (the `shopper_id` cookie, which the client chooses) and
  * MAX_OPEN_ORDERS_PER_ADDRESS of one client address (which it cannot) are open (pending, hold
- * running) at once (429 with Retry-After).
+ * running) at once (429 with Retry-After); nor is one placed from an address or for a phone
+ * whose orders already hold MAX_REFERENCE_HOLDS day-long bank references (429).
  *
  * The amount (issue 25) is `subtotal − discount + delivery fee`, every part from the database:
  * the variants' prices, the promo code (lib/promo.ts: its use is counted in this transaction, on
@@ -110,6 +112,8 @@ export interface OrderPolicy {
   maxOpenPerShopper: number;
   /** Open orders per client address, whatever its cookies; 0: no cap (MAX_OPEN_ORDERS_PER_ADDRESS). */
   maxOpenPerAddress: number;
+  /** Orders holding a bank reference per client address and per phone; 0 or absent: no cap (MAX_REFERENCE_HOLDS). */
+  maxReferenceHolds?: number;
   /** Units of one variant, and in all, per order (MAX_UNITS_PER_LINE, MAX_UNITS_PER_ORDER). */
   units: UnitLimits;
 }
@@ -280,6 +284,13 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
         tx,
         { column: "client_address", value: input.clientAddress },
         policy.maxOpenPerAddress,
+      );
+    // Then the phone: lib/orders/reference-holds.ts takes the address's lock (again) and the phone's.
+    if (policy.maxReferenceHolds)
+      await refuseOverReferenceHolds(
+        tx,
+        { address: input.clientAddress ?? null, phone: input.customer?.phone ?? null },
+        policy.maxReferenceHolds,
       );
 
     const lines = await resolveVariants(tx, items);
@@ -613,6 +624,23 @@ FROM orders WHERE ${Prisma.raw(of.column)} = ${of.value} AND status = 'PEN' AND 
     "too_many_open_orders",
     `there are already ${open.count} unpaid orders waiting for payment; pay or cancel one, or wait until one expires`,
     { retryAfterSeconds },
+  );
+}
+
+/**
+ * The cap on day-long holds (MAX_REFERENCE_HOLDS): an address or a phone whose orders already
+ * hold that many bank references places no more until one is paid or ends, for its next
+ * reference would keep nothing (lib/orders/reference-holds.ts). Said before anything is held.
+ */
+async function refuseOverReferenceHolds(tx: Transaction, holder: ReferenceHolder, max: number): Promise<void> {
+  const full = await referenceHoldsFull(tx, holder, max);
+  if (!full) return;
+  const whose = full.by === "address" ? "placed from this network" : "for this phone";
+  throw new Refusal(
+    429,
+    full.by === "address" ? "too_many_reference_holds_from_address" : "too_many_reference_holds_for_phone",
+    `${full.count} orders ${whose} are waiting to be paid with a bank reference; pay one of them, or try again when one expires`,
+    { retryAfterSeconds: full.retryAfterSeconds },
   );
 }
 

@@ -243,6 +243,10 @@ export const en: Dictionary = {
         "You already have orders waiting for payment. Pay or cancel one, or wait for them to expire, and try again.",
       too_many_open_orders_from_address:
         "Too many unpaid orders were placed from this network. Try again when one is paid or expires, or use another connection.",
+      too_many_reference_holds_from_address:
+        "Orders placed from this network are already waiting to be paid by bank reference. Pay one of them, or try again when one expires.",
+      too_many_reference_holds_for_phone:
+        "Orders with this phone are already waiting to be paid by bank reference. Pay one of them, or try again when one expires.",
       too_many_units: "The order has more units than the shop sells at once. Lower the quantities in the cart.",
       other: "Try again in a moment.",
     },
@@ -264,6 +268,7 @@ export const en: Dictionary = {
     copied: "Copied",
     copyFailed: "Could not copy; select it and copy by hand.",
     lifeSpan: (minutes: number) => `The reference is valid for ${duration(minutes)}.`,
+    payBy: (when: string) => `Pay by ${when}: after that the order is cancelled and the items go back on sale.`,
     confirmed: "Payment confirmed",
     confirmedBody: "We received your payment. Thank you!",
     cancelled: "Payment cancelled",

@@ -257,6 +257,10 @@ export const pt = {
         "Já tem encomendas à espera de pagamento. Pague ou cancele uma delas, ou aguarde que expirem, e tente novamente.",
       too_many_open_orders_from_address:
         "Há muitas encomendas por pagar feitas a partir desta rede. Tente novamente quando uma for paga ou expirar, ou use outra ligação.",
+      too_many_reference_holds_from_address:
+        "Já há encomendas feitas a partir desta rede à espera de pagamento por referência bancária. Pague uma delas, ou tente novamente quando uma expirar.",
+      too_many_reference_holds_for_phone:
+        "Já há encomendas com este telefone à espera de pagamento por referência bancária. Pague uma delas, ou tente novamente quando uma expirar.",
       too_many_units:
         "A encomenda tem mais unidades do que a loja vende de uma vez. Reduza as quantidades no carrinho.",
       other: "Tente novamente dentro de momentos.",
@@ -279,6 +283,8 @@ export const pt = {
     copied: "Copiado",
     copyFailed: "Não foi possível copiar; seleccione e copie à mão.",
     lifeSpan: (minutes: number) => `A referência é válida durante ${duration(minutes)}.`,
+    payBy: (when: string) =>
+      `Pague até ${when}: depois dessa hora a encomenda é cancelada e os artigos voltam à venda.`,
     confirmed: "Pagamento confirmado",
     confirmedBody: "Recebemos o seu pagamento. Obrigado!",
     cancelled: "Pagamento cancelado",

@@ -2,8 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { customerSchema } from "../checkout/request";
 import type { Database } from "../db/client";
+import { getEnv } from "../env";
 import { Prisma } from "../generated/prisma/client";
 import { phoneKey } from "../phone";
+import { appRateLimits, type FailureLimit } from "../rate-limit";
 import { invalidInput } from "../text-input";
 import type { OrderStatus } from "./state-machine";
 
@@ -14,7 +16,9 @@ import type { OrderStatus } from "./state-machine";
  *   eight hex digits of its id; the whole id is accepted too) and the phone given at checkout, in
  *   any of the forms checkout accepts (+244 923 456 789, 923456789, 00244…). A wrong phone gets
  *   exactly the answer an unknown number gets, so the form tells nobody which numbers exist, and
- *   the route limits lookups per client address (RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE).
+ *   the route limits lookups per client address (RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE). Wrong
+ *   guesses are counted per order number too, whatever address they come from
+ *   ({@link lookUpOrderWithLockOut}).
  * - `/orders` ("As minhas encomendas"): the orders this browser placed, by its shopper cookie.
  */
 
@@ -80,6 +84,46 @@ ORDER BY created_at DESC LIMIT 20`);
   const wanted = phoneKey(phone);
   const match = candidates.find((order) => order.customerPhone !== null && phoneKey(order.customerPhone) === wanted);
   return match ? { ok: true, externalTransactionId: match.externalTransactionId } : NOT_FOUND;
+}
+
+/** Where the wrong guesses at one order number are counted (rate_limits, `order-lookup-wrong-phone:<number>`). */
+const WRONG_PHONE_LIMIT = "order-lookup-wrong-phone";
+
+/**
+ * {@link lookUpOrder} behind a lock-out per order number: after ORDER_LOOKUP_WRONG_PHONES answers
+ * of `not_found` for one number within ORDER_LOOKUP_LOCKOUT_MINUTES, from any addresses, that
+ * number is answered `not_found` whatever the phone, until the window ends. A client walking the
+ * addresses of a whole IPv6 network, each with its own per-address allowance, gets a few guesses
+ * at an order's phone per window, not thousands.
+ *
+ * The lock-out is not observable: a locked number gets the very answer an unknown number and a
+ * wrong phone get, and every not-found answer does the same work (read the counter, look the
+ * number up, count one failure), an unknown number's included. Throws when the counters cannot
+ * be reached (the route answers "unavailable"): a guess is never let through uncounted.
+ */
+export async function lookUpOrderWithLockOut(
+  db: Pick<Database, "$queryRaw">,
+  input: unknown,
+  limit: FailureLimit = wrongPhoneLimit(),
+): Promise<LookupResult> {
+  const orderNumber = lookupSchema.shape.orderNumber.safeParse(
+    (input as { orderNumber?: unknown } | null)?.orderNumber,
+  );
+  if (!(limit.failures > 0) || !orderNumber.success || !orderNumber.data) return lookUpOrder(db, input);
+  const limits = appRateLimits();
+  const [locked, result] = await Promise.all([
+    limits.lockedOut(WRONG_PHONE_LIMIT, orderNumber.data, limit),
+    lookUpOrder(db, input),
+  ]);
+  if (result.ok && !locked) return result;
+  if (!result.ok && result.code !== "not_found") return result;
+  await limits.countFailure(WRONG_PHONE_LIMIT, orderNumber.data, limit);
+  return NOT_FOUND;
+}
+
+function wrongPhoneLimit(): FailureLimit {
+  const { orderLookupWrongPhones, orderLookupLockOutMinutes } = getEnv().rateLimits;
+  return { failures: orderLookupWrongPhones, windowSeconds: orderLookupLockOutMinutes * 60 };
 }
 
 /** The orders a shopper (its `shopper_id` cookie) placed, newest first, at most SHOPPER_ORDERS_SHOWN. */

@@ -21,6 +21,8 @@ import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "../pay-sdk/config";
  *   issues a payment reference (a new one arrives with a PEN update), the hold is extended to
  *   the reference's life span plus {@link REFERENCE_HOLD_MARGIN_MINUTES}: the shopper has a
  *   reference to pay at the bank, so the units must wait for it (lib/orders/holds.ts expires them).
+ *   Unless the update says `referenceHold: false` (lib/orders/reference-holds.ts: the order's
+ *   address or phone already holds MAX_REFERENCE_HOLDS such orders).
  * - **Paid after cancel.** A CON for an order that is already CAN is not a duplicate: a customer
  *   paid for an order the shop (or the service) cancelled. The order stays CAN and its stock is
  *   not taken again, but the payment is recorded (`paid_after_cancel_at`), the order is marked
@@ -57,6 +59,12 @@ export interface PaymentUpdate {
   cancelReason?: string;
   /** The change happens only while the order's stock hold has run out (the shop's own expiry). */
   onlyIfHoldExpired?: boolean;
+  /**
+   * False: a new payment reference is stored but keeps the ordinary hold, because the order's
+   * address or phone already has MAX_REFERENCE_HOLDS day-long holds (lib/orders/reference-holds.ts
+   * decides, under its locks). Default true.
+   */
+  referenceHold?: boolean;
 }
 
 export type UpdateOutcome =
@@ -115,9 +123,10 @@ WITH target AS (
     payment_reference = COALESCE(${reference}, o.payment_reference),
     entity_number = COALESCE(${entity}, o.entity_number),
     cancel_reason = COALESCE(${update.cancelReason ?? null}, o.cancel_reason),
-    -- A new payment reference keeps the units for the reference's life span.
+    -- A new payment reference keeps the units for the reference's life span (unless over the cap on such holds).
     hold_expires_at = CASE
-      WHEN ${finalTo}::text IS NULL AND ${reference}::text IS NOT NULL AND ${reference} IS DISTINCT FROM o.payment_reference
+      WHEN ${finalTo}::text IS NULL AND ${update.referenceHold ?? true}
+        AND ${reference}::text IS NOT NULL AND ${reference} IS DISTINCT FROM o.payment_reference
       THEN GREATEST(o.hold_expires_at, now() + ${REFERENCE_HOLD_MINUTES}::int * interval '1 minute')
       ELSE o.hold_expires_at END,
     updated_at = now()

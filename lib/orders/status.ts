@@ -4,6 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../log";
 import { PayServiceError, type PayClient } from "../pay";
 import type { RetryPolicy } from "../pay/retry";
+import { applyWithReferenceHoldCap, referencePayBy } from "./reference-holds";
 import { applyPaymentUpdate, type OrderStatus, type UpdateOutcome } from "./state-machine";
 
 /**
@@ -45,6 +46,8 @@ export interface OrderStatusView {
   amountAoa: number;
   paymentReference?: string;
   entityNumber?: string;
+  /** Pending with a bank reference whose hold ends before the reference does: pay by then (ISO). */
+  payBy?: string;
   updatedAt: string;
 }
 
@@ -157,6 +160,7 @@ RETURNING id, external_transaction_id AS "externalTransactionId", reference_numb
 }
 
 function toView(order: OrderRow): OrderStatusView {
+  const payBy = referencePayBy(order);
   return {
     externalTransactionId: order.externalTransactionId,
     status: order.status,
@@ -164,6 +168,7 @@ function toView(order: OrderRow): OrderStatusView {
     amountAoa: order.amountAoa,
     ...(order.paymentReference ? { paymentReference: order.paymentReference } : {}),
     ...(order.entityNumber ? { entityNumber: order.entityNumber } : {}),
+    ...(payBy ? { payBy: payBy.toISOString() } : {}),
     updatedAt: order.updatedAt.toISOString(),
   };
 }
@@ -270,12 +275,16 @@ export async function refreshFromService(
       where: { id: order.id, referenceNumber: null },
       data: { referenceNumber: answer.referenceNumber },
     });
-  const result = await applyPaymentUpdate(deps.db, lookup, {
+  const update = {
     // An answer without a recognisable status changes nothing (docs/contract-decisions.md).
     status: answer.status ?? "PEN",
     paymentReference: answer.paymentReference,
     entityNumber: answer.entityNumber,
-  });
+  };
+  // A new bank reference stretches the order's hold only under the cap on such holds.
+  const result = await applyWithReferenceHoldCap(deps.db, lookup, update, (client, capped) =>
+    applyPaymentUpdate(client, lookup, capped),
+  );
   if (result.outcome === "transitioned")
     deps.log("info", "order.status_fallback_applied", {
       externalTransactionId: order.externalTransactionId,

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Database } from "../db/client";
+import { referencePayBy } from "./reference-holds";
 import type { OrderStatus } from "./state-machine";
 
 /**
@@ -22,6 +23,8 @@ export interface OrderSummary {
   amountAoa: number;
   paymentReference?: string;
   entityNumber?: string;
+  /** Endpoint C's `payBy` (lib/orders/reference-holds.ts referencePayBy), ISO. */
+  payBy?: string;
   /** The cart the order was made from, if any. */
   cartId: string | null;
   /**
@@ -41,6 +44,8 @@ export async function getOrderSummary(db: Database, externalTransactionId: strin
       amountAoa: true,
       paymentReference: true,
       entityNumber: true,
+      createdAt: true,
+      holdExpiresAt: true,
       cartId: true,
       cart: { select: { status: true } },
       lines: {
@@ -50,12 +55,14 @@ export async function getOrderSummary(db: Database, externalTransactionId: strin
     },
   });
   if (!order) return null;
+  const payBy = referencePayBy(order);
   return {
     externalTransactionId: order.externalTransactionId,
     status: order.status,
     amountAoa: order.amountAoa,
     ...(order.paymentReference ? { paymentReference: order.paymentReference } : {}),
     ...(order.entityNumber ? { entityNumber: order.entityNumber } : {}),
+    ...(payBy ? { payBy: payBy.toISOString() } : {}),
     cartId: order.cartId,
     // The job leaves the cart CHECKED_OUT; until then the paid order keeps it LOCKED.
     cartCleared: order.status === "CON" && order.cart?.status !== "LOCKED",

@@ -8,6 +8,7 @@ import {
   runUpdateStatement,
   type UpdateOutcome,
 } from "../orders/state-machine";
+import { applyWithReferenceHoldCap, type UpdateRunner } from "../orders/reference-holds";
 import { MAX_IDENTIFIER_LENGTH, readPaymentLookup, unusableIdentifier } from "../pay/payment-status";
 import { verifySignature } from "./signature";
 
@@ -16,7 +17,10 @@ import { verifySignature } from "./signature";
  * Order of work: verify the signature over the raw bytes; only then parse; then record the
  * delivery and apply its status through the order state machine in ONE statement, so a
  * delivery is either fully recorded and applied or not at all (and then we answer 5xx so the
- * service retries). Nothing slow happens here: side effects are jobs, run after the reply.
+ * service retries). A PEN that brings a new bank reference runs that statement in a short
+ * transaction, after counting the order's day-long holds under their locks
+ * (lib/orders/reference-holds.ts). Nothing slow happens here: side effects are jobs, run after
+ * the reply.
  */
 
 /** Deliveries are small JSON documents; anything bigger is refused before it is read whole. */
@@ -35,7 +39,8 @@ export type WebhookReceipt =
 type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 
 export interface WebhookDeps {
-  db: SqlRunner;
+  /** The app's Prisma client: a PEN that brings a payment reference is applied in a transaction. */
+  db: UpdateRunner;
   webhookSecret: string;
   log: Logger;
 }
@@ -81,15 +86,15 @@ export async function receiveWebhook(
     paymentReference: lookup.paymentReference,
     entityNumber: lookup.entityNumber,
   };
-  const ctes = paymentUpdateCtes(
-    { externalTransactionId: lookup.externalTransactionId, referenceNumber: lookup.referenceNumber },
-    update,
-  );
-  // The delivery is logged by the run that applies it (not by one that must be retried).
-  const outcome = outcomeSql(update);
-  const result = await runUpdateStatement(
-    deps.db,
-    Prisma.sql`${ctes}, event AS (
+  const orderIds = { externalTransactionId: lookup.externalTransactionId, referenceNumber: lookup.referenceNumber };
+  // A new bank reference stretches the order's hold only under the cap on such holds.
+  const result = await applyWithReferenceHoldCap(deps.db, orderIds, update, (client, capped) => {
+    const ctes = paymentUpdateCtes(orderIds, capped);
+    // The delivery is logged by the run that applies it (not by one that must be retried).
+    const outcome = outcomeSql(capped);
+    return runUpdateStatement(
+      client,
+      Prisma.sql`${ctes}, event AS (
   INSERT INTO webhook_events (raw_body, external_transaction_id, payment_status, outcome, order_id)
   SELECT ${Buffer.from(rawBody)}, COALESCE(target.external_transaction_id, ${lookup.externalTransactionId ?? null}),
          ${lookup.status}, CASE WHEN target.id IS NULL THEN 'unmatched' ELSE ${outcome} END, target.id
@@ -97,8 +102,9 @@ export async function receiveWebhook(
   WHERE ${outcome} <> 'retry'
   RETURNING id
 )
-${outcomeSelect(update)}`,
-  );
+${outcomeSelect(capped)}`,
+    );
+  });
   return {
     kind: "recorded",
     outcome: result.outcome,

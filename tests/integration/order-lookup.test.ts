@@ -33,8 +33,12 @@ const shortNumber = (externalTransactionId: string) => externalTransactionId.sli
 const newPeer = () => `198.51.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 
 /** POST /api/orders/lookup as Next calls it, from `peer`, with the lookup limit of `perMinute`. */
-async function postLookup(body: string, options: { form?: boolean; peer?: string; perMinute?: number } = {}) {
+async function postLookup(
+  body: string,
+  options: { form?: boolean; peer?: string; perMinute?: number; env?: Record<string, string> } = {},
+) {
   vi.stubEnv("RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE", String(options.perMinute ?? 0));
+  for (const [name, value] of Object.entries(options.env ?? {})) vi.stubEnv(name, value);
   vi.resetModules();
   const { POST } = await import("@/app/api/orders/lookup/route");
   const response = await POST(
@@ -173,6 +177,71 @@ describe("POST /api/orders/lookup", () => {
     expect(
       (await postLookup(JSON.stringify({ orderNumber: "00000000", phone: "923456789" }), { perMinute: 3 })).status,
     ).toBe(404);
+  });
+});
+
+describe("wrong phones per order number", () => {
+  /** What the rate_limits table holds for the wrong guesses at `orderNumber` (lower case). */
+  const guessesKey = (orderNumber: string) => `order-lookup-wrong-phone:${orderNumber.toLowerCase()}`;
+  /** The lock-out's window ends now, as if its minutes had passed. */
+  const endWindow = (orderNumber: string) =>
+    db().$executeRaw`UPDATE rate_limits SET expire = ${Date.now() - 1} WHERE key = ${guessesKey(orderNumber)}`;
+  const env = { ORDER_LOOKUP_WRONG_PHONES: "5", ORDER_LOOKUP_LOCKOUT_MINUTES: "15" };
+  const lookup = (orderNumber: string, phone: string, form = false) =>
+    postLookup(form ? new URLSearchParams({ orderNumber, phone }).toString() : JSON.stringify({ orderNumber, phone }), {
+      env,
+      form,
+      perMinute: 10,
+    });
+
+  it("locks a number after 5 wrong phones from 5 addresses: the right phone is then answered as an unknown number, until the window ends", async () => {
+    const order = await placedOrder({ phone: "923456789" });
+    const other = await placedOrder({ phone: "923456789" });
+    const orderNumber = shortNumber(order.externalTransactionId);
+    // Never used for an order: the answer every unknown number gets.
+    const unknownNumber = randomUUID().slice(0, 8);
+    const unknown = await lookup(unknownNumber, "923456789");
+    const unknownForm = await lookup(unknownNumber, "923456789", true);
+    expect(unknown.status).toBe(404);
+
+    // Each wrong phone from a new address (newPeer): the per-address limit never sees two.
+    for (let guess = 0; guess < 5; guess++)
+      expect((await lookup(orderNumber, `92300000${guess}`)).status, `guess ${guess + 1}`).toBe(404);
+
+    const locked = await lookup(orderNumber, "923456789");
+    expect(locked.status).toBe(unknown.status);
+    expect(locked.text).toBe(unknown.text);
+    const lockedForm = await lookup(orderNumber, "923456789", true);
+    expect(lockedForm.status).toBe(303);
+    // The same page an unknown number is sent to, but for the number the shopper typed.
+    expect(lockedForm.location).toBe(unknownForm.location!.replace(unknownNumber, orderNumber));
+
+    // Another order is found as before.
+    const found = await lookup(shortNumber(other.externalTransactionId), "923456789");
+    expect(found.status).toBe(200);
+    expect(JSON.parse(found.text)).toEqual({ externalTransactionId: other.externalTransactionId });
+
+    await endWindow(orderNumber);
+    const again = await lookup(orderNumber, "923456789");
+    expect(again.status).toBe(200);
+    expect(JSON.parse(again.text)).toEqual({ externalTransactionId: order.externalTransactionId });
+  });
+
+  it("counts the whole id and the short number as one number, and stops counting with 0", async () => {
+    const order = await placedOrder({ phone: "923456789" });
+    for (let guess = 0; guess < 5; guess++) await lookup(order.externalTransactionId, `92300000${guess}`);
+    expect((await lookup(shortNumber(order.externalTransactionId).toLowerCase(), "923456789")).status).toBe(404);
+
+    const open = await placedOrder({ phone: "923456789" });
+    const off = { ORDER_LOOKUP_WRONG_PHONES: "0" };
+    for (let guess = 0; guess < 6; guess++)
+      await postLookup(JSON.stringify({ orderNumber: open.externalTransactionId, phone: `92300000${guess}` }), {
+        env: off,
+      });
+    const found = await postLookup(JSON.stringify({ orderNumber: open.externalTransactionId, phone: "923456789" }), {
+      env: off,
+    });
+    expect(found.status).toBe(200);
   });
 });
 

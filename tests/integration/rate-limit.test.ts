@@ -287,6 +287,25 @@ describe("createRateLimits: the counters every instance shares", () => {
     expect(log).toHaveBeenCalledWith("warn", "rate_limit.unavailable", { limit: "down-test", error: "Error" });
   });
 
+  it("counts failures over a window of their own, shared by instances, and never lets one through when it cannot count", async () => {
+    const [first, second] = [createRateLimits(newPool()), createRateLimits(newPool())];
+    const key = newPeer();
+    const limit = { failures: 3, windowSeconds: 900 };
+    const locked = [];
+    for (let i = 0; i < 4; i++) {
+      locked.push(await first.lockedOut("failures-test", key, limit));
+      await (i % 2 ? second : first).countFailure("failures-test", key, limit);
+    }
+    expect(locked).toEqual([false, false, false, true]);
+    expect(await second.lockedOut("failures-test", key, limit)).toBe(true);
+    expect(await second.lockedOut("failures-test", newPeer(), limit)).toBe(false);
+    expect(await first.lockedOut("failures-test", key, { failures: 0, windowSeconds: 900 })).toBe(false);
+
+    const down = createRateLimits({ query: () => Promise.reject(new Error("Connection terminated")) });
+    await expect(down.lockedOut("failures-test", key, limit)).rejects.toThrow();
+    await expect(down.countFailure("failures-test", key, limit)).rejects.toThrow();
+  });
+
   it("keeps no process alive: its clean-up timer of expired rows is unref'd", async () => {
     // A script (the worker, reconcile) that made a limiter must still exit on its own.
     const script = `

@@ -181,3 +181,40 @@ describe("the header's cart count after a payment", () => {
     expect(router.refresh).not.toHaveBeenCalled();
   });
 });
+
+describe("a bank reference's deadline", () => {
+  function showReference(payBy?: string) {
+    const host = document.createElement("div");
+    document.body.append(host);
+    root = createRoot(host);
+    const initial = { status: "PEN" as const, paymentReference: "123456789", entityNumber: "00123" };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ externalTransactionId: ID, ...initial, ...(payBy ? { payBy } : {}) })),
+    );
+    act(() =>
+      root!.render(
+        <OrderStatus
+          lang="pt"
+          page="pending"
+          externalTransactionId={ID}
+          initial={{ ...initial, ...(payBy ? { payBy } : {}) }}
+          amountAoa={2500}
+          lines={[]}
+          cartCleared={false}
+        />,
+      ),
+    );
+    return host.querySelector('[data-testid="reference-life-span"]')!;
+  }
+
+  it("says the reference's life span, or, when the order's hold ends first, the time to pay by in Luanda", async () => {
+    expect(showReference().textContent).toBe("A referência é válida durante 24 horas.");
+    act(() => root!.unmount());
+    // 12:05 UTC is 13:05 in Luanda (UTC+1).
+    const deadline = showReference("2026-11-27T12:05:00.000Z");
+    expect(deadline.textContent).toMatch(/^Pague até 27\/11,? 13:05: depois dessa hora a encomenda é cancelada/);
+    await firstPoll();
+    expect(deadline.textContent).toContain("13:05");
+  });
+});

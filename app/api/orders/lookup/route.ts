@@ -5,13 +5,14 @@ import { getEnv } from "@/lib/env";
 import { isFormPost, readFormOrJson, seeOther } from "@/lib/form-requests";
 import { jsonError } from "@/lib/http";
 import { consoleLogger, errorKind } from "@/lib/log";
-import { lookUpOrder } from "@/lib/orders/lookup";
+import { lookUpOrderWithLockOut } from "@/lib/orders/lookup";
 
 // POST /api/orders/lookup: an order's number and the phone given at checkout → the order
 // (lib/orders/lookup.ts). The form of /orders/lookup posts here and is sent on with a 303: to the
 // order's page, or back to the form with what went wrong; a JSON client gets
 // `{ externalTransactionId }`, or 404 `not_found` alike for an unknown number and a wrong phone.
-// Every attempt counts against the client address's limit, first thing.
+// Every attempt counts against the client address's limit, first thing; wrong phones also count
+// against the order number, whatever the address (a locked number answers as an unknown one).
 export const dynamic = "force-dynamic";
 
 /** A number and a phone: a few dozen bytes. */
@@ -37,7 +38,7 @@ export async function POST(request: NextRequest): Promise<Response> {
   if (!body.ok) return form ? backToForm("invalid_input") : body.response;
   const orderNumber = (body.input as { orderNumber?: unknown } | null)?.orderNumber;
   try {
-    const result = await lookUpOrder(db(), body.input);
+    const result = await lookUpOrderWithLockOut(db(), body.input);
     if (result.ok)
       return form
         ? seeOther(`/orders/${result.externalTransactionId}`)
