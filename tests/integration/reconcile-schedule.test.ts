@@ -169,3 +169,38 @@ describe("each order is asked about on a back-off from its last change", () => {
     expect((await orderRow(withReference.externalTransactionId)).status).toBe("PEN");
   }, 180_000);
 });
+
+describe("the other news of an order moves its schedule", () => {
+  it("a check by the order's page counts as the sweep's, and a webhook that changes the order starts it again", async () => {
+    const product = await insertTestProduct({ stock: 5 });
+    const order = await placeOrder(product.id);
+    const queries = async () => (await statusQueriesPerOrder()).get(order.externalTransactionId) ?? 0;
+    const sweepAt = async (minutes: number) => {
+      await passTime(minutes);
+      await sweep();
+      return queries();
+    };
+
+    // At 3 minutes the shopper's page asks (quiet for PAY_STATUS_STALE_SECONDS): the sweep's next step is 5.
+    await passTime(3);
+    const { GET } = await import("@/app/api/pay/order/[externalTransactionId]/status/route");
+    const { externalTransactionId } = order;
+    await GET(new Request(`http://localhost:3000/api/pay/order/${externalTransactionId}/status`), {
+      params: Promise.resolve({ externalTransactionId }),
+    });
+    expect(await queries()).toBe(1);
+    expect(await sweepAt(0)).toBe(1);
+    expect(await sweepAt(1)).toBe(1);
+    expect(await sweepAt(1)).toBe(2);
+    expect(await sweepAt(1)).toBe(2);
+
+    // At 6 minutes a webhook brings a bank reference: a minute later the schedule starts again.
+    const reference = { paymentReference: "987654321", entityNumber: "01055" };
+    await sandboxOrder(externalTransactionId, "pending", { ...reference, delivery: "drop" });
+    expect((await postWebhook(notification(externalTransactionId, "PEN", reference))).status).toBe(200);
+    expect(await sweepAt(0)).toBe(2);
+    expect(await sweepAt(1)).toBe(3);
+    expect(await sweepAt(1)).toBe(3);
+    expect(await sweepAt(3)).toBe(4);
+  });
+});
