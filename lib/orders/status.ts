@@ -52,7 +52,7 @@ export interface OrderStatusView {
 export interface StatusDeps {
   db: Database;
   pay: PayClient;
-  /** A pending order without news for this long is checked with the service. */
+  /** Endpoint C asks the service about a pending order without news for this long (the sweep keeps its own schedule). */
   staleSeconds: number;
   log: Logger;
   now?: () => number;
@@ -125,11 +125,11 @@ export interface ClaimedOrder {
  * The one way a check claims pending orders (the status endpoint, the expiry of holds, the
  * sweep): up to `limit` of them matching `where` (SQL over `o`) whose last check is at least
  * `minIntervalMs` old, in `orderBy` order. The claim sets `status_checked_at = now()` and the
- * sweep's next step (`status_check_due_at`, lib/orders/check-schedule.ts), so a check made for
- * a page or a hold also counts as the sweep's; rows
- * another claim is locking at this moment are skipped (`SKIP LOCKED`), and a row another claim
- * has just committed no longer qualifies, so of any number of concurrent claimers — requests,
- * instances, sweeps — exactly one gets each order per window.
+ * sweep's next step (`status_check_due_at`, lib/orders/check-schedule.ts), so a check made for a
+ * page or a hold also counts as the sweep's. Rows another claim is locking at this moment are
+ * skipped (`SKIP LOCKED`), and a row another claim has just committed no longer qualifies, so of
+ * any number of concurrent claimers — requests, instances, sweeps — exactly one gets each order
+ * per window.
  */
 export function claimChecks(
   db: Database,
