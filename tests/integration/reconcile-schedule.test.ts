@@ -119,7 +119,7 @@ describe("each order is asked about on a back-off from its last change", () => {
   // sweep in between would find nothing due, and a day of them takes too long to run).
   const sweepEvery = (minute: number) => (minute < 120 ? 1 : 10);
 
-  it("over a simulated day, a sweep every minute: 13 and 10 queries, not one a minute", async () => {
+  it("over a simulated day of sweeps: 13 and 10 queries, not one a minute", async () => {
     const product = await insertTestProduct({ stock: 10 });
     const withoutReference = await placeOrder(product.id);
     const withReference = await placeOrder(product.id);
