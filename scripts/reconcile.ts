@@ -1,11 +1,11 @@
 // `npm run reconcile`: one reconcile sweep — pending orders whose stock hold ran out are ended,
-// and pending orders without news for PAY_STATUS_STALE_SECONDS are checked with the service, its
-// answer applied through the order state machine (lib/orders/reconcile.ts) — then the jobs it
-// enqueued are run.
+// and the orders whose check is due on the back-off (lib/orders/check-schedule.ts) are checked
+// with the service, its answer applied through the order state machine (lib/orders/reconcile.ts)
+// — then the jobs it enqueued are run.
 // Loads .env files as `next start` does; schedule it (cron, systemd timer) on a server host.
 import nextEnv from "@next/env";
 import { db } from "../lib/db/client";
-import { EnvError, getEnv } from "../lib/env";
+import { EnvError } from "../lib/env";
 import { runDueJobs } from "../lib/jobs/runner";
 import { consoleLogger } from "../lib/log";
 import { reconcilePendingOrders } from "../lib/orders/reconcile";
@@ -16,7 +16,6 @@ try {
   const summary = await reconcilePendingOrders({
     db: db(),
     pay: payClient(),
-    staleSeconds: getEnv().pay.statusStaleSeconds,
     log: consoleLogger,
   });
   const jobs = await runDueJobs({});

@@ -77,7 +77,6 @@ async function reconcile(): Promise<void> {
     const summary = await reconcilePendingOrders({
       db: db(),
       pay: payClient(),
-      staleSeconds: getEnv().pay.statusStaleSeconds,
       log: consoleLogger,
     });
     if (summary.checked > 0)

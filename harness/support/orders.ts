@@ -80,6 +80,26 @@ export async function insertTestOrder(
   };
 }
 
+/**
+ * As if `minutes` passed: every timestamp of every order moves that far into the past. The
+ * database's now() cannot be moved, and the checks, holds and sweeps compare with it, so this is
+ * how a test lets an hour (or a day, a minute at a time) go by. Every timestamp column, whatever
+ * the schema has, so no column is left behind in the present.
+ */
+export async function passTime(minutes: number): Promise<void> {
+  orderTimestampColumns ??= db().$queryRaw<
+    { name: string }[]
+  >`SELECT column_name AS name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'orders' AND data_type LIKE 'timestamp%'`.then((columns) =>
+    columns.map((column) => column.name),
+  );
+  const set = (await orderTimestampColumns)
+    .map((name) => `"${name}" = "${name}" - make_interval(secs => $1::double precision)`)
+    .join(", ");
+  await db().$executeRawUnsafe(`UPDATE orders SET ${set}`, minutes * 60);
+}
+let orderTimestampColumns: Promise<string[]> | undefined;
+
 export const jobsOf = (externalTransactionId: string) =>
   db().job.findMany({ where: { dedupeKey: { endsWith: `:${externalTransactionId}` } }, orderBy: { type: "asc" } });
 

@@ -1,35 +1,41 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
 import { claimExpiredHolds } from "./holds";
+import { checkDueSql, MIN_SWEEP_INTERVAL_MS } from "./check-schedule";
 import { REFERENCE_HOLD_MINUTES } from "./state-machine";
 import {
   changedTheOrder,
   claimChecks,
   refreshFromService,
+  type CheckDeps,
   type CheckResult,
   type ClaimedOrder,
-  type StatusDeps,
 } from "./status";
 
 /**
  * The reconcile sweep (`npm run reconcile`, the worker every minute, `/api/cron/reconcile`):
- * first it ends pending orders whose stock hold has run out, then it checks quiet pending
- * orders whose webhook may be late or lost, then the orders the shop cancelled itself because
- * their hold ran out, while a payment of theirs could still come: for the
- * payment reference's life span plus its margin (REFERENCE_HOLD_MINUTES) after the cancellation.
- * A shopper may pay such a reference at the bank; if that webhook is lost too, this check finds
- * the CON and the state machine records it as paid after cancel (marked for attention, the
- * mailbox told). All with the service, through lib/orders/status.ts.
+ * first it ends pending orders whose stock hold has run out, then it checks the pending orders
+ * whose webhook may be late or lost, and the orders the shop cancelled itself because their hold
+ * ran out while a payment of theirs could still come: for the payment reference's life span plus
+ * its margin (REFERENCE_HOLD_MINUTES) after the cancellation. A shopper may pay such a reference
+ * at the bank; if that webhook is lost too, this check finds the CON and the state machine
+ * records it as paid after cancel (marked for attention, the mailbox told). All with the service,
+ * through lib/orders/status.ts.
  *
- * - **Fair**: quiet orders are taken least recently checked first (never checked first, then
- *   oldest check), and a check moves the order to the back, so with any number of abandoned
- *   orders every one gets its turn and a newer paid order whose webhook was lost is found.
+ * - **A budget**: an order is asked about only when its step of the back-off has come
+ *   (lib/orders/check-schedule.ts: 1, 5, 15, 60 minutes after its last change, then every
+ *   4 hours), never within a minute of any other check, so an abandoned order costs about ten
+ *   queries a day, not one a minute.
+ * - **Fair**: among the due orders the least recently asked go first (never asked first), and a
+ *   check moves the order to the back. After the expired holds (their units are waiting for
+ *   shoppers), pending and shop-cancelled orders take turns a batch at a time, so each kind has
+ *   at least half of what is left of the sweep whenever both have orders due: neither starves.
  * - **Bounded**: at most `limit` orders and nothing new after `deadline`, so a serverless
  *   function is not cut off mid-sweep (each check is itself bounded by STATUS_QUERY_RETRY).
  * - **Stops early** when a whole batch of calls failed: the service is down, and waiting on
  *   every order would only fill the sweep with timeouts. The next sweep tries again.
  * - **Concurrent sweeps never ask about the same order**: orders are claimed in batches with
- *   `FOR UPDATE SKIP LOCKED`, and a claim marks the order checked, so another sweep (another
+ *   `FOR UPDATE SKIP LOCKED`, and a claim moves the order's next step, so another sweep (another
  *   instance, the cron and the worker) neither waits for them nor takes them.
  */
 
@@ -60,7 +66,9 @@ export interface ReconcileSummary {
 export const DEFAULT_SWEEP_LIMIT = 100;
 export const DEFAULT_SWEEP_BUDGET_MS = 25_000;
 
-export async function reconcilePendingOrders(deps: StatusDeps & SweepOptions): Promise<ReconcileSummary> {
+type Claimer = (batch: number) => Promise<ClaimedOrder[]>;
+
+export async function reconcilePendingOrders(deps: CheckDeps & SweepOptions): Promise<ReconcileSummary> {
   const now = deps.now ?? Date.now;
   const limit = deps.limit ?? DEFAULT_SWEEP_LIMIT;
   const deadline = deps.deadline ?? now() + DEFAULT_SWEEP_BUDGET_MS;
@@ -76,21 +84,27 @@ export async function reconcilePendingOrders(deps: StatusDeps & SweepOptions): P
     stoppedEarly: null,
   };
 
-  const claimers: ((batch: number) => Promise<ClaimedOrder[]>)[] = [
-    (batch) => claimExpiredHolds(deps.db, { limit: batch }),
-    (batch) => claimQuietOrders(deps, batch),
-    (batch) => claimShopCancelledOrders(deps, batch),
+  // Expired holds first, alone; then the quiet pending and the shop-cancelled orders in turns.
+  const stages: Claimer[][] = [
+    [(batch) => claimExpiredHolds(deps.db, { limit: batch })],
+    [(batch) => claimQuietOrders(deps, batch), (batch) => claimShopCancelledOrders(deps, batch)],
   ];
-  for (const claim of claimers) {
-    for (;;) {
-      if (summary.checked >= limit) return { ...summary, stoppedEarly: "limit" };
-      if (now() >= deadline) return { ...summary, stoppedEarly: "deadline" };
-      const orders = await claim(Math.min(concurrency, limit - summary.checked));
-      if (orders.length === 0) break;
-      const results = await Promise.all(orders.map((order) => refreshFromService(order, deps)));
-      for (const result of results) tally(summary, result);
-      if (results.every((result) => !result.serviceAnswered))
-        return { ...summary, stoppedEarly: "service_unavailable" };
+  for (const stage of stages) {
+    const withOrdersDue = [...stage];
+    while (withOrdersDue.length > 0) {
+      for (const claim of [...withOrdersDue]) {
+        if (summary.checked >= limit) return { ...summary, stoppedEarly: "limit" };
+        if (now() >= deadline) return { ...summary, stoppedEarly: "deadline" };
+        const orders = await claim(Math.min(concurrency, limit - summary.checked));
+        if (orders.length === 0) {
+          withOrdersDue.splice(withOrdersDue.indexOf(claim), 1);
+          continue;
+        }
+        const results = await Promise.all(orders.map((order) => refreshFromService(order, deps)));
+        for (const result of results) tally(summary, result);
+        if (results.every((result) => !result.serviceAnswered))
+          return { ...summary, stoppedEarly: "service_unavailable" };
+      }
     }
   }
   return summary;
@@ -106,35 +120,31 @@ function tally(summary: ReconcileSummary, result: CheckResult): void {
   if (!result.serviceAnswered) summary.failed += 1;
 }
 
-/**
- * Claims up to `batch` pending orders without news (webhook, change or check) for
- * `staleSeconds`, whose hold still runs: least recently checked first.
- */
-function claimQuietOrders(deps: StatusDeps, batch: number): Promise<ClaimedOrder[]> {
-  const quietMs = Math.round(deps.staleSeconds * 1000);
+/** Claims up to `batch` pending orders whose hold still runs and whose check is due, least recently asked first. */
+function claimQuietOrders(deps: CheckDeps, batch: number): Promise<ClaimedOrder[]> {
   return claimChecks(deps.db, {
-    where: Prisma.sql`o.hold_expires_at > now() AND o.updated_at <= now() - ${quietMs}::int * interval '1 millisecond'`,
+    where: Prisma.sql`o.hold_expires_at > now() AND ${checkDueSql()}`,
     orderBy: Prisma.sql`o.status_checked_at ASC NULLS FIRST, o.created_at, o.id`,
-    minIntervalMs: quietMs,
+    minIntervalMs: MIN_SWEEP_INTERVAL_MS,
     limit: batch,
   });
 }
 
 /**
  * Claims up to `batch` orders the shop cancelled because their hold ran out, within the last
- * REFERENCE_HOLD_MINUTES, not yet known to be paid, least recently checked first and each at
- * most once per `staleSeconds`: the service has them, a payment of theirs may still arrive, and
- * its webhook may be lost. The shop's other cancellations cannot be paid and are left alone: an
- * `abandoned` order never reached the service, a failed creation never gave the shopper a
- * reference, and an order the service cancelled is cancelled there.
+ * REFERENCE_HOLD_MINUTES, not yet known to be paid, whose check is due, least recently asked
+ * first: the service has them, a payment of theirs may still arrive, and its webhook may be lost.
+ * The shop's other cancellations cannot be paid and are left alone: an `abandoned` order never
+ * reached the service, a failed creation never gave the shopper a reference, and an order the
+ * service cancelled is cancelled there.
  */
-function claimShopCancelledOrders(deps: StatusDeps, batch: number): Promise<ClaimedOrder[]> {
+function claimShopCancelledOrders(deps: CheckDeps, batch: number): Promise<ClaimedOrder[]> {
   return claimChecks(deps.db, {
     status: "CAN",
     where: Prisma.sql`o.cancel_reason = 'hold_expired' AND o.reference_number IS NOT NULL AND o.paid_after_cancel_at IS NULL
-      AND o.finalized_at > now() - ${REFERENCE_HOLD_MINUTES}::int * interval '1 minute'`,
+      AND o.finalized_at > now() - ${REFERENCE_HOLD_MINUTES}::int * interval '1 minute' AND ${checkDueSql()}`,
     orderBy: Prisma.sql`o.status_checked_at ASC NULLS FIRST, o.finalized_at, o.id`,
-    minIntervalMs: Math.round(deps.staleSeconds * 1000),
+    minIntervalMs: MIN_SWEEP_INTERVAL_MS,
     limit: batch,
   });
 }

@@ -129,6 +129,8 @@ WITH target AS (
         AND ${reference}::text IS NOT NULL AND ${reference} IS DISTINCT FROM o.payment_reference
       THEN GREATEST(o.hold_expires_at, now() + ${REFERENCE_HOLD_MINUTES}::int * interval '1 minute')
       ELSE o.hold_expires_at END,
+    -- A change starts the reconcile sweep's schedule again (lib/orders/check-schedule.ts).
+    status_check_due_at = NULL,
     updated_at = now()
   FROM target
   WHERE o.id = target.id AND o.status = 'PEN'

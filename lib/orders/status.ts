@@ -4,6 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../log";
 import { PayServiceError, type PayClient } from "../pay";
 import type { RetryPolicy } from "../pay/retry";
+import { nextCheckDueSql } from "./check-schedule";
 import { applyWithReferenceHoldCap, referencePayBy } from "./reference-holds";
 import { applyPaymentUpdate, type OrderStatus, type UpdateOutcome } from "./state-machine";
 
@@ -54,7 +55,7 @@ export interface OrderStatusView {
 export interface StatusDeps {
   db: Database;
   pay: PayClient;
-  /** A pending order without news for this long is checked with the service. */
+  /** Endpoint C asks the service about a pending order without news for this long (the sweep keeps its own schedule). */
   staleSeconds: number;
   log: Logger;
   now?: () => number;
@@ -126,10 +127,12 @@ export interface ClaimedOrder {
 /**
  * The one way a check claims pending orders (the status endpoint, the expiry of holds, the
  * sweep): up to `limit` of them matching `where` (SQL over `o`) whose last check is at least
- * `minIntervalMs` old, in `orderBy` order. The claim sets `status_checked_at = now()`; rows
- * another claim is locking at this moment are skipped (`SKIP LOCKED`), and a row another claim
- * has just committed no longer qualifies, so of any number of concurrent claimers — requests,
- * instances, sweeps — exactly one gets each order per window.
+ * `minIntervalMs` old, in `orderBy` order. The claim sets `status_checked_at = now()` and the
+ * sweep's next step (`status_check_due_at`, lib/orders/check-schedule.ts), so a check made for a
+ * page or a hold also counts as the sweep's. Rows another claim is locking at this moment are
+ * skipped (`SKIP LOCKED`), and a row another claim has just committed no longer qualifies, so of
+ * any number of concurrent claimers — requests, instances, sweeps — exactly one gets each order
+ * per window.
  */
 export function claimChecks(
   db: Database,
@@ -153,7 +156,8 @@ WITH due AS (
   LIMIT ${claim.limit}::int
   FOR UPDATE SKIP LOCKED
 )
-UPDATE orders SET status_checked_at = now() FROM due WHERE orders.id = due.due_id
+UPDATE orders SET status_checked_at = now(), status_check_due_at = ${nextCheckDueSql()}
+FROM due WHERE orders.id = due.due_id
 RETURNING id, external_transaction_id AS "externalTransactionId", reference_number AS "referenceNumber",
           amount_aoa AS "amountAoa", created_at AS "createdAt",
           orders.status = 'PEN' AND hold_expires_at <= now() AS "holdExpired"`);

@@ -5,7 +5,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 import { checkout, placeOrder as placeShopOrder } from "../../harness/support/checkout";
 import { settleAfterTasks } from "../../harness/support/next-after";
-import { insertTestProduct } from "../../harness/support/orders";
+import { insertTestProduct, passTime } from "../../harness/support/orders";
 import { useOwnSandbox } from "../../harness/support/sandbox";
 import { notification, postWebhook } from "../../harness/support/webhooks";
 
@@ -82,10 +82,10 @@ const statusQueries = async (externalTransactionId?: string) =>
 const sandboxOrder = (externalTransactionId: string, action: string, body?: unknown) =>
   sandbox.control.call("POST", `/orders/${externalTransactionId}/${action}`, body ?? {});
 
-async function sweep(options: { limit?: number; deadline?: number; staleSeconds?: number } = {}) {
+async function sweep(options: { limit?: number; deadline?: number } = {}) {
   const { reconcilePendingOrders } = await import("@/lib/orders/reconcile");
   const { payClient } = await import("@/lib/pay");
-  return reconcilePendingOrders({ db: client, pay: payClient(), staleSeconds: 30, log: () => {}, ...options });
+  return reconcilePendingOrders({ db: client, pay: payClient(), log: () => {}, ...options });
 }
 
 describe("stock holds", () => {
@@ -392,7 +392,7 @@ describe("a payment that comes after the shop cancelled the order", () => {
     // The shopper pays the reference at the bank; the service's notification never arrives.
     await sandboxOrder(order.externalTransactionId, "confirm", { delivery: "drop" });
     // Within the reference's life span, a later sweep (once the order is due again) asks the service.
-    await client.$executeRaw`UPDATE orders SET status_checked_at = now() - interval '1 hour' WHERE external_transaction_id = ${order.externalTransactionId}`;
+    await passTime(60);
     const found = await sweep();
     expect(found).toMatchObject({ paidAfterCancel: 1, changed: 1 });
     const row = await orderRow(order.externalTransactionId);
@@ -410,7 +410,7 @@ describe("a payment that comes after the shop cancelled the order", () => {
     );
 
     // Recorded once: the next sweeps leave it alone.
-    await client.$executeRaw`UPDATE orders SET status_checked_at = now() - interval '1 hour' WHERE external_transaction_id = ${order.externalTransactionId}`;
+    await passTime(60);
     expect(await sweep()).toMatchObject({ checked: 0 });
   });
 

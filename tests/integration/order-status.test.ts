@@ -218,7 +218,7 @@ describe("the reconcile sweep", () => {
     for (const order of [confirmed, cancelled, pending]) await ageOrder(order.externalTransactionId, 120);
     vi.spyOn(console, "log").mockImplementation(() => {});
 
-    const summary = await reconcilePendingOrders({ db: db(), pay: payClient(), staleSeconds: 60, log: () => {} });
+    const summary = await reconcilePendingOrders({ db: db(), pay: payClient(), log: () => {} });
     expect(summary.transitioned).toBeGreaterThanOrEqual(2);
     const statusOf = async (id: string) =>
       (await db().order.findUniqueOrThrow({ where: { externalTransactionId: id } })).status;
@@ -239,7 +239,7 @@ describe("the reconcile sweep", () => {
     for (const order of orders) await ageOrder(order.externalTransactionId, 120);
     await sandbox.control.failNext({ count: 1000, kind: "503", path: "/paypartner/paymentByExternalTransaction" });
     vi.spyOn(console, "log").mockImplementation(() => {});
-    const sweep = () => reconcilePendingOrders({ db: db(), pay: payClient(), staleSeconds: 60, log: () => {} });
+    const sweep = () => reconcilePendingOrders({ db: db(), pay: payClient(), log: () => {} });
     const ids = orders.map((order) => order.externalTransactionId);
     // Other test files share the database: count only this test's orders.
     const askedAboutMine = async () =>
@@ -273,7 +273,7 @@ describe("the reconcile sweep", () => {
       },
     });
     await ageOrder(externalTransactionId, 20 * 60);
-    await reconcilePendingOrders({ db: db(), pay: payClient(), staleSeconds: 60, log: () => {} });
+    await reconcilePendingOrders({ db: db(), pay: payClient(), log: () => {} });
     expect(await db().order.findUniqueOrThrow({ where: { externalTransactionId } })).toMatchObject({
       status: "CAN",
       cancelReason: "abandoned",

@@ -2,7 +2,6 @@ import { after } from "next/server";
 import { drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
 import { authorizeCron } from "@/lib/cron";
 import { db } from "@/lib/db/client";
-import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
 import { endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
@@ -26,7 +25,6 @@ async function reconcile(request: Request): Promise<Response> {
     const summary = await reconcilePendingOrders({
       db: db(),
       pay: payClient(),
-      staleSeconds: getEnv().pay.statusStaleSeconds,
       log: consoleLogger,
       deadline: startedAt + SWEEP_FOR_MS,
     });
