@@ -399,6 +399,47 @@ describe("deleting a category", () => {
     expect(await client.promoCodeCategory.count({ where: { promoCodeId: livros.id } })).toBe(1);
   });
 
+  it.skipIf(!server)(
+    "under a real race with a promo code being saved with it, the delete waits for the save and is refused: 409 has_promo_codes",
+    async () => {
+      const books = await category({ name: "Livros" });
+      const code = await client.promoCode.create({
+        data: { code: `RACE${randomUUID().slice(0, 6).toUpperCase()}`, kind: "percent", value: 20 },
+      });
+      const otherAdmin = new pg.Client({ connectionString: database.url });
+      await otherAdmin.connect();
+      try {
+        // The other admin's save has checked the category (FOR KEY SHARE, lib/admin/categories.ts
+        // lockCategories) and linked it, and has not committed yet.
+        await otherAdmin.query("BEGIN");
+        await otherAdmin.query("SELECT id FROM categories WHERE id = $1 FOR KEY SHARE", [books.id]);
+        await otherAdmin.query("INSERT INTO promo_code_categories (promo_code_id, category_id) VALUES ($1, $2)", [
+          code.id,
+          books.id,
+        ]);
+        const attempt = remove(books.id, undefined);
+        await expect
+          .poll(
+            async () =>
+              (
+                await otherAdmin.query(
+                  "SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted AND locktype IN ('tuple', 'transactionid')",
+                )
+              ).rows[0].waiting,
+            { timeout: 10_000 },
+          )
+          .toBeGreaterThan(0);
+        await otherAdmin.query("COMMIT");
+        const refused = await attempt;
+        expect(refused.status).toBe(409);
+        expect(await json(refused)).toMatchObject({ error: { code: "has_promo_codes" } });
+      } finally {
+        await otherAdmin.end();
+      }
+      expect(await client.promoCodeCategory.count({ where: { promoCodeId: code.id, categoryId: books.id } })).toBe(1);
+    },
+  );
+
   it("the category's page names the codes limited to it", async () => {
     const books = await category({ name: "Livros" });
     const livros = await client.promoCode.create({
