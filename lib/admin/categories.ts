@@ -28,8 +28,8 @@ import { isUuid } from "../uuid";
  *   limited to (409 has_promo_codes, naming the codes): the code would be left without categories,
  *   which means every product (lib/promo.ts), so "20 % off Livros" would become 20 % off the whole
  *   shop. The delete locks the category's row first, so no sub-category or code can come to point
- *   at it between the checks and the delete; the foreign keys refuse it too. Its
- *   products simply lose it.
+ *   at it between the checks and the delete; the foreign keys refuse it too. Its products simply
+ *   lose it.
  */
 
 export const CATEGORY_DONE = ["created", "saved", "deleted"] as const;
@@ -84,7 +84,7 @@ const hasPromoCodes = (codes: readonly string[]): Refusal => ({
   ok: false,
   status: 409,
   code: "has_promo_codes",
-  message: `promo codes are limited to this category (${codes.join(", ")}): take it out of them or switch to other categories first, or deleting it would make them apply to every product`,
+  message: `promo codes are limited to this category (${codes.join(", ")}): change their categories first, since deleting it would make them apply to every product`,
 });
 
 /** The form's input with an empty or absent slug made from the name; anything else is left to the schema. */
