@@ -10,7 +10,7 @@
  */
 
 /** Angola's country code. */
-export const ANGOLA_CODE = "244";
+const ANGOLA_CODE = "244";
 /** An Angolan number without its country code or trunk 0: nine digits, the first not 0. */
 const NATIONAL = /^[1-9][0-9]{8}$/;
 /** The fewest digits the checkout takes for a phone, and the most (E.164's 15 after a 00). */
@@ -60,8 +60,8 @@ export function phoneDigitForms(key: string): string[] {
   if (key.startsWith("+")) {
     const digits = key.slice(1);
     // Without its +, a foreign number of nine digits or fewer would read as an Angolan one or as
-    // too short: only a longer one may have been written so.
-    return [key, `00${digits}`, ...(digits.length > 9 ? [digits] : [])];
+    // too short: only a longer one (and no country code starts with 0) may have been written so.
+    return [key, `00${digits}`, ...(digits.length > 9 && !digits.startsWith("0") ? [digits] : [])];
   }
   return [key];
 }
