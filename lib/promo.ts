@@ -2,7 +2,7 @@ import { getCart } from "./cart";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
 import { formatAoa } from "./money";
-import { phoneKey } from "./phone";
+import { isAngolanKey, phoneKey } from "./phone";
 import { isPromoCode, normalizePromoCode, type PromoKind } from "./promo-code";
 
 /**
@@ -21,7 +21,9 @@ import { isPromoCode, normalizePromoCode, type PromoKind } from "./promo-code";
  *   stock, in lib/stock.ts' order, so no two checkouts deadlock), checks the uses left and the
  *   uses of the shopper's phone, and writes the redemption and `uses + 1` with the order. N
  *   concurrent checkouts on a code with one use left therefore queue on the row, and exactly one
- *   finds a use left. A preview (`POST /api/cart/promo`) runs the same checks without the lock
+ *   finds a use left. One phone is one phone however it is written (lib/phone.ts phoneKey: +244,
+ *   00244, a trunk 0, spaces, dots…); a use stored under an older key counts too
+ *   ({@link recordedPhoneKeys}). A preview (`POST /api/cart/promo`) runs the same checks without the lock
  *   and without counting.
  * - **Giving a use back.** When an order ends cancelled (the service's CAN, or the shop's own for
  *   an expired hold), the job that puts its units back also releases its redemption, once
@@ -197,7 +199,7 @@ WHERE NOT EXISTS (SELECT 1 FROM promo_code_categories WHERE promo_code_id = ${ru
   if (phone) {
     const [counted] = await client.$queryRaw<{ uses: number }[]>(Prisma.sql`
 SELECT count(*)::int AS uses FROM promo_redemptions
-WHERE promo_code_id = ${rule.id}::uuid AND phone_key = ${phone} AND released_at IS NULL`);
+WHERE promo_code_id = ${rule.id}::uuid AND phone_key = ANY(${recordedPhoneKeys(phone)}::text[]) AND released_at IS NULL`);
     phoneUses = counted?.uses ?? 0;
   }
   return evaluatePromo(
@@ -205,6 +207,20 @@ WHERE promo_code_id = ${rule.id}::uuid AND phone_key = ${phone} AND released_at 
     { lines: input.lines, eligible: input.lines.map((line) => eligibleIds.has(line.productId)), phoneUses },
     input.now ?? new Date(),
   );
+}
+
+/**
+ * The keys a use by the phone `key` may be stored under: its key, and the key releases before
+ * lib/phone.ts wrote (the digits with 00 and Angola's 244 dropped: a trunk 0 kept, 0923456789; a
+ * foreign number without its +, when it has too many digits to be Angolan). Counted under both
+ * rather than rewritten by a migration: the release still serving during a deploy keeps writing
+ * the older keys until it stops, which a backfill run before it stopped would miss, and the index
+ * (promo_code_id, phone_key) finds two keys as well as one.
+ */
+export function recordedPhoneKeys(key: string): string[] {
+  if (isAngolanKey(key)) return [key, `0${key}`];
+  if (key.startsWith("+") && key.length > 10) return [key, key.slice(1)];
+  return [key];
 }
 
 /** Counts the use by the order just created, in the transaction that locked the code with {@link applyPromo}. */

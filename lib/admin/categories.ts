@@ -9,6 +9,7 @@ import {
   type CategoryNode,
 } from "../categories";
 import type { Database } from "../db/client";
+import { Rollback, rolledBack } from "../db/rollback";
 import { Prisma } from "../generated/prisma/client";
 import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";
@@ -23,13 +24,17 @@ import { isUuid } from "../uuid";
  *   409 too_deep, said up front. Two admins moving categories at the same moment could still
  *   build a third level between the check and the write; the database's trigger
  *   (categories_two_levels, migration 20261128000000) refuses it then, and that is 409 too_deep too.
- * - A category with sub-categories cannot be deleted (409 has_children, whether seen up front or
- *   by the foreign key when a sub-category arrived meanwhile). Its products simply lose it.
+ * - A category with sub-categories cannot be deleted (409 has_children), nor one a promo code is
+ *   limited to (409 has_promo_codes, naming the codes): the code would be left without categories,
+ *   which means every product (lib/promo.ts), so "20 % off Livros" would become 20 % off the whole
+ *   shop. The delete locks the category's row first, so no sub-category or code can come to point
+ *   at it between the checks and the delete; the foreign keys refuse it too. Its products simply
+ *   lose it.
  */
 
 export const CATEGORY_DONE = ["created", "saved", "deleted"] as const;
 export type CategoryDone = (typeof CATEGORY_DONE)[number];
-export const CATEGORY_ERRORS = ["invalid_input", "slug_taken", "too_deep", "has_children"] as const;
+export const CATEGORY_ERRORS = ["invalid_input", "slug_taken", "too_deep", "has_children", "has_promo_codes"] as const;
 export type CategoryError = (typeof CATEGORY_ERRORS)[number];
 /** The form fields an error may name (?field=). */
 export const CATEGORY_FIELDS = ["name", "slug", "description", "parentId", "position"] as const;
@@ -74,6 +79,13 @@ const hasChildren: Refusal = {
   code: "has_children",
   message: "this category has sub-categories: move or delete them first",
 };
+
+const hasPromoCodes = (codes: readonly string[]): Refusal => ({
+  ok: false,
+  status: 409,
+  code: "has_promo_codes",
+  message: `promo codes are limited to this category (${codes.join(", ")}): change their categories first, since deleting it would make them apply to every product`,
+});
 
 /** The form's input with an empty or absent slug made from the name; anything else is left to the schema. */
 function withSlug(input: unknown): unknown {
@@ -180,25 +192,47 @@ export async function updateCategory(id: string, input: unknown, { db }: Categor
   }
 }
 
-/** Deletes a category without sub-categories; its products leave it (their other categories stay). */
+/** The promo codes limited to category `id`, by code: the ones deleting it would widen. */
+async function promoCodesNaming(db: Pick<Database, "promoCode">, id: string): Promise<{ id: string; code: string }[]> {
+  return db.promoCode.findMany({
+    where: { categories: { some: { categoryId: id } } },
+    select: { id: true, code: true },
+    orderBy: { code: "asc" },
+  });
+}
+
+/**
+ * Deletes a category that has no sub-categories and that no promo code names; its products leave
+ * it (their other categories stay).
+ */
 export async function deleteCategory(id: string, { db }: CategoryDeps): Promise<CategoryResult> {
   if (!isUuid(id)) return notFound;
-  const current = await db.category.findUnique({
-    where: { id },
-    select: { ...categoryFields, _count: { select: { children: true } } },
-  });
-  if (!current) return notFound;
-  const { _count, ...category } = current;
-  if (_count.children > 0) return hasChildren;
   try {
-    await db.category.delete({ where: { id } });
+    const category = await db.$transaction(async (tx) => {
+      // FOR UPDATE waits for, then holds off, whoever is about to point at the row (a new
+      // sub-category, a promo code being saved: both take it FOR KEY SHARE), so the checks below
+      // hold until the delete.
+      const [locked] = await tx.$queryRaw<{ id: string }[]>(
+        Prisma.sql`SELECT id FROM categories WHERE id = ${id}::uuid FOR UPDATE`,
+      );
+      if (!locked) throw new Rollback(notFound);
+      const current = await tx.category.findUniqueOrThrow({
+        where: { id },
+        select: { ...categoryFields, _count: { select: { children: true } } },
+      });
+      const { _count, ...category } = current;
+      if (_count.children > 0) throw new Rollback(hasChildren);
+      const codes = await promoCodesNaming(tx, id);
+      if (codes.length > 0) throw new Rollback(hasPromoCodes(codes.map((code) => code.code)));
+      await tx.category.delete({ where: { id } });
+      return category;
+    });
+    return { ok: true, done: "deleted", category };
   } catch (error) {
-    // A sub-category was added meanwhile: the foreign key (ON DELETE RESTRICT) refused.
-    if (knownError(error, "P2003")) return hasChildren;
-    if (knownError(error, "P2025")) return notFound;
+    const refused = rolledBack<Refusal>(error);
+    if (refused) return refused;
     throw error;
   }
-  return { ok: true, done: "deleted", category };
 }
 
 export interface AdminCategoryNode extends CategoryNode {
@@ -228,20 +262,23 @@ export interface AdminCategoryDetail {
   products: number;
   /** The categories it may be moved under: top-level ones but itself (none when it has sub-categories). */
   parents: Category[];
+  /** The promo codes limited to it, which keep it from being deleted. */
+  promoCodes: { id: string; code: string }[];
 }
 
 export async function adminCategoryDetail(db: Database, id: string): Promise<AdminCategoryDetail | null> {
   if (!isUuid(id)) return null;
   const category = await db.category.findUnique({ where: { id }, select: categoryFields });
   if (!category) return null;
-  const [tree, products] = await Promise.all([
+  const [tree, products, promoCodes] = await Promise.all([
     categoryTree(db),
     db.productCategory.count({ where: { categoryId: id } }),
+    promoCodesNaming(db, id),
   ]);
   const children = tree.find((node) => node.id === id)?.children ?? [];
   const parents =
     children.length > 0 ? [] : tree.filter((node) => node.id !== id).map(({ children: _children, ...node }) => node);
-  return { category, children, products, parents };
+  return { category, children, products, parents, promoCodes };
 }
 
 /** The back office's list of categories, with the form for a new one. */

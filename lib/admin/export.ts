@@ -3,6 +3,7 @@ import { stringify } from "csv-stringify/sync";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { orderDelivery } from "../orders/delivery-details";
+import { isAngolanKey, phoneKey } from "../phone";
 import { lineName } from "../variants";
 import { luandaDate, luandaDayStart, luandaIso } from "./luanda-calendar";
 
@@ -88,35 +89,26 @@ export function parseExportRange(from: string | null, to: string | null, now = n
 
 const csvOptions = { escape_formulas: true, record_delimiter: "\r\n" } as const;
 
-/** Angola's country code: the shop's shoppers' numbers are written as Angolans write them. */
-const ANGOLA = "244";
-
 /**
  * A shopper's phone as the CSV writes it: read at once by a person, and neither a formula nor a
  * number to a spreadsheet. As typed at checkout, `+244 923 456 789` starts with `+`, which Excel
  * takes for a formula (so `escape_formulas` would write `'+244 923 456 789`), and `+244923456789`
  * would become the number 244923456789, shown as 2,44923E+11. So:
  *
- * - an Angolan number (country code 244, or nine digits without one) in its national form,
- *   grouped as Angolans write it: `923 456 789`. Digits in groups separated by spaces stay text
- *   in a spreadsheet; where the space is the thousands separator, they become 923456789, still
- *   the whole number;
+ * - an Angolan number (lib/phone.ts phoneKey: with or without +244, 00244 or a trunk 0) in its
+ *   national form, grouped as Angolans write it: `923 456 789`, the same for every way of writing
+ *   it. Digits in groups separated by spaces stay text in a spreadsheet; where the space is the
+ *   thousands separator, they become 923456789, still the whole number;
  * - another country's, with `00` for the `+` (the international prefix dialled from Angola) and a
  *   space after it, the rest as typed: `+351 912 345 678` is `00 351 912 345 678`;
- * - anything else as typed: the checkout's schema lets a phone start only with a digit or `+`
- *   (lib/checkout/request.ts), and what does not start with `+` cannot be a formula.
+ * - anything else as typed: the checkout's schema lets a phone start only with a digit, `+` or
+ *   `(` (lib/checkout/request.ts), and none of them makes a formula.
  */
 export function spreadsheetPhone(phone: string): string {
   const typed = phone.trim();
+  const key = phoneKey(typed);
+  if (isAngolanKey(key)) return `${key.slice(0, 3)} ${key.slice(3, 6)} ${key.slice(6)}`;
   const international = /^(\+|00)/.exec(typed)?.[0];
-  const digits = typed.replace(/\D/g, "").slice(international === "00" ? 2 : 0);
-  const national =
-    digits.length === 12 && digits.startsWith(ANGOLA)
-      ? digits.slice(ANGOLA.length)
-      : !international && digits.length === 9
-        ? digits
-        : null;
-  if (national) return `${national.slice(0, 3)} ${national.slice(3, 6)} ${national.slice(6)}`;
   if (international) return `00 ${typed.slice(international.length).trim()}`;
   return typed;
 }

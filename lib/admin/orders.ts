@@ -8,6 +8,7 @@ import {
   type DeliveryMethod,
   type FulfilmentFilter,
 } from "../orders/fulfilment-states";
+import { phoneDigitForms, phoneKey } from "../phone";
 
 /**
  * The back office's orders list (/admin/orders): newest first, of one status or all, searched by
@@ -16,9 +17,9 @@ import {
  * created_at, payment_reference) and the older ones (external_transaction_id, reference_number).
  *
  * The search is exact, never a substring: the order id (`order_…`), the service's reference number
- * and the payment reference as they are stored; the phone as its national number, whatever the
- * spacing and punctuation the customer typed and with or without Angola's +244 (`923 456 789`
- * finds `+244 923-456-789`). The phone is stored as typed, so that comparison normalises every row's
+ * and the payment reference as they are stored; the phone as one phone (lib/phone.ts), whatever the
+ * spacing and punctuation the customer typed and with or without Angola's +244, 00244 or trunk 0
+ * (`0923 456 789` finds `+244 923-456-789`). The phone is stored as typed, so that comparison normalises every row's
  * phone: a scan of the orders table, only when the search has 9 or more digits (milliseconds for a
  * small shop's orders; an expression index on the normalised phone is the step for a large one).
  *
@@ -35,8 +36,6 @@ export type OrderStatusCode = (typeof ORDER_STATUSES)[number];
 
 /** The highest page number asked for: past it the offset would make PostgreSQL skip millions of rows. */
 const MAX_PAGE = 10_000;
-/** Angola's country code, dropped from phones on both sides of the comparison. */
-const ANGOLA_CODE = "244";
 /** Fewer digits than a national number would match too much by accident. */
 const MIN_PHONE_DIGITS = 9;
 
@@ -79,14 +78,15 @@ export function parseOrdersQuery(params: Record<string, string | string[] | unde
   };
 }
 
-/** The national number of a phone (digits only, +244 dropped), or undefined when it is too short to search by. */
-export function nationalPhone(phone: string): string | undefined {
-  if (!/^[+0-9 ()./-]+$/.test(phone)) return undefined;
-  let digits = phone.replace(/\D/g, "");
-  if (digits.length >= ANGOLA_CODE.length + MIN_PHONE_DIGITS && digits.startsWith(ANGOLA_CODE)) {
-    digits = digits.slice(ANGOLA_CODE.length);
-  }
-  return digits.length >= MIN_PHONE_DIGITS ? digits : undefined;
+/**
+ * The key of the phone a search names (lib/phone.ts phoneKey: an Angolan number's nine national
+ * digits however it is written, another country's + and digits), or undefined when it is not a
+ * phone or too short to search by.
+ */
+export function searchedPhoneKey(search: string): string | undefined {
+  if (!/^[+0-9 ()./-]+$/.test(search)) return undefined;
+  if (search.replace(/\D/g, "").length < MIN_PHONE_DIGITS) return undefined;
+  return phoneKey(search);
 }
 
 export interface AdminOrderRow {
@@ -128,13 +128,12 @@ function whereOf(query: OrdersQuery): Prisma.Sql {
       Prisma.sql`reference_number = ${search}`,
       Prisma.sql`payment_reference = ${search}`,
     ];
-    const phone = nationalPhone(search);
+    const phone = searchedPhoneKey(search);
     if (phone) {
-      // The stored phone's digits, then its national number as nationalPhone() makes it.
-      const digits = Prisma.sql`regexp_replace(customer_phone, ${"[^0-9]"}, '', 'g')`;
-      matches.push(
-        Prisma.sql`regexp_replace(${digits}, ${`^${ANGOLA_CODE}([0-9]{${MIN_PHONE_DIGITS},})$`}, ${"\\1"}) = ${phone}`,
-      );
+      // The stored phone as typed, without its spaces, dashes, dots and parentheses, against every
+      // form of the searched one: phoneKey's own list, so SQL holds no copy of it.
+      const compact = Prisma.sql`regexp_replace(customer_phone, ${"[^0-9+]"}, '', 'g')`;
+      matches.push(Prisma.sql`${compact} = ANY(${phoneDigitForms(phone)}::text[])`);
     }
     conditions.push(Prisma.sql`(${Prisma.join(matches, " OR ")})`);
   }

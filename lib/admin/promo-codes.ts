@@ -19,9 +19,14 @@ import { luandaLocalToIso } from "./luanda-calendar";
  * - `percent` takes 1–100, `fixed` 1–10 000 000 kwanza. Optional: a minimum subtotal, a start
  *   and an end (JSON: ISO 8601 with an offset; the page's form: a datetime-local in Luanda's time),
  *   a limit of uses in all and per checkout phone, and the categories it is limited to (none: every line).
- * - An edit replaces every field, categories included (the form always sends them all). It may
- *   not bring `maxUses` below the uses already counted: 409 max_uses_below_uses, checked under the
- *   code's row lock, which the checkout's count of a use waits for too.
+ * - An edit replaces every field but the categories, which it replaces only when it names them:
+ *   `categoryIds` left out keeps them, and only an explicit `[]` means every product (a code never
+ *   widens to the whole shop by omission). The page's form always names them: it sends an empty
+ *   `categoryIds` beside its ticked boxes, so ticking none says "every product" (components/admin/
+ *   product-form.tsx CategoryChoices). An edit may not bring `maxUses` below the uses already
+ *   counted: 409 max_uses_below_uses, checked under the code's row lock, which the checkout's
+ *   count of a use waits for too.
+ * - A category a code names cannot be deleted (lib/admin/categories.ts), for the same reason.
  * - A code is never deleted, since orders keep pointing at it: it is turned off (`active`).
  */
 
@@ -280,7 +285,7 @@ export async function createPromoCode(
   }
 }
 
-/** A code's new fields and categories, all of them; `maxUses` not below its uses. */
+/** A code's new fields, all of them, and its categories when named; `maxUses` not below its uses. */
 export async function updatePromoCode(
   id: string,
   input: unknown,
@@ -289,7 +294,8 @@ export async function updatePromoCode(
   if (!isUuid(id)) return invalidId;
   const parsed = parse(input, form);
   if (!parsed.success) return invalidInput(parsed.error, PROMO_FIELDS);
-  const categoryIds = parsed.data.categoryIds ?? [];
+  // Left out: the categories it has stay (an explicit [] is "every product").
+  const { categoryIds } = parsed.data;
   try {
     const row = await db.$transaction(async (tx) => {
       // The checkout counts a use under this lock too: `uses` cannot grow past the check.
@@ -300,11 +306,14 @@ export async function updatePromoCode(
       const { maxUses } = parsed.data;
       if (maxUses !== undefined && maxUses < current.uses) throw new Rollback(usesAbove(current.uses));
       await refuseTakenCode(tx, parsed.data.code, id);
-      if (!(await lockCategories(tx, categoryIds))) throw new Rollback(unknownCategories);
-      await tx.promoCodeCategory.deleteMany({ where: { promoCodeId: id } });
+      if (categoryIds) {
+        if (!(await lockCategories(tx, categoryIds))) throw new Rollback(unknownCategories);
+        await tx.promoCodeCategory.deleteMany({ where: { promoCodeId: id } });
+      }
+      const categories = categoryIds ? { create: categoryIds.map((categoryId) => ({ categoryId })) } : undefined;
       return tx.promoCode.update({
         where: { id },
-        data: { ...columns(parsed.data), categories: { create: categoryIds.map((categoryId) => ({ categoryId })) } },
+        data: { ...columns(parsed.data), ...(categories ? { categories } : {}) },
         select: fields,
       });
     });

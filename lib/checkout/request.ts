@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PHONE_DIGITS } from "../phone";
 import { PROMO_CODE_INPUT_MAX } from "../promo-code";
 import { MAX_QUANTITY_INPUT, MAX_ORDER_LINES } from "./limits";
 
@@ -31,11 +32,19 @@ const item = z.object({
 
 export const customerSchema = z.object({
   name: z.string().trim().min(1, { error: "is empty" }).max(100, { error: "is longer than 100 characters" }),
-  // International or local form: +244 923 456 789, 923456789, (244) 923-456-789.
+  // Any way of writing one (lib/phone.ts phoneKey): +244 923 456 789, 0923-456-789, (+244) 923.456.789,
+  // 00351 912 345 678. Kept as typed; every comparison goes through phoneKey.
   phone: z
     .string()
     .trim()
-    .regex(/^\+?[0-9][0-9 ()-]{5,22}[0-9]$/, { error: "must be a phone number such as +244 923 456 789" }),
+    .regex(/^\(?\+?[0-9][0-9 ().-]{5,22}[0-9]$/, { error: "must be a phone number such as +244 923 456 789" })
+    .refine(
+      (phone) => {
+        const digits = phone.replace(/\D/g, "").length;
+        return digits >= PHONE_DIGITS.min && digits <= PHONE_DIGITS.max;
+      },
+      { error: `must be a phone number of ${PHONE_DIGITS.min} to ${PHONE_DIGITS.max} digits` },
+    ),
   /** Optional: where the shopper's own mails go (the confirmation, each fulfilment step). */
   email: z
     .string()

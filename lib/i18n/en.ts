@@ -659,7 +659,9 @@ export const en: Dictionary = {
       view: "View in the shop",
       deleteTitle: "Delete the category",
       deleteHint:
-        "Its products simply leave it; no product is deleted. A category with sub-categories cannot be deleted: move or delete them first.",
+        "Its products simply leave it; no product is deleted. A category with sub-categories cannot be deleted: move or delete them first. Nor can a category a promo code is limited to: the code would then apply to every product.",
+      promoCodes: (codes: string) =>
+        `Promo codes limited to this category: ${codes}. Change their categories before deleting it.`,
       delete: "Delete category",
       done: {
         created: "Category created.",
@@ -672,6 +674,8 @@ export const en: Dictionary = {
         too_deep:
           "Categories have two levels only: the top-level category cannot be a sub-category, and a category with sub-categories cannot go inside another.",
         has_children: "This category has sub-categories. Move or delete them before deleting it.",
+        has_promo_codes:
+          "Promo codes are limited to this category (listed below). Deleting it would make them apply to every product: change their categories on the promo codes page first.",
       },
       fieldError: (field: string) => `Check the field: ${field}.`,
     },

@@ -680,7 +680,9 @@ export const pt = {
       view: "Ver na loja",
       deleteTitle: "Apagar a categoria",
       deleteHint:
-        "Os produtos desta categoria ficam apenas sem ela; nenhum produto é apagado. Uma categoria com subcategorias não pode ser apagada: mova-as ou apague-as primeiro.",
+        "Os produtos desta categoria ficam apenas sem ela; nenhum produto é apagado. Uma categoria com subcategorias não pode ser apagada: mova-as ou apague-as primeiro. Também não pode ser apagada uma categoria a que um código promocional está limitado: o código passaria a valer para todos os produtos.",
+      promoCodes: (codes: string) =>
+        `Códigos promocionais limitados a esta categoria: ${codes}. Mude as categorias deles antes de a apagar.`,
       delete: "Apagar categoria",
       done: {
         created: "Categoria criada.",
@@ -693,6 +695,8 @@ export const pt = {
         too_deep:
           "As categorias só têm dois níveis: a categoria principal não pode ser uma subcategoria, e uma categoria com subcategorias não pode ir para dentro de outra.",
         has_children: "Esta categoria tem subcategorias. Mova-as ou apague-as antes de apagar esta.",
+        has_promo_codes:
+          "Há códigos promocionais limitados a esta categoria (ver abaixo). Apagá-la faria com que valessem para todos os produtos: mude primeiro as categorias deles na página dos códigos promocionais.",
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
     },

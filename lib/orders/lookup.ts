@@ -14,7 +14,8 @@ import type { OrderStatus } from "./state-machine";
  *
  * - `/orders/lookup`: the order's number, as the shop shows it ("Encomenda 7CDAC2DD", the first
  *   eight hex digits of its id; the whole id is accepted too) and the phone given at checkout, in
- *   any of the forms checkout accepts (+244 923 456 789, 923456789, 00244…). A wrong phone gets
+ *   any of the forms checkout accepts, the same phone however it is written (lib/phone.ts: +244 923
+ *   456 789, 0923 456 789, 923.456.789, 00244…). A wrong phone gets
  *   exactly the answer an unknown number gets, so the form tells nobody which numbers exist, and
  *   the route limits lookups per client address (RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE). Wrong
  *   guesses are counted per order number too, whatever address they come from

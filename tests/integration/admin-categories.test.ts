@@ -346,6 +346,114 @@ describe("deleting a category", () => {
     expect(await client.product.findUnique({ where: { id: product.id } })).not.toBeNull();
   });
 
+  it("is refused while a promo code is limited to it, naming the codes: a code never widens to the whole shop", async () => {
+    const books = await category({ name: "Livros" });
+    const music = await category({ name: "Música" });
+    const code = (prefix: string, categoryIds: string[]) =>
+      client.promoCode.create({
+        data: {
+          code: `${prefix}${randomUUID().slice(0, 6).toUpperCase()}`,
+          kind: "percent",
+          value: 20,
+          // A code switched off still names it: turned on again, it would apply to everything.
+          active: prefix !== "OFF",
+          categories: { create: categoryIds.map((categoryId) => ({ categoryId })) },
+        },
+      });
+    const livros = await code("LIVROS", [books.id]);
+    const cultura = await code("OFF", [books.id, music.id]);
+
+    const refusedJson = await remove(books.id, undefined);
+    expect(refusedJson.status).toBe(409);
+    const { error } = await json(refusedJson);
+    expect(error.code).toBe("has_promo_codes");
+    expect(error.message).toContain(livros.code);
+    expect(error.message).toContain(cultura.code);
+    const refused = await remove(books.id, { form: {} });
+    expect(refused.status).toBe(303);
+    expect(refused.headers.get("location")).toBe(`/admin/categories/${books.id}?error=has_promo_codes`);
+    expect(await client.category.count({ where: { id: books.id } })).toBe(1);
+    expect(await client.promoCodeCategory.count({ where: { categoryId: books.id } })).toBe(2);
+
+    // Once no code names it, it goes; the codes that named another category keep it.
+    await client.promoCodeCategory.deleteMany({ where: { categoryId: books.id } });
+    expect((await remove(books.id, undefined)).status).toBe(200);
+    expect(await client.promoCodeCategory.findMany({ where: { promoCodeId: cultura.id } })).toEqual([
+      { promoCodeId: cultura.id, categoryId: music.id },
+    ]);
+  });
+
+  it("the database refuses it too: a delete that goes around the back office leaves the code's categories", async () => {
+    const books = await category({ name: "Livros" });
+    const livros = await client.promoCode.create({
+      data: {
+        code: `DB${randomUUID().slice(0, 6).toUpperCase()}`,
+        kind: "percent",
+        value: 20,
+        categories: { create: { categoryId: books.id } },
+      },
+    });
+    await expect(client.$executeRaw`DELETE FROM categories WHERE id = ${books.id}::uuid`).rejects.toThrow(
+      /promo_code_categories_category_id_fkey/,
+    );
+    expect(await client.promoCodeCategory.count({ where: { promoCodeId: livros.id } })).toBe(1);
+  });
+
+  it.skipIf(!server)(
+    "under a real race with a promo code being saved with it, the delete waits for the save and is refused: 409 has_promo_codes",
+    async () => {
+      const books = await category({ name: "Livros" });
+      const code = await client.promoCode.create({
+        data: { code: `RACE${randomUUID().slice(0, 6).toUpperCase()}`, kind: "percent", value: 20 },
+      });
+      const otherAdmin = new pg.Client({ connectionString: database.url });
+      await otherAdmin.connect();
+      try {
+        // The other admin's save has checked the category (FOR KEY SHARE, lib/admin/categories.ts
+        // lockCategories) and linked it, and has not committed yet.
+        await otherAdmin.query("BEGIN");
+        await otherAdmin.query("SELECT id FROM categories WHERE id = $1 FOR KEY SHARE", [books.id]);
+        await otherAdmin.query("INSERT INTO promo_code_categories (promo_code_id, category_id) VALUES ($1, $2)", [
+          code.id,
+          books.id,
+        ]);
+        const attempt = remove(books.id, undefined);
+        await expect
+          .poll(
+            async () =>
+              (
+                await otherAdmin.query(
+                  "SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted AND locktype IN ('tuple', 'transactionid')",
+                )
+              ).rows[0].waiting,
+            { timeout: 10_000 },
+          )
+          .toBeGreaterThan(0);
+        await otherAdmin.query("COMMIT");
+        const refused = await attempt;
+        expect(refused.status).toBe(409);
+        expect(await json(refused)).toMatchObject({ error: { code: "has_promo_codes" } });
+      } finally {
+        await otherAdmin.end();
+      }
+      expect(await client.promoCodeCategory.count({ where: { promoCodeId: code.id, categoryId: books.id } })).toBe(1);
+    },
+  );
+
+  it("the category's page names the codes limited to it", async () => {
+    const books = await category({ name: "Livros" });
+    const livros = await client.promoCode.create({
+      data: {
+        code: `PAGE${randomUUID().slice(0, 6).toUpperCase()}`,
+        kind: "percent",
+        value: 20,
+        categories: { create: { categoryId: books.id } },
+      },
+    });
+    const { adminCategoryDetail } = await import("@/lib/admin/categories");
+    expect((await adminCategoryDetail(client, books.id))?.promoCodes).toEqual([{ id: livros.id, code: livros.code }]);
+  });
+
   it("an unknown or malformed id: 404", async () => {
     for (const id of [randomUUID(), "nope"]) expect((await remove(id, undefined)).status).toBe(404);
   });

@@ -4,7 +4,7 @@ import { parse } from "csv-parse/sync";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { EXPORT_BATCH_SIZE, EXPORT_COLUMNS, parseExportRange } from "@/lib/admin/export";
-import { listAdminOrders, nationalPhone, ORDERS_PAGE_SIZE, parseOrdersQuery } from "@/lib/admin/orders";
+import { listAdminOrders, ORDERS_PAGE_SIZE, parseOrdersQuery, searchedPhoneKey } from "@/lib/admin/orders";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
@@ -234,14 +234,31 @@ describe("searching the orders", () => {
     for (const phone of ["923456789", "923 456 789", "+244923456789", "244 923 456 789", "(+244) 923-456-789"]) {
       expect(await search(phone), phone).toEqual([target.externalTransactionId]);
     }
-    expect(nationalPhone("+244 923-456 789")).toBe("923456789");
+    expect(searchedPhoneKey("+244 923-456 789")).toBe("923456789");
     // A part of the number finds nothing (the search is exact), nor do fewer than 9 digits.
     expect(await search("92345678")).toEqual([]);
     expect(await search("456789")).toEqual([]);
-    expect(nationalPhone("2345678")).toBeUndefined();
-    expect(nationalPhone("abc923456789")).toBeUndefined();
+    expect(searchedPhoneKey("2345678")).toBeUndefined();
+    expect(searchedPhoneKey("abc923456789")).toBeUndefined();
     // A number stored with its code in brackets.
     expect(await search("912345678")).toHaveLength(1);
+  });
+
+  it("by phone: one Angolan number whatever its form, a trunk 0 and dots included, on either side", async () => {
+    for (const phone of ["0923456789", "0923 456 789", "+244 0923 456 789", "00244 923.456.789", "923.456.789"]) {
+      expect(await search(phone), phone).toEqual([target.externalTransactionId]);
+    }
+    const trunk = await insertOrder({ createdAt: new Date("2026-06-01T08:00:00Z"), customerPhone: "0931 222 333" });
+    const foreign = await insertOrder({ createdAt: new Date("2026-06-01T07:00:00Z"), customerPhone: "+376 931 222" });
+    try {
+      for (const phone of ["931222333", "+244 931 222 333", "(+244) 0931-222-333"])
+        expect(await search(phone), phone).toEqual([trunk.externalTransactionId]);
+      // Another country's number is not an Angolan one with the same digits, either way round.
+      expect(await search("+376 931 222")).toEqual([foreign.externalTransactionId]);
+      expect(await search("376 931 222")).toEqual([]);
+    } finally {
+      await client.order.deleteMany({ where: { id: { in: [trunk.id, foreign.id] } } });
+    }
   });
 
   it("search and status together; the attention reason comes with the row", async () => {

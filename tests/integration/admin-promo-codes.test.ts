@@ -325,6 +325,32 @@ describe("editing a code", () => {
     expect(row.categories).toEqual([]);
   });
 
+  it("JSON without categoryIds keeps the code's categories; an explicit [] makes it apply to every product", async () => {
+    const code = await aCode({ categoryIds: [coffee, honey] });
+    const kept = await edit(code.id, { json: { code: code.code, kind: "percent", value: 25 } });
+    expect(kept.status).toBe(200);
+    expect((await json(kept)).promoCode.categories.map((category: { id: string }) => category.id).sort()).toEqual(
+      [coffee, honey].sort(),
+    );
+    const row = await stored(code.id);
+    expect(row.value).toBe(25);
+    expect(row.categories.map((category) => category.categoryId).sort()).toEqual([coffee, honey].sort());
+
+    const everything = await edit(code.id, { json: { code: code.code, kind: "percent", value: 25, categoryIds: [] } });
+    expect(everything.status).toBe(200);
+    expect((await json(everything)).promoCode.categories).toEqual([]);
+    expect((await stored(code.id)).categories).toEqual([]);
+  });
+
+  it("a form that sends no categoryIds at all (not the page's, which always sends an empty one) keeps them too", async () => {
+    const code = await aCode({ categoryIds: [coffee] });
+    const response = await edit(code.id, {
+      form: { code: code.code, kind: "percent", value: "12", startsAt: "", endsAt: "", maxUses: "" },
+    });
+    expect(response.headers.get("location")).toBe("/admin/promo-codes?done=saved#promo-codes");
+    expect((await stored(code.id)).categories).toEqual([{ categoryId: coffee }]);
+  });
+
   it("maxUses below the uses counted: 409 max_uses_below_uses, nothing changed; at the uses, saved", async () => {
     const code = await aCode({ maxUses: 10, categoryIds: [coffee] });
     await client.promoCode.update({ where: { id: code.id }, data: { uses: 4 } });

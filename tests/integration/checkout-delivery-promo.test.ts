@@ -499,6 +499,40 @@ describe("a code is refused with its reason", () => {
     ).toMatchObject({ ok: true });
   });
 
+  it("one use per phone: 923456789 used it, so 0923456789 and +244 0923 456 789 are refused; a foreign number is another phone", async () => {
+    const product = await insertTestProduct({ priceAoa: 1_000, stock: 10 });
+    const code = await promo({ maxUsesPerPhone: 1 });
+    const checkout = (phone: string) =>
+      checkoutLib({ items: [{ productId: product.id, quantity: 1 }], promoCode: code.code, phone });
+    expect(await checkout("923456789")).toMatchObject({ ok: true });
+    for (const phone of ["0923456789", "+244 0923 456 789", "00244 923.456.789", "(+244) 923-456-789"])
+      expect(await checkout(phone), phone).toMatchObject({ ok: false, code: "promo_phone_limit" });
+    // Nine digits after another country's code are not the Angolan number with those digits.
+    expect(await checkout("+376 923 456")).toMatchObject({ ok: true });
+    expect(await checkout("376 923 456")).toMatchObject({ ok: true });
+    expect(await checkout("00376 923 456")).toMatchObject({ ok: false, code: "promo_phone_limit" });
+    expect(await client.promoRedemption.count({ where: { promoCodeId: code.id } })).toBe(3);
+  });
+
+  it("a use recorded before, under the older key (a trunk 0 kept, a foreign number without its +), still counts", async () => {
+    const product = await insertTestProduct({ priceAoa: 1_000, stock: 10 });
+    const code = await promo({ maxUsesPerPhone: 1 });
+    // Rows as the release before wrote them: the phone's digits with 00 and 244 dropped.
+    for (const phoneKey of ["0923777888", "351912345678"]) {
+      const order = await client.order.create({
+        data: { externalTransactionId: `order_${randomUUID()}`, amountAoa: 900, clientId: `shopper_${randomUUID()}` },
+      });
+      await client.promoRedemption.create({
+        data: { promoCodeId: code.id, orderId: order.id, phoneKey, discountAoa: 100 },
+      });
+    }
+    const checkout = (phone: string) =>
+      checkoutLib({ items: [{ productId: product.id, quantity: 1 }], promoCode: code.code, phone });
+    for (const phone of ["923 777 888", "0923 777 888", "+244 923 777 888", "+351 912 345 678", "00351912345678"])
+      expect(await checkout(phone), phone).toMatchObject({ ok: false, code: "promo_phone_limit" });
+    expect(await checkout("923 777 889")).toMatchObject({ ok: true });
+  });
+
   it("limited to a category, it applies to that category's lines and its subcategories' only", async () => {
     const parent = await client.category.create({ data: { slug: `p-${randomUUID()}`, name: "Roupa" } });
     const child = await client.category.create({

@@ -3,7 +3,7 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { lookUpOrder, shopperOrders } from "@/lib/orders/lookup";
-import { phoneKey } from "@/lib/phone";
+import { customerSchema } from "@/lib/checkout/request";
 import { appendForwardedFor } from "../../scripts/lib/forwarded-for.mjs";
 import { newExternalTransactionId } from "../../harness/support/orders";
 
@@ -122,9 +122,40 @@ describe("lookUpOrder", () => {
       });
   });
 
-  it("keeps a phone's digits without Angola's prefix", () => {
-    for (const phone of ["+244 923 456 789", "923456789", "00244923456789", "(244) 923-456-789"])
-      expect(phoneKey(phone), phone).toBe("923456789");
+  it("finds an order by any form of its phone that checkout accepts, whatever form the order was placed with", async () => {
+    const forms = [
+      "+244 923 456 789",
+      "923456789",
+      "00244923456789",
+      "(244) 923-456-789",
+      "(+244) 923.456.789",
+      "0923456789",
+      "+244 0923 456 789",
+    ];
+    for (const placedWith of forms) {
+      // The order's phone is stored as the checkout's schema keeps it.
+      const order = await placedOrder({ phone: customerSchema.shape.phone.parse(placedWith) });
+      for (const phone of forms) {
+        expect(customerSchema.shape.phone.safeParse(phone).success, `checkout accepts ${phone}`).toBe(true);
+        expect(
+          await lookUpOrder(db(), { orderNumber: shortNumber(order.externalTransactionId), phone }),
+          `placed as ${placedWith}, looked up as ${phone}`,
+        ).toEqual({ ok: true, externalTransactionId: order.externalTransactionId });
+      }
+    }
+  });
+
+  it("an order placed as 0923… is found with 923…, and a foreign number with the same digits finds nothing", async () => {
+    const order = await placedOrder({ phone: "0923 456 789" });
+    const orderNumber = shortNumber(order.externalTransactionId);
+    expect(await lookUpOrder(db(), { orderNumber, phone: "923456789" })).toMatchObject({ ok: true });
+    const foreign = await placedOrder({ phone: "+376 923 456" });
+    expect(
+      await lookUpOrder(db(), { orderNumber: shortNumber(foreign.externalTransactionId), phone: "376 923 456" }),
+    ).toMatchObject({ ok: false, code: "not_found" });
+    expect(
+      await lookUpOrder(db(), { orderNumber: shortNumber(foreign.externalTransactionId), phone: "00376 923 456" }),
+    ).toMatchObject({ ok: true });
   });
 });
 

@@ -15,6 +15,15 @@ describe("spreadsheetPhone", () => {
     ["923 456 789", "923 456 789"],
     ["222 123 456", "222 123 456"],
     [" +244 923 456 789 ", "923 456 789"],
+    // Angola's trunk 0, dots and a bracketed +: one number, one national form (lib/phone.ts).
+    ["0923456789", "923 456 789"],
+    ["0923 456 789", "923 456 789"],
+    ["+244 0923 456 789", "923 456 789"],
+    ["00244 0923 456 789", "923 456 789"],
+    ["244 0923 456 789", "923 456 789"],
+    ["923.456.789", "923 456 789"],
+    ["+244.923.456.789", "923 456 789"],
+    ["(+244) 923 456 789", "923 456 789"],
   ])("writes the Angolan %j in its national form, %j", (typed, written) => {
     expect(spreadsheetPhone(typed)).toBe(written);
   });

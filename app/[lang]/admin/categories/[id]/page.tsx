@@ -5,11 +5,12 @@ import { AdminNav } from "@/components/admin/admin-nav";
 import { CategoryFlash, categoryFlashOf, CategoryForm } from "@/components/admin/category-form";
 import { adminCategoryDetail, CATEGORIES_PAGE, categoryPagePath } from "@/lib/admin/categories";
 import { requireAdminSession } from "@/lib/admin/guard";
+import { PROMO_PAGE } from "@/lib/admin/promo-codes";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/i18n/server";
 
 // One category in the back office (lib/admin/categories.ts): its form, its sub-categories, and
-// delete (refused while it has sub-categories; its products simply leave it).
+// delete (refused while it has sub-categories or a promo code names it; its products simply leave it).
 export const dynamic = "force-dynamic";
 
 // The title reads nothing from the database: metadata is resolved beside the page, before its
@@ -30,7 +31,7 @@ export default async function AdminCategoryPage({
   const [{ t }, { id }, query] = await Promise.all([getLang(), params, searchParams]);
   const detail = await adminCategoryDetail(db(), id);
   if (!detail) notFound();
-  const { category, children, products, parents } = detail;
+  const { category, children, products, parents, promoCodes } = detail;
   const text = t.admin.categories;
   const flash = categoryFlashOf(query);
 
@@ -89,6 +90,14 @@ export default async function AdminCategoryPage({
           {text.deleteTitle}
         </h2>
         <p className="text-sm text-stone-600">{text.deleteHint}</p>
+        {promoCodes.length > 0 && (
+          <p className="text-sm" data-testid="category-promo-codes">
+            {text.promoCodes(promoCodes.map((promo) => promo.code).join(", "))}{" "}
+            <Link href={PROMO_PAGE} className="underline">
+              {t.admin.promoCodes.title}
+            </Link>
+          </p>
+        )}
         <div>
           <button
             type="submit"

@@ -1,0 +1,14 @@
+-- Expand: a category a promo code is limited to can no longer be deleted from under the code. Its
+-- link (promo_code_categories) went with it (ON DELETE CASCADE), and a code left without
+-- categories applies to every product (lib/promo.ts): "20 % off Livros" became 20 % off the whole
+-- shop the moment Livros was deleted. The back office refuses such a delete, naming the codes
+-- (lib/admin/categories.ts); this foreign key makes the database refuse it too.
+--
+-- NO ACTION rather than RESTRICT: both refuse the delete, but NO ACTION's error is the usual
+-- foreign key violation (SQLSTATE 23503) everywhere, where RESTRICT's was 23001 on PGlite, and
+-- the release before answers 23503 as a 409 (20261210000200).
+--
+-- NOT VALID checks new rows only, so adding it scans nothing under its lock; 20261210000100
+-- validates the rows there, and 20261210000200 drops the cascading key, which until then still
+-- takes a deleted category's links away before this one could object.
+ALTER TABLE "promo_code_categories" ADD CONSTRAINT "promo_code_categories_category_id_no_action_fkey" FOREIGN KEY ("category_id") REFERENCES "categories"("id") ON DELETE NO ACTION ON UPDATE CASCADE NOT VALID;
