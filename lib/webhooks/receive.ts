@@ -1,4 +1,6 @@
 import "server-only";
+import type { Database } from "../db/client";
+import { transactionBefore } from "../db/deadline";
 import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../log";
 import {
@@ -17,6 +19,10 @@ import { verifySignature } from "./signature";
  * delivery and apply its status through the order state machine in ONE statement, so a
  * delivery is either fully recorded and applied or not at all (and then we answer 5xx so the
  * service retries). Nothing slow happens here: side effects are jobs, run after the reply.
+ *
+ * With a `deadline`, the database work runs in a transaction that commits before it or not at
+ * all (lib/db/deadline.ts): a row another transaction holds, or a pool with no free connection,
+ * ends in DeadlineExceeded, so the route answers 503 in time and the service delivers again.
  */
 
 /** Deliveries are small JSON documents; anything bigger is refused before it is read whole. */
@@ -35,9 +41,12 @@ export type WebhookReceipt =
 type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 
 export interface WebhookDeps {
-  db: SqlRunner;
+  /** With a `deadline`, a client that opens transactions (db()); a bare SQL runner without one. */
+  db: SqlRunner & Partial<Pick<Database, "$transaction">>;
   webhookSecret: string;
   log: Logger;
+  /** Epoch milliseconds: the database work commits before then, or not at all (DeadlineExceeded). */
+  deadline?: number;
 }
 
 export async function receiveWebhook(
@@ -52,9 +61,20 @@ export async function receiveWebhook(
     return { kind: "rejected_signature", reason: signature.reason };
   }
 
+  const { deadline } = deps;
+  if (deadline === undefined) return record(rawBody, deps.db);
+  const { $transaction } = deps.db;
+  if (!$transaction) throw new Error("receiveWebhook: a deadline needs a client that opens transactions");
+  return transactionBefore({ $transaction: $transaction.bind(deps.db) as Database["$transaction"] }, deadline, (tx) =>
+    record(rawBody, tx),
+  );
+}
+
+/** Everything a verified delivery writes: the event, and the status through the state machine. */
+async function record(rawBody: Uint8Array, db: SqlRunner): Promise<WebhookReceipt> {
   const body = parseJsonBytes(rawBody);
   if (body === undefined) {
-    await recordUnprocessable(deps.db, rawBody, "malformed_json");
+    await recordUnprocessable(db, rawBody, "malformed_json");
     return { kind: "invalid", code: "malformed_json", message: "the body is not valid UTF-8 JSON" };
   }
   const lookup = readPaymentLookup(body);
@@ -68,7 +88,7 @@ export async function receiveWebhook(
           ? "data.paymentStatus must be one of CON, PEN, CAN"
           : "data.externalTransactionId is missing";
     await recordUnprocessable(
-      deps.db,
+      db,
       rawBody,
       "invalid_payload",
       lookup.found && unusable !== "externalTransactionId" ? lookup.externalTransactionId : undefined,
@@ -88,7 +108,7 @@ export async function receiveWebhook(
   // The delivery is logged by the run that applies it (not by one that must be retried).
   const outcome = outcomeSql(update);
   const result = await runUpdateStatement(
-    deps.db,
+    db,
     Prisma.sql`${ctes}, event AS (
   INSERT INTO webhook_events (raw_body, external_transaction_id, payment_status, outcome, order_id)
   SELECT ${Buffer.from(rawBody)}, COALESCE(target.external_transaction_id, ${lookup.externalTransactionId ?? null}),
