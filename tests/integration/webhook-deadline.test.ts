@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { randomUUID } from "node:crypto";
 import { db, dbPool } from "@/lib/db/client";
+import { DeadlineExceeded, transactionBefore } from "@/lib/db/deadline";
 import { settleAfterTasks } from "../../harness/support/next-after";
 import { insertTestOrder, jobsOf } from "../../harness/support/orders";
 import { eventsOf, notification, postWebhook } from "../../harness/support/webhooks";
@@ -20,7 +22,8 @@ import { eventsOf, notification, postWebhook } from "../../harness/support/webho
 /** The pool of this file's db(): small, and quick to give up, so it can be exhausted. */
 const POOL_MAX = 3;
 const ACQUIRE_TIMEOUT_MS = 1_000;
-const LOCK_TIMEOUT_MS = 2_500;
+/** Longer than the webhook's deadline: the webhook must bound its own wait for the order's row. */
+const LOCK_TIMEOUT_MS = 10_000;
 const STATEMENT_TIMEOUT_MS = 20_000;
 /** How long the service waits for an answer (contract): every bound below is under it. */
 const SERVICE_WAITS_MS = 5_000;
@@ -85,12 +88,22 @@ async function stateOf(order: { id: string; externalTransactionId: string }) {
 
 const unavailable = { status: 503, body: { error: { code: "unavailable" } } };
 
+const embedded = !process.env.TEST_SERVER_DATABASE_URL;
+
+/** Sessions waiting now for a lock that `holder`'s session holds, as PostgreSQL reports them. */
+async function sessionsWaitingBehind(holder: pg.Client): Promise<number> {
+  const { rows } = await holder.query<{ waiting: number }>(
+    "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))",
+  );
+  return rows[0]!.waiting;
+}
+
 describe("the app's pool", () => {
   it("gives its sessions the configured lock_timeout and statement_timeout", async () => {
     const { rows } = await dbPool().query<{ lock: string; statement: string }>(
       "SELECT current_setting('lock_timeout') AS lock, current_setting('statement_timeout') AS statement",
     );
-    expect(rows).toEqual([{ lock: "2500ms", statement: "20s" }]);
+    expect(rows).toEqual([{ lock: "10s", statement: "20s" }]);
   });
 });
 
@@ -108,6 +121,9 @@ describe("a webhook whose order another session keeps locked", () => {
       await locker.query("BEGIN");
       await locker.query("SELECT id FROM orders WHERE id = $1 FOR UPDATE", [order.id]);
       delivered = await logsOf(() => answeredWithin(postWebhook(body)));
+      // On PostgreSQL the delivery's own statement gave up at the deadline too (lock_timeout set
+      // inside its transaction): nothing is left queued behind the lock while it is still held.
+      if (!embedded) await expect.poll(() => sessionsWaitingBehind(locker), { timeout: 1_000 }).toBe(0);
     } finally {
       await locker.query("ROLLBACK");
       await locker.end();
@@ -184,5 +200,40 @@ describe("with every connection of the pool taken", () => {
     await settleAfterTasks();
     expect(await stateOf(order)).toEqual(before);
     expect(await postWebhook(body)).toEqual({ status: 200, body: { received: true, outcome: "transitioned" } });
+  });
+});
+
+describe("transactionBefore", () => {
+  const marker = () => `deadline-test:${randomUUID()}`;
+  const written = async (key: string) => (await db().rateLimit.count({ where: { key } })) > 0;
+
+  it("rolls back work still running at the deadline when it comes back: it never commits after the caller gave up", async () => {
+    const key = marker();
+    await written(key); // a connection ready, so the deadline passes while the work runs
+    let workEnded!: () => void;
+    const ended = new Promise<void>((resolve) => (workEnded = resolve));
+    const attempt = transactionBefore(db(), Date.now() + 500, async (tx) => {
+      await tx.$executeRaw`INSERT INTO rate_limits (key, points) VALUES (${key}, 1)`;
+      // Busy past the deadline in this process (no statement the database could time out).
+      await sleep(1_000);
+      workEnded();
+      return "done";
+    });
+    const error = await attempt.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeadlineExceeded);
+    expect(error).toMatchObject({ waitingFor: "answer" });
+    await ended;
+    await (error as DeadlineExceeded).settled;
+    expect(await written(key)).toBe(false);
+  });
+
+  it("commits work done in time and answers with it", async () => {
+    const key = marker();
+    const result = await transactionBefore(db(), Date.now() + 3_000, async (tx) => {
+      await tx.$executeRaw`INSERT INTO rate_limits (key, points) VALUES (${key}, 1)`;
+      return "done";
+    });
+    expect(result).toBe("done");
+    expect(await written(key)).toBe(true);
   });
 });
