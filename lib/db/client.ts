@@ -61,8 +61,11 @@ function createClient() {
   const pool = new pg.Pool(poolConfig(env));
   // pg runs a client's queries in order, so this one comes before whatever the client was taken
   // for. A failure is the connection's (the next query on it fails too), not worth a crash.
-  const timeouts = sessionTimeouts(env);
-  pool.on("connect", (connection) => void connection.query(timeouts).catch(() => undefined));
+  // Both 0: nothing to send (docs/database.md: a proxy that pins a connection once it sees a SET).
+  if (env.lockTimeoutMs > 0 || env.statementTimeoutMs > 0) {
+    const timeouts = sessionTimeouts(env);
+    pool.on("connect", (connection) => void connection.query(timeouts).catch(() => undefined));
+  }
   // On Vercel, keeps the function from being suspended until the pool has closed its idle
   // connections (idleTimeoutMillis after the last query, plus 100 ms), so they are not left
   // open on the database while the instance sleeps. It does nothing outside Vercel's functions.
