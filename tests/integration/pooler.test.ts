@@ -230,6 +230,15 @@ describe.runIf(!unavailable)("through PgBouncer in transaction mode", () => {
         postWebhook(body).then((response) => ({ ...response, ms: performance.now() - started })),
         new Promise((resolve) => setTimeout(() => resolve("no answer"), 8_000)),
       ]);
+      // The delivery's statement gave up by itself at the deadline, through the pooler: nothing
+      // waits behind the lock any more while it is still held.
+      const waitingBehindLocker = async () =>
+        (
+          await locker.query<{ waiting: number }>(
+            "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))",
+          )
+        ).rows[0]!.waiting;
+      await expect.poll(waitingBehindLocker, { timeout: 500 }).toBe(0);
     } finally {
       await locker.query("ROLLBACK");
       await locker.end();
