@@ -52,6 +52,7 @@ export async function transactionBefore<T>(
   work: (tx: Prisma.TransactionClient) => Promise<T>,
 ): Promise<T> {
   const budgetMs = Math.floor(deadline - Date.now());
+  // Already past it (a body that took the whole time to arrive): nothing was started.
   if (budgetMs <= 0) throw new DeadlineExceeded("connection", Promise.resolve());
 
   let phase: Phase = "connecting";

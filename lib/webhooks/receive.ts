@@ -61,13 +61,9 @@ export async function receiveWebhook(
     return { kind: "rejected_signature", reason: signature.reason };
   }
 
-  const { deadline } = deps;
-  if (deadline === undefined) return record(rawBody, deps.db);
-  const { $transaction } = deps.db;
-  if (!$transaction) throw new Error("receiveWebhook: a deadline needs a client that opens transactions");
-  return transactionBefore({ $transaction: $transaction.bind(deps.db) as Database["$transaction"] }, deadline, (tx) =>
-    record(rawBody, tx),
-  );
+  if (deps.deadline === undefined) return record(rawBody, deps.db);
+  if (!deps.db.$transaction) throw new Error("receiveWebhook: a deadline needs a client that opens transactions");
+  return transactionBefore(deps.db as Pick<Database, "$transaction">, deps.deadline, (tx) => record(rawBody, tx));
 }
 
 /** Everything a verified delivery writes: the event, and the status through the state machine. */

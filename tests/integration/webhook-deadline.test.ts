@@ -194,6 +194,9 @@ describe("with every connection of the pool taken", () => {
     expect(statusRead.result.ms).toBeLessThan(SERVICE_WAITS_MS);
     expect(delivered.result.answer).toMatchObject(unavailable);
     expect(delivered.result.ms).toBeLessThan(SERVICE_WAITS_MS);
+    expect(delivered.lines).toContainEqual(
+      expect.objectContaining({ event: "webhook.deadline_exceeded", waitingFor: "connection" }),
+    );
     // pg's own words: what the pool says to whoever asks it for a connection.
     expect(acquired.answer).toMatch(/timeout exceeded when trying to connect/);
 
