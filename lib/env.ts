@@ -33,6 +33,12 @@ const databaseShape = {
     .trim()
     .regex(/^postgres(ql)?:\/\/\S+$/, { error: "must be a postgres:// or postgresql:// URL" }),
   DATABASE_POOL_MAX: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(100).default(10),
+  /** How long a query waits for a free connection of the pool (or for a new one to open) before it fails. */
+  DATABASE_ACQUIRE_TIMEOUT_MS: wholeNumber("milliseconds").min(100).max(120_000).default(5_000),
+  /** The sessions' lock_timeout: how long a statement waits for a row or table another transaction holds; 0: no limit. */
+  DATABASE_LOCK_TIMEOUT_MS: wholeNumber("milliseconds").min(0).max(600_000).default(5_000),
+  /** The sessions' statement_timeout: how long one statement may run; 0: no limit. */
+  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber("milliseconds").min(0).max(3_600_000).default(30_000),
   /**
    * Set to "1" by Vercel on its builds and functions: client addresses come from its headers, and
    * the database pool lets idle connections go sooner (lib/db/client.ts).
@@ -62,6 +68,14 @@ const shape = {
     .default("pt"),
   /** How long a PEN order may go without news before the status endpoint asks the service (contract 4.2 C). */
   PAY_STATUS_STALE_SECONDS: wholeNumber("seconds").min(1).default(30),
+  /**
+   * How long the webhook may take before it answers 503 (and the service delivers again), under
+   * the 5 s the service waits for an answer (docs/contract-decisions.md).
+   */
+  PAY_WEBHOOK_DEADLINE_MS: wholeNumber("milliseconds")
+    .min(500)
+    .max(4_800, { error: "must be at most 4800: the service waits 5 s for an answer" })
+    .default(4_000),
   ...databaseShape,
   /** Unset: https://${VERCEL_PROJECT_PRODUCTION_URL} on Vercel, http://localhost:3000 elsewhere. */
   APP_URL: httpUrl.default("http://localhost:3000"),
@@ -254,6 +268,8 @@ export interface Env {
     sdkUrl: string;
     lang: string;
     statusStaleSeconds: number;
+    /** Milliseconds from a delivery's arrival to the webhook's 503 when the database has not answered. */
+    webhookDeadlineMs: number;
   };
   mail: {
     /** Unset: mail goes to the outbox only (development and tests). */
@@ -320,7 +336,11 @@ type Source = Record<string, string | undefined>;
 const DEFAULTED = new Set([
   "PAY_LANG",
   "PAY_STATUS_STALE_SECONDS",
+  "PAY_WEBHOOK_DEADLINE_MS",
   "DATABASE_POOL_MAX",
+  "DATABASE_ACQUIRE_TIMEOUT_MS",
+  "DATABASE_LOCK_TIMEOUT_MS",
+  "DATABASE_STATEMENT_TIMEOUT_MS",
   "APP_URL",
   "SMTP_URL",
   "MAIL_FROM",
@@ -400,6 +420,7 @@ export function parseEnv(raw: Source): Env {
       sdkUrl: e.PAY_SDK_URL,
       lang: e.PAY_LANG,
       statusStaleSeconds: e.PAY_STATUS_STALE_SECONDS,
+      webhookDeadlineMs: e.PAY_WEBHOOK_DEADLINE_MS,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, to: e.MAIL_TO },
     cronSecret: e.CRON_SECRET,
@@ -448,6 +469,11 @@ const databaseSchema = z.object(databaseShape);
 export interface DatabaseEnv {
   databaseUrl: string;
   databasePoolMax: number;
+  /** Milliseconds a query waits for a connection of the pool. */
+  acquireTimeoutMs: number;
+  /** The sessions' lock_timeout and statement_timeout, in milliseconds; 0: none. */
+  lockTimeoutMs: number;
+  statementTimeoutMs: number;
   /** VERCEL=1: serverless functions, which Vercel suspends between requests. */
   onVercel: boolean;
 }
@@ -455,7 +481,14 @@ export interface DatabaseEnv {
 /** Only the database settings: for the Prisma client and its pool, which need no PAY_ keys. */
 export function getDatabaseEnv(source: Source = process.env): DatabaseEnv {
   const e = validate(databaseSchema, Object.keys(databaseShape), source);
-  return { databaseUrl: e.DATABASE_URL, databasePoolMax: e.DATABASE_POOL_MAX, onVercel: e.VERCEL === "1" };
+  return {
+    databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    acquireTimeoutMs: e.DATABASE_ACQUIRE_TIMEOUT_MS,
+    lockTimeoutMs: e.DATABASE_LOCK_TIMEOUT_MS,
+    statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    onVercel: e.VERCEL === "1",
+  };
 }
 
 /** NODE_ENV, set by Next.js (and by Vitest to "test"): decides dev-only behaviour such as query logs. */

@@ -200,8 +200,9 @@ export async function importCatalogueCsv(
 
 /**
  * A unique slug taken, or the tree's two levels broken (the categories_two_levels trigger), by
- * someone else meanwhile; or a deadlock or serialization failure with them. Prisma reports a
- * raw statement's error as P2010 with the driver's SQLSTATE.
+ * someone else meanwhile; or a deadlock or serialization failure with them; or a row another
+ * transaction kept locked past the session's lock_timeout (DATABASE_LOCK_TIMEOUT_MS). Prisma
+ * reports a raw statement's error as P2010 with the driver's SQLSTATE.
  */
 function isCollision(error: unknown): boolean {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
@@ -210,7 +211,7 @@ function isCollision(error: unknown): boolean {
     ?.cause;
   const code = cause?.originalCode ?? "";
   return (
-    ["23505", "40P01", "40001"].includes(code) ||
+    ["23505", "40P01", "40001", "55P03"].includes(code) ||
     (code === "23514" && /third level|cannot have a parent/.test(cause?.originalMessage ?? ""))
   );
 }

@@ -19,6 +19,14 @@ import { PrismaClient } from "../generated/prisma/client";
  * gives a pooled DATABASE_URL), so the pool sends no startup option a pooler refuses and relies
  * on no session state between transactions. The sessions' time zone, UTC, is the database's own
  * default (migration 20261124000000_utc_database; docs/database.md, "Time zone").
+ *
+ * Nothing waits without a bound: a query waits DATABASE_ACQUIRE_TIMEOUT_MS at most for a
+ * connection, and each new connection first sets the session's lock_timeout and
+ * statement_timeout (DATABASE_LOCK_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS). That SET holds
+ * for every statement on a direct connection; behind a transaction-mode pooler it lands on one
+ * of the pooler's server connections only, so there the role's own defaults are the sure way
+ * (docs/database.md, "The app's timeouts"), and work that must finish in time sets its bounds
+ * inside its own transaction (lib/db/deadline.ts), which a pooler keeps.
  */
 
 /** Vercel's advice for functions: a suspended instance should not keep idle connections open. */
@@ -32,12 +40,32 @@ export function poolConfig(env: DatabaseEnv): pg.PoolConfig {
     connectionString: env.databaseUrl,
     max: env.databasePoolMax,
     idleTimeoutMillis: env.onVercel ? VERCEL_IDLE_TIMEOUT_MS : SERVER_IDLE_TIMEOUT_MS,
+    connectionTimeoutMillis: env.acquireTimeoutMs,
+  };
+}
+
+/**
+ * The statement each new connection runs before any other: its session's timeouts. A query, not
+ * startup parameters (`options`, pg's `statement_timeout`), which a transaction-mode PgBouncer
+ * refuses, failing the connection.
+ */
+export function sessionTimeouts(env: Pick<DatabaseEnv, "lockTimeoutMs" | "statementTimeoutMs">): pg.QueryConfig {
+  return {
+    text: "SELECT set_config('lock_timeout', $1, false), set_config('statement_timeout', $2, false)",
+    values: [`${env.lockTimeoutMs}ms`, `${env.statementTimeoutMs}ms`],
   };
 }
 
 function createClient() {
   const env = getDatabaseEnv();
   const pool = new pg.Pool(poolConfig(env));
+  // pg runs a client's queries in order, so this one comes before whatever the client was taken
+  // for. A failure is the connection's (the next query on it fails too), not worth a crash.
+  // Both 0: nothing to send (docs/database.md: a proxy that pins a connection once it sees a SET).
+  if (env.lockTimeoutMs > 0 || env.statementTimeoutMs > 0) {
+    const timeouts = sessionTimeouts(env);
+    pool.on("connect", (connection) => void connection.query(timeouts).catch(() => undefined));
+  }
   // On Vercel, keeps the function from being suspended until the pool has closed its idle
   // connections (idleTimeoutMillis after the last query, plus 100 ms), so they are not left
   // open on the database while the instance sleeps. It does nothing outside Vercel's functions.

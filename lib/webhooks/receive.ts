@@ -1,4 +1,6 @@
 import "server-only";
+import type { Database } from "../db/client";
+import { transactionBefore } from "../db/deadline";
 import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../log";
 import {
@@ -8,9 +10,9 @@ import {
   runUpdateStatement,
   type UpdateOutcome,
 } from "../orders/state-machine";
-import { applyWithReferenceHoldCap, type UpdateRunner } from "../orders/reference-holds";
 import { MAX_IDENTIFIER_LENGTH, readPaymentLookup, unusableIdentifier } from "../pay/payment-status";
 import { verifySignature } from "./signature";
+import { applyWithReferenceHoldCap, type UpdateRunner } from "../orders/reference-holds";
 
 /**
  * Endpoint B (contract 4.2, 5.2, 6.1): what to do with one webhook delivery, framework-free.
@@ -21,6 +23,10 @@ import { verifySignature } from "./signature";
  * transaction, after counting the order's day-long holds under their locks
  * (lib/orders/reference-holds.ts). Nothing slow happens here: side effects are jobs, run after
  * the reply.
+ *
+ * With a `deadline`, the database work runs in a transaction that commits before it or not at
+ * all (lib/db/deadline.ts): a row another transaction holds, or a pool with no free connection,
+ * ends in DeadlineExceeded, so the route answers 503 in time and the service delivers again.
  */
 
 /** Deliveries are small JSON documents; anything bigger is refused before it is read whole. */
@@ -39,10 +45,12 @@ export type WebhookReceipt =
 type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 
 export interface WebhookDeps {
-  /** The app's Prisma client: a PEN that brings a payment reference is applied in a transaction. */
-  db: UpdateRunner;
+  /** With a `deadline`, a client that opens transactions (db()); a bare SQL runner without one. */
+  db: SqlRunner & Partial<Pick<Database, "$transaction">>;
   webhookSecret: string;
   log: Logger;
+  /** Epoch milliseconds: the database work commits before then, or not at all (DeadlineExceeded). */
+  deadline?: number;
 }
 
 export async function receiveWebhook(
@@ -57,9 +65,19 @@ export async function receiveWebhook(
     return { kind: "rejected_signature", reason: signature.reason };
   }
 
+  if (deps.deadline === undefined) return record(rawBody, deps.db);
+  if (!deps.db.$transaction) throw new Error("receiveWebhook: a deadline needs a client that opens transactions");
+  return transactionBefore(deps.db as Pick<Database, "$transaction">, deps.deadline, (tx) =>
+    // Already in the deadline's transaction: the reference cap's work joins it.
+    record(rawBody, { $queryRaw: (query) => tx.$queryRaw(query), $transaction: (work) => work(tx) }),
+  );
+}
+
+/** Everything a verified delivery writes: the event, and the status through the state machine. */
+async function record(rawBody: Uint8Array, db: UpdateRunner): Promise<WebhookReceipt> {
   const body = parseJsonBytes(rawBody);
   if (body === undefined) {
-    await recordUnprocessable(deps.db, rawBody, "malformed_json");
+    await recordUnprocessable(db, rawBody, "malformed_json");
     return { kind: "invalid", code: "malformed_json", message: "the body is not valid UTF-8 JSON" };
   }
   const lookup = readPaymentLookup(body);
@@ -73,7 +91,7 @@ export async function receiveWebhook(
           ? "data.paymentStatus must be one of CON, PEN, CAN"
           : "data.externalTransactionId is missing";
     await recordUnprocessable(
-      deps.db,
+      db,
       rawBody,
       "invalid_payload",
       lookup.found && unusable !== "externalTransactionId" ? lookup.externalTransactionId : undefined,
@@ -88,7 +106,7 @@ export async function receiveWebhook(
   };
   const orderIds = { externalTransactionId: lookup.externalTransactionId, referenceNumber: lookup.referenceNumber };
   // A new bank reference stretches the order's hold only under the cap on such holds.
-  const result = await applyWithReferenceHoldCap(deps.db, orderIds, update, (client, capped) => {
+  const result = await applyWithReferenceHoldCap(db, orderIds, update, (client, capped) => {
     const ctes = paymentUpdateCtes(orderIds, capped);
     // The delivery is logged by the run that applies it (not by one that must be retried).
     const outcome = outcomeSql(capped);

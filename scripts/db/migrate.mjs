@@ -17,9 +17,11 @@ import pg from "pg";
  * It needs a direct connection (not a transaction-mode pooler): it holds a session advisory lock.
  *
  * It never hangs a deploy: it waits a bounded time for another migrator's lock (naming who holds
- * it when it gives up), and its session has a `lock_timeout` and a `statement_timeout`, so a
- * migration queued behind a long transaction gives up (and is tried again) instead of making every
- * query on the table wait behind it.
+ * it when it gives up), and every statement of its session runs under a `lock_timeout` and a
+ * `statement_timeout`, its own bookkeeping on `_prisma_migrations` included: a migration queued
+ * behind a long transaction gives up (and is tried again) instead of making every query on the
+ * table wait behind it, and a history table another session holds locked stops it at once,
+ * naming that session. Only a `-- no-transaction` migration's own SQL runs without `lock_timeout`.
  */
 
 const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
@@ -50,6 +52,9 @@ export const DEFAULT_TIMEOUTS = Object.freeze({
   lockTimeoutMs: 5_000,
   statementTimeoutMs: 300_000,
 });
+
+/** Prisma's history table, which the migrator reads and writes. */
+const HISTORY_TABLE = "_prisma_migrations";
 
 /** A transactional migration that could not get its locks within `lock_timeout` is tried this many times in all. */
 const LOCK_ATTEMPTS = 3;
@@ -142,15 +147,19 @@ export async function applyMigrations(options) {
   });
   await client.connect();
   try {
+    // Before anything else: every statement from here on gives up on a lock it cannot get in time.
+    await setSessionTimeout(client, "lock_timeout", timeouts.lockTimeoutMs);
+    await setSessionTimeout(client, "statement_timeout", timeouts.statementTimeoutMs);
     await acquireMigrateLock(client, timeouts.lockWaitMs, log);
     try {
-      await setSessionTimeout(client, "statement_timeout", timeouts.statementTimeoutMs);
-      await client.query(CREATE_MIGRATIONS_TABLE);
-      const rows = (
-        await client.query(
-          "SELECT migration_name, checksum, started_at, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY started_at",
-        )
-      ).rows;
+      const rows = await onHistoryTable(client, timeouts, async () => {
+        await client.query(CREATE_MIGRATIONS_TABLE);
+        return (
+          await client.query(
+            "SELECT migration_name, checksum, started_at, finished_at, rolled_back_at FROM _prisma_migrations ORDER BY started_at",
+          )
+        ).rows;
+      });
       refuseFailedMigrations(rows);
 
       /** @type {LocalMigration[]} */
@@ -178,7 +187,7 @@ export async function applyMigrations(options) {
       for (const migration of pending) {
         const done = migration.transactional
           ? await applyInTransaction(client, migration, timeouts, log)
-          : await applyWithoutTransaction(client, migration, log);
+          : await applyWithoutTransaction(client, migration, timeouts, log);
         (done ? applied : alreadyApplied).push(migration.name);
       }
       return { applied, alreadyApplied };
@@ -274,7 +283,7 @@ async function acquireMigrateLock(client, waitMs, log) {
 async function describeLockHolder(client) {
   const { rows } = await client.query(
     `SELECT a.pid, a.application_name, host(a.client_addr) AS client_addr, a.usename, a.state,
-            a.backend_start, a.query
+            ${secondsSince("a.backend_start")} AS seconds
        FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
       WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = $1 AND l.objsubid = 1`,
     [PRISMA_MIGRATE_LOCK_KEY],
@@ -286,20 +295,28 @@ async function describeLockHolder(client) {
 }
 
 /**
+ * Whole seconds from `column` (a timestamptz of pg_stat_activity) to now, in SQL: the server's
+ * clock, whatever this machine's says.
+ * @param {string} column
+ */
+const secondsSince = (column) => `floor(extract(epoch FROM now() - ${column}))::int`;
+
+/**
+ * A session as pg_stat_activity shows it, for a message: who, from where, in which state and for
+ * how long. Never its query: the text of another session's statement may carry shoppers' data.
  * @param {{ pid: number, application_name?: string | null, client_addr?: string | null, usename?: string | null,
- *   state?: string | null, query?: string | null } & Record<string, unknown>} session
- * @param {"connected" | "in a transaction"} since
+ *   state?: string | null, seconds?: number | null, mode?: string | null }} session
+ * @param {"connected" | "in a transaction"} since What `seconds` counts from.
  */
 function describeSession(session, since) {
-  const start = since === "connected" ? session.backend_start : session.xact_start;
   const parts = [
     `pid ${session.pid}`,
     session.application_name ? `"${session.application_name}"` : "no application_name",
     session.usename ? `user ${session.usename}` : undefined,
     session.client_addr ? `from ${session.client_addr}` : undefined,
-    start instanceof Date ? `${since} since ${start.toISOString()}` : undefined,
     session.state ? `state ${session.state}` : undefined,
-    session.query ? `last query "${oneLine(session.query, 120)}"` : undefined,
+    typeof session.seconds === "number" ? `${since} for ${session.seconds} s` : undefined,
+    session.mode ? `holding ${session.mode}` : undefined,
   ];
   return parts.filter(Boolean).join(", ");
 }
@@ -310,7 +327,7 @@ function describeSession(session, since) {
  */
 async function describeLongTransactions(client) {
   const { rows } = await client.query(
-    `SELECT pid, application_name, host(client_addr) AS client_addr, usename, state, xact_start, query
+    `SELECT pid, application_name, host(client_addr) AS client_addr, usename, state, ${secondsSince("xact_start")} AS seconds
        FROM pg_stat_activity
       WHERE pid <> pg_backend_pid() AND xact_start IS NOT NULL AND datname = current_database()
       ORDER BY xact_start LIMIT 3`,
@@ -319,11 +336,48 @@ async function describeLongTransactions(client) {
   return `the oldest open transactions now: ${rows.map((row) => describeSession(row, "in a transaction")).join("; ")}`;
 }
 
-/** @param {string} text @param {number} max */
-const oneLine = (text, max) => {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-};
+/**
+ * The sessions that hold a lock on the history table (other than ours), longest first.
+ * @param {pg.Client} client
+ */
+async function describeHistoryTableHolders(client) {
+  const { rows } = await client.query(
+    `SELECT a.pid, a.application_name, host(a.client_addr) AS client_addr, a.usename, a.state,
+            ${secondsSince("coalesce(a.xact_start, a.backend_start)")} AS seconds, l.mode
+       FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'relation' AND l.granted AND l.relation = to_regclass($1) AND l.pid <> pg_backend_pid()
+      ORDER BY a.xact_start NULLS LAST LIMIT 3`,
+    [HISTORY_TABLE],
+  );
+  if (rows.length === 0) return "its holder has just let it go, or is not visible to this role";
+  return rows.map((row) => describeSession(row, "in a transaction")).join("; ");
+}
+
+/**
+ * Runs `work`, the migrator's own reads and writes of the history table, and turns a lock it could
+ * not get within `lock_timeout` into an error naming the sessions that hold the table: nothing is
+ * applied, and a deploy fails at once rather than waiting behind them.
+ * @template T
+ * @param {pg.Client} client
+ * @param {MigratorTimeouts} timeouts
+ * @param {() => Promise<T>} work
+ * @param {string} [afterwards] What the operator should know about what was already done.
+ * @returns {Promise<T>}
+ */
+async function onHistoryTable(client, timeouts, work, afterwards = "nothing was applied") {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof pg.DatabaseError) || error.code !== LOCK_NOT_AVAILABLE) throw error;
+    throw new MigrationError(
+      `${HISTORY_TABLE} is locked by another session, so the migrator gave up after ${seconds(timeouts.lockTimeoutMs)} ` +
+        `(lock_timeout); ${afterwards}. Held by: ${await describeHistoryTableHolders(client)}. ` +
+        "Let that transaction end (or end the session: SELECT pg_terminate_backend(<pid>)) and deploy again. " +
+        "MIGRATE_LOCK_TIMEOUT_SECONDS sets the wait.",
+      { cause: error },
+    );
+  }
+}
 
 /** @param {number} ms */
 const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
@@ -359,34 +413,29 @@ function refuseFailedMigrations(rows) {
  * @returns {Promise<boolean>}
  */
 async function applyInTransaction(client, migration, timeouts, log) {
-  await setSessionTimeout(client, "lock_timeout", timeouts.lockTimeoutMs);
-  try {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await applyInTransactionOnce(client, migration, log);
-      } catch (error) {
-        const cause = error instanceof MigrationError ? error.cause : error;
-        if (!(cause instanceof pg.DatabaseError) || cause.code !== LOCK_NOT_AVAILABLE) throw error;
-        if (attempt < LOCK_ATTEMPTS) {
-          const pauseMs = 1_000 * attempt;
-          log(
-            `${migration.name}: could not get its locks within ${seconds(timeouts.lockTimeoutMs)} (lock_timeout) and was ` +
-              `rolled back; trying again in ${seconds(pauseMs)} (attempt ${attempt + 1} of ${LOCK_ATTEMPTS})`,
-          );
-          await sleep(pauseMs);
-          continue;
-        }
-        throw new MigrationError(
-          `Migration ${migration.name} could not get its locks within ${seconds(timeouts.lockTimeoutMs)} ` +
-            `(lock_timeout) in ${LOCK_ATTEMPTS} attempts and was rolled back: ${cause.message}. ` +
-            `A long transaction holds what it changes; ${await describeLongTransactions(client)}. ` +
-            "Deploy again once it has ended. MIGRATE_LOCK_TIMEOUT_SECONDS sets the wait.",
-          { cause },
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await applyInTransactionOnce(client, migration, log);
+    } catch (error) {
+      const cause = error instanceof MigrationError ? error.cause : error;
+      if (!(cause instanceof pg.DatabaseError) || cause.code !== LOCK_NOT_AVAILABLE) throw error;
+      if (attempt < LOCK_ATTEMPTS) {
+        const pauseMs = 1_000 * attempt;
+        log(
+          `${migration.name}: could not get its locks within ${seconds(timeouts.lockTimeoutMs)} (lock_timeout) and was ` +
+            `rolled back; trying again in ${seconds(pauseMs)} (attempt ${attempt + 1} of ${LOCK_ATTEMPTS})`,
         );
+        await sleep(pauseMs);
+        continue;
       }
+      throw new MigrationError(
+        `Migration ${migration.name} could not get its locks within ${seconds(timeouts.lockTimeoutMs)} ` +
+          `(lock_timeout) in ${LOCK_ATTEMPTS} attempts and was rolled back: ${cause.message}. ` +
+          `A long transaction holds what it changes; ${await describeLongTransactions(client)}. ` +
+          "Deploy again once it has ended. MIGRATE_LOCK_TIMEOUT_SECONDS sets the wait.",
+        { cause },
+      );
     }
-  } finally {
-    await setSessionTimeout(client, "lock_timeout", 0);
   }
 }
 
@@ -437,55 +486,76 @@ async function applyInTransactionOnce(client, migration, log) {
  * stays failed (P3009) until a person has looked: a failed `CREATE INDEX CONCURRENTLY` leaves an
  * INVALID index behind, which running the file again would not repair.
  *
- * No `lock_timeout` here: what such a migration does (build or drop an index CONCURRENTLY) waits
- * for older transactions without blocking reads or writes, and giving up half-way would leave
- * that INVALID index. `statement_timeout` still bounds it.
+ * No `lock_timeout` on its SQL: what such a migration does (build or drop an index CONCURRENTLY)
+ * waits for older transactions without blocking reads or writes, and giving up half-way would
+ * leave that INVALID index. `statement_timeout` still bounds it, and its rows in the history
+ * table are written under `lock_timeout` like every other statement of the migrator.
  * @param {pg.Client} client
  * @param {LocalMigration} migration
+ * @param {MigratorTimeouts} timeouts
  * @param {(line: string) => void} log
  * @returns {Promise<boolean>}
  */
-async function applyWithoutTransaction(client, migration, log) {
+async function applyWithoutTransaction(client, migration, timeouts, log) {
   const id = randomUUID();
   // The started row in a transaction that looks first: on PGlite's shared session it is what keeps
   // two migrators from both running the file (see applyInTransactionOnce).
-  await client.query("BEGIN");
-  try {
-    const recorded = await client.query(
-      "SELECT 1 FROM _prisma_migrations WHERE migration_name = $1 AND rolled_back_at IS NULL",
-      [migration.name],
-    );
-    if (recorded.rowCount) {
-      await client.query("ROLLBACK");
-      return false;
+  const started = await onHistoryTable(client, timeouts, async () => {
+    await client.query("BEGIN");
+    try {
+      const recorded = await client.query(
+        "SELECT 1 FROM _prisma_migrations WHERE migration_name = $1 AND rolled_back_at IS NULL",
+        [migration.name],
+      );
+      if (recorded.rowCount) {
+        await client.query("ROLLBACK");
+        return false;
+      }
+      await client.query(
+        `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count)
+         VALUES ($1, $2, $3, now(), 0)`,
+        [id, migration.checksum, migration.name],
+      );
+      await client.query("COMMIT");
+      return true;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
     }
-    await client.query(
-      `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count)
-       VALUES ($1, $2, $3, now(), 0)`,
-      [id, migration.checksum, migration.name],
-    );
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  }
+  });
+  if (!started) return false;
 
   log(`applying ${migration.name} (outside a transaction)`);
+  /** @type {{ error: unknown } | undefined} */
+  let failed;
+  await setSessionTimeout(client, "lock_timeout", 0);
   try {
     await runMigrationSql(client, migration, log);
   } catch (error) {
-    const reason = describeSqlError(error, migration);
+    failed = { error };
+  } finally {
+    await setSessionTimeout(client, "lock_timeout", timeouts.lockTimeoutMs);
+  }
+  if (failed) {
+    const reason = describeSqlError(failed.error, migration);
     await client.query("UPDATE _prisma_migrations SET logs = $2 WHERE id = $1", [id, reason]).catch(() => undefined);
     throw new MigrationError(
       `Migration ${migration.name} failed outside a transaction: ${reason}. It may have left part of its work ` +
         "behind (a failed CREATE INDEX CONCURRENTLY leaves an INVALID index: drop it), and it is recorded as failed, " +
         'so no migration runs until it is resolved (docs/database.md, "A migration outside a transaction").',
-      { cause: error },
+      { cause: failed.error },
     );
   }
-  await client.query(
-    "UPDATE _prisma_migrations SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1",
-    [id],
+  await onHistoryTable(
+    client,
+    timeouts,
+    () =>
+      client.query(
+        "UPDATE _prisma_migrations SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1",
+        [id],
+      ),
+    `${migration.name} ran but stays recorded as started, which blocks later migrations: once it is let go, ` +
+      `mark it applied (set finished_at = now() on its ${HISTORY_TABLE} row)`,
   );
   return true;
 }

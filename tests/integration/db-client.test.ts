@@ -6,11 +6,24 @@ import { sessionTimeZone } from "@/lib/db/time-zone";
 // The app's pool (lib/db/client.ts) as configured for a pooled DATABASE_URL and for Vercel,
 // against the suite's real database. The pooler itself: tests/integration/pooler.test.ts.
 
-const env = { databaseUrl: "postgresql://shop@db.example.test/shop", databasePoolMax: 10 };
+const env = {
+  databaseUrl: "postgresql://shop@db.example.test/shop",
+  databasePoolMax: 10,
+  acquireTimeoutMs: 5_000,
+  lockTimeoutMs: 5_000,
+  statementTimeoutMs: 30_000,
+};
 
 describe("the pool's settings", () => {
   it("send no startup options, which a transaction-mode pooler refuses", () => {
     for (const onVercel of [false, true]) expect(poolConfig({ ...env, onVercel })).not.toHaveProperty("options");
+  });
+
+  it("send the sessions' timeouts as startup parameters neither, and bound the wait for a connection", () => {
+    const config = poolConfig({ ...env, onVercel: false });
+    for (const startupParameter of ["statement_timeout", "lock_timeout", "idle_in_transaction_session_timeout"])
+      expect(config).not.toHaveProperty(startupParameter);
+    expect(config.connectionTimeoutMillis).toBe(5_000);
   });
 
   it("let idle connections go after 5 s on Vercel, after pg's 10 s elsewhere", () => {

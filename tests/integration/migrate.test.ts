@@ -331,6 +331,57 @@ describe("applyMigrations never hangs a deploy", () => {
     );
     expect((await migrationRows(url)).map((row) => row.migration_name)).toEqual(migrationNames);
   });
+
+  it.skipIf(embedded)(
+    "npm run db:migrate with _prisma_migrations locked by another session exits 1 within lock_timeout, naming that session",
+    async () => {
+      const url = await freshDatabase();
+      await applyMigrations({ connectionString: url });
+      // An operator's transaction that locked the history table and was left open.
+      const holder = await otherSession(url, "a forgotten psql");
+      await holder.query("BEGIN");
+      await holder.query("LOCK TABLE _prisma_migrations IN ACCESS EXCLUSIVE MODE");
+      const holderPid = (await holder.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+      let run: { code: number; output: string; ms: number };
+      try {
+        const started = Date.now();
+        run = await new Promise((resolve) =>
+          execFile(
+            "npm",
+            ["run", "--silent", "db:migrate"],
+            {
+              cwd: root,
+              env: { ...process.env, DATABASE_URL: url, DATABASE_URL_UNPOOLED: "", MIGRATE_LOCK_TIMEOUT_SECONDS: "1" },
+              timeout: 30_000,
+            },
+            (error, stdout, stderr) =>
+              resolve({
+                // A process killed by the timeout has no exit code: never taken for the 1 expected.
+                code: !error ? 0 : typeof error.code === "number" ? error.code : -1,
+                output: `${stdout}${stderr}`,
+                ms: Date.now() - started,
+              }),
+          ),
+        );
+      } finally {
+        await holder.query("ROLLBACK");
+        await holder.end();
+      }
+      console.log(`[migrate.test] the migrator gave up on the locked history table after ${run.ms} ms`);
+      expect(run.code, run.output).toBe(1);
+      expect(run.output).toMatch(
+        new RegExp(
+          `_prisma_migrations is locked by another session.*pid ${holderPid}, "a forgotten psql".*state idle in transaction.*in a transaction for \\d+ s`,
+        ),
+      );
+      expect(run.output).toContain("MIGRATE_LOCK_TIMEOUT_SECONDS");
+      // The lock wait is 1 s; npm and Node starting take the rest.
+      expect(run.ms).toBeLessThan(20_000);
+      // With the lock gone, the same command finds nothing to do.
+      expect((await applyMigrations({ connectionString: url })).applied).toEqual([]);
+    },
+    60_000,
+  );
 });
 
 describe("a -- no-transaction migration", () => {

@@ -211,4 +211,43 @@ describe.runIf(!unavailable)("through PgBouncer in transaction mode", () => {
     ]);
     expectNow("rate_limits.expire minus the window", new Date(Number(rows[0]?.expire) - 60_000));
   });
+
+  it("a webhook whose order another session keeps locked answers 503 in time: its bounds are set inside its transaction, which the pooler keeps", async () => {
+    quiet();
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const product = await insertTestProduct({ stock: 3 });
+    const order = await placeOrder(product.id, 1);
+    const body = notification(order, "CON");
+    // A direct session (not through the pooler) holds the order's row.
+    const locker = new pg.Client({ connectionString: database.url });
+    await locker.connect();
+    let answer;
+    try {
+      await locker.query("BEGIN");
+      await locker.query("SELECT id FROM orders WHERE external_transaction_id = $1 FOR UPDATE", [order]);
+      const started = performance.now();
+      answer = await Promise.race([
+        postWebhook(body).then((response) => ({ ...response, ms: performance.now() - started })),
+        new Promise((resolve) => setTimeout(() => resolve("no answer"), 8_000)),
+      ]);
+      // The delivery's statement gave up by itself at the deadline, through the pooler: nothing
+      // waits behind the lock any more while it is still held.
+      const waitingBehindLocker = async () =>
+        (
+          await locker.query<{ waiting: number }>(
+            "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))",
+          )
+        ).rows[0]!.waiting;
+      await expect.poll(waitingBehindLocker, { timeout: 500 }).toBe(0);
+    } finally {
+      await locker.query("ROLLBACK");
+      await locker.end();
+    }
+    await settleAfterTasks();
+    expect(answer).toMatchObject({ status: 503, ms: expect.any(Number) });
+    expect((answer as { ms: number }).ms).toBeLessThan(5_000);
+    expect(await orderRow(order)).toMatchObject({ status: "PEN", finalizedAt: null });
+    expect(await eventsOf(order)).toEqual([]);
+    expect((await postWebhook(body)).body).toMatchObject({ outcome: "transitioned" });
+  });
 });

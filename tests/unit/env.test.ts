@@ -63,6 +63,17 @@ describe("parseEnv", () => {
     ]);
   });
 
+  it("answers the webhook within 4 s by default, and never lets the deadline reach the service's 5 s", () => {
+    expect(parseEnv(valid).pay.webhookDeadlineMs).toBe(4_000);
+    expect(parseEnv({ ...valid, PAY_WEBHOOK_DEADLINE_MS: "2500" }).pay.webhookDeadlineMs).toBe(2_500);
+    expect(problemsOf({ ...valid, PAY_WEBHOOK_DEADLINE_MS: "5000" }).problems).toEqual([
+      { variable: "PAY_WEBHOOK_DEADLINE_MS", message: "must be at most 4800: the service waits 5 s for an answer" },
+    ]);
+    expect(problemsOf({ ...valid, PAY_WEBHOOK_DEADLINE_MS: "100" }).problems.map((p) => p.variable)).toEqual([
+      "PAY_WEBHOOK_DEADLINE_MS",
+    ]);
+  });
+
   it("treats empty optional variables as unset, like .env.example leaves them", () => {
     const env = parseEnv({ ...valid, PAY_LANG: "", APP_URL: "", DATABASE_POOL_MAX: "" });
     expect(env.pay.lang).toBe("pt");
@@ -335,11 +346,36 @@ describe("getDatabaseEnv", () => {
     expect(getDatabaseEnv({ DATABASE_URL: valid.DATABASE_URL, DATABASE_POOL_MAX: "3" })).toEqual({
       databaseUrl: valid.DATABASE_URL,
       databasePoolMax: 3,
+      acquireTimeoutMs: 5_000,
+      lockTimeoutMs: 5_000,
+      statementTimeoutMs: 30_000,
       onVercel: false,
     });
     expect(() => getDatabaseEnv({})).toThrow(/DATABASE_URL is missing/);
     expect(() => getDatabaseEnv({ DATABASE_URL: valid.DATABASE_URL, DATABASE_POOL_MAX: "many" })).toThrow(
       /DATABASE_POOL_MAX/,
+    );
+  });
+
+  it("bounds every wait of the database: for a connection, a lock, a statement (0 turns the last two off)", () => {
+    const base = { DATABASE_URL: valid.DATABASE_URL };
+    expect(
+      getDatabaseEnv({
+        ...base,
+        DATABASE_ACQUIRE_TIMEOUT_MS: "2000",
+        DATABASE_LOCK_TIMEOUT_MS: "0",
+        DATABASE_STATEMENT_TIMEOUT_MS: "0",
+      }),
+    ).toMatchObject({ acquireTimeoutMs: 2_000, lockTimeoutMs: 0, statementTimeoutMs: 0 });
+    // An empty line of .env.example is the default, not "no limit".
+    expect(getDatabaseEnv({ ...base, DATABASE_LOCK_TIMEOUT_MS: "", DATABASE_ACQUIRE_TIMEOUT_MS: "" })).toMatchObject({
+      acquireTimeoutMs: 5_000,
+      lockTimeoutMs: 5_000,
+    });
+    // A pool that never gives up waiting is what these settings exist to prevent.
+    expect(() => getDatabaseEnv({ ...base, DATABASE_ACQUIRE_TIMEOUT_MS: "0" })).toThrow(/DATABASE_ACQUIRE_TIMEOUT_MS/);
+    expect(() => getDatabaseEnv({ ...base, DATABASE_LOCK_TIMEOUT_MS: "1.5" })).toThrow(
+      /DATABASE_LOCK_TIMEOUT_MS must be a whole number of milliseconds/,
     );
   });
 

@@ -1,6 +1,7 @@
 import { after } from "next/server";
 import { catalogChanged, drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
 import { db } from "@/lib/db/client";
+import { DeadlineExceeded } from "@/lib/db/deadline";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http";
 import { endOfInvocation } from "@/lib/jobs/runner";
@@ -17,6 +18,8 @@ export const maxDuration = 60;
 export async function POST(request: Request): Promise<Response> {
   const started = performance.now();
   const startedAt = Date.now();
+  // The service waits 5 s for an answer; the deadline counts from the delivery's arrival.
+  const { webhookSecret, webhookDeadlineMs } = getEnv().pay;
   const body = await readBodyCapped(request, MAX_WEBHOOK_BYTES);
   if (!body.ok) return bodyRefusal(body, MAX_WEBHOOK_BYTES);
 
@@ -24,10 +27,22 @@ export async function POST(request: Request): Promise<Response> {
   try {
     receipt = await receiveWebhook(body.bytes, request.headers.get(SIGNATURE_HEADER), {
       db: db(),
-      webhookSecret: getEnv().pay.webhookSecret,
+      webhookSecret,
       log: consoleLogger,
+      deadline: startedAt + webhookDeadlineMs,
     });
   } catch (error) {
+    if (error instanceof DeadlineExceeded) {
+      // Nothing was recorded, and the abandoned transaction rolls back: after() keeps the
+      // function alive until it has, so no transaction is left open on a suspended instance.
+      after(error.settled);
+      consoleLogger("warn", "webhook.deadline_exceeded", {
+        waitingFor: error.waitingFor,
+        deadlineMs: webhookDeadlineMs,
+        ms: Math.round(performance.now() - started),
+      });
+      return jsonError(503, "unavailable", "the notification could not be recorded in time; deliver it again later");
+    }
     // Not recorded means not acknowledged: a 5xx makes the service deliver it again.
     consoleLogger("error", "webhook.not_recorded", { error: errorKind(error) });
     return jsonError(503, "unavailable", "the notification could not be recorded; deliver it again later");

@@ -1,0 +1,131 @@
+import "server-only";
+import type { Prisma } from "../generated/prisma/client";
+import type { Database } from "./client";
+
+/**
+ * One transaction that is over by a deadline: committed in time, or abandoned and rolled back,
+ * never committed after its caller has given up (and answered that nothing was done).
+ *
+ * Racing a timer is not enough on its own: the losing query goes on, and would commit later. So:
+ * - inside the transaction, `lock_timeout` and `statement_timeout` are set to the time left
+ *   (`set_config(…, true)`, i.e. SET LOCAL: it holds through a transaction-mode pooler too), so
+ *   on PostgreSQL a statement stuck behind a lock ends by itself at the deadline;
+ * - the work commits only if, when it is done, the deadline has not been given up on: the check
+ *   and the timer's "give up" are each one synchronous step, so exactly one of them wins. A
+ *   transaction that was given up on is rolled back whenever its statements come back, for
+ *   instance on embedded PGlite, which enforces neither timeout and runs one connection at a time.
+ * Once the commit has been sent, the timer waits for its answer: the work is done, say so.
+ */
+
+/** What a transaction was waiting for when its time ran out. */
+export type DeadlineWait = "connection" | "lock" | "statement" | "answer";
+
+export class DeadlineExceeded extends Error {
+  override name = "DeadlineExceeded";
+  constructor(
+    readonly waitingFor: DeadlineWait,
+    /** Settles once the given-up transaction has ended, rolled back: for `after()`, so the process outlives it. */
+    readonly settled: Promise<void>,
+  ) {
+    super(`the database did not answer in time (waiting for: ${waitingFor})`);
+  }
+}
+
+/** Thrown inside the transaction to roll it back once its caller has given up on it. */
+class GivenUp extends Error {
+  override name = "GivenUp";
+}
+
+type Phase = "connecting" | "working" | "committing" | "given up";
+
+/** Prisma's interactive transaction gets this long beyond the deadline before it rolls back by itself. */
+const TRANSACTION_GRACE_MS = 5_000;
+
+/**
+ * Runs `work` in a transaction that commits before `deadline` (epoch milliseconds) or not at
+ * all; throws {@link DeadlineExceeded} when the deadline passes first, or when the database gave
+ * up on a lock, a statement or a connection within it.
+ */
+export async function transactionBefore<T>(
+  db: Pick<Database, "$transaction">,
+  deadline: number,
+  work: (tx: Prisma.TransactionClient) => Promise<T>,
+): Promise<T> {
+  const budgetMs = Math.floor(deadline - Date.now());
+  // Already past it (a body that took the whole time to arrive): nothing was started.
+  if (budgetMs <= 0) throw new DeadlineExceeded("connection", Promise.resolve());
+
+  let phase: Phase = "connecting";
+  // Read through a function: the timer and the transaction change it while the other waits.
+  const givenUp = () => phase === "given up";
+  const transaction = db.$transaction(
+    async (tx) => {
+      if (givenUp()) throw new GivenUp();
+      phase = "working";
+      const leftMs = `${Math.max(1, Math.floor(deadline - Date.now()))}ms`;
+      await tx.$executeRaw`SELECT set_config('lock_timeout', ${leftMs}, true), set_config('statement_timeout', ${leftMs}, true)`;
+      const result = await work(tx);
+      if (givenUp()) throw new GivenUp();
+      phase = "committing";
+      return result;
+    },
+    { maxWait: budgetMs, timeout: budgetMs + TRANSACTION_GRACE_MS },
+  );
+  // Whatever happens to it once given up on is expected: never an unhandled rejection.
+  const settled = transaction.then(
+    () => undefined,
+    () => undefined,
+  );
+
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), budgetMs)));
+  const first = await Promise.race([
+    transaction.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+    expired,
+  ]);
+  clearTimeout(timer);
+
+  if (first === "expired") {
+    const now = phase as Phase;
+    if (now !== "committing") {
+      const waitingFor = now === "connecting" ? "connection" : "answer";
+      phase = "given up";
+      throw new DeadlineExceeded(waitingFor, settled);
+    }
+    // The commit is on its way: its answer is the answer.
+    return transaction.catch((error: unknown) => {
+      throw asDeadline(error, settled);
+    });
+  }
+  if ("error" in first) throw asDeadline(first.error, settled);
+  return first.value;
+}
+
+/** `error` as a {@link DeadlineExceeded} when the database or the pool gave up waiting; otherwise as it is. */
+function asDeadline(error: unknown, settled: Promise<void>): unknown {
+  const waitingFor = timeoutOf(error);
+  return waitingFor ? new DeadlineExceeded(waitingFor, settled) : error;
+}
+
+/** PostgreSQL's lock_timeout and statement_timeout, pg's acquire timeout, Prisma's maxWait (P2028), wherever in the error's chain. */
+function timeoutOf(error: unknown, depth = 0): DeadlineWait | undefined {
+  if (!error || typeof error !== "object" || depth > 5) return undefined;
+  const { code, message, cause, meta } = error as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    meta?: { driverAdapterError?: unknown };
+  };
+  const originalCode = (meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause
+    ?.originalCode;
+  const codes = [code, originalCode];
+  if (codes.includes("55P03")) return "lock";
+  if (codes.includes("57014")) return "statement";
+  if (code === "P2028") return "connection";
+  if (typeof message === "string" && /timeout exceeded when trying to connect|due to connection timeout/.test(message))
+    return "connection";
+  return timeoutOf(cause, depth + 1) ?? timeoutOf(meta?.driverAdapterError, depth + 1);
+}
