@@ -388,10 +388,10 @@ describe("removing an image", () => {
  */
 async function blockedBy(tx: Prisma.TransactionClient): Promise<boolean> {
   if (!process.env.TEST_SERVER_DATABASE_URL) return false;
-  const [{ pid }] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+  const [{ pid }] = await tx.$queryRaw<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline) {
-    const [{ waiting }] = await db().$queryRaw<{ waiting: number }[]>`
+    const [{ waiting }] = await db().$queryRaw<[{ waiting: number }]>`
       SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
     if (waiting > 0) return true;
     await new Promise((resolve) => setTimeout(resolve, 20));
