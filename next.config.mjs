@@ -18,11 +18,11 @@ const OTHER_LANGS = ["en"];
 const LANGUAGE_IMAGE = `(?:${[DEFAULT_LANG, ...OTHER_LANGS].join("|")})/.+/opengraph-image(?:/|$)`;
 
 /**
- * Every address but the API's, Next's own, the split sitemaps' (/sitemap/<n>.xml: a route with a
- * parameter, which comes after these rewrites) and a language's Open Graph images; files
- * (public/, robots.txt, the icon) are served before any of these.
+ * Every address but the API's, Next's own, the sitemaps' (/sitemap/<n>.xml: a route with a
+ * parameter, which comes after these rewrites; their index) and a language's Open Graph images;
+ * files (public/, robots.txt, the icon) are served before any of these.
  */
-const PAGE = `/:path((?!api(?:/|$)|_next/|sitemap/|${LANGUAGE_IMAGE}).+)`;
+const PAGE = `/:path((?!api(?:/|$)|_next/|sitemap/|sitemap_index\\.xml$|${LANGUAGE_IMAGE}).+)`;
 
 function languageRewrites() {
   const into = (lang, has) => [
@@ -72,7 +72,13 @@ const nextConfig = (phase) => ({
   async rewrites() {
     // After the files and the routes without parameters (the API's, the sitemap), before the
     // routes with parameters: `/cart` must not be read as the language "cart".
-    return { beforeFiles: [], afterFiles: languageRewrites(), fallback: [] };
+    // /sitemap.xml: the index of the split sitemaps, which Next does not write and whose address
+    // no route may take beside app/sitemap.ts (lib/seo.ts, sitemapPath).
+    return {
+      beforeFiles: [{ source: "/sitemap.xml", destination: "/sitemap_index.xml" }],
+      afterFiles: languageRewrites(),
+      fallback: [],
+    };
   },
   async headers() {
     const cachedPolicy = [

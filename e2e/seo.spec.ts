@@ -4,7 +4,7 @@ import { readE2eServerEnvironment } from "../harness/server-environment";
 import { expect, test } from "./support/fixtures";
 
 /**
- * What search engines read (lib/seo.ts): /robots.txt and the sitemaps it names (/sitemap/<n>.xml), a product page's canonical link, Open Graph image and Product JSON-LD in
+ * What search engines read (lib/seo.ts): /robots.txt, the sitemap index (/sitemap.xml) and the sitemaps they name (/sitemap/<n>.xml), a product page's canonical link, Open Graph image and Product JSON-LD in
  * kwanza, and the Open Graph images (PNG, from opengraph-image.tsx) of product and category
  * pages. The page's CSP must raise no violation for the JSON-LD block (the fixtures fail the test on any).
  */
@@ -48,8 +48,8 @@ test("the sitemaps robots.txt names list the catalogue page, the categories and 
   for (const slug of slugs) expect(urls, slug).toContain(`${appUrl()}/products/${slug}`);
   expect(new Set(urls).size, "each address once").toBe(urls.length);
   expect((await request.get(`/sitemap/${sitemaps.length}.xml`)).status()).toBe(404);
-  // Split sitemaps have no /sitemap.xml.
-  expect((await request.get("/sitemap.xml")).status()).toBe(404);
+  // The index at /sitemap.xml, where crawlers and SEO tools look first, names the same sitemaps.
+  expect(await locs(request, "/sitemap.xml")).toEqual(sitemaps);
 });
 
 test("/robots.txt keeps crawlers out of the shop's private paths and points to the sitemaps", async ({ request }) => {

@@ -282,6 +282,16 @@ const ORDER_BY: Record<Sort, Prisma.Sql> = {
 };
 
 /**
+ * How the product's name stands to the search, without accents or case (products.search_key):
+ * 2 when it is the search itself, 1 when it starts with it, else 0. Only the matched rows are
+ * compared; `starts_with` takes the words as text, never as a LIKE pattern.
+ */
+function nameMatchRank(q: string): Prisma.Sql {
+  const key = Prisma.sql`shop_search_key(${q.trim().replace(/\s+/g, " ")})`;
+  return Prisma.sql`(CASE WHEN p.search_key = ${key} THEN 2 WHEN starts_with(p.search_key, ${key}) THEN 1 ELSE 0 END)`;
+}
+
+/**
  * The products a search matches, by id: through each index separately (an OR would scan the
  * table), on the columns a trigger keeps (products.search_document, products.search_key).
  */
@@ -342,16 +352,20 @@ export function browseStatements(
       WHERE v.product_id = p.id AND v.archived_at IS NULL AND ${Prisma.join(variantConditions, " AND ")})`);
 
   let rank = Prisma.sql`0`;
+  let nameMatch = Prisma.sql`0`;
   if (query.q) {
     const tsquery = tsqueryText(query.q);
     const textRank = tsquery
       ? Prisma.sql`ts_rank(p.search_document, to_tsquery('portuguese', shop_unaccent(${tsquery})))`
       : Prisma.sql`0`;
     rank = Prisma.sql`(${textRank} + 0.5 * word_similarity(shop_search_key(${query.q}), p.search_key))`;
+    nameMatch = nameMatchRank(query.q);
   }
 
   const where = Prisma.join(conditions, " AND ");
   const sort = query.sort === "relevance" && !query.q ? "name" : query.sort;
+  // The name itself before the text ranking, which rewards a word said often over a name that is just it.
+  const orderBy = sort === "relevance" ? Prisma.sql`${nameMatch} DESC, ${ORDER_BY.relevance}` : ORDER_BY[sort];
   const offset = (query.page - 1) * PAGE_SIZE;
   return {
     page: Prisma.sql`
@@ -362,7 +376,7 @@ SELECT p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock, 
        ${rank} AS relevance, (count(*) OVER ())::int AS total
 FROM products p
 WHERE ${where}
-ORDER BY ${ORDER_BY[sort]}
+ORDER BY ${orderBy}
 LIMIT ${PAGE_SIZE} OFFSET ${offset}`,
     count: Prisma.sql`SELECT count(*)::int AS total FROM products p WHERE ${where}`,
   };

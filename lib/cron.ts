@@ -19,12 +19,20 @@ import { jsonError } from "./http";
 export function authorizeCron(request: Request, secret: string | undefined = getEnv().cronSecret): Response | null {
   if (!secret)
     return jsonError(503, "cron_disabled", "the cron routes are disabled until CRON_SECRET is set on the server");
-  const match = /^Bearer (.+)$/i.exec(request.headers.get("authorization") ?? "");
-  if (!match || !sameSecret(match[1]!, secret))
+  if (!hasBearerSecret(request, secret))
     return jsonError(401, "unauthorized", "send Authorization: Bearer <CRON_SECRET>", {
       "WWW-Authenticate": 'Bearer realm="cron"',
     });
   return null;
+}
+
+/**
+ * Whether the request carries `Authorization: Bearer <secret>`: the cron routes' guard, and what
+ * opens GET /api/health's details. Compared in constant time, as above.
+ */
+export function hasBearerSecret(request: Request, secret: string): boolean {
+  const match = /^Bearer (.+)$/i.exec(request.headers.get("authorization") ?? "");
+  return Boolean(match && sameSecret(match[1]!, secret));
 }
 
 const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();

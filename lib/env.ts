@@ -90,7 +90,7 @@ const shape = {
   MAIL_FROM: z.string().trim().min(3).default("Loja Kwanza <loja@localhost>"),
   /** The shop's orders mailbox: it receives the confirmation of every paid order. */
   MAIL_TO: z.string().trim().min(3).default("encomendas@localhost"),
-  /** Protects /api/cron/*; Vercel Cron sends it as `Authorization: Bearer …`. Unset: the cron routes refuse. */
+  /** Protects /api/cron/* (Vercel Cron sends it as `Authorization: Bearer …`) and /api/health's details. Unset: the cron routes refuse. */
   CRON_SECRET: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   /** How long an unpaid order keeps its units reserved, from its creation (docs/contract-decisions.md). */
   ORDER_HOLD_SECONDS: wholeNumber("seconds").min(5, { error: "must be at least 5 seconds" }).default(1800),

@@ -8,8 +8,8 @@ import { TimeoutError, withTimeout } from "./timeout";
 
 /**
  * What `GET /api/health` reports to a load balancer, an uptime monitor or a container's
- * health check: can this instance reach its database, and does the database hold every
- * migration this code was built with? Anything else (the service, SMTP) is not the
+ * health check ({@link healthStatus}; the details below only to the operators): can this
+ * instance reach its database, and does the database hold every migration this code was built with? Anything else (the service, SMTP) is not the
  * instance's health: a load balancer that pulled every instance because the payment service
  * is slow would turn a slow service into a dead shop. One more thing is checked because it
  * silently corrupts data: the sessions' time zone must be UTC (lib/db/time-zone.ts).
@@ -40,6 +40,18 @@ export type HealthReport =
         | { database: "ok"; migrations: "pending"; pending: string[]; reason: string }
         | { database: "ok"; migrations: "current"; timeZone: string; reason: string };
     };
+
+/**
+ * What anyone is told: `ok` (serve traffic), `busy` (keep this instance: the database, or this
+ * instance's pool, is loaded for everyone) or `unavailable` (take it out). Which migrations are
+ * missing and the database's error codes are for the operators (the route's bearer secret).
+ */
+export type HealthStatus = "ok" | "busy" | "unavailable";
+
+export function healthStatus(report: HealthReport): HealthStatus {
+  if (!report.healthy) return "unavailable";
+  return report.body.database === "busy" || report.body.pool === "busy" ? "busy" : "ok";
+}
 
 /** The one connection a check uses, closed after it. */
 export type HealthConnection = Pick<pg.ClientBase, "query"> & { end(): Promise<void> };

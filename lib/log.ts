@@ -1,12 +1,49 @@
+import { createHash } from "node:crypto";
+
 /**
  * Structured one-line logs. Callers pass explicit fields (ids, statuses, durations),
  * never headers or bodies: that is how secrets and tokens stay out of the logs.
+ *
+ * Nor do shoppers' personal data reach them, whatever a caller passes: {@link consoleLogger}
+ * prints an order id (the key to its order's page) as {@link orderLogRef}, a short hash that
+ * still ties one order's lines together, an e-mail address as `[e-mail]` and a phone field as
+ * `[phone]` (docs/self-hosting.md, "Logs").
  */
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 export type Logger = (level: "info" | "warn" | "error", event: string, fields?: LogFields) => void;
 
+/** An order id as the shop issues it (`order_` + a UUID), anywhere in a text. */
+const ORDER_ID = /order_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+/** Anything shaped like an e-mail address. */
+const EMAIL = /[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+\.[^\s@"'<>(),;:]+/g;
+/** A field that holds a phone number, by its name (a phone has no shape that sets it apart from an amount). */
+const PHONE_FIELD = /phone|telefone/i;
+
+/**
+ * `order#` + the first 12 hex digits of the order id's SHA-256 (lower case). A UUID cannot be
+ * found back from it; whoever has the id computes it (`printf order_… | sha256sum`) to find the
+ * order's lines. scripts/lib/logged-path.mjs writes the same for the server's log.
+ */
+export function orderLogRef(orderId: string): string {
+  return `order#${createHash("sha256").update(orderId.toLowerCase()).digest("hex").slice(0, 12)}`;
+}
+
+/** `text` with every order id as its hash and every e-mail address as `[e-mail]`. */
+export function redactText(text: string): string {
+  return text.replace(ORDER_ID, orderLogRef).replace(EMAIL, "[e-mail]");
+}
+
+function redactFields(fields: LogFields): LogFields {
+  return Object.fromEntries(
+    Object.entries(fields).map(([key, value]) => {
+      if (typeof value !== "string") return [key, value];
+      return [key, PHONE_FIELD.test(key) ? "[phone]" : redactText(value)];
+    }),
+  );
+}
+
 export const consoleLogger: Logger = (level, event, fields = {}) => {
-  const line = JSON.stringify({ level, event, ...fields });
+  const line = JSON.stringify({ level, event, ...redactFields(fields) });
   if (level === "info") console.log(line);
   else console[level](line);
 };

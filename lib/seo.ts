@@ -219,10 +219,29 @@ export function sitemapPart(id: number, counts: SitemapCounts, maxUrls = SITEMAP
 
 /**
  * Where sitemap `id` is: Next serves the sitemaps of app/sitemap.ts's `generateSitemaps` at
- * /sitemap/<id>.xml, and /sitemap.xml no longer exists (nor can a route of ours take that address:
- * Next refuses a route beside the sitemap's), so robots.txt names each one.
+ * /sitemap/<id>.xml and writes no index of them. No route of ours can take /sitemap.xml either
+ * (Next refuses one beside app/sitemap.ts), so the index is app/sitemap_index.xml/route.ts and
+ * next.config.mjs rewrites /sitemap.xml to it; robots.txt names each sitemap too.
  */
 export const sitemapPath = (id: number) => `/sitemap/${id}.xml`;
+
+/** The five characters XML text must not carry as themselves. */
+const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+
+/** The sitemap index (sitemaps.org): one <sitemap> per split sitemap, as robots.txt lists them. */
+export function sitemapIndexXml(appUrl: string, sitemaps: readonly { id: number }[]): string {
+  const entries = sitemaps.map(({ id }) => {
+    const loc = absoluteUrl(appUrl, sitemapPath(id)).replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+    return `<sitemap><loc>${loc}</loc></sitemap>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...entries,
+    "</sitemapindex>",
+    "",
+  ].join("\n");
+}
 
 /** The catalogue page in a sitemap, changed when its latest product was. */
 export function catalogueSitemapEntry(appUrl: string, lastModified: Date | null): MetadataRoute.Sitemap[number] {
@@ -256,7 +275,7 @@ export const ROBOTS_DISALLOW = ["/admin", "/api", "/checkout", "/cart", "/orders
  */
 export const ROBOTS_ALLOW = ["/", "/api/images/"] as const;
 
-/** robots.txt: the rules above, and the address of every sitemap (there is no /sitemap.xml: see sitemapPath). */
+/** robots.txt: the rules above, and the address of every sitemap (their index, /sitemap.xml, too: see sitemapPath). */
 export function robotsRules(appUrl: string, sitemaps: readonly { id: number }[]): MetadataRoute.Robots {
   return {
     rules: { userAgent: "*", allow: [...ROBOTS_ALLOW], disallow: [...ROBOTS_DISALLOW] },

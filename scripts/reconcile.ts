@@ -7,7 +7,7 @@ import nextEnv from "@next/env";
 import { db } from "../lib/db/client";
 import { EnvError } from "../lib/env";
 import { runDueJobs } from "../lib/jobs/runner";
-import { consoleLogger } from "../lib/log";
+import { consoleLogger, redactText } from "../lib/log";
 import { reconcilePendingOrders } from "../lib/orders/reconcile";
 import { payClient } from "../lib/pay";
 
@@ -27,6 +27,9 @@ try {
   );
   await db().$disconnect();
 } catch (error) {
-  console.error(`[reconcile] ${error instanceof EnvError || error instanceof Error ? error.message : String(error)}`);
+  // An error message may name an order or a shopper: lib/log.ts keeps them out.
+  console.error(
+    `[reconcile] ${redactText(error instanceof EnvError || error instanceof Error ? error.message : String(error))}`,
+  );
   process.exit(1);
 }

@@ -15,6 +15,7 @@ import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { appendForwardedFor, untrustedProxyWarning } from "./lib/forwarded-for.mjs";
+import { loggedPath } from "./lib/logged-path.mjs";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -72,7 +73,8 @@ const server = createServer((request, response) => {
     request.socket.remoteAddress,
   );
   handle(request, response).catch((error) => {
-    console.error(`[serve] failed to handle ${request.method} ${request.url}`, error);
+    // Never the address as sent: its order id opens the order's page (scripts/lib/logged-path.mjs).
+    console.error(`[serve] failed to handle ${request.method} ${loggedPath(request.url)}`, error);
     if (!response.headersSent) response.statusCode = 500;
     response.end();
   });

@@ -11,7 +11,7 @@ import { db } from "../lib/db/client";
 import { EnvError, getEnv } from "../lib/env";
 import { describeJobError } from "../lib/jobs/queue";
 import { runDueJobs, type RunSummary } from "../lib/jobs/runner";
-import { consoleLogger } from "../lib/log";
+import { consoleLogger, redactText } from "../lib/log";
 import { reconcilePendingOrders } from "../lib/orders/reconcile";
 import { payClient } from "../lib/pay";
 
@@ -63,7 +63,8 @@ while (!stop.signal.aborted) {
     total.retried += summary.retried;
     total.parked += summary.parked;
   } catch (error) {
-    console.error(`[worker] could not run jobs: ${describeJobError(error)}`);
+    // An error message may name an order or a shopper: lib/log.ts keeps them out.
+    console.error(`[worker] could not run jobs: ${redactText(describeJobError(error))}`);
     exitCode = 1;
     pause = ERROR_PAUSE_MS;
   }
@@ -87,7 +88,7 @@ async function reconcile(): Promise<void> {
           (summary.stoppedEarly ? ` (stopped early: ${summary.stoppedEarly})` : ""),
       );
   } catch (error) {
-    console.error(`[worker] reconcile sweep failed: ${describeJobError(error)}`);
+    console.error(`[worker] reconcile sweep failed: ${redactText(describeJobError(error))}`);
   }
 }
 

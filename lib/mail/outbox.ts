@@ -5,7 +5,8 @@ import type { Mailer, MailStore } from "./types";
 /**
  * Development and tests: nothing leaves the machine. The mail is written to the `emails` table
  * (transport "outbox"), where a developer or a test reads it, and one log line says so — with
- * the recipient and subject, never the body, which carries the customer's name and phone.
+ * the row's id and the job's key only: the recipient may be the shopper, the subject carries the
+ * order's number and the body the customer's name and phone (lib/log.ts).
  */
 export function createOutboxMailer(options: { db: MailStore; log?: Logger }): Mailer {
   const log = options.log ?? consoleLogger;
@@ -16,7 +17,7 @@ export function createOutboxMailer(options: { db: MailStore; log?: Logger }): Ma
         data: { jobKey: mail.jobKey, to: mail.to, subject: mail.subject, text: mail.text, transport: "outbox" },
         select: { id: true },
       });
-      log("info", "mail.outbox", { emailId: email.id, jobKey: mail.jobKey, to: mail.to, subject: mail.subject });
+      log("info", "mail.outbox", { emailId: email.id, jobKey: mail.jobKey });
       return { emailId: email.id, transport: "outbox", messageId: null };
     },
   };

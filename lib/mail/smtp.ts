@@ -56,7 +56,8 @@ export function createSmtpMailer(options: SmtpMailerOptions): SmtpMailer {
         },
         select: { id: true },
       });
-      log("info", "mail.sent", { emailId: email.id, jobKey: mail.jobKey, to: mail.to, messageId: info.messageId });
+      // Not the recipient, who may be the shopper: the emails row has it (lib/log.ts).
+      log("info", "mail.sent", { emailId: email.id, jobKey: mail.jobKey, messageId: info.messageId });
       return { emailId: email.id, transport: "smtp", messageId: info.messageId };
     },
     close: () => transport.close(),

@@ -9,6 +9,7 @@ import {
   saveGalleryAlt,
 } from "@/lib/admin/gallery";
 import { db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { GALLERY_LIMITS, productGallery } from "@/lib/gallery";
 import { postgresImageStore } from "@/lib/images/postgres-store";
 import { MAX_IMAGE_BYTES } from "@/lib/images/validate";
@@ -381,19 +382,49 @@ describe("removing an image", () => {
   });
 });
 
+/**
+ * On a PostgreSQL server: waits (5 s at most) until another session is blocked by `tx`'s, and says
+ * so. On embedded PGlite, whose one session is `tx`'s until it ends, false at once.
+ */
+async function blockedBy(tx: Prisma.TransactionClient): Promise<boolean> {
+  if (!process.env.TEST_SERVER_DATABASE_URL) return false;
+  const [{ pid }] = await tx.$queryRaw<[{ pid: number }]>`SELECT pg_backend_pid() AS pid`;
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    const [{ waiting }] = await db().$queryRaw<[{ waiting: number }]>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
+    if (waiting > 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("the edit never waited for the product's lock");
+}
+
 describe("two admins at once", () => {
   it("one removes an image while the other edits its text: the edit is refused (409), not lost silently", async () => {
     const { product, gallery } = await productWithGallery(2);
     const target = gallery[1]!.id;
-    const [removed, edited] = await Promise.all([
-      removeGalleryImage(product.id, target, { db: db() }),
-      saveGalleryAlt(product.id, target, { alt: "Texto novo" }, { db: db() }),
-    ]);
+    // The edit arrives while the removal holds the product's lock, its change made and not yet
+    // committed: the race the edit loses, arranged rather than left to chance.
+    let edit: ReturnType<typeof saveGalleryAlt> | undefined;
+    let editWaitedForTheLock = false;
+    const removing = {
+      $transaction: <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) =>
+        db().$transaction(async (tx) => {
+          const result = await work(tx);
+          edit = saveGalleryAlt(product.id, target, { alt: "Texto novo" }, { db: db() });
+          editWaitedForTheLock = await blockedBy(tx);
+          return result;
+        }),
+    } as unknown as Parameters<typeof removeGalleryImage>[2]["db"];
+    const removed = await removeGalleryImage(product.id, target, { db: removing });
     expect(removed.ok).toBe(true);
+    expect(await edit).toMatchObject({ ok: false, status: 409, code: "image_gone" });
+    // On a server, the edit was seen waiting for the lock (embedded PGlite runs one transaction at
+    // a time: there the edit waits for the connection, with the same outcome).
+    expect(editWaitedForTheLock).toBe(Boolean(process.env.TEST_SERVER_DATABASE_URL));
     const after = await galleryOf(product.id);
     expect(after.map((row) => row.id)).toEqual([gallery[0]!.id, gallery[2]!.id]);
-    // Either the edit ran first (and its image was then removed), or it was told the image was gone.
-    if (!edited.ok) expect(edited).toMatchObject({ status: 409, code: "image_gone" });
+    expect(after.map((row) => row.alt)).not.toContain("Texto novo");
   });
 
   it("changes to different images all apply: ids survive the other's reorder", async () => {

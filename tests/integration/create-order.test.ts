@@ -10,6 +10,14 @@ import { abortedUpload } from "../../harness/support/streams";
 // POST /api/pay/create-order (contract 4.2 A), called as Next calls it, against the suite's
 // real database and a sandbox of this file's own (so its request log is ours alone).
 
+// What the route asks of Next's cache: which cached catalogue pages it marks stale
+// (lib/catalog-pages.ts). Outside Next's server revalidatePath has no cache to mark; here it records.
+const revalidated = vi.hoisted(() => ({ paths: [] as string[] }));
+vi.mock("next/cache", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("next/cache")>()),
+  revalidatePath: (path: string) => void revalidated.paths.push(path),
+}));
+
 let sandbox: Awaited<ReturnType<typeof useOwnSandbox>>;
 
 beforeAll(async () => {
@@ -336,6 +344,37 @@ describe("bad input: 4xx, no order, no stock moved, no call to the service", () 
     expect(response.status).toBe(409);
     expect([await stockOf(plenty.id), await stockOf(scarce.id)]).toEqual([50, 1]);
     expect(await serviceCalls()).toEqual([]);
+  });
+});
+
+describe("the cached catalogue pages", () => {
+  it("are marked stale after an order that took stock, never after a refused or repeated checkout", async () => {
+    const { CATALOG_ROUTES } = await import("@/lib/catalog-pages");
+    const product = await insertTestProduct({ stock: 3 });
+    revalidated.paths = [];
+    for (const refused of [
+      { items: [{ productId: product.id, quantity: 4 }] },
+      { items: [{ productId: randomUUID(), quantity: 1 }] },
+      { items: [{ productId: product.id, quantity: 0 }] },
+    ])
+      expect((await createOrder({ body: refused })).status).toBeGreaterThanOrEqual(400);
+    await settleAfterTasks();
+    expect(revalidated.paths).toEqual([]);
+    expect(await stockOf(product.id)).toBe(3);
+
+    const cart = await openCart([{ productId: product.id, quantity: 2 }]);
+    const placed = await createOrder({ body: {}, cookies: { cart_id: cart.id } });
+    expect(placed.status).toBe(200);
+    expect(await stockOf(product.id)).toBe(1);
+    expect([...revalidated.paths].sort()).toEqual([...CATALOG_ROUTES].sort());
+
+    // The same cart again: the answer names the order already placed, which took nothing more.
+    revalidated.paths = [];
+    const again = await createOrder({ body: {}, cookies: { cart_id: cart.id } });
+    expect(again.body.externalTransactionId).toBe(placed.body.externalTransactionId);
+    await settleAfterTasks();
+    expect(revalidated.paths).toEqual([]);
+    expect(await stockOf(product.id)).toBe(1);
   });
 });
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { dbPool } from "@/lib/db/client";
 import {
   checkHealth,
@@ -49,6 +49,20 @@ async function freshRoute() {
   return import("@/app/api/health/route");
 }
 
+/** The operators' secret that opens the details (CRON_SECRET, lib/env.ts). */
+const SECRET = "health-details-secret-of-some-length";
+
+/** GET /api/health as a fresh process answers it, with CRON_SECRET set, sending `authorization` if given. */
+async function health(authorization?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  vi.stubEnv("CRON_SECRET", SECRET);
+  const { GET } = await freshRoute();
+  const headers: Record<string, string> = authorization ? { Authorization: authorization } : {};
+  const response = await GET(new Request("http://localhost:3000/api/health", { headers }));
+  expect(response.headers.get("cache-control")).toBe("no-store");
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+const details = () => health(`Bearer ${SECRET}`);
+
 let behind: TestDatabase;
 let neverMigrated: TestDatabase;
 let newest: string;
@@ -72,18 +86,54 @@ beforeAll(async () => {
   databases.push(neverMigrated);
 });
 
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
 afterAll(async () => {
   for (const database of databases) await database.drop();
   for (const dir of scratchDirs) await rm(dir, { recursive: true, force: true });
 });
 
 describe("GET /api/health", () => {
-  it("answers 200 with the database ok and the migrations current on the suite's migrated database", async () => {
-    const { GET } = await import("@/app/api/health/route");
-    const response = await GET();
-    expect(response.status).toBe(200);
-    expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(await response.json()).toEqual({ database: "ok", migrations: "current" });
+  it("answers anyone 200 ok on the suite's migrated database, and the details with the bearer secret", async () => {
+    expect(await health()).toEqual({ status: 200, body: { status: "ok" } });
+    expect(await details()).toEqual({
+      status: 200,
+      body: { status: "ok", database: "ok", migrations: "current" },
+    });
+  });
+
+  it("tells anyone only that it is unavailable when migrations are pending; their names with the secret", async () => {
+    vi.stubEnv("DATABASE_URL", behind.url);
+    expect(await health()).toEqual({ status: 503, body: { status: "unavailable" } });
+    expect(await details()).toEqual({
+      status: 503,
+      body: {
+        status: "unavailable",
+        database: "ok",
+        migrations: "pending",
+        pending: [newest],
+        reason: expect.stringContaining("db:migrate"),
+      },
+    });
+  });
+
+  it("refuses the details (401, nothing of the check) to a wrong secret, and to any while CRON_SECRET is unset", async () => {
+    for (const authorization of ["Bearer not-the-secret", `Basic ${SECRET}`, "Bearer "]) {
+      const refused = await health(authorization);
+      expect(refused, authorization).toEqual({
+        status: 401,
+        body: { error: { code: "unauthorized", message: expect.stringContaining("CRON_SECRET") } },
+      });
+    }
+    vi.stubEnv("CRON_SECRET", "");
+    const { GET } = await freshRoute();
+    const unset = await GET(
+      new Request("http://localhost:3000/api/health", { headers: { Authorization: `Bearer ${SECRET}` } }),
+    );
+    expect(unset.status).toBe(401);
+    expect(JSON.stringify(await unset.json())).not.toMatch(/migrations|database/);
   });
 
   it("answers unhealthy, naming the migration, when the database lacks the newest one", async () => {
@@ -186,10 +236,11 @@ describe("busy is told from unreachable: a load balancer keeps a busy instance a
     const waiting = pool.query("SELECT 1");
     try {
       expect(pool.waitingCount).toBe(1);
-      const { GET } = await freshRoute();
-      const response = await GET();
-      expect(await response.json()).toEqual({ database: "ok", migrations: "current", pool: "busy" });
-      expect(response.status).toBe(200);
+      expect(await health()).toEqual({ status: 200, body: { status: "busy" } });
+      expect(await details()).toEqual({
+        status: 200,
+        body: { status: "busy", database: "ok", migrations: "current", pool: "busy" },
+      });
     } finally {
       for (const client of held) client.release();
       await waiting;
@@ -202,19 +253,17 @@ describe("busy is told from unreachable: a load balancer keeps a busy instance a
     expect(rows[0]!.open).toBe(0);
   });
 
-  it("with DATABASE_URL pointing at a closed port, GET answers 503 unreachable", async () => {
+  it("with DATABASE_URL pointing at a closed port, GET answers 503 unavailable (unreachable, with the secret)", async () => {
     vi.stubEnv("DATABASE_URL", CLOSED_PORT_URL);
-    try {
-      const { GET } = await freshRoute();
-      const response = await GET();
-      expect(response.status).toBe(503);
-      expect(await response.json()).toEqual({
+    expect(await health()).toEqual({ status: 503, body: { status: "unavailable" } });
+    expect(await details()).toEqual({
+      status: 503,
+      body: {
+        status: "unavailable",
         database: "unreachable",
         reason: "cannot connect to the database (ECONNREFUSED)",
-      });
-    } finally {
-      vi.unstubAllEnvs();
-    }
+      },
+    });
   });
 
   // Not on embedded PGlite: its one session runs one transaction at a time, so while another is

@@ -95,6 +95,33 @@ describe("sitemap", () => {
   });
 });
 
+describe("the sitemap index, /sitemap.xml", () => {
+  it("names every split sitemap, under APP_URL, as XML a crawler reads first", async () => {
+    const { GET } = await import("@/app/sitemap_index.xml/route");
+    const response = await GET();
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/xml; charset=utf-8");
+    const xml = await response.text();
+    expect(xml).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<sitemapindex xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/,
+    );
+    expect([...xml.matchAll(/<sitemap><loc>([^<]+)<\/loc><\/sitemap>/g)].map((match) => match[1])).toEqual([
+      `${appUrl()}/sitemap/0.xml`,
+    ]);
+  });
+
+  it("lists as many sitemaps as robots.txt names when the catalogue is split", async () => {
+    const { sitemapIndexXml, sitemapIds } = await import("@/lib/seo");
+    const { sitemapCounts } = await import("@/lib/sitemap");
+    const ids = sitemapIds(await sitemapCounts(), 4);
+    expect(ids.length).toBeGreaterThan(1);
+    const xml = sitemapIndexXml("https://loja.example.ao/", ids);
+    expect([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1])).toEqual(
+      ids.map(({ id }) => `https://loja.example.ao/sitemap/${id}.xml`),
+    );
+  });
+});
+
 describe("robots", () => {
   it("keeps crawlers out of the back office, API, cart, checkout and orders, and names the sitemaps", async () => {
     const { default: robots } = await import("@/app/robots");

@@ -58,6 +58,13 @@ describe("next.config.mjs", () => {
     expect(await rewrite("/pt/products/cafe")).toBe(`/${DEFAULT_LANG}/pt/products/cafe`);
   });
 
+  it("serves the sitemap index at /sitemap.xml, before any file or page, and rewrites nothing else there", async () => {
+    const { beforeFiles } = (await config().rewrites!()) as unknown as { beforeFiles: Rewrite[] };
+    expect(beforeFiles).toEqual([{ source: "/sitemap.xml", destination: "/sitemap_index.xml" }]);
+    // Next's route for the index: a static route, served before the pages' language rewrites.
+    expect(await rewrite("/sitemap_index.xml")).toBeUndefined();
+  });
+
   it("sends the cached pages the policy without a nonce, as lib/security/csp.ts writes it", async () => {
     for (const [phase, development] of [
       ["phase-production-server", false],

@@ -1,12 +1,14 @@
+import { hasBearerSecret } from "@/lib/cron";
 import { dbPool } from "@/lib/db/client";
-import { getDatabaseEnv } from "@/lib/env";
-import { MIGRATIONS_DIR, openHealthConnection, sharedHealthCheck } from "@/lib/health";
+import { EnvError, getDatabaseEnv, getEnv } from "@/lib/env";
+import { healthStatus, MIGRATIONS_DIR, openHealthConnection, sharedHealthCheck } from "@/lib/health";
+import { jsonError } from "@/lib/http";
 import { consoleLogger } from "@/lib/log";
 
-// For load balancers, uptime monitors and container health checks (docs/self-hosting.md):
-// 200 { database: "ok", migrations: "current" } (with "pool": "busy" when requests wait for the
-// app's pool), 200 { database: "busy", reason } when the database is full or slow for everyone,
-// or 503 with a reason: unreachable, migrations pending, sessions not in UTC.
+// For load balancers, uptime monitors and container health checks (docs/deploy.md): anyone gets
+// { status: "ok" } or { status: "busy" } with 200 (keep this instance), or { status: "unavailable" }
+// with 503 (take it out). With `Authorization: Bearer <CRON_SECRET>` the body also says why
+// (lib/health.ts): the database's state and error code, the pending migrations, the pool's queue.
 export const dynamic = "force-dynamic";
 export const maxDuration = 10;
 
@@ -23,7 +25,35 @@ const check = sharedHealthCheck(
   1_000,
 );
 
-export async function GET(): Promise<Response> {
+export async function GET(request: Request): Promise<Response> {
+  const wantsDetails = request.headers.has("authorization");
+  if (wantsDetails) {
+    const secret = operatorSecret();
+    if (!secret || !hasBearerSecret(request, secret))
+      return jsonError(
+        401,
+        "unauthorized",
+        "the details need Authorization: Bearer <CRON_SECRET>; without it, the status alone",
+        {
+          "WWW-Authenticate": 'Bearer realm="health"',
+          "Cache-Control": "no-store",
+        },
+      );
+  }
   const report = await check();
-  return Response.json(report.body, { status: report.healthy ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+  const status = healthStatus(report);
+  return Response.json(wantsDetails ? { status, ...report.body } : { status }, {
+    status: report.healthy ? 200 : 503,
+    headers: { "Cache-Control": "no-store" },
+  });
+}
+
+/** CRON_SECRET; none while the configuration is incomplete, which the status itself does not need. */
+function operatorSecret(): string | undefined {
+  try {
+    return getEnv().cronSecret;
+  } catch (error) {
+    if (error instanceof EnvError) return undefined;
+    throw error;
+  }
 }

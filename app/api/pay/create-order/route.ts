@@ -63,8 +63,10 @@ export async function POST(request: NextRequest): Promise<Response> {
     consoleLogger("error", "order.create_failed", { error: errorKind(error) });
     return jsonError(503, "unavailable", "the order could not be created; nothing was charged, please try again");
   }
-  // Units were reserved, or a failed creation put them back: the cached catalogue follows.
-  catalogChanged();
+  // A new order reserved units: the cached catalogue follows. A refusal, or the answer repeated
+  // for a cart already checked out, moved nothing, and must not let anyone keep the cached pages
+  // rendering again; a failed creation's clean-up (after() below) marks them itself.
+  if (result.ok && !result.replayed) catalogChanged();
   if (!result.ok) {
     // A failed creation enqueued its clean-up jobs and ran them; pick up anything left over.
     if (result.status >= 500)
