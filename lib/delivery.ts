@@ -7,11 +7,11 @@ import { activeFlag, formIntegerBetween, formOptional, invalidInput, requiredTex
 import { isUuid } from "./uuid";
 
 /**
- * Delivery methods (issue 25), without the web: delivery zones (a fee in kwanza, optionally free
- * from a subtotal, an estimate in days) and pickup points (free), both managed in the back office
+ * Delivery methods, without the web: delivery zones (a fee in kwanza, optionally free from a
+ * subtotal, an estimate in days) and pickup points (free), both managed in the back office
  * (/admin/delivery, app/api/admin/delivery-zones and app/api/admin/pickup-points) and listed, the
- * active ones only, by GET /api/delivery-options. The checkout offers them in a later step of the
- * issue; deliveryFee() (lib/delivery-fee.ts) is the rule it charges by.
+ * active ones only, by GET /api/delivery-options, which the checkout offers; deliveryFee()
+ * (lib/delivery-fee.ts) is the rule it charges by.
  *
  * Names are unique per kind: a duplicate is refused (409 name_taken), never renamed. A zone lists
  * the municipalities it serves (lib/delivery-municipalities.ts), one municipality in one zone: one

@@ -682,7 +682,7 @@ export const en: Dictionary = {
     /** Delivery methods on /admin/delivery (lib/delivery.ts): delivery zones and pickup points. */
     deliveryMethods: {
       title: "Delivery",
-      hint: "The active delivery zones and pickup points are the ones the shop offers (GET /api/delivery-options). The checkout will offer them in the next step.",
+      hint: "The active delivery zones and pickup points are the ones the shop offers (GET /api/delivery-options). The checkout offers them; a zone that lists municipalities delivers only to those.",
       zonesTitle: "Delivery zones",
       zonesHint:
         "Each zone has a fee in kwanza, and may be free from a subtotal on. By position (0 first), then by name.",

@@ -703,7 +703,7 @@ export const pt = {
     /** Delivery methods on /admin/delivery (lib/delivery.ts): delivery zones and pickup points. */
     deliveryMethods: {
       title: "Entregas",
-      hint: "As zonas de entrega e os pontos de levantamento ativos são os que a loja oferece (GET /api/delivery-options). O checkout vai oferecê-los no próximo passo.",
+      hint: "As zonas de entrega e os pontos de levantamento ativos são os que a loja oferece (GET /api/delivery-options). O checkout oferece-os; uma zona com municípios listados só entrega nesses municípios.",
       zonesTitle: "Zonas de entrega",
       zonesHint:
         "Cada zona tem uma taxa em kwanzas, e pode ser grátis a partir de um subtotal. Por posição (0 primeiro), depois por nome.",

@@ -4,7 +4,7 @@ import { jsonError } from "@/lib/http";
 import { consoleLogger, errorKind } from "@/lib/log";
 
 // GET /api/delivery-options: the active delivery zones and pickup points, by position then name
-// (lib/delivery.ts). The checkout offers them in the next step of issue 25.
+// (lib/delivery.ts), with the municipalities each zone serves: what the checkout offers.
 export const dynamic = "force-dynamic";
 
 export async function GET(): Promise<Response> {
