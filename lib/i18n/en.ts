@@ -811,7 +811,6 @@ export const en: Dictionary = {
         gallery_full: "The gallery is full. Remove an image before adding another.",
         image_gone:
           "This image is no longer in the gallery: another change removed it meanwhile. Nothing was changed; see the gallery as it is now.",
-        last_image: "A product always keeps at least one image: add another before removing this one.",
         cannot_move: "The image is already at the start or the end of the gallery.",
       },
       fieldError: (field: string) => `Check the field: ${field}.`,
@@ -919,7 +918,6 @@ export const en: Dictionary = {
         image_unreadable: (value: string) => `The image “${value}” could not be read: it is damaged or incomplete.`,
         image_duplicate: (value: string) => `“${value}” appears twice in this product's images.`,
         too_many_images: (value: string) => `A product has at most ${value} images.`,
-        image_required: () => "A new product needs at least one image.",
         alts_count: (value: string) => `Needs one text alternative per image, separated by | (${value} images).`,
         alts_without_images: () => "There are text alternatives without images in the images column.",
         alt_empty: (value: string) => `The text alternative of image ${value} is empty.`,

@@ -834,7 +834,6 @@ export const pt = {
         gallery_full: "A galeria já está cheia. Remova uma imagem antes de acrescentar outra.",
         image_gone:
           "Esta imagem já não está na galeria: outra alteração removeu-a entretanto. Nada foi mudado; veja a galeria como está agora.",
-        last_image: "Um produto fica sempre com pelo menos uma imagem: acrescente outra antes de remover esta.",
         cannot_move: "A imagem já está no início ou no fim da galeria.",
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
@@ -944,7 +943,6 @@ export const pt = {
         image_unreadable: (value: string) => `Não foi possível ler a imagem “${value}”: está danificada ou incompleta.`,
         image_duplicate: (value: string) => `“${value}” aparece duas vezes nas imagens deste produto.`,
         too_many_images: (value: string) => `Um produto tem no máximo ${value} imagens.`,
-        image_required: () => "Um produto novo precisa de pelo menos uma imagem.",
         alts_count: (value: string) =>
           `Precisa de um texto alternativo por imagem, separados por | (${value} imagens).`,
         alts_without_images: () => "Há textos alternativos sem imagens na coluna images.",
