@@ -774,7 +774,7 @@ export const en: Dictionary = {
     },
     gallery: {
       title: "Images",
-      hint: "The first image is the product's in the catalogue and the cart. Every image has a text alternative, which screen readers say instead of showing it.",
+      hint: "The first image is the product's in the catalogue and the cart; without any, they show its initial in place of a photo. Every image has a text alternative, which screen readers say instead of showing it.",
       count: (count: number, max: number) => `${count} of ${max} images.`,
       image: (index: number, count: number) => `Image ${index} of ${count}`,
       first: "Main image",
@@ -854,7 +854,7 @@ export const en: Dictionary = {
         "Each product is found by its slug: a slug the shop does not have creates a new product; the others are updated. Importing the same file twice changes nothing.",
         "price_aoa: whole kwanza, digits only (8500; not 8.500 nor 8500,50). stock: the stock the product should have; the difference goes into the stock history with the reason “CSV import”.",
         "categories: “Top > Sub-category” paths separated by |, e.g. Mercearia > Café|Ofertas. Names are matched ignoring case and accents; missing ones are created. There are two levels only.",
-        "images: the addresses of images the shop already has (/products/… or /api/images/…, as the export writes them), separated by |; image_alts: each one's text alternative, in the same order. A new product needs at least one image.",
+        "images: the addresses of images the shop already has (/products/… or /api/images/…, as the export writes them), separated by |; image_alts: each one's text alternative, in the same order. Both may stay empty: a product without images shows its initial in place of a photo.",
         "An empty categories or images cell leaves the product's categories or images as they are.",
         "Products with options (Tamanho, Cor…): one line per variant, all with the same slug, each with the options' names and values (option1_name, option1_value…), its sku, price and stock. The name, description, categories and images come from the product's first line; on the others leave them empty or the same. A variant the file no longer lists is archived. An empty sku cell leaves the SKU as it is.",
         "To import image files (photos next to the CSV), run npm run catalogue:import -- catalogue.csv on the server.",

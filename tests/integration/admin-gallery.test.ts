@@ -524,6 +524,26 @@ describe("the product form's image", () => {
     await update(product.id, { multipart: editFields({ imageAlt: "Ignorado" }) });
     expect(await galleryOf(product.id)).toEqual(after);
   });
+
+  it("for a product without images, the edit form's new image becomes its first, described by the alt or the name", async () => {
+    const { product, gallery } = await productWithGallery();
+    expect((await onImage("delete", product.id, gallery[0]!.id, undefined)).status).toBe(200);
+    const fields = {
+      name: product.name,
+      slug: product.slug,
+      description: product.description,
+      priceAoa: String(product.priceAoa),
+      stock: String(product.stock),
+      stockShown: String(product.stock),
+      stockReason: "",
+      imageAlt: "",
+    };
+    const saved = await update(product.id, { multipart: fields, image: uniquePng() }, JSON_ACCEPT);
+    expect(saved.status).toBe(200);
+    const after = await galleryOf(product.id);
+    expect(after).toEqual([{ id: expect.any(String), path: await imagePathOf(product.id), alt: product.name }]);
+    expect(after[0]!.path).toMatch(/^\/api\/images\//);
+  });
 });
 
 describe("no client input is a server error", () => {
