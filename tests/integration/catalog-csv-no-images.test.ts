@@ -137,6 +137,16 @@ describe("a catalogue without images", () => {
     expect(ld).not.toHaveProperty("image");
     const group = ld as { hasVariant?: Record<string, unknown>[] };
     for (const variant of group.hasVariant ?? []) expect(variant).not.toHaveProperty("image");
+    // A search's page, and a cart holding it.
+    const { browseProducts } = await import("@/lib/catalog-query");
+    const { db } = await import("@/lib/db/client");
+    const found = await browseProducts(db(), { q: "fuba de bombo", sort: "relevance", inStock: false, page: 1 });
+    expect(found?.items.find((p) => p.slug === "fuba-de-bombo-1kg")).toMatchObject({ image: null });
+    const { getCart } = await import("@/lib/cart");
+    const cart = await db().cart.create({
+      data: { lines: { create: [{ variantId: camisa.variants[0]!.id, quantity: 1 }] } },
+    });
+    expect((await getCart(db(), cart.id))?.lines.map((line) => line.image)).toEqual([null]);
     const entry = productSitemapEntry(
       { slug: "fuba-de-bombo-1kg", image: null, updatedAt: new Date() },
       "https://loja.example.ao",
