@@ -193,7 +193,7 @@ export async function importCatalogueCsv(
             summary,
             problems: sortProblems(locked.problems),
           });
-        // Empty but for a file another change stored and took back meanwhile (nothing does today).
+        // Empty unless a stored image the first plan counted on was deleted since (none ever is).
         for (const [sha256, path] of await storeFiles(locked.filesToStore, options.files, deps.images, tx))
           stored.set(sha256, path);
         await write(tx, locked, stored);
