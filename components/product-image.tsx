@@ -41,15 +41,15 @@ export function ProductImage({
       className={`${className} flex flex-col items-center justify-center gap-2 bg-gradient-to-br from-stone-100 to-stone-200 text-stone-400`}
     >
       {size === "large" ? (
-        <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.5" className="h-10 w-10">
+        <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.5" className="h-12 w-12">
           <rect x="3" y="4" width="18" height="16" rx="2" />
           <circle cx="8.5" cy="9.5" r="1.5" />
           <path d="m21 16-5-5-9 9" />
         </svg>
       ) : null}
       <span
-        className={`flex items-center justify-center rounded-full bg-white/70 font-semibold text-stone-500 ring-1 ring-stone-300 ${
-          size === "large" ? "h-12 w-12 text-xl" : "h-8 w-8 text-sm"
+        className={`flex items-center justify-center rounded-full bg-white/70 font-semibold text-stone-600 ring-1 ring-stone-300 ${
+          size === "large" ? "h-14 w-14 text-2xl" : "h-8 w-8 text-sm"
         }`}
       >
         {initial}
