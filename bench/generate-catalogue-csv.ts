@@ -1,6 +1,6 @@
 // A catalogue CSV of N products for `npm run catalogue:import` (bench/README.md, "CSV import"):
 //
-//   npx tsx bench/generate-catalogue-csv.ts [--rows 10000] [--out bench/results/catalogue-10000] [--prefix bench] [--shop-paths] [--variants 4]
+//   npx tsx bench/generate-catalogue-csv.ts [--rows 10000] [--out bench/results/catalogue-10000] [--prefix bench] [--shop-paths | --no-images] [--variants 4]
 //
 // writes <out>/catalogue.csv and its images: each product its own small PNG (images/<n>.png, a
 // colour of its own, so every file is a different image to store), every third one a second image
@@ -10,6 +10,8 @@
 // quotes and, now and then, a line break. Deterministic: the same arguments write the same files.
 // --shop-paths names the demo catalogue's images (/products/….svg) instead and writes no files: a
 // file the back office's upload accepts, and the import's database work alone.
+// --no-images leaves the images and image_alts cells empty and writes no files: a shop's first
+// spreadsheet, before its photos.
 // --variants k (1 to 8) makes each product one with options, Tamanho × Cor, in k lines (its first k
 // combinations, each with a SKU; the product's own columns on its first line only): rows × k lines.
 import { mkdir, writeFile } from "node:fs/promises";
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     out: { type: "string" },
     prefix: { type: "string", default: "bench" },
     "shop-paths": { type: "boolean", default: false },
+    "no-images": { type: "boolean", default: false },
     variants: { type: "string" },
   },
 });
@@ -36,6 +39,9 @@ if (!Number.isSafeInteger(rows) || rows < 1) throw new Error("--rows must be a p
 const out = values.out ?? join("bench", "results", `catalogue-${rows}`);
 const prefix = values.prefix;
 const shopPaths = values["shop-paths"];
+const noImages = values["no-images"];
+if (shopPaths && noImages) throw new Error("--shop-paths and --no-images exclude each other");
+const writesFiles = !shopPaths && !noImages;
 const DEMO_IMAGES = ["/products/cafe-de-angola-torrado-1kg.svg", "/products/mel-do-huambo-500g.svg"];
 
 const TOPS = ["Mercearia", "Bebidas", "Artesanato", "Vestuário", "Livros", "Música", "Casa e Jardim", "Beleza"];
@@ -69,7 +75,7 @@ function png(seed: number): Buffer {
 }
 
 await mkdir(out, { recursive: true });
-if (!shopPaths) {
+if (writesFiles) {
   await mkdir(join(out, "images"), { recursive: true });
   await mkdir(join(out, "shared"), { recursive: true });
   for (let k = 0; k < SHARED_IMAGES; k++) await writeFile(join(out, "shared", `${k}.png`), png(0xffffff - k));
@@ -89,7 +95,7 @@ const records: (string | number)[][] = [
   ],
 ];
 for (let n = 0; n < rows; n++) {
-  if (!shopPaths) await writeFile(join(out, "images", `${n}.png`), png(n + 1));
+  if (writesFiles) await writeFile(join(out, "images", `${n}.png`), png(n + 1));
   const word = WORDS[n % WORDS.length]!;
   const top = TOPS[n % TOPS.length]!;
   const sub = SUBS[Math.floor(n / TOPS.length) % SUBS.length]!;
@@ -101,10 +107,12 @@ for (let n = 0; n < rows; n++) {
         ? `${top} > ${sub.normalize("NFD").replace(/\p{M}/gu, "")}`
         : `${top} > ${sub}`;
   const categories = n % 4 === 0 ? `${spelled}|${TOPS[(n + 1) % TOPS.length]}` : spelled;
-  const images = shopPaths
-    ? DEMO_IMAGES.slice(0, n % 3 === 0 ? 2 : 1)
-    : [`images/${n}.png`, ...(n % 3 === 0 ? [`shared/${n % SHARED_IMAGES}.png`] : [])];
-  const alts = [`${word} n.º ${n}, de frente`, ...(n % 3 === 0 ? ["A embalagem, com o rótulo"] : [])];
+  const images = noImages
+    ? []
+    : shopPaths
+      ? DEMO_IMAGES.slice(0, n % 3 === 0 ? 2 : 1)
+      : [`images/${n}.png`, ...(n % 3 === 0 ? [`shared/${n % SHARED_IMAGES}.png`] : [])];
+  const alts = noImages ? [] : [`${word} n.º ${n}, de frente`, ...(n % 3 === 0 ? ["A embalagem, com o rótulo"] : [])];
   const product = [
     `${prefix}-${n}`,
     `Produto ${word} n.º ${n}, "edição" ${1 + (n % 5)}`,
@@ -138,5 +146,5 @@ for (let n = 0; n < rows; n++) {
 }
 await writeFile(join(out, "catalogue.csv"), stringify(records, { record_delimiter: "\r\n" }));
 console.log(
-  `${join(out, "catalogue.csv")}: ${rows} products${variants > 0 ? ` of ${variants} variants` : ""}, ${shopPaths ? 0 : rows + SHARED_IMAGES} image files`,
+  `${join(out, "catalogue.csv")}: ${rows} products${variants > 0 ? ` of ${variants} variants` : ""}, ${writesFiles ? rows + SHARED_IMAGES : 0} image files`,
 );

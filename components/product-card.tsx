@@ -1,6 +1,6 @@
-import Image from "next/image";
 import Link from "next/link";
 import { AddToCartForm } from "@/components/add-to-cart-form";
+import { ProductImage } from "@/components/product-image";
 import { stockLabel } from "@/components/catalog/stock-label";
 import type { CatalogProduct } from "@/lib/catalog";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
@@ -31,9 +31,10 @@ export function ProductCard({
       data-testid="product-card"
       className="flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm"
     >
-      <Image
+      <ProductImage
         src={product.image}
         alt={product.name}
+        name={product.name}
         width={480}
         height={360}
         priority={priority}

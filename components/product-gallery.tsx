@@ -1,4 +1,5 @@
 import Image from "next/image";
+import { ProductImage } from "@/components/product-image";
 import type { GalleryImage } from "@/lib/gallery";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
@@ -9,17 +10,31 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
  * arrow keys choose another, and the large image follows through CSS (app/globals.css,
  * `[data-gallery]`). The page stays one cached page for every shopper. Each thumbnail carries its
  * image's path (`data-path`): the option picker shows a variant's image by choosing its thumbnail.
+ * A product without images shows the placeholder of components/product-image.tsx in its place.
  */
 export function ProductGallery({
   t,
   images,
   productId,
+  productName,
 }: {
   t: Dictionary;
   images: readonly GalleryImage[];
   productId: string;
+  productName: string;
 }) {
   const group = `gallery-${productId}`;
+  if (images.length === 0)
+    return (
+      <ProductImage
+        src={null}
+        alt=""
+        name={productName}
+        width={640}
+        height={480}
+        className="aspect-[4/3] w-full rounded-xl border border-stone-200"
+      />
+    );
   return (
     <div data-gallery className="flex flex-col gap-3">
       {images.length > 1 ? (

@@ -70,9 +70,13 @@ export function ProductPurchase({
       url.searchParams.set(VARIANT_PARAM, variant.id);
       window.history.replaceState(window.history.state, "", url);
     }
-    const thumbnail = document.querySelector<HTMLInputElement>(
-      `input[name="gallery-${CSS.escape(product.id)}"][data-path="${CSS.escape(variant.image)}"]`,
-    );
+    // A variant without an image (nor its product) keeps the gallery as it is.
+    const thumbnail =
+      variant.image === null
+        ? null
+        : document.querySelector<HTMLInputElement>(
+            `input[name="gallery-${CSS.escape(product.id)}"][data-path="${CSS.escape(variant.image)}"]`,
+          );
     if (thumbnail) thumbnail.checked = true;
   }, [variant, options.length, product.id]);
 

@@ -22,20 +22,30 @@ const good = `${slug},"${name}","Importado pelo teste, de um CSV.",6100,4,Artesa
 const BAD_CSV = [HEADER, good, "outro-e2e,Outro,Texto.,8.500,1,,foto.png,Uma foto"].join("\r\n");
 const GOOD_CSV = [HEADER, good].join("\r\n");
 
+/** A shop's first spreadsheet: no photos. */
+const bareSlug = `csv-e2e-bare-${randomUUID().slice(0, 8)}`;
+const bareName = `Produto sem foto ${bareSlug.slice(-8)}`;
+const BARE_CSV = [HEADER, `${bareSlug},"${bareName}","Importado sem imagens.",2300,5,,,`].join("\r\n");
+
 const csvFile = (content: string) => ({ name: "catalogo.csv", mimeType: "text/csv", buffer: Buffer.from(content) });
 
 test.afterAll(async ({ browser }) => {
-  const [row] = await query<{ id: string }>("SELECT id FROM products WHERE slug = $1", [slug]);
-  if (!row) return;
-  // Through the back office first, so the cached pages forget it at once (lib/catalog-pages.ts).
+  const rows = await query<{ id: string }>("SELECT id FROM products WHERE slug = ANY($1::text[])", [[slug, bareSlug]]);
+  if (rows.length === 0) return;
+  // Through the back office first, so the cached pages forget them at once (lib/catalog-pages.ts).
   const page = await browser.newPage();
   try {
     await signInToBackOffice(page);
-    expect((await page.request.post(`/api/admin/products/${row.id}/archive`)).ok()).toBe(true);
+    for (const row of rows) expect((await page.request.post(`/api/admin/products/${row.id}/archive`)).ok()).toBe(true);
   } finally {
     await page.close();
   }
-  await query("DELETE FROM products WHERE slug = $1", [slug]);
+  await query(
+    `DELETE FROM cart_lines WHERE variant_id IN
+       (SELECT v.id FROM product_variants v JOIN products p ON p.id = v.product_id WHERE p.slug = ANY($1::text[]))`,
+    [[slug, bareSlug]],
+  );
+  await query("DELETE FROM products WHERE slug = ANY($1::text[])", [[slug, bareSlug]]);
 });
 
 const check = async (page: Page, content: string) => {
@@ -116,6 +126,50 @@ test("a file is checked (problems by line and column, then a summary) and import
   expect(exported.status()).toBe(200);
   expect(exported.headers()["content-disposition"]).toMatch(/attachment/);
   expect(await exported.text()).toContain(`${slug},${name},`);
+});
+
+test("a file without images is imported, and the product shows a placeholder: its card, its page, the cart", async ({
+  page,
+}, testInfo) => {
+  await signInToBackOffice(page);
+  await page.goto("/admin/catalogue");
+  await check(page, BARE_CSV);
+  const flash = page.getByTestId("catalogue-flash");
+  await expect(flash).toContainText(text.checked);
+  await expectNoProblems(page);
+  const apply = page.getByRole("form", { name: text.applyTitle });
+  await apply.getByLabel(text.file, { exact: true }).setInputFiles(csvFile(BARE_CSV));
+  await apply.getByRole("button", { name: text.apply }).click();
+  await expect(flash).toContainText(text.applied);
+  expect(await query("SELECT image_path FROM products WHERE slug = $1", [bareSlug])).toEqual([{ image_path: "" }]);
+
+  // Its page: the placeholder where the gallery would be, hidden from screen readers, and no image in its JSON-LD.
+  await page.goto(`/products/${bareSlug}`);
+  await expect(page.getByRole("heading", { level: 1, name: bareName })).toBeVisible();
+  const placeholder = page.getByTestId("image-placeholder");
+  await expect(placeholder).toBeVisible();
+  await expect(placeholder).toHaveAttribute("aria-hidden", "true");
+  await expect(page.locator("[data-gallery], main img")).toHaveCount(0);
+  const jsonLd = await page.locator('script[type="application/ld+json"]').allTextContents();
+  const product = jsonLd.map((block) => JSON.parse(block)).find((block) => block["@type"] === "Product");
+  expect(product).toMatchObject({ name: bareName, offers: { price: 2300 } });
+  expect(product).not.toHaveProperty("image");
+  await screenshotAtEachWidth(page, testInfo, "product-without-image", { accessible: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Its card in a search, added to the cart from there; its line in the cart.
+  await page.goto(`/search?q=${encodeURIComponent(bareName)}`);
+  const card = page.getByTestId("product-card").filter({ hasText: bareName });
+  await expect(card.getByTestId("image-placeholder")).toBeVisible();
+  await expect(card.locator("img")).toHaveCount(0);
+  await expect(page.getByTestId("cart-count")).toHaveText(/^\d+$/);
+  const before = Number(await page.getByTestId("cart-count").textContent());
+  await card.getByRole("button", { name: pt.catalog.addNamedToCart(bareName) }).click();
+  await expect(page.getByTestId("cart-count")).toHaveText(String(before + 1));
+  await page.goto("/cart");
+  const line = page.getByTestId("cart-line").filter({ hasText: bareName });
+  await expect(line.getByTestId("image-placeholder")).toBeVisible();
+  await expect(line.locator("img")).toHaveCount(0);
 });
 
 async function expectNoProblems(page: Page) {

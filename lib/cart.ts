@@ -7,6 +7,7 @@ import { describeIssues } from "./checkout/request";
 import type { Database } from "./db/client";
 import { Rollback, rolledBack } from "./db/rollback";
 import { getEnv } from "./env";
+import { shownImage } from "./gallery";
 import { Prisma } from "./generated/prisma/client";
 import { ON_SALE, unitsForSale } from "./on-sale";
 import { formOptional, hasNoNul, NO_NUL } from "./text-input";
@@ -41,7 +42,8 @@ export interface CartLine {
   /** "M, Azul"; "" for a product without options. */
   variantTitle: string;
   sku: string | null;
-  image: string;
+  /** null for none: the cart shows the placeholder. */
+  image: string | null;
   unitPriceAoa: number;
   quantity: number;
   /** The variant's stock now; a line above it cannot be checked out until lowered. */
@@ -235,7 +237,7 @@ export async function getCart(
       productName: product.name,
       variantTitle: title,
       sku: variant.sku,
-      image: variant.imagePath ?? product.imagePath,
+      image: shownImage(variant.imagePath) ?? shownImage(product.imagePath),
       unitPriceAoa: variant.priceAoa,
       quantity,
       stock: unitsForSale({ stock: variant.stock, archivedAt: variant.archivedAt ?? product.archivedAt }),

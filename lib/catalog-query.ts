@@ -369,7 +369,7 @@ export function browseStatements(
   const offset = (query.page - 1) * PAGE_SIZE;
   return {
     page: Prisma.sql`
-SELECT p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock, p.image_path AS image,
+SELECT p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock, NULLIF(p.image_path, '') AS image,
        EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id) AS "hasOptions",
        COALESCE((SELECT min(v.price_aoa) <> max(v.price_aoa) FROM product_variants v
                  WHERE v.product_id = p.id AND v.archived_at IS NULL), false) AS "pricesVary",

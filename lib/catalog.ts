@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "./db/client";
+import { shownImage } from "./gallery";
 import { Prisma } from "./generated/prisma/client";
 import { ON_SALE } from "./on-sale";
 import { type ProductOptionDefinition, readVariantOptions, type ShopVariant, variantTitle } from "./variants";
@@ -16,8 +17,8 @@ export interface CatalogProduct {
   pricesVary: boolean;
   /** It has options (Tamanho, Cor…): a card sends the shopper to its page to choose. */
   hasOptions: boolean;
-  /** Path of the image the shop serves: under public/, or an upload at /api/images/<id>. */
-  image: string;
+  /** Path of the image the shop serves: under public/, or an upload at /api/images/<id>; null for none (a placeholder shows). */
+  image: string | null;
   /**
    * Units a shopper can buy now: the shelf, plus units still kept by pending orders whose stock
    * hold has run out (adding to the cart or checking out ends those holds on the spot,
@@ -72,7 +73,7 @@ function toDetail({ imagePath, options, variants, ...product }: CatalogRow): Pro
   const prices = variants.map((variant) => variant.priceAoa);
   return {
     ...product,
-    image: imagePath,
+    image: shownImage(imagePath),
     pricesVary: prices.length > 0 && Math.min(...prices) !== Math.max(...prices),
     hasOptions: options.length > 0,
     options,
@@ -85,7 +86,7 @@ function toDetail({ imagePath, options, variants, ...product }: CatalogRow): Pro
         title: variantTitle(options, values),
         priceAoa: variant.priceAoa,
         stock: variant.stock,
-        image: variant.imagePath ?? imagePath,
+        image: shownImage(variant.imagePath) ?? shownImage(imagePath),
       };
     }),
   };

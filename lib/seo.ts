@@ -59,7 +59,8 @@ export interface ProductJsonLd {
   "@type": "Product";
   name: string;
   description: string;
-  image: string[];
+  /** Absent for a product without an image: schema.org wants a picture of the product, not a placeholder. */
+  image?: string[];
   url: string;
   offers: OfferJsonLd;
 }
@@ -69,7 +70,7 @@ export interface ProductGroupJsonLd {
   "@type": "ProductGroup";
   name: string;
   description: string;
-  image: string[];
+  image?: string[];
   url: string;
   productGroupID: string;
   variesBy: string[];
@@ -77,7 +78,7 @@ export interface ProductGroupJsonLd {
     "@type": "Product";
     name: string;
     sku?: string;
-    image: string;
+    image?: string;
     offers: OfferJsonLd;
   }[];
 }
@@ -116,7 +117,7 @@ export function productJsonLd(
     "@context": "https://schema.org" as const,
     name: product.name,
     description: product.description,
-    image: [absoluteUrl(appUrl, product.image)],
+    ...(product.image === null ? {} : { image: [absoluteUrl(appUrl, product.image)] }),
     url,
   };
   if (!("options" in product) || product.options.length === 0)
@@ -130,7 +131,7 @@ export function productJsonLd(
       "@type": "Product",
       name: lineName(product.name, variant.title),
       ...(variant.sku ? { sku: variant.sku } : {}),
-      image: absoluteUrl(appUrl, variant.image),
+      ...(variant.image === null ? {} : { image: absoluteUrl(appUrl, variant.image) }),
       offers: offer(`${url}?variant=${encodeURIComponent(variant.id)}`, variant.priceAoa, variant.stock),
     })),
   };
@@ -256,13 +257,13 @@ export function categorySitemapEntry(
 }
 
 export function productSitemapEntry(
-  product: { slug: string; image: string; updatedAt: Date },
+  product: { slug: string; image: string | null; updatedAt: Date },
   appUrl: string,
 ): MetadataRoute.Sitemap[number] {
   return {
     url: productUrl(appUrl, product.slug),
     lastModified: product.updatedAt,
-    images: [absoluteUrl(appUrl, product.image)],
+    ...(product.image === null ? {} : { images: [absoluteUrl(appUrl, product.image)] }),
   };
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import type { MetadataRoute } from "next";
 import { db } from "./db/client";
+import { shownImage } from "./gallery";
 import { consoleLogger, errorKind } from "./log";
 import { ON_SALE } from "./on-sale";
 import {
@@ -79,7 +80,7 @@ async function latestProductChange(): Promise<Date | null> {
 export async function* productBatches(
   stretch: Stretch,
   batch = PRODUCT_BATCH,
-): AsyncGenerator<{ slug: string; image: string; updatedAt: Date }[]> {
+): AsyncGenerator<{ slug: string; image: string | null; updatedAt: Date }[]> {
   let left = stretch.take;
   let after: string | undefined;
   while (left > 0) {
@@ -91,7 +92,7 @@ export async function* productBatches(
       ...(after === undefined ? { skip: stretch.skip } : {}),
       take,
     });
-    if (rows.length > 0) yield rows.map(({ imagePath, ...row }) => ({ ...row, image: imagePath }));
+    if (rows.length > 0) yield rows.map(({ imagePath, ...row }) => ({ ...row, image: shownImage(imagePath) }));
     if (rows.length < take) return;
     left -= rows.length;
     after = rows[rows.length - 1]!.slug;

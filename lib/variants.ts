@@ -98,8 +98,8 @@ export interface ShopVariant {
   priceAoa: number;
   /** Units a shopper can buy now (expired holds counted back, as for the product). */
   stock: number;
-  /** Its own image, or the product's. */
-  image: string;
+  /** Its own image, or the product's; null for none. */
+  image: string | null;
 }
 
 /**

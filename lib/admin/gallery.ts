@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { Rollback, rolledBack } from "../db/rollback";
-import { GALLERY_LIMITS, replaceGallery, type GalleryImage } from "../gallery";
+import { GALLERY_LIMITS, legacyGallery, replaceGallery, type GalleryImage } from "../gallery";
 import { Prisma } from "../generated/prisma/client";
 import type { ImageStore } from "../images/store";
 import { prepareImage } from "../images/validate";
@@ -13,8 +13,8 @@ import type { ImageUpload } from "./products";
 /**
  * A product's gallery in the back office (the "Images" part of /admin/products/<id>), without the
  * web: add an image with its text alternative, change an image's text, move an image up or down,
- * remove one (never the last: a product always has an image). The first image is also the
- * product's card image (lib/gallery.ts replaceGallery keeps products.image_path with it).
+ * remove one, the last one too (the product then shows the shop's placeholder). The first image is
+ * also the product's card image (lib/gallery.ts replaceGallery keeps products.image_path with it).
  *
  * Two admins may change the same gallery at once. Every change locks the product's row first, then
  * applies to the gallery as it is now, naming images by their id rather than by a position read
@@ -35,7 +35,6 @@ export const GALLERY_ERRORS = [
   "duplicate_image",
   "gallery_full",
   "image_gone",
-  "last_image",
   "cannot_move",
 ] as const;
 export type GalleryError = (typeof GALLERY_ERRORS)[number];
@@ -79,8 +78,7 @@ const galleryFields = { id: true, path: true, alt: true } as const;
 
 /**
  * Locks the product's row and reads its gallery as it is now, for a change in this transaction:
- * null for an unknown product. A product without gallery rows (created by a release before
- * galleries) has its one image, described by its name, as the migration described the others.
+ * null for an unknown product. A product without gallery rows has lib/gallery.ts legacyGallery's.
  */
 export async function lockedGallery(
   tx: Prisma.TransactionClient,
@@ -95,7 +93,7 @@ export async function lockedGallery(
     orderBy: { position: "asc" },
     select: galleryFields,
   });
-  return rows.length > 0 ? rows : [{ path: product.imagePath, alt: product.name.slice(0, GALLERY_LIMITS.altMax) }];
+  return rows.length > 0 ? rows : legacyGallery(product);
 }
 
 const readGallery = (db: Pick<Database, "galleryImage">, productId: string): Promise<AdminGalleryImage[]> =>
@@ -219,7 +217,7 @@ export async function moveGalleryImage(
   });
 }
 
-/** Removes one image from the gallery; the last one stays (a product always has an image). */
+/** Removes one image from the gallery, the last one too. */
 export async function removeGalleryImage(
   productId: string,
   imageId: string,
@@ -229,13 +227,6 @@ export async function removeGalleryImage(
   return change(db, productId, imageId, async (tx, images) => {
     const index = images.findIndex((image) => image.id === imageId);
     if (index === -1) return imageGone;
-    if (images.length === 1)
-      return {
-        ok: false,
-        status: 409,
-        code: "last_image",
-        message: "a product keeps at least one image: add another before removing this one",
-      };
     await replaceGallery(
       tx,
       productId,

@@ -342,13 +342,17 @@ export async function updateProduct(
           field: "stock",
         });
       if (categoryIds && !(await setCategories(tx, productId, categoryIds))) throw new Rollback(unknownCategories);
-      // A new image replaces the gallery's first, which is the product's image; stored in this
-      // transaction, so that nothing is left of it if the change fails.
+      // A new image replaces the gallery's first, which is the product's image (or becomes it, for
+      // a product without images); stored in this transaction, so that nothing is left of it if
+      // the change fails.
       const gallery = upload.image ? await lockedGallery(tx, productId) : null;
-      const [first, ...rest] = gallery ?? [];
-      if (upload.image && first) {
+      if (upload.image && gallery) {
+        const [first, ...rest] = gallery;
         const { path } = await deps.images.put(upload.image.bytes, upload.image.contentType, tx);
-        await replaceGallery(tx, productId, [{ ...first, path, alt: imageAlt ?? first.alt }, ...rest]);
+        await replaceGallery(tx, productId, [
+          first ? { ...first, path, alt: imageAlt ?? first.alt } : { path, alt: imageAlt ?? catalogue.name },
+          ...rest,
+        ]);
       }
       if (current && (stockChange || (priceAoa !== undefined && priceAoa !== current.priceAoa)))
         await tx.productVariant.update({

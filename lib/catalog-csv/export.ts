@@ -1,7 +1,7 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
 import type { Database } from "../db/client";
-import { GALLERY_LIMITS } from "../gallery";
+import { legacyGallery } from "../gallery";
 import { readVariantOptions } from "../variants";
 import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR } from "./format";
 
@@ -77,10 +77,7 @@ export function catalogueCsv(
       const galleries = byProduct(images);
       const categoriesOf = byProduct(links);
       const rows = products.flatMap((product) => {
-        const own = galleries.get(product.id) ?? [];
-        // A product without gallery rows (an older release's) has its one image, described by its name.
-        const gallery =
-          own.length > 0 ? own : [{ path: product.imagePath, alt: product.name.slice(0, GALLERY_LIMITS.altMax) }];
+        const gallery = galleries.get(product.id) ?? legacyGallery(product);
         const categories = (categoriesOf.get(product.id) ?? [])
           .map((link) => paths!.get(link.categoryId)!)
           .sort((a, b) => a.localeCompare(b, "pt"));

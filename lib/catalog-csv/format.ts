@@ -97,7 +97,6 @@ export const PROBLEM_CODES = [
   "image_unreadable",
   "image_duplicate",
   "too_many_images",
-  "image_required",
   "alts_count",
   "alts_without_images",
   "alt_empty",
@@ -210,8 +209,6 @@ export function describeProblem(code: ProblemCode, value = ""): string {
       return `"${value}" is twice in this product's gallery`;
     case "too_many_images":
       return `a product has at most ${GALLERY_LIMITS.imagesMax} images`;
-    case "image_required":
-      return "a new product needs at least one image";
     case "alts_count":
       return `needs one text alternative per image, separated by | (${value} images)`;
     case "alts_without_images":

@@ -2,7 +2,8 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { CATEGORY_LIMITS, slugify } from "../categories";
 import type { Database } from "../db/client";
-import { GALLERY_LIMITS, type GalleryImage } from "../gallery";
+import { Rollback, rolledBack } from "../db/rollback";
+import { NO_IMAGE, legacyGallery, type GalleryImage } from "../gallery";
 import { Prisma } from "../generated/prisma/client";
 import { IMAGE_PATH_PREFIX, imagePath, type ImageContentType, type ImageStore } from "../images/store";
 import { prepareImage } from "../images/validate";
@@ -45,12 +46,15 @@ import {
  *   lib/stock.ts' lockProducts would (a checkout's decrement waits, then applies to the result),
  *   the difference with the variant's stock as it is then is written with an adjustment: kind
  *   `edit` and reason "CSV import", `initial` for a new variant.
+ * - Images are optional, for a new product too: a product without any shows the shop's
+ *   placeholder (components/product-image.tsx), and its products.image_path is "" (lib/gallery.ts).
  * - Image files (the CLI's) are checked and re-encoded like an upload (lib/images/validate.ts),
- *   and stored in the import's transaction (an import that fails leaves none behind); the store
- *   keeps one copy per content (the sha256 of the re-encoded bytes, the same for the same file),
- *   so a file named on many lines, or imported again, is stored once. A file the shop already has
- *   is found by that sha256 in product_images (the PostgreSQL store's table), which lets a dry run
- *   say exactly what changes.
+ *   and stored in the import's transaction (an import that fails leaves none behind), before it
+ *   locks any product's row: re-encoding and storing thousands of files takes seconds, and a
+ *   checkout waits for the rows it needs, not for them. The store keeps one copy per content (the
+ *   sha256 of the re-encoded bytes, the same for the same file), so a file named on many lines,
+ *   or imported again, is stored once. A file the shop already has is found by that sha256 in
+ *   product_images (the PostgreSQL store's table), which lets a dry run say exactly what changes.
  */
 /** Long enough for 20 000 lines on a slow machine; Prisma's default (5 s) is for a form's transaction. */
 const TRANSACTION_TIMEOUT_MS = 10 * 60_000;
@@ -176,17 +180,30 @@ export async function importCatalogueCsv(
   try {
     return await deps.db.$transaction(
       async (tx): Promise<ImportResult> => {
+        // The slow part first, no product's row locked yet; the locked plan below finds these
+        // files in product_images (this transaction's rows) and names them by their paths.
+        const stored = await storeFiles(before.filesToStore, options.files, deps.images, tx);
         const locked = await plan(tx, lines, files.images, { lock: true, optionColumns });
-        const summary = { ...locked.summary, rows: parsed.rows };
+        const summary = { ...locked.summary, rows: parsed.rows, imagesStored: stored.size };
+        // Thrown, not returned: returning would commit the images stored above.
         if (locked.problems.length > 0)
-          return { ok: false, dryRun: false, summary, problems: sortProblems(locked.problems) };
-        const stored = await storeFiles(locked.filesToStore, options.files, deps.images, tx);
+          throw new Rollback<ImportResult>({
+            ok: false,
+            dryRun: false,
+            summary,
+            problems: sortProblems(locked.problems),
+          });
+        // Empty unless a stored image the first plan counted on was deleted since (none ever is).
+        for (const [sha256, path] of await storeFiles(locked.filesToStore, options.files, deps.images, tx))
+          stored.set(sha256, path);
         await write(tx, locked, stored);
-        return { ok: true, dryRun: false, summary, problems: [] };
+        return { ok: true, dryRun: false, summary: { ...summary, imagesStored: stored.size }, problems: [] };
       },
       { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 30_000 },
     );
   } catch (error) {
+    const refused = rolledBack<ImportResult>(error);
+    if (refused) return refused;
     if (isCollision(error))
       return {
         ok: false,
@@ -431,8 +448,6 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
       }
     }
 
-    if (product.slug !== null && !current && !product.images)
-      problems.push(problem(product.line, "images", "image_required"));
     const currentVariants = current ? (variants.get(current.id) ?? []) : [];
     const currentOptions = current ? (optionsOf.get(current.id) ?? []) : [];
     if (
@@ -451,7 +466,7 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
       description: product.description,
       priceAoa: first.priceAoa,
       stock: first.stock,
-      imagePath: gallery?.[0]?.path ?? current?.imagePath ?? "",
+      imagePath: gallery ? (gallery[0]?.path ?? NO_IMAGE) : (current?.imagePath ?? NO_IMAGE),
       categories,
       gallery,
       options: null,
@@ -479,11 +494,7 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
       continue;
     }
     if (current.archived) summary.archived += 1;
-    // A product without gallery rows (created by a release before galleries) shows its one image,
-    // described by its name: the same gallery as that one row would be.
-    const shown = galleries.get(current.id) ?? [
-      { path: current.imagePath, alt: current.name.slice(0, GALLERY_LIMITS.altMax) },
-    ];
+    const shown = galleries.get(current.id) ?? legacyGallery(current);
     const currentCategories = new Set((links.get(current.id) ?? []).map((link) => link.categoryId));
     const categoriesChange =
       categories !== null &&

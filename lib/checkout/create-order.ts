@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
 import { getEnv } from "../env";
+import { NO_IMAGE, shownImage } from "../gallery";
 import { Prisma } from "../generated/prisma/client";
 import { jobsForTransition } from "../jobs/catalog";
 import { jobsOfOrders } from "../jobs/queue";
@@ -161,6 +162,18 @@ interface ReservedOrder {
   lines: (ReferenceLine & { imagePath: string })[];
 }
 
+/**
+ * The image createPaymentOrder sends (docs/contract-decisions.md, 2.2): the first line's that has
+ * one, else the shop's icon (app/icon.svg), so the field always holds the address of an image.
+ */
+function orderImage(lines: readonly { imagePath: string }[], appUrl: string): string {
+  const path = lines.map((line) => shownImage(line.imagePath)).find((image) => image !== null) ?? SHOP_ICON_PATH;
+  return new URL(path, `${appUrl}/`).href;
+}
+
+/** app/icon.svg, which Next serves at this address. */
+const SHOP_ICON_PATH = "/icon.svg";
+
 export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps): Promise<CreateOrderResult> {
   const policy = deps.orders ?? getEnv().orders;
   let order: ReservedOrder;
@@ -193,7 +206,7 @@ export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps
       clientId: input.clientId,
       name: paymentOrderName(order.lines),
       amountAoa: order.amountAoa,
-      image: new URL(order.lines[0]!.imagePath, `${deps.appUrl}/`).href,
+      image: orderImage(order.lines, deps.appUrl),
       additionalInfo: additionalInfo(order),
     }));
   } catch (error) {
@@ -469,7 +482,7 @@ WHERE v.product_id = ANY(${items.map((item) => item.productId)}::uuid[]) AND v.a
       name: lineName(variant.product.name, title),
       sku: variant.sku,
       unitPriceAoa: variant.priceAoa,
-      imagePath: variant.imagePath ?? variant.product.imagePath,
+      imagePath: shownImage(variant.imagePath) ?? variant.product.imagePath,
       stock: variant.stock,
     };
   });
@@ -766,7 +779,7 @@ function storedAnswer(order: StoredOrder, referenceNumber: string): CreatedOrder
         : null,
       lines: order.lines.map((line) => ({
         name: lineName(line.productName, line.variantTitle),
-        imagePath: line.variant?.imagePath ?? line.variant?.product.imagePath ?? "",
+        imagePath: shownImage(line.variant?.imagePath) ?? line.variant?.product.imagePath ?? NO_IMAGE,
         unitPriceAoa: line.unitPriceAoa,
         quantity: line.quantity,
         discountAoa: line.discountAoa,

@@ -796,7 +796,7 @@ export const en: Dictionary = {
     },
     gallery: {
       title: "Images",
-      hint: "The first image is the product's in the catalogue and the cart. Every image has a text alternative, which screen readers say instead of showing it.",
+      hint: "The first image is the product's in the catalogue and the cart; without any, they show its initial in place of a photo. Every image has a text alternative, which screen readers say instead of showing it.",
       count: (count: number, max: number) => `${count} of ${max} images.`,
       image: (index: number, count: number) => `Image ${index} of ${count}`,
       first: "Main image",
@@ -833,7 +833,6 @@ export const en: Dictionary = {
         gallery_full: "The gallery is full. Remove an image before adding another.",
         image_gone:
           "This image is no longer in the gallery: another change removed it meanwhile. Nothing was changed; see the gallery as it is now.",
-        last_image: "A product always keeps at least one image: add another before removing this one.",
         cannot_move: "The image is already at the start or the end of the gallery.",
       },
       fieldError: (field: string) => `Check the field: ${field}.`,
@@ -877,7 +876,7 @@ export const en: Dictionary = {
         "Each product is found by its slug: a slug the shop does not have creates a new product; the others are updated. Importing the same file twice changes nothing.",
         "price_aoa: whole kwanza, digits only (8500; not 8.500 nor 8500,50). stock: the stock the product should have; the difference goes into the stock history with the reason “CSV import”.",
         "categories: “Top > Sub-category” paths separated by |, e.g. Mercearia > Café|Ofertas. Names are matched ignoring case and accents; missing ones are created. There are two levels only.",
-        "images: the addresses of images the shop already has (/products/… or /api/images/…, as the export writes them), separated by |; image_alts: each one's text alternative, in the same order. A new product needs at least one image.",
+        "images: the addresses of images the shop already has (/products/… or /api/images/…, as the export writes them), separated by |; image_alts: each one's text alternative, in the same order. Both may stay empty: a product without images shows its initial in place of a photo.",
         "An empty categories or images cell leaves the product's categories or images as they are.",
         "Products with options (Tamanho, Cor…): one line per variant, all with the same slug, each with the options' names and values (option1_name, option1_value…), its sku, price and stock. The name, description, categories and images come from the product's first line; on the others leave them empty or the same. A variant the file no longer lists is archived. An empty sku cell leaves the SKU as it is.",
         "To import image files (photos next to the CSV), run npm run catalogue:import -- catalogue.csv on the server.",
@@ -941,7 +940,6 @@ export const en: Dictionary = {
         image_unreadable: (value: string) => `The image “${value}” could not be read: it is damaged or incomplete.`,
         image_duplicate: (value: string) => `“${value}” appears twice in this product's images.`,
         too_many_images: (value: string) => `A product has at most ${value} images.`,
-        image_required: () => "A new product needs at least one image.",
         alts_count: (value: string) => `Needs one text alternative per image, separated by | (${value} images).`,
         alts_without_images: () => "There are text alternatives without images in the images column.",
         alt_empty: (value: string) => `The text alternative of image ${value} is empty.`,

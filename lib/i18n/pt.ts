@@ -819,7 +819,7 @@ export const pt = {
     /** The images of a product, on /admin/products/<id> (lib/admin/gallery.ts). */
     gallery: {
       title: "Imagens",
-      hint: "A primeira imagem é a do produto no catálogo e no carrinho. Cada imagem tem um texto alternativo, que os leitores de ecrã dizem em vez dela.",
+      hint: "A primeira imagem é a do produto no catálogo e no carrinho; sem nenhuma, mostram a inicial do nome no lugar da foto. Cada imagem tem um texto alternativo, que os leitores de ecrã dizem em vez dela.",
       count: (count: number, max: number) => `${count} de ${max} imagens.`,
       image: (index: number, count: number) => `Imagem ${index} de ${count}`,
       first: "Imagem principal",
@@ -857,7 +857,6 @@ export const pt = {
         gallery_full: "A galeria já está cheia. Remova uma imagem antes de acrescentar outra.",
         image_gone:
           "Esta imagem já não está na galeria: outra alteração removeu-a entretanto. Nada foi mudado; veja a galeria como está agora.",
-        last_image: "Um produto fica sempre com pelo menos uma imagem: acrescente outra antes de remover esta.",
         cannot_move: "A imagem já está no início ou no fim da galeria.",
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
@@ -902,7 +901,7 @@ export const pt = {
         "Cada produto é encontrado pelo slug: um slug que a loja não tem cria um produto novo; os outros são actualizados. Importar o mesmo ficheiro duas vezes não muda nada.",
         "price_aoa: kwanzas inteiros, só algarismos (8500; não 8.500 nem 8500,50). stock: o stock que o produto deve ter; a diferença fica no histórico do stock com o motivo “CSV import”.",
         "categories: caminhos “Principal > Subcategoria” separados por |, por exemplo Mercearia > Café|Ofertas. Os nomes são encontrados sem contar maiúsculas nem acentos; os que não existem são criados. Só há dois níveis.",
-        "images: os endereços das imagens que a loja já tem (/products/… ou /api/images/…, como a exportação os escreve), separados por |; image_alts: o texto alternativo de cada uma, pela mesma ordem. Um produto novo precisa de pelo menos uma imagem.",
+        "images: os endereços das imagens que a loja já tem (/products/… ou /api/images/…, como a exportação os escreve), separados por |; image_alts: o texto alternativo de cada uma, pela mesma ordem. Ambas podem ficar vazias: um produto sem imagens mostra a inicial do nome no lugar da foto.",
         "Uma célula categories ou images vazia deixa as categorias ou as imagens do produto como estão.",
         "Produtos com opções (Tamanho, Cor…): uma linha por variante, todas com o mesmo slug, cada uma com os nomes e valores das opções (option1_name, option1_value…), o seu sku, preço e stock. O nome, a descrição, as categorias e as imagens vêm da primeira linha do produto; nas outras, deixe-os vazios ou iguais. Uma variante que o ficheiro deixa de ter é arquivada. Uma célula sku vazia deixa o SKU como está.",
         "Para importar ficheiros de imagem (fotografias ao lado do CSV), use no servidor npm run catalogue:import -- catalogo.csv.",
@@ -967,7 +966,6 @@ export const pt = {
         image_unreadable: (value: string) => `Não foi possível ler a imagem “${value}”: está danificada ou incompleta.`,
         image_duplicate: (value: string) => `“${value}” aparece duas vezes nas imagens deste produto.`,
         too_many_images: (value: string) => `Um produto tem no máximo ${value} imagens.`,
-        image_required: () => "Um produto novo precisa de pelo menos uma imagem.",
         alts_count: (value: string) =>
           `Precisa de um texto alternativo por imagem, separados por | (${value} imagens).`,
         alts_without_images: () => "Há textos alternativos sem imagens na coluna images.",

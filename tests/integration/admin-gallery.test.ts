@@ -362,15 +362,22 @@ describe("removing an image", () => {
     expect(await imagePathOf(product.id)).toBe(c!.path);
   });
 
-  it("never the last one: 409 last_image", async () => {
+  it("the last one too: the product is left without an image, and the shop shows none", async () => {
     const { product, gallery } = await productWithGallery();
     const response = await onImage("delete", product.id, gallery[0]!.id, undefined);
-    expect(response.status).toBe(409);
-    expect(await json(response)).toMatchObject({ error: { code: "last_image" } });
-    const form = await onImage("delete", product.id, gallery[0]!.id, { form: {} });
-    expect(form.headers.get("location")).toBe(`/admin/products/${product.id}?galleryError=last_image#gallery`);
-    expect(await galleryOf(product.id)).toEqual(gallery);
-    expect(await imagePathOf(product.id)).toBe(gallery[0]!.path);
+    expect(response.status).toBe(200);
+    expect((await json(response)).gallery).toEqual([]);
+    expect(await galleryOf(product.id)).toEqual([]);
+    expect(await imagePathOf(product.id)).toBe("");
+    // Its page in the back office does not take the empty path for an image of an older release.
+    expect(await adminGallery(db(), product.id)).toEqual([]);
+    const shown = await db().product.findUniqueOrThrow({ where: { id: product.id } });
+    expect(await productGallery(db(), { id: product.id, image: null, name: shown.name })).toEqual([]);
+    // An image added then is its first again.
+    const added = await add(product.id, { multipart: { alt: "De novo" }, image: uniquePng() }, JSON_ACCEPT);
+    expect(added.status).toBe(201);
+    const [first] = await galleryOf(product.id);
+    expect(await imagePathOf(product.id)).toBe(first!.path);
   });
 
   it("one already removed: 409 image_gone", async () => {
@@ -462,13 +469,12 @@ describe("two admins at once", () => {
     ).toEqual(Array.from({ length: 5 }, (_, i) => `Ao mesmo tempo ${i}`));
   });
 
-  it("two admins removing the two last images: one stays", async () => {
+  it("two admins removing the two last images: both are removed", async () => {
     const { product, gallery } = await productWithGallery(1);
     const results = await Promise.all(gallery.map((image) => removeGalleryImage(product.id, image.id, { db: db() })));
-    expect(results.filter((result) => result.ok)).toHaveLength(1);
-    expect(results.find((result) => !result.ok)).toMatchObject({ code: "last_image" });
-    expect(await galleryOf(product.id)).toHaveLength(1);
-    expect(await imagePathOf(product.id)).toBe((await galleryOf(product.id))[0]!.path);
+    expect(results.map((result) => result.ok)).toEqual([true, true]);
+    expect(await galleryOf(product.id)).toEqual([]);
+    expect(await imagePathOf(product.id)).toBe("");
   });
 });
 
@@ -548,6 +554,26 @@ describe("the product form's image", () => {
     // Without a new image, nothing of the gallery changes.
     await update(product.id, { multipart: editFields({ imageAlt: "Ignorado" }) });
     expect(await galleryOf(product.id)).toEqual(after);
+  });
+
+  it("for a product without images, the edit form's new image becomes its first, described by the alt or the name", async () => {
+    const { product, gallery } = await productWithGallery();
+    expect((await onImage("delete", product.id, gallery[0]!.id, undefined)).status).toBe(200);
+    const fields = {
+      name: product.name,
+      slug: product.slug,
+      description: product.description,
+      priceAoa: String(product.priceAoa),
+      stock: String(product.stock),
+      stockShown: String(product.stock),
+      stockReason: "",
+      imageAlt: "",
+    };
+    const saved = await update(product.id, { multipart: fields, image: uniquePng() }, JSON_ACCEPT);
+    expect(saved.status).toBe(200);
+    const after = await galleryOf(product.id);
+    expect(after).toEqual([{ id: expect.any(String), path: await imagePathOf(product.id), alt: product.name }]);
+    expect(after[0]!.path).toMatch(/^\/api\/images\//);
   });
 });
 

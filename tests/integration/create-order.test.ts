@@ -141,6 +141,28 @@ describe("checking out a list of items", () => {
     expect((await createPaymentOrderBodies())[0]!.amount).toBe(27_000);
   });
 
+  it("sends the service the first line's image that exists, else the shop's icon: never a broken address", async () => {
+    const bare = await insertTestProduct({ priceAoa: 1500 });
+    const pictured = await insertTestProduct({ priceAoa: 2500 });
+    await db().product.update({ where: { id: bare.id }, data: { imagePath: "" } });
+    await db().product.update({ where: { id: pictured.id }, data: { imagePath: "/api/images/foto" } });
+    const mixed = await createOrder({
+      body: {
+        items: [
+          { productId: bare.id, quantity: 1 },
+          { productId: pictured.id, quantity: 1 },
+        ],
+      },
+    });
+    expect(mixed.status).toBe(200);
+    const alone = await createOrder({ body: { items: [{ productId: bare.id, quantity: 1 }] } });
+    expect(alone.status).toBe(200);
+    expect((await createPaymentOrderBodies()).map((sent) => sent.image)).toEqual([
+      "http://localhost:3000/api/images/foto",
+      "http://localhost:3000/icon.svg",
+    ]);
+  });
+
   it("keeps the shopper's id from the cookie", async () => {
     const product = await insertTestProduct();
     const shopper = `shopper_${randomUUID()}`;

@@ -2,6 +2,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it, vi } from "vitest";
 import { BrowseForm } from "@/components/catalog/browse-form";
 import { ProductCard } from "@/components/product-card";
+import { ProductGallery } from "@/components/product-gallery";
+import { ProductImage } from "@/components/product-image";
 import type { CatalogProduct } from "@/lib/catalog";
 import { en, pt } from "@/lib/i18n/dictionaries";
 
@@ -48,6 +50,38 @@ describe("ProductCard", () => {
     const html = card({ ...tshirt, pricesVary: false });
     expect(text(html)).not.toContain("desde");
     expect(html).toContain("Escolher opções");
+  });
+});
+
+describe("a product without an image", () => {
+  const placeholder = /<div aria-hidden="true" data-testid="image-placeholder"[^>]*>/;
+
+  it("has a placeholder on its card: decorative, the product's initial, no picture requested", () => {
+    const html = card({ ...tshirt, image: null });
+    expect(html).toMatch(placeholder);
+    expect(html).not.toContain("<img");
+    expect(html).toMatch(/>T<\/span>/);
+    // The same box as a picture: the card keeps its shape.
+    expect(html.match(placeholder)![0]).toContain("aspect-[4/3]");
+    expect(card(tshirt)).not.toMatch(placeholder);
+  });
+
+  it("has one on its page in place of the gallery, and a small one in the cart", () => {
+    const page = renderToStaticMarkup(<ProductGallery t={pt} images={[]} productId={tshirt.id} productName="água" />);
+    expect(page).toMatch(placeholder);
+    expect(page).not.toContain("<img");
+    expect(page).not.toContain("<fieldset");
+    expect(page).toMatch(/>Á<\/span>/);
+    const line = renderToStaticMarkup(
+      <ProductImage src={null} alt="" name="Mel" width={80} height={60} size="small" className="h-[60px] w-[80px]" />,
+    );
+    expect(line).toMatch(placeholder);
+    expect(line).not.toContain("<svg");
+    const pictured = renderToStaticMarkup(
+      <ProductImage src="/products/x.svg" alt="Mel" name="Mel" width={80} height={60} className="w-20" />,
+    );
+    expect(pictured).toContain("<img");
+    expect(pictured).toContain('alt="Mel"');
   });
 });
 

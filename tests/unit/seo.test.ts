@@ -140,6 +140,19 @@ describe("productJsonLd", () => {
     expect(productJsonLd(single, APP_URL)).toEqual(productJsonLd(cafe, APP_URL));
   });
 
+  it("names no image for a product without one, nor for its variants: no placeholder is offered as its picture", () => {
+    const bare = productJsonLd({ ...cafe, image: null }, APP_URL);
+    expect(bare).not.toHaveProperty("image");
+    expect(bare).toMatchObject({ "@type": "Product", name: cafe.name, offers: { price: 8500 } });
+    const group = productJsonLd(
+      { ...tshirt, image: null, variants: tshirt.variants.map((variant) => ({ ...variant, image: null })) },
+      APP_URL,
+    );
+    expect(group).not.toHaveProperty("image");
+    expect(group).toHaveProperty("hasVariant");
+    for (const variant of "hasVariant" in group ? group.hasVariant : []) expect(variant).not.toHaveProperty("image");
+  });
+
   it("keeps a hostile variant name inside the script element", () => {
     const hostile = {
       ...tshirt,
@@ -275,6 +288,10 @@ describe("the sitemaps' entries", () => {
       url: "https://loja.example.ao/products/b",
       lastModified: changed,
       images: ["https://loja.example.ao/api/images/0b8e"],
+    });
+    expect(productSitemapEntry({ slug: "c", image: null, updatedAt: changed }, APP_URL)).toEqual({
+      url: "https://loja.example.ao/products/c",
+      lastModified: changed,
     });
   });
 });

@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
-import Image from "next/image";
 import Link from "next/link";
 import { CartPromo } from "@/components/cart-promo";
 import type { ReactNode } from "react";
 import { removeLineAction, setLineQuantityAction } from "@/app/actions/cart";
 import { CartNotice } from "@/components/cart-notice";
 import { CartReopenWatcher } from "@/components/cart-reopen-watcher";
+import { ProductImage } from "@/components/product-image";
 import { getCart, type CartLine, type CartView } from "@/lib/cart";
 import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
 import type { Lang } from "@/lib/i18n/languages";
@@ -212,11 +212,13 @@ function CartLineItem({
   const quantityId = `quantity-${line.variantId}`;
   return (
     <li data-testid="cart-line" className="flex flex-wrap items-center gap-4 p-4">
-      <Image
+      <ProductImage
         src={line.image}
         alt=""
+        name={line.productName}
         width={80}
         height={60}
+        size="small"
         className="h-[60px] w-[80px] shrink-0 rounded-md bg-stone-100 object-cover"
       />
       <div className="flex min-w-40 flex-1 flex-col gap-1">

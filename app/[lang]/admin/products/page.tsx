@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
-import Image from "next/image";
+import { ProductImage } from "@/components/product-image";
 import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { requireAdminSession } from "@/lib/admin/guard";
 import { listAdminProducts } from "@/lib/admin/products";
 import { db } from "@/lib/db/client";
+import { shownImage } from "@/lib/gallery";
 import { getLang } from "@/lib/i18n/server";
 import { formatAoa } from "@/lib/money";
 
@@ -54,9 +55,11 @@ export default async function AdminProductsPage({
               data-archived={product.archivedAt ? "true" : undefined}
               className="flex items-center gap-3 p-3"
             >
-              <Image
-                src={product.imagePath}
+              <ProductImage
+                src={shownImage(product.imagePath)}
                 alt=""
+                name={product.name}
+                size="small"
                 width={64}
                 height={48}
                 className="aspect-[4/3] w-16 shrink-0 rounded-md border border-stone-200 bg-stone-100 object-cover"

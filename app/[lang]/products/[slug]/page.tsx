@@ -51,13 +51,13 @@ export default async function ProductPage({ params }: Props) {
   // A variant's own image that the gallery does not have joins it, so choosing the variant can show it.
   const gallery = [
     ...images,
-    ...product.variants
-      .filter(
-        (variant, i, all) =>
-          !images.some((image) => image.path === variant.image) &&
-          all.findIndex((other) => other.image === variant.image) === i,
-      )
-      .map((variant) => ({ path: variant.image, alt: lineName(product.name, variant.title) })),
+    ...product.variants.flatMap((variant, i, all) =>
+      variant.image !== null &&
+      !images.some((image) => image.path === variant.image) &&
+      all.findIndex((other) => other.image === variant.image) === i
+        ? [{ path: variant.image, alt: lineName(product.name, variant.title) }]
+        : [],
+    ),
   ];
   return (
     <article className="flex flex-col gap-6">
@@ -71,7 +71,7 @@ export default async function ProductPage({ params }: Props) {
       </Link>
       <CartNotice lang={lang} />
       <div className="grid gap-8 md:grid-cols-2">
-        <ProductGallery t={t} images={gallery} productId={product.id} />
+        <ProductGallery t={t} images={gallery} productId={product.id} productName={product.name} />
         <div className="flex flex-col gap-4">
           <h1 className="text-2xl font-semibold tracking-tight">{product.name}</h1>
           <p className="text-stone-700">{product.description}</p>

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Image from "next/image";
+import { ProductImage } from "@/components/product-image";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AdminNav } from "@/components/admin/admin-nav";
@@ -14,6 +14,7 @@ import { adminProductDetail, PRODUCT_LIMITS } from "@/lib/admin/products";
 import { adminVariants } from "@/lib/admin/variants";
 import { categoryTree } from "@/lib/categories";
 import { db } from "@/lib/db/client";
+import { shownImage } from "@/lib/gallery";
 import { getLang } from "@/lib/i18n/server";
 
 // One product in the back office (lib/admin/products.ts): its form with its categories and the
@@ -66,9 +67,10 @@ export default async function AdminProductPage({
       <ProductFlash t={t} flash={flash} />
 
       <div className="flex flex-wrap items-center gap-4 text-sm">
-        <Image
-          src={product.imagePath}
+        <ProductImage
+          src={shownImage(product.imagePath)}
           alt={`${text.currentImage}: ${product.name}`}
+          name={product.name}
           width={160}
           height={120}
           className="aspect-[4/3] w-40 rounded-md border border-stone-200 bg-stone-100 object-cover"

@@ -4,7 +4,7 @@ import { GALLERY_FLASH, removeGalleryImage } from "@/lib/admin/gallery";
 import { productPagePath } from "@/lib/admin/product-actions";
 import { db } from "@/lib/db/client";
 
-// "Remove" one gallery image; 409 last_image for a product's only image (it keeps one).
+// "Remove" one gallery image, the last one too (the product then shows the placeholder).
 export const dynamic = "force-dynamic";
 
 type Params = { params: Promise<{ id: string; imageId: string }> };
