@@ -5,23 +5,14 @@ import { PayButton, type PayButtonLine } from "@/components/pay-button";
 import type { CheckoutDetails } from "@/components/pay-button/request-order";
 import { PromoCodeField, type AppliedPromo } from "@/components/promo-code-field";
 import { ADDRESS_LIMITS, customerSchema, deliveryAddressSchema } from "@/lib/checkout/request";
+import type { DeliveryOptions } from "@/lib/delivery";
 import { deliveryFee } from "@/lib/delivery-fee";
 import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
 import { formatAoa } from "@/lib/money";
 
 /** The active delivery methods, as GET /api/delivery-options answers them. */
-export interface CheckoutDeliveryOptions {
-  zones: {
-    id: string;
-    name: string;
-    feeAoa: number;
-    freeFromAoa: number | null;
-    estimatedDays: number | null;
-    municipalities: string[];
-  }[];
-  pickupPoints: { id: string; name: string; address: string; hours: string }[];
-}
+export type CheckoutDeliveryOptions = DeliveryOptions;
 
 /** The choice of a delivery whose zone follows the municipality (the zones that list theirs). */
 const BY_MUNICIPALITY = "delivery";
