@@ -154,7 +154,6 @@ export function ProductForm({
           name="image"
           type="file"
           accept="image/png,image/jpeg,image/webp"
-          required={!product}
           aria-describedby={`${id("image")}-hint`}
           className="w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-stone-200 file:px-3 file:py-2"
           {...invalidProps("image")}
@@ -168,7 +167,6 @@ export function ProductForm({
         <input
           id={id("image-alt")}
           name="imageAlt"
-          required={!product}
           maxLength={GALLERY_LIMITS.altMax}
           aria-describedby={`${id("image-alt")}-hint`}
           className={fieldClass}

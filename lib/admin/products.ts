@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
-import { replaceGallery } from "../gallery";
+import { NO_IMAGE, replaceGallery } from "../gallery";
 import { Rollback, rolledBack } from "../db/rollback";
 import { lockProducts } from "../stock";
 import type { ImageStore } from "../images/store";
@@ -51,7 +51,6 @@ export const PRODUCT_ERRORS = [
   "stock_changed",
   "insufficient_stock",
   "has_options",
-  "image_required",
   "image_empty",
   "image_too_large",
   "image_too_many_pixels",
@@ -253,7 +252,11 @@ export interface ProductDeps {
   images: ImageStore;
 }
 
-/** A new product, on sale at once, with its image (required) and its first stock in the history. */
+/**
+ * A new product, on sale at once, with its image when one is sent (without one it shows the
+ * placeholder until the gallery gets one, as a product imported without images) and its first
+ * stock in the history.
+ */
 export async function createProduct(
   input: unknown,
   image: ImageUpload | undefined,
@@ -261,23 +264,22 @@ export async function createProduct(
 ): Promise<ProductResult> {
   const parsed = createProductSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  if (!image || image.bytes.byteLength === 0)
-    return { ok: false, status: 400, code: "image_required", message: "a new product needs an image", field: "image" };
   const { imageAlt, categoryIds, ...data } = parsed.data;
   if (await deps.db.product.findUnique({ where: { slug: data.slug }, select: { id: true } })) return slugTaken;
   const upload = await prepareUpload(image);
   if (!upload.ok) return upload;
-  const { bytes, contentType } = upload.image!;
   try {
     const product = await deps.db.$transaction(async (tx) => {
       // In this transaction: a product refused below (a Rollback) leaves no image behind.
-      const { path } = await deps.images.put(bytes, contentType, tx);
+      const path = upload.image
+        ? (await deps.images.put(upload.image.bytes, upload.image.contentType, tx)).path
+        : NO_IMAGE;
       // A trigger gives the product its default variant, at this price and stock (lib/variants.ts).
       const created = await tx.product.create({
         data: { ...data, imagePath: path },
         select: { id: true, stock: true, variants: { select: { id: true } } },
       });
-      await replaceGallery(tx, created.id, [{ path, alt: imageAlt ?? data.name }]);
+      if (upload.image) await replaceGallery(tx, created.id, [{ path, alt: imageAlt ?? data.name }]);
       if (!(await setCategories(tx, created.id, categoryIds ?? []))) throw new Rollback(unknownCategories);
       if (created.stock > 0)
         await tx.stockAdjustment.create({

@@ -498,8 +498,8 @@ export const en: Dictionary = {
       stockHint:
         "If you change the stock here, say why. If a purchase takes units meanwhile, nothing is saved and the page shows the new stock.",
       stockReason: "Reason for the stock change",
-      image: "Image",
-      imageHint: "PNG, JPEG or WebP, up to 2 MB.",
+      image: "Image (optional)",
+      imageHint: "PNG, JPEG or WebP, up to 2 MB. Without one, the product shows its initial until you add a photo.",
       newImage: "New image (optional)",
       newImageHint: "PNG, JPEG or WebP, up to 2 MB. It replaces the gallery's first image, the catalogue's.",
       imageAlt: "Image text alternative",
@@ -551,7 +551,6 @@ export const en: Dictionary = {
           "The stock changed meanwhile (a purchase). Nothing was saved: check the new stock and try again.",
         insufficient_stock: "The stock cannot go below zero or above the limit.",
         has_options: "This product has options: price and stock belong to each variant, in the variants table.",
-        image_required: "A new product needs an image.",
         image_empty: "The image file is empty.",
         image_too_large: "The image is larger than 2 MB.",
         image_too_many_pixels:

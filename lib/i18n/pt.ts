@@ -513,8 +513,9 @@ export const pt = {
       stockHint:
         "Se mudar o stock aqui, diga porquê. Se entretanto uma compra levar unidades, nada é guardado e a página mostra o stock novo.",
       stockReason: "Motivo da mudança de stock",
-      image: "Imagem",
-      imageHint: "PNG, JPEG ou WebP, até 2 MB.",
+      image: "Imagem (opcional)",
+      imageHint:
+        "PNG, JPEG ou WebP, até 2 MB. Sem imagem, o produto mostra a sua inicial até lhe juntar uma fotografia.",
       newImage: "Nova imagem (opcional)",
       newImageHint: "PNG, JPEG ou WebP, até 2 MB. Substitui a primeira imagem da galeria, a do catálogo.",
       imageAlt: "Texto alternativo da imagem",
@@ -571,7 +572,6 @@ export const pt = {
           "O stock mudou entretanto (houve uma compra). Nada foi guardado: veja o stock novo e tente de novo.",
         insufficient_stock: "O stock não pode ficar abaixo de zero nem acima do limite.",
         has_options: "Este produto tem opções: o preço e o stock são os de cada variante, na tabela de variantes.",
-        image_required: "Um produto novo precisa de uma imagem.",
         image_empty: "O ficheiro da imagem está vazio.",
         image_too_large: "A imagem tem mais de 2 MB.",
         image_too_many_pixels:

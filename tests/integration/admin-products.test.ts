@@ -7,6 +7,7 @@ import { adjustStock, createProduct, updateProduct } from "@/lib/admin/products"
 import { addToCart, getCart, setLineQuantity } from "@/lib/cart";
 import { findProductBySlug, listProducts } from "@/lib/catalog";
 import { db } from "@/lib/db/client";
+import { productGallery } from "@/lib/gallery";
 import { postgresImageStore } from "@/lib/images/postgres-store";
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, prepareImage } from "@/lib/images/validate";
 import { ADMIN_APP as APP, adminRequest, type AdminCaller } from "../../harness/support/admin";
@@ -240,12 +241,17 @@ describe("creating a product", () => {
     expect(await json(response)).toMatchObject({ error: { code: "slug_taken" } });
   });
 
-  it("without an image: 400 image_required (JSON cannot carry one)", async () => {
-    const response = await create({ json: { ...fields(), priceAoa: 100, stock: 1 } });
-    expect(response.status).toBe(400);
-    expect(await json(response)).toMatchObject({ error: { code: "image_required" } });
+  it("without an image (JSON, or a form with none chosen): created with an empty gallery, shown with the placeholder", async () => {
+    const input = fields();
+    const response = await create({ json: { ...input, priceAoa: 100, stock: 1 } });
+    expect(response.status).toBe(201);
+    expect(await json(response)).toMatchObject({ product: { slug: input.slug, imagePath: "" } });
     const form = await create({ multipart: fields() });
-    expect(form.headers.get("location")).toBe("/admin/products/new?error=image_required&field=image");
+    expect(form.status).toBe(303);
+    expect(form.headers.get("location")).toMatch(/^\/admin\/products\/[0-9a-f-]{36}\?done=created$/);
+    const shown = await findProductBySlug(input.slug);
+    expect(shown).toMatchObject({ image: null });
+    expect(await productGallery(db(), shown!)).toEqual([]);
   });
 
   it("refuses what it cannot read: another content type 415, broken JSON 400, a JSON array 400", async () => {

@@ -5,7 +5,7 @@ import { postgresImageStore } from "@/lib/images/postgres-store";
 import { productAction, productPagePath } from "@/lib/admin/product-actions";
 
 // The back office's "new product" form (/admin/products/new): multipart with its image, or JSON
-// (then without an image, which a new product needs: 400 image_required). 201 with the product.
+// (then without one: the product shows its placeholder until the gallery gets one). 201 with the product.
 export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest) {
