@@ -459,7 +459,18 @@ export async function browseFacets(
 ): Promise<OptionFacet[] | null> {
   const ids = await listingCategoryIds(db, query, categoryIds);
   if (ids === null) return null;
-  const rows = await db.$queryRaw<{ name: string; value: string; count: number }[]>(facetStatement(query, ids));
+  return facetsByOption(await db.$queryRaw<FacetRow[]>(facetStatement(query, ids)));
+}
+
+/** A row of {@link facetStatement}: one value of one option, with how many listed products sell it. */
+export interface FacetRow {
+  name: string;
+  value: string;
+  count: number;
+}
+
+/** facetStatement's rows grouped by option, in their order. */
+export function facetsByOption(rows: readonly FacetRow[]): OptionFacet[] {
   const facets = new Map<string, OptionFacet>();
   for (const { name, value, count } of rows) {
     // An option named with a colon cannot be written as `opt=<option>:<value>`.

@@ -1,6 +1,15 @@
 import { isDeepStrictEqual } from "node:util";
 import type pg from "pg";
-import { type BrowseQuery, browseStatements, defaultSort, PAGE_SIZE, type Sort } from "../../lib/catalog-query";
+import {
+  type BrowseQuery,
+  browseStatements,
+  defaultSort,
+  type FacetRow,
+  facetStatement,
+  facetsByOption,
+  PAGE_SIZE,
+  type Sort,
+} from "../../lib/catalog-query";
 import { sendJson } from "../lib/http";
 import type { Answer, BaselineHandler, BenchRequest, PreparedRun, Scenario, Target } from "../lib/scenario";
 import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
@@ -80,8 +89,10 @@ interface Row {
   slug: string;
   name: string;
   priceAoa: number;
+  pricesVary: boolean;
+  hasOptions: boolean;
   stock: number;
-  image: string;
+  image: string | null;
   total: number;
 }
 
@@ -111,7 +122,12 @@ const search =
       categoryIds = ids;
     }
     const page = pageStatement(query, categoryIds);
-    const { rows } = await database.query<Row>(page.text, page.values);
+    // The app asks for the page and the listing's facets at once (app/api/search/route.ts).
+    const facetSql = facetStatement(query, categoryIds);
+    const [{ rows }, facetRows] = await Promise.all([
+      database.query<Row>(page.text, page.values),
+      database.query<FacetRow>(facetSql.text, facetSql.values),
+    ]);
     let total = rows[0]?.total;
     if (total === undefined) {
       const { count } = browseStatements(query, categoryIds);
@@ -132,17 +148,20 @@ GROUP BY l.product_id`,
       for (const row of holds.rows) held.set(row.productId, row.units);
     }
     sendJson(response, 200, {
-      items: rows.map(({ id, slug, name, priceAoa, stock, image }) => ({
+      items: rows.map(({ id, slug, name, priceAoa, pricesVary, hasOptions, stock, image }) => ({
         id,
         slug,
         name,
         priceAoa,
+        pricesVary,
+        hasOptions,
         stock: stock + (held.get(id) ?? 0),
         image,
       })),
       total,
       page: query.page,
       pageSize: PAGE_SIZE,
+      facets: facetsByOption(facetRows.rows),
     });
   };
 
@@ -169,7 +188,9 @@ function compareWithBaseline(phase: string): { summary: string; lines: string[];
     compared++;
     const mine = JSON.parse(body) as SearchAnswer;
     if (!isDeepStrictEqual(mine, JSON.parse(other)))
-      problems.push(`${decodeURI(path)}: the app and the baseline answered differently`);
+      problems.push(
+        `${decodeURI(path)}: the app and the baseline answered differently (${firstDifference(mine, JSON.parse(other) as SearchAnswer)})`,
+      );
     if (phase === "warm-up") lines.push(`${decodeURI(path)}: ${mine.total} found, ${mine.items.length} on the page`);
   }
   return {
@@ -177,6 +198,14 @@ function compareWithBaseline(phase: string): { summary: string; lines: string[];
     lines,
     problems,
   };
+}
+
+/** Where two answers part, for the problem line: the total, or the first item that differs. */
+function firstDifference(app: SearchAnswer, baseline: SearchAnswer): string {
+  if (app.total !== baseline.total) return `total ${app.total} against ${baseline.total}`;
+  const at = app.items.findIndex((item, index) => !isDeepStrictEqual(item, baseline.items[index]));
+  if (at < 0) return `${app.items.length} items against ${baseline.items.length}`;
+  return `item ${at + 1}: ${JSON.stringify(app.items[at])} against ${JSON.stringify(baseline.items[at])}`;
 }
 
 function searchRun(target: Target, phase: string): PreparedRun {
