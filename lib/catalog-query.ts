@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { PRODUCT_LIMITS } from "./admin/products";
 import { type CatalogProduct, withExpiredHolds } from "./catalog";
-import { categoryIdsWithChildren, CATEGORY_LIMITS, CATEGORY_SLUG_PATTERN } from "./categories";
+import { categoryIdsWithChildren, CATEGORY_LIMITS } from "./categories";
+import { SLUG_PATTERN } from "./slug";
 import { describeIssues } from "./checkout/request";
 import type { Database } from "./db/client";
 import { Prisma } from "./generated/prisma/client";
@@ -123,11 +124,7 @@ const browseSchema = z
     ),
     category: z.preprocess(
       blankIsAbsent,
-      z
-        .string()
-        .max(CATEGORY_LIMITS.slugMax)
-        .regex(CATEGORY_SLUG_PATTERN, { error: "must be a category's slug" })
-        .optional(),
+      z.string().max(CATEGORY_LIMITS.slugMax).regex(SLUG_PATTERN, { error: "must be a category's slug" }).optional(),
     ),
     sort: z.preprocess(blankIsAbsent, z.enum(SORTS, { error: `must be one of ${SORTS.join(", ")}` }).optional()),
     minPrice: wholeNumber(PRODUCT_LIMITS.priceMax, "kwanza"),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Database } from "./db/client";
 import { ON_SALE } from "./on-sale";
+import { SLUG_PATTERN } from "./slug";
 import { hasNoNul, NO_NUL, requiredText } from "./text-input";
 
 /**
@@ -19,8 +20,6 @@ export const CATEGORY_LIMITS = {
   descriptionMax: 2000,
   positionMax: 100_000,
 } as const;
-
-export const CATEGORY_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** A category as the shop shows it. */
 export interface Category {
@@ -54,7 +53,7 @@ export const categoryInputSchema = z.object({
     .string({ error: "is required" })
     .trim()
     .max(CATEGORY_LIMITS.slugMax, { error: `must have at most ${CATEGORY_LIMITS.slugMax} characters` })
-    .regex(CATEGORY_SLUG_PATTERN, { error: "must be lower-case letters and digits joined by single hyphens" }),
+    .regex(SLUG_PATTERN, { error: "must be lower-case letters and digits joined by single hyphens" }),
   description: z
     .string()
     .trim()
@@ -99,7 +98,7 @@ export async function findCategoryBySlug(
   db: Pick<Database, "category">,
   slug: string,
 ): Promise<{ category: Category; parent: Category | null; children: Category[] } | null> {
-  if (!CATEGORY_SLUG_PATTERN.test(slug) || slug.length > CATEGORY_LIMITS.slugMax) return null;
+  if (!SLUG_PATTERN.test(slug) || slug.length > CATEGORY_LIMITS.slugMax) return null;
   const category = await db.category.findUnique({
     where: { slug },
     select: { ...categoryFields, parent: { select: categoryFields } },

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Database } from "./db/client";
+import { isKnownError, isUniqueViolation } from "./db/known-error";
 import { Rollback, rolledBack } from "./db/rollback";
 import { municipalitiesByZone, municipalitiesInput, replaceMunicipalities } from "./delivery-municipalities";
-import { Prisma } from "./generated/prisma/client";
 import { activeFlag, formIntegerBetween, formOptional, invalidInput, requiredText } from "./text-input";
 import { isUuid } from "./uuid";
 
@@ -123,13 +123,10 @@ const nameTaken = (what: string): Refusal => ({
   field: "name",
 });
 
-const knownError = (error: unknown, code: string) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === code;
-
 /** A write's error as the admin's refusal, or the error again when it is a fault. */
 function refusalOf(error: unknown, what: string): Refusal {
-  if (knownError(error, "P2002")) return nameTaken(what);
-  if (knownError(error, "P2025")) return notFound(what);
+  if (isUniqueViolation(error)) return nameTaken(what);
+  if (isKnownError(error, "P2025")) return notFound(what);
   throw error;
 }
 

@@ -9,6 +9,7 @@ import {
   type CategoryNode,
 } from "../categories";
 import type { Database } from "../db/client";
+import { isKnownError, isUniqueViolation } from "../db/known-error";
 import { Rollback, rolledBack } from "../db/rollback";
 import { Prisma } from "../generated/prisma/client";
 import { invalidInput } from "../text-input";
@@ -111,9 +112,6 @@ async function checkParent(db: Database, parentId: string | undefined): Promise<
   return undefined;
 }
 
-const knownError = (error: unknown, code: string) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === code;
-
 /** The database's own refusal of a third level (the trigger categories_two_levels, SQLSTATE 23514). */
 function isThirdLevel(error: unknown): boolean {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
@@ -124,12 +122,12 @@ function isThirdLevel(error: unknown): boolean {
 
 /** What a write's error means to the admin, or undefined when it is a fault (rethrown). */
 function refusalOf(error: unknown): Refusal | undefined {
-  if (knownError(error, "P2002")) return slugTaken;
+  if (isUniqueViolation(error)) return slugTaken;
   if (isThirdLevel(error))
     return tooDeep("another change made this a third level meanwhile; categories have two levels at most");
   // The parent was deleted between the check and the write.
-  if (knownError(error, "P2003")) return noSuchParent;
-  if (knownError(error, "P2025")) return notFound;
+  if (isKnownError(error, "P2003")) return noSuchParent;
+  if (isKnownError(error, "P2025")) return notFound;
   return undefined;
 }
 

@@ -1,11 +1,13 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import { isUniqueViolation } from "../db/known-error";
 import { Prisma } from "../generated/prisma/client";
 import { NO_IMAGE, replaceGallery } from "../gallery";
 import { Rollback, rolledBack } from "../db/rollback";
 import { lockProducts } from "../stock";
 import type { ImageStore } from "../images/store";
+import { SLUG_PATTERN } from "../slug";
 import { prepareImage, type PreparedImage } from "../images/validate";
 import { formInteger, formOptional, formUuidList, hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
 import { lockCategories } from "./categories";
@@ -39,8 +41,6 @@ export const PRODUCT_LIMITS = {
   /** Categories one product may be in. */
   categoriesMax: 100,
 } as const;
-
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** What an action did, and why it did nothing: the admin pages have a sentence for each (?done=, ?error=). */
 export const PRODUCT_DONE = ["created", "saved", "archived", "restored", "adjusted"] as const;
@@ -210,9 +210,6 @@ const slugTaken: ProductResult = {
   message: "another product already has this slug",
   field: "slug",
 };
-
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 
 const unknownCategories: ProductResult = {
   ok: false,

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import { isUniqueViolation } from "../db/known-error";
 import { Rollback, rolledBack } from "../db/rollback";
 import { Prisma } from "../generated/prisma/client";
 import { isPromoCode, normalizePromoCode, PROMO_CODE_MAX, PROMO_KINDS, type PromoKind } from "../promo-code";
@@ -210,7 +211,7 @@ async function refuseTakenCode(tx: Prisma.TransactionClient, code: string, id?: 
 function refusalOf(error: unknown): Refusal {
   const refused = rolledBack<Refusal>(error);
   if (refused) return refused;
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return codeTaken;
+  if (isUniqueViolation(error)) return codeTaken;
   throw error;
 }
 

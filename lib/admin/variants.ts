@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import { isUniqueViolation } from "../db/known-error";
 import { Rollback, rolledBack } from "../db/rollback";
 import { Prisma } from "../generated/prisma/client";
 import { lockProducts } from "../stock";
@@ -341,9 +342,6 @@ function invalidTable(error: z.ZodError): Refusal {
     first === "variants" && VARIANT_FIELDS.some((name) => name === named) ? (named as VariantField) : refusal.field;
   return { ...refusal, ...(field ? { field } : {}) };
 }
-
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 
 const skuTaken = (title: string): Refusal => ({
   ok: false,

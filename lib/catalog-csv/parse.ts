@@ -1,7 +1,8 @@
 import { posix } from "node:path";
 import { parse } from "csv-parse/sync";
 import { z } from "zod";
-import { PRODUCT_LIMITS, SLUG_PATTERN } from "../admin/products";
+import { PRODUCT_LIMITS } from "../admin/products";
+import { SLUG_PATTERN } from "../slug";
 import { CATEGORY_LIMITS } from "../categories";
 import { GALLERY_LIMITS } from "../gallery";
 import { skuSchema } from "../variant-input";

@@ -1,4 +1,5 @@
-import { PRODUCT_LIMITS, SLUG_PATTERN } from "@/lib/admin/products";
+import { PRODUCT_LIMITS } from "@/lib/admin/products";
+import { SLUG_PATTERN } from "@/lib/slug";
 import { findProductBySlug } from "@/lib/catalog";
 import { jsonError } from "@/lib/http";
 import { consoleLogger, errorKind } from "@/lib/log";
