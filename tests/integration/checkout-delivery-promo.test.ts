@@ -119,6 +119,9 @@ const stockOf = async (productId: string) =>
   (await client.product.findUniqueOrThrow({ where: { id: productId }, select: { stock: true } })).stock;
 
 const runJobs = async () => {
+  // A webhook's route runs its jobs in after(): wait for those first, or this run finds them
+  // claimed, returns, and the test reads the stock before they are done.
+  await settleAfterTasks();
   const { runDueJobs } = await import("@/lib/jobs/runner");
   await runDueJobs({});
 };

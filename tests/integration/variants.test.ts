@@ -89,6 +89,9 @@ async function checkoutVariant(productId: string, variantId: string, quantity: n
 }
 
 const runJobs = async () => {
+  // A webhook's route runs its jobs in after(): wait for those first, or this run finds them
+  // claimed, returns, and the test reads the stock before they are done.
+  await settleAfterTasks();
   const { runDueJobs } = await import("@/lib/jobs/runner");
   await runDueJobs({});
 };
