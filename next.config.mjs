@@ -5,7 +5,7 @@ import { PHASE_DEVELOPMENT_SERVER } from "next/constants.js";
 // They are rewrites here rather than in proxy.ts so that the cached catalogue and product pages
 // are answered with no proxy at all (on Vercel, by the routing layer in front of the CDN).
 // tests/unit/next-config.test.ts keeps these in step with lib/i18n (the languages, the cookie)
-// and lib/security/csp.ts (the cached pages' policy).
+// and lib/http/csp.ts (the cached pages' policy).
 const LANG_COOKIE = "lang";
 const DEFAULT_LANG = "pt";
 const OTHER_LANGS = ["en"];
@@ -38,7 +38,7 @@ function languageRewrites() {
 /**
  * The Content-Security-Policy of the cached pages (`/`, `/page/<n>`, `/categories/<slug>` and its
  * pages, `/products/<slug>`), which cannot carry a
- * per-response nonce: lib/security/csp.ts, `contentSecurityPolicy({ nonce: null })`. Every other
+ * per-response nonce: lib/http/csp.ts, `contentSecurityPolicy({ nonce: null })`. Every other
  * page gets its nonce policy from proxy.ts.
  */
 const cachedPagePolicy = (development) =>
@@ -62,7 +62,7 @@ const nextConfig = (phase) => ({
   // pg and Prisma's driver adapter are Node libraries; load them from node_modules at run time.
   serverExternalPackages: ["pg", "@prisma/adapter-pg"],
   images: { unoptimized: true },
-  // GET /api/health compares the database's migrations with this build's (lib/health.ts);
+  // GET /api/health compares the database's migrations with this build's (lib/db/health.ts);
   // file tracing cannot see a directory read, so ship it with that function.
   outputFileTracingIncludes: { "/api/health": ["./prisma/migrations/**/*"] },
   // `next dev` serves its own resources (/_next/*, the HMR socket) to pages from localhost and
@@ -73,7 +73,7 @@ const nextConfig = (phase) => ({
     // After the files and the routes without parameters (the API's, the sitemap), before the
     // routes with parameters: `/cart` must not be read as the language "cart".
     // /sitemap.xml: the index of the split sitemaps, which Next does not write and whose address
-    // no route may take beside app/sitemap.ts (lib/seo.ts, sitemapPath).
+    // no route may take beside app/sitemap.ts (lib/seo/seo.ts, sitemapPath).
     return {
       beforeFiles: [{ source: "/sitemap.xml", destination: "/sitemap_index.xml" }],
       afterFiles: languageRewrites(),

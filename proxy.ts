@@ -1,12 +1,12 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { nodeEnv } from "@/lib/env";
-import { contentSecurityPolicy, newNonce } from "@/lib/security/csp";
+import { contentSecurityPolicy, newNonce } from "@/lib/http/csp";
 
 // The Content-Security-Policy with a fresh nonce, for every page rendered per request (the
 // cart, checkout, result and order pages, the back office, the 404): Next reads the nonce from
 // the request's policy header and puts it on its scripts; pages read it from `x-nonce`. The
 // cached catalogue and product pages are not matched: they get their policy, without a nonce,
-// from next.config.mjs, and no proxy runs for them (lib/security/csp.ts).
+// from next.config.mjs, and no proxy runs for them (lib/http/csp.ts).
 export function proxy(request: NextRequest) {
   const nonce = newNonce();
   const policy = contentSecurityPolicy({ nonce, development: nodeEnv() === "development" });

@@ -1,6 +1,6 @@
 "use client";
 
-import { ErrorState, errorDigest } from "@/components/error-state";
+import { ErrorState, errorDigest } from "@/components/ui/error-state";
 import { en, pt } from "@/lib/i18n/dictionaries";
 import "./globals.css";
 

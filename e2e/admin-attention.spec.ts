@@ -7,7 +7,7 @@ import { screenshotAtEachWidth } from "./support/screenshots";
 import { pt } from "../lib/i18n/dictionaries";
 
 /**
- * The back office's attention list on its home (lib/admin/attention.ts) and "mark resolved", in
+ * The back office's attention list on its home (lib/orders/attention-admin.ts) and "mark resolved", in
  * the browser: an order paid after it was cancelled and a signed webhook delivery for an order the
  * shop never had, written straight into the e2e database as the state machine and the webhook
  * route write them, each opened from the home, resolved with a note, and removed afterwards.

@@ -50,7 +50,7 @@ test.afterAll(async ({ browser }) => {
     [[TOP, SUB]],
   );
   const products = await query<{ id: string }>("SELECT id FROM products WHERE slug = $1", [PRODUCT.slug]);
-  // Through the back office, as an owner would, so the cached pages follow (lib/catalog-pages.ts):
+  // Through the back office, as an owner would, so the cached pages follow (lib/catalog/cached-pages.ts):
   // sub-categories first, then the product out of the shop.
   const page = await browser.newPage();
   try {

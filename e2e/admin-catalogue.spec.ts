@@ -7,7 +7,7 @@ import { screenshotAtEachWidth } from "./support/screenshots";
 import { pt } from "../lib/i18n/dictionaries";
 
 /**
- * The catalogue CSV in the back office (/admin/catalogue, lib/catalog-csv/), without JavaScript
+ * The catalogue CSV in the back office (/admin/catalogue, lib/catalog/csv/), without JavaScript
  * being needed: a file with a bad line is checked and its problems are listed by line and column,
  * nothing written; the fixed file is checked (a summary), then imported, and its product is in
  * the products' list. The product created here is archived through the back office and removed
@@ -32,7 +32,7 @@ const csvFile = (content: string) => ({ name: "catalogo.csv", mimeType: "text/cs
 test.afterAll(async ({ browser }) => {
   const rows = await query<{ id: string }>("SELECT id FROM products WHERE slug = ANY($1::text[])", [[slug, bareSlug]]);
   if (rows.length === 0) return;
-  // Through the back office first, so the cached pages forget them at once (lib/catalog-pages.ts).
+  // Through the back office first, so the cached pages forget them at once (lib/catalog/cached-pages.ts).
   const page = await browser.newPage();
   try {
     await signInToBackOffice(page);

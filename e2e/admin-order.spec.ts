@@ -6,8 +6,8 @@ import { screenshotAtEachWidth } from "./support/screenshots";
 import { pt } from "../lib/i18n/dictionaries";
 
 /**
- * The back office's order page (/admin/orders/<externalTransactionId>, lib/admin/order-timeline.ts
- * and lib/admin/order-actions.ts), in the browser: a paid order written straight into the e2e
+ * The back office's order page (/admin/orders/<externalTransactionId>, lib/orders/timeline-admin.ts
+ * and lib/http/order-actions.ts), in the browser: a paid order written straight into the e2e
  * database with a PARKED job (as a runner leaves one after its last failed attempt), opened from
  * the list, its job retried from its page. Removed afterwards.
  */

@@ -9,8 +9,8 @@ import { kwanza } from "./support/shop";
 import { en, pt } from "../lib/i18n/dictionaries";
 
 /**
- * The back office's orders list and CSV export (/admin/orders, lib/admin/orders.ts and
- * lib/admin/export.ts), in the browser, with an order written straight into the e2e database
+ * The back office's orders list and CSV export (/admin/orders, lib/orders/orders-admin.ts and
+ * lib/orders/export-admin.ts), in the browser, with an order written straight into the e2e database
  * (as e2e/admin.spec.ts does for the home's totals) and removed afterwards.
  */
 

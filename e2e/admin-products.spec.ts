@@ -9,7 +9,7 @@ import { kwanza } from "./support/shop";
 import { en, pt } from "../lib/i18n/dictionaries";
 
 /**
- * The back office's products and stock (/admin/products, lib/admin/products.ts) in the browser:
+ * The back office's products and stock (/admin/products, lib/catalog/products-admin.ts) in the browser:
  * a demo product's price, stock and image edited and seen at once in /api/products and the
  * catalogue, a stock adjustment with its reason in the history, and a product of the test's own
  * created, archived and restored. Other specs read the demo catalogue: the demo product is put
@@ -36,7 +36,7 @@ test.afterAll(async ({ browser }) => {
   // The image and the created products straight in the database (the shop deletes nothing)...
   if (original) {
     await query("UPDATE products SET image_path = $2 WHERE id = $1", [original.id, original.image_path]);
-    // The form's new image replaced the gallery's first (lib/admin/products.ts): that one too.
+    // The form's new image replaced the gallery's first (lib/catalog/products-admin.ts): that one too.
     await query("UPDATE gallery_images SET path = $2 WHERE product_id = $1 AND position = 0", [
       original.id,
       original.image_path,
@@ -48,7 +48,7 @@ test.afterAll(async ({ browser }) => {
       ])
     : [];
   // ...and the rest through the back office, as an owner would, so the cached catalogue and
-  // product pages follow at once (lib/catalog-pages.ts) for the specs that read them next.
+  // product pages follow at once (lib/catalog/cached-pages.ts) for the specs that read them next.
   const page = await browser.newPage();
   try {
     await signInToBackOffice(page);

@@ -7,7 +7,7 @@ import { pt } from "../lib/i18n/dictionaries";
 
 /**
  * A product's options and variants in the back office (/admin/products/<id>,
- * lib/admin/variants.ts), with plain forms: the owner gives a product the options Tamanho (P, M)
+ * lib/catalog/variants-admin.ts), with plain forms: the owner gives a product the options Tamanho (P, M)
  * and Cor (Azul, Branco), sees its 4 variants, sets the price and stock of one in the table, saves
  * and sees them, then adjusts another variant's stock. The product is the test's own, archived
  * from the start so the shop's catalogue (which other specs read) never shows it, and removed

@@ -7,7 +7,7 @@ import { kwanza, pickupDelivery } from "./support/shop";
 import { pt } from "../lib/i18n/dictionaries";
 
 /**
- * The catalogue and product pages come from Next's cache (lib/catalog-pages.ts), and follow the
+ * The catalogue and product pages come from Next's cache (lib/catalog/cached-pages.ts), and follow the
  * database within seconds: a product created in the back office appears, a checkout that reserves
  * its last units shows it sold out, and a price edit shows the new price, each within 5 s,
  * while the pages are still answered from the cache between changes.

@@ -4,7 +4,7 @@ import { readE2eServerEnvironment } from "../harness/server-environment";
 import { expect, test } from "./support/fixtures";
 
 /**
- * What search engines read (lib/seo.ts): /robots.txt, the sitemap index (/sitemap.xml) and the sitemaps they name (/sitemap/<n>.xml), a product page's canonical link, Open Graph image and Product JSON-LD in
+ * What search engines read (lib/seo/seo.ts): /robots.txt, the sitemap index (/sitemap.xml) and the sitemaps they name (/sitemap/<n>.xml), a product page's canonical link, Open Graph image and Product JSON-LD in
  * kwanza, and the Open Graph images (PNG, from opengraph-image.tsx) of product and category
  * pages. The page's CSP must raise no violation for the JSON-LD block (the fixtures fail the test on any).
  */

@@ -45,7 +45,7 @@ test("a quantity above the stock is lowered to it, and the shopper is told", asy
   await page.getByLabel(pt.product.quantity).evaluate((input: HTMLInputElement) => input.removeAttribute("max"));
   await page.getByLabel(pt.product.quantity).fill("99");
   await page.getByRole("button", { name: pt.catalog.addToCart }).click();
-  // The header fetches its count (components/header-cart-count.tsx): wait for a number above 0.
+  // The header fetches its count (components/cart/header-cart-count.tsx): wait for a number above 0.
   await expect(page.getByTestId("cart-count")).toHaveText(/^[1-9]\d*$/);
   const count = Number(await page.getByTestId("cart-count").textContent());
   expect(count).toBeLessThanOrEqual(scarce.initialStock);

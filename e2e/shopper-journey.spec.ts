@@ -46,7 +46,7 @@ test("catalogue, product, cart, checkout, the popup, the success page and the or
   await popup.pay("FPMCXEXPRSS");
   await expect(page).toHaveURL(/\/checkout\/success\/order_/, { timeout: 15_000 });
   await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
-  // Once paid, the page refreshes itself until the cart is cleared (components/use-header-cart-count.ts);
+  // Once paid, the page refreshes itself until the cart is cleared (components/cart/use-header-cart-count.ts);
   // scanned in the middle of a refresh, the document was once caught without its <title>. Scan the
   // page it settles on: the cart emptied and no refresh in flight.
   await expect(page.getByTestId("cart-count")).toHaveText("0", { timeout: 15_000 });

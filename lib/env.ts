@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT, type UnitLimits } from "./checkout/limits";
+import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT, type UnitLimits } from "./order-limits";
 
 /**
  * The one module that reads the environment. Everything else asks `getEnv()`.
@@ -287,7 +287,7 @@ export interface Env {
     holdSeconds: number;
     /** 0: no cap. */
     maxOpenPerShopper: number;
-    /** Per client address (lib/client-address.ts' rateLimitKeyOf); 0: no cap. */
+    /** Per client address (lib/http/client-address.ts' rateLimitKeyOf); 0: no cap. */
     maxOpenPerAddress: number;
     /** Orders holding a bank reference, per client address and per phone; 0: no cap. */
     maxReferenceHolds: number;
@@ -309,7 +309,7 @@ export interface Env {
   };
   /** The back office (/admin); undefined when ADMIN_PASSWORD is unset, and the back office is off. */
   admin?: { password: string; sessionSecret: string };
-  /** Where the client's address comes from (lib/client-address.ts). */
+  /** Where the client's address comes from (lib/http/client-address.ts). */
   clientAddress: { onVercel: boolean; trustedProxies: number };
   databaseUrl: string;
   databasePoolMax: number;

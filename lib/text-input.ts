@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { describeIssues } from "./checkout/request";
+import { describeIssues } from "./checkout/checkout-rules";
 
 /**
  * What every form and query of the shop asks of a text, in one place: PostgreSQL's `text` cannot

@@ -54,7 +54,7 @@ export async function buildTools({ outdir = path.join(root, "dist") } = {}) {
     target: "node20",
     packages: "external",
     // next has no `exports` map, so Node's ESM loader finds `next/cache` only with its extension
-    // (lib/catalog-pages.ts imports it; outside Next its revalidation does nothing, by design).
+    // (lib/catalog/cached-pages.ts imports it; outside Next its revalidation does nothing, by design).
     alias: { "next/cache": "next/cache.js" },
     plugins: [serverOnlyIsEmpty],
     // Not minified: a stack trace in the worker's log should be readable as it is.

@@ -1,18 +1,18 @@
 // `npm run catalogue:import -- <file.csv> [--dry-run]`: the catalogue CSV into the database of
-// DATABASE_URL (lib/catalog-csv/import.ts; README, "Catalogue CSV"), with its image files read
+// DATABASE_URL (lib/catalog/csv/import.ts; README, "Catalogue CSV"), with its image files read
 // from the CSV's folder, which the back office's upload cannot do. Prints every problem by line
 // and column (exit 1, nothing written) or what the file changed (or, with --dry-run, would change).
 // Loads .env files as `next start` does.
 import { readFile, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import nextEnv from "@next/env";
-import { CATALOG_PAGE_SECONDS } from "../lib/catalog-pages";
-import { folderFiles } from "../lib/catalog-csv/files";
-import { CSV_LIMITS, type ImportSummary } from "../lib/catalog-csv/format";
-import { importCatalogueCsv } from "../lib/catalog-csv/import";
+import { CATALOG_PAGE_SECONDS } from "../lib/catalog/cached-pages";
+import { folderFiles } from "../lib/catalog/csv/files";
+import { CSV_LIMITS, type ImportSummary } from "../lib/catalog/csv/format";
+import { importCatalogueCsv } from "../lib/catalog/csv/import";
 import { db } from "../lib/db/client";
 import { EnvError, getDatabaseEnv } from "../lib/env";
-import { postgresImageStore } from "../lib/images/postgres-store";
+import { postgresImageStore } from "../lib/catalog/images/postgres-store";
 
 const log = (line: string) => console.log(`[catalogue] ${line}`);
 function fail(line: string, code = 1): never {

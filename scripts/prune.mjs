@@ -3,7 +3,7 @@
 // tools that dependencies list as optional (Next's compiler; the Prisma CLI and TypeScript), but
 // keeps sharp's binary for this platform (@img/sharp-<os>-<arch> and its libvips): sharp lists it
 // as optional too, and the back office re-encodes every uploaded image with it
-// (lib/images/validate.ts). Those packages are set aside during the prune and put back; only
+// (lib/catalog/images/validate.ts). Those packages are set aside during the prune and put back; only
 // them, since the prune restores whatever else it finds missing.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync } from "node:fs";

@@ -9,7 +9,7 @@ import { EnvError } from "../lib/env";
 import { runDueJobs } from "../lib/jobs/runner";
 import { consoleLogger, redactText } from "../lib/log";
 import { reconcilePendingOrders } from "../lib/orders/reconcile";
-import { payClient } from "../lib/pay";
+import { payClient } from "../lib/orders/pay-client";
 
 nextEnv.loadEnvConfig(process.cwd(), false, { info: () => {}, error: console.error });
 try {

@@ -4,7 +4,7 @@
 // request has none, so a route handler cannot tell a client's made-up header from the real
 // peer, and a per-address rate limit could be dodged with a new header on every request. This
 // server appends the peer to X-Forwarded-For on every request, as a proxy does, so its last
-// entry is always the real peer (lib/client-address.ts reads it; TRUST_PROXY counts the
+// entry is always the real peer (lib/http/client-address.ts reads it; TRUST_PROXY counts the
 // proxies in front, from the right).
 //
 // Plain JavaScript on plain `node`: a production server needs no TypeScript runner.

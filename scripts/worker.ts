@@ -13,7 +13,7 @@ import { describeJobError } from "../lib/jobs/queue";
 import { runDueJobs, type RunSummary } from "../lib/jobs/runner";
 import { consoleLogger, redactText } from "../lib/log";
 import { reconcilePendingOrders } from "../lib/orders/reconcile";
-import { payClient } from "../lib/pay";
+import { payClient } from "../lib/orders/pay-client";
 
 const POLL_MS = 2_000;
 /** After the database failed: wait longer before trying again. */

@@ -1,18 +1,18 @@
 import type { Metadata, Viewport } from "next";
 import { setLanguageAction } from "@/app/actions/language";
 import { topCategories } from "@/components/catalog/views";
-import { SiteHeader } from "@/components/site-header";
-import { TestModeBanner } from "@/components/test-mode-banner";
+import { SiteHeader } from "@/components/ui/site-header";
+import { TestModeBanner } from "@/components/ui/test-mode-banner";
 import { getEnv } from "@/lib/env";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { htmlLang } from "@/lib/i18n/languages";
-import { routeLang } from "@/lib/i18n/route-lang";
+import { routeLang } from "@/lib/http/route-lang";
 import "../globals.css";
 
 // The root layout of every page, once per language (the address has none: next.config.mjs rewrites it
 // from the `lang` cookie). It reads no cookie, so the catalogue and product pages under it can be
 // built ahead and served from the cache; the header's cart count is fetched by the browser
-// (components/header-cart-count.tsx). It reads the top-level categories for the header: with the
+// (components/cart/header-cart-count.tsx). It reads the top-level categories for the header: with the
 // cached pages, that is once per rendering (a change of the categories renders them again).
 
 export async function generateMetadata({ params }: { params: Promise<{ lang: string }> }): Promise<Metadata> {

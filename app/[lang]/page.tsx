@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { addToCartAction } from "@/app/actions/cart";
 import { AllProductsView } from "@/components/catalog/views";
-import { listProducts } from "@/lib/catalog";
-import { catalogParamsAtBuild } from "@/lib/catalog-pages";
-import { langParams, routeLang } from "@/lib/i18n/route-lang";
+import { listProducts } from "@/lib/catalog/products";
+import { catalogParamsAtBuild } from "@/lib/catalog/cached-pages";
+import { langParams, routeLang } from "@/lib/http/route-lang";
 
-// Built once per language and served from the cache (lib/catalog-pages.ts): rendered again on
+// Built once per language and served from the cache (lib/catalog/cached-pages.ts): rendered again on
 // the next visit after any change to the catalogue, and at the latest every 30 s. Its later pages
 // are ./page/[page]; another sort, a filter or a search is /search.
 export const revalidate = 30;

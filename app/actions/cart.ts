@@ -2,25 +2,25 @@
 
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { addToCart, cartCookie, removeLine, setLineQuantity, type CartChange } from "@/lib/cart";
-import { catalogChanged } from "@/lib/catalog-pages";
-import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
+import { addToCart, cartCookie, removeLine, setLineQuantity, type CartChange } from "@/lib/cart/cart";
+import { catalogChanged } from "@/lib/catalog/cached-pages";
+import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { cartNoticeQuery, type CartNoticeKind } from "@/lib/i18n/notices";
+import { cartNoticeQuery, type CartNoticeKind } from "@/lib/cart/cart-notices";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { consoleLogger } from "@/lib/log";
 import { releaseExpiredHolds } from "@/lib/orders/holds";
-import { payClient } from "@/lib/pay";
-import { OPTION_FIELD_PREFIX } from "@/lib/variants";
+import { payClient } from "@/lib/orders/pay-client";
+import { OPTION_FIELD_PREFIX } from "@/lib/catalog/variants";
 
-// The cart's forms post here; each works without JavaScript: validate in lib/cart.ts, then
+// The cart's forms post here; each works without JavaScript: validate in lib/cart/cart.ts, then
 // redirect back with a notice in the query (the page shows it, refusals included).
 
 /**
  * Where a form may send the shopper back to: the shop's own pages only, never an arbitrary URL.
  * The cart, the catalogue and its pages, a category and its pages, a product (with the variant
- * chosen, `?variant=`, so the page shows it again), and a search with its query (lib/catalog-query.ts browseSearch writes only these characters).
+ * chosen, `?variant=`, so the page shows it again), and a search with its query (lib/catalog/browse.ts browseSearch writes only these characters).
  */
 const RETURN_PATH =
   /^\/(cart|page\/[0-9]{1,4}|products\/[a-z0-9-]{1,120}(\?variant=[0-9a-f-]{36})?|categories\/[a-z0-9-]{1,120}(\/page\/[0-9]{1,4})?|search(\?[A-Za-z0-9%&=._+*-]{0,400})?)?$/;

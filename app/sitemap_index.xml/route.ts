@@ -1,6 +1,6 @@
 import { getEnv } from "@/lib/env";
-import { sitemapIndexXml } from "@/lib/seo";
-import { sitemapIdsNow } from "@/lib/sitemap";
+import { sitemapIndexXml } from "@/lib/seo/seo";
+import { sitemapIdsNow } from "@/lib/seo/sitemap";
 
 // /sitemap.xml (next.config.mjs rewrites it here): the index of the split sitemaps, where
 // crawlers and SEO tools look first. Read when asked, as the sitemaps are (app/sitemap.ts).

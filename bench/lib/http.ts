@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 /** Helpers for the baseline's bare handlers. */
 
-/** The raw body, or undefined once it passes `maxBytes` (as lib/request-body.ts refuses it). */
+/** The raw body, or undefined once it passes `maxBytes` (as lib/http/request-body.ts refuses it). */
 export async function readBody(request: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let total = 0;

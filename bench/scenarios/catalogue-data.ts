@@ -10,7 +10,7 @@ import type pg from "pg";
  * Everything is deterministic (a seeded generator, ids derived from slugs, fixed dates), so a
  * build reused with BENCH_SKIP_BUILD=1 shows the same products as this run's database. The
  * products are older than the demo catalogue's (2025), so the product pages `next build` renders
- * ahead (the ones changed last, lib/catalog-pages.ts) still include the demo products that
+ * ahead (the ones changed last, lib/catalog/cached-pages.ts) still include the demo products that
  * `product-page` measures.
  *
  * The vocabulary is sized so that a query finds tens to hundreds of products: about 125 kinds

@@ -361,7 +361,7 @@ async function reserve(
       "SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FROM pickup_points WHERE active) AS any",
     );
     if (offered[0]?.any) throw new Refusal(400, "delivery_required");
-    // lib/stock.ts: the products' rows first, then each variant's conditional update.
+    // lib/catalog/stock.ts: the products' rows first, then each variant's conditional update.
     await client.query("SELECT id FROM products WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE", [
       items.map((item) => item.productId),
     ]);

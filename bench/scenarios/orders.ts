@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { dedupeKeyOf, jobsForTransition, type JobType } from "../../lib/jobs/catalog";
+import { dedupeKeyOf, jobsForTransition, type JobType } from "../../lib/jobs/job-types";
 
 /**
  * Orders made for the benchmarks with set-based SQL (one statement for any number), tagged in

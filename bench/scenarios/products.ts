@@ -18,9 +18,9 @@ interface ProductRow {
   stock: number;
 }
 
-/** lib/catalog.ts PRODUCTS_PAGE_SIZE. */
+/** lib/catalog/products.ts PRODUCTS_PAGE_SIZE. */
 const PAGE_SIZE = 500;
-/** lib/catalog.ts listProducts: on sale, by name then id, one more than a page to know whether another follows. */
+/** lib/catalog/products.ts listProducts: on sale, by name then id, one more than a page to know whether another follows. */
 const LIST_PRODUCTS = `SELECT id, slug, name, price_aoa, image_path, stock FROM products
 WHERE archived_at IS NULL ORDER BY name, id LIMIT ${PAGE_SIZE + 1}`;
 

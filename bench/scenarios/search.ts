@@ -9,7 +9,7 @@ import {
   facetsByOption,
   PAGE_SIZE,
   type Sort,
-} from "../../lib/catalog-query";
+} from "../../lib/catalog/browse";
 import { sendJson } from "../lib/http";
 import type { Answer, BaselineHandler, BenchRequest, PreparedRun, Scenario, Target } from "../lib/scenario";
 import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
@@ -20,13 +20,13 @@ import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
  * sort, a filter or a later page.
  *
  * The app: Next's router, the route handler, zod's reading of the query string,
- * lib/catalog-query.ts browseProducts through Prisma (the category and its sub-categories, one
+ * lib/catalog/browse.ts browseProducts through Prisma (the category and its sub-categories, one
  * statement for the page with its total, the expired holds of its products) and Response.json.
  *
  * The baseline: the same statements through `pg`, in the same order, and the same JSON written
- * by hand. The page's statement is the app's own (lib/catalog-query.ts browseStatements, which
- * only builds it); the category's ids and the expired holds are copied from lib/categories.ts
- * (categoryIdsWithChildren) and lib/catalog.ts (withExpiredHolds), so every run checks that each
+ * by hand. The page's statement is the app's own (lib/catalog/browse.ts browseStatements, which
+ * only builds it); the category's ids and the expired holds are copied from lib/catalog/categories.ts
+ * (categoryIdsWithChildren) and lib/catalog/products.ts (withExpiredHolds), so every run checks that each
  * query's answer from the app equals the baseline's (`verify` below).
  */
 
@@ -76,7 +76,7 @@ export function readQuery(params: URLSearchParams): Query {
 }
 
 /**
- * The page statement of lib/catalog-query.ts, the very SQL the app runs (browseStatements is
+ * The page statement of lib/catalog/browse.ts, the very SQL the app runs (browseStatements is
  * pure), as text with $n placeholders and its values for `pg`.
  */
 export function pageStatement(query: Query, categoryIds: string[] | undefined): { text: string; values: unknown[] } {
@@ -98,7 +98,7 @@ interface Row {
 
 /**
  * A category and its sub-categories, as browseProducts reads them (category.findUnique by slug,
- * then lib/categories.ts categoryIdsWithChildren); null when no category has the slug.
+ * then lib/catalog/categories.ts categoryIdsWithChildren); null when no category has the slug.
  */
 export async function readCategoryIds(database: pg.Pool, slug: string): Promise<string[] | null> {
   const { rows } = await database.query<{ id: string }>("SELECT id FROM categories WHERE slug = $1 LIMIT 1", [slug]);
@@ -134,7 +134,7 @@ const search =
       const counted = await database.query<{ total: number }>(count.text, count.values);
       total = counted.rows[0]?.total ?? 0;
     }
-    // lib/catalog.ts withExpiredHolds.
+    // lib/catalog/products.ts withExpiredHolds.
     const held = new Map<string, number>();
     if (rows.length > 0) {
       const holds = await database.query<{ productId: string; units: number }>(

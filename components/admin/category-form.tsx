@@ -1,6 +1,6 @@
-import { flashOf } from "@/lib/admin/order-flash";
-import { CATEGORY_DONE, CATEGORY_ERRORS, CATEGORY_FIELDS, type CategoryField } from "@/lib/admin/categories";
-import { CATEGORY_LIMITS, type Category } from "@/lib/categories";
+import { flashOf } from "@/lib/orders/order-flash";
+import { CATEGORY_DONE, CATEGORY_ERRORS, CATEGORY_FIELDS, type CategoryField } from "@/lib/catalog/categories-admin";
+import { CATEGORY_LIMITS, type Category } from "@/lib/catalog/categories";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 import { buttonClass, Field, fieldClass } from "./product-form";
@@ -43,7 +43,7 @@ export function CategoryFlash({ t, flash }: { t: Dictionary; flash: ReturnType<t
 
 /**
  * The category form of the back office, to create a category (`category` absent) or edit one: it
- * posts to app/api/admin/categories (lib/admin/categories.ts checks everything again). The parent
+ * posts to app/api/admin/categories (lib/catalog/categories-admin.ts checks everything again). The parent
  * is chosen among top-level categories only; a category with sub-categories has none to choose.
  */
 export function CategoryForm({

@@ -1,5 +1,5 @@
-import { flashOf } from "@/lib/admin/order-flash";
-import { MUNICIPALITY_LIMITS } from "@/lib/delivery-municipalities";
+import { flashOf } from "@/lib/orders/order-flash";
+import { MUNICIPALITY_LIMITS } from "@/lib/delivery/municipalities";
 import {
   DELIVERY_DONE,
   DELIVERY_ERRORS,
@@ -8,7 +8,7 @@ import {
   type DeliveryField,
   type DeliveryZone,
   type PickupPoint,
-} from "@/lib/delivery";
+} from "@/lib/delivery/zones";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 import { ActiveBox, buttonClass, Field, fieldClass } from "./product-form";

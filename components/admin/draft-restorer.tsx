@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 
 /**
- * Puts a draft (lib/admin/draft.ts: the text fields of a form refused because its session had
+ * Puts a draft (lib/http/admin-draft.ts: the text fields of a form refused because its session had
  * ended) back into the form on this page that posts to the same address, once: only when the
  * address names the draft (`?draft=<id>`, where the sign-in sends the owner back), which is then
  * taken out of the address, so a reload or a later visit leaves the form as the server sent it.

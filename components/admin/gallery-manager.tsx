@@ -1,5 +1,5 @@
 import Image from "next/image";
-import { flashOf } from "@/lib/admin/order-flash";
+import { flashOf } from "@/lib/orders/order-flash";
 import {
   GALLERY_DONE,
   GALLERY_ERRORS,
@@ -7,8 +7,8 @@ import {
   GALLERY_FLASH,
   type AdminGalleryImage,
   type GalleryField,
-} from "@/lib/admin/gallery";
-import { GALLERY_LIMITS } from "@/lib/gallery";
+} from "@/lib/catalog/gallery-admin";
+import { GALLERY_LIMITS } from "@/lib/catalog/gallery";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 import { buttonClass, Field, fieldClass } from "./product-form";
@@ -28,7 +28,7 @@ const secondaryButton =
   "rounded-md border border-stone-400 px-3 py-1.5 text-sm font-medium text-stone-900 hover:bg-stone-100";
 
 /**
- * A product's images on its back-office page (lib/admin/gallery.ts), each change a small form of
+ * A product's images on its back-office page (lib/catalog/gallery-admin.ts), each change a small form of
  * its own that works without JavaScript: every image's text alternative, up and down, remove (not
  * the last one), and a form to add an image with its text. Each form names its image by id, so a
  * change made meanwhile by someone else is never undone silently.

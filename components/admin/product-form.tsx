@@ -1,12 +1,12 @@
 import type { ReactNode } from "react";
-import { PRODUCT_LIMITS, type AdminProduct, type ProductField } from "@/lib/admin/products";
-import type { CategoryNode } from "@/lib/categories";
-import { GALLERY_LIMITS } from "@/lib/gallery";
+import { PRODUCT_LIMITS, type AdminProduct, type ProductField } from "@/lib/catalog/products-admin";
+import type { CategoryNode } from "@/lib/catalog/categories";
+import { GALLERY_LIMITS } from "@/lib/catalog/gallery";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
 /**
  * The product form of the back office, to create a product (`product` absent) or edit one. A
- * multipart form, for the image; it posts to app/api/admin/products (lib/admin/products.ts checks
+ * multipart form, for the image; it posts to app/api/admin/products (lib/catalog/products-admin.ts checks
  * everything again). When editing, the stock it shows goes back as `stockShown`, so a change is
  * refused if a checkout took units meanwhile rather than giving them back. The categories are
  * checkboxes under their top-level category, with an empty `categoryIds` always sent so that
@@ -28,7 +28,7 @@ export function ProductForm({
 }: {
   t: Dictionary;
   product?: AdminProduct;
-  /** The category tree (lib/categories.ts categoryTree), and the ones the product is in. */
+  /** The category tree (lib/catalog/categories.ts categoryTree), and the ones the product is in. */
   categories: CategoryNode[];
   categoryIds?: string[];
   /** A product with options prices and stocks each variant (components/admin/variants-manager.tsx): no price or stock here. */

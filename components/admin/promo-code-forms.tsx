@@ -1,5 +1,5 @@
-import { luandaLocalInput } from "@/lib/admin/luanda-calendar";
-import { flashOf } from "@/lib/admin/order-flash";
+import { luandaLocalInput } from "@/lib/luanda-time";
+import { flashOf } from "@/lib/orders/order-flash";
 import {
   PROMO_DONE,
   PROMO_ERRORS,
@@ -7,10 +7,10 @@ import {
   PROMO_LIMITS,
   type AdminPromoCode,
   type PromoField,
-} from "@/lib/admin/promo-codes";
-import type { CategoryNode } from "@/lib/categories";
+} from "@/lib/promotions/promo-codes-admin";
+import type { CategoryNode } from "@/lib/catalog/categories";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { PROMO_CODE_MAX, PROMO_KINDS } from "@/lib/promo-code";
+import { PROMO_CODE_MAX, PROMO_KINDS } from "@/lib/promotions/promo-code-rules";
 import { isUuid } from "@/lib/uuid";
 import { Flash } from "./flash";
 import { ActiveBox, buttonClass, CategoryChoices, Field, fieldClass } from "./product-form";

@@ -1,8 +1,8 @@
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
 /**
- * "Mark resolved" with its required note, for an attention item (lib/admin/attention.ts), posted
- * to `action` (a route using lib/admin/order-actions.ts `markResolved`). `id` keeps the label's
+ * "Mark resolved" with its required note, for an attention item (lib/orders/attention-admin.ts), posted
+ * to `action` (a route using lib/http/order-actions.ts `markResolved`). `id` keeps the label's
  * target unique when a page has several.
  */
 export function ResolveForm({ action, id, t }: { action: string; id: string; t: Dictionary }) {

@@ -1,5 +1,5 @@
-import { flashOf } from "@/lib/admin/order-flash";
-import { PRODUCT_LIMITS } from "@/lib/admin/products";
+import { flashOf } from "@/lib/orders/order-flash";
+import { PRODUCT_LIMITS } from "@/lib/catalog/products-admin";
 import {
   VARIANT_DONE,
   VARIANT_ERRORS,
@@ -7,10 +7,10 @@ import {
   VARIANTS_FLASH,
   type AdminVariants,
   type VariantField,
-} from "@/lib/admin/variants";
-import type { AdminGalleryImage } from "@/lib/admin/gallery";
+} from "@/lib/catalog/variants-admin";
+import type { AdminGalleryImage } from "@/lib/catalog/gallery-admin";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { VARIANT_LIMITS } from "@/lib/variants";
+import { VARIANT_LIMITS } from "@/lib/catalog/variants";
 import { Flash } from "./flash";
 import { buttonClass, Field, fieldClass } from "./product-form";
 
@@ -31,7 +31,7 @@ const cellInput =
   "w-full min-w-20 rounded-md border border-stone-300 bg-white px-2 py-1 aria-[invalid=true]:border-red-700";
 
 /**
- * A product's options and variants on its back-office page (lib/admin/variants.ts), plain forms
+ * A product's options and variants on its back-office page (lib/catalog/variants-admin.ts), plain forms
  * that work without JavaScript: the options (up to 3 names, each with its values separated by
  * commas), and the variants' table, one row each with its SKU, price, stock (the stock shown goes
  * back as `stockShown`) and image, saved together with one reason for the stock changes. A row's

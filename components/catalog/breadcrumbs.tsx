@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { breadcrumbJsonLd, jsonForScript } from "@/lib/seo";
+import { breadcrumbJsonLd, jsonForScript } from "@/lib/seo/seo";
 
 export interface Crumb {
   name: string;

@@ -1,12 +1,12 @@
 import Link from "next/link";
-import { type BrowseQuery, OPTION_PARAM, type OptionFacet, SORTS } from "@/lib/catalog-query";
+import { type BrowseQuery, OPTION_PARAM, type OptionFacet, SORTS } from "@/lib/catalog/browse";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
 /**
  * Sort and filters of a listing: a GET form to /search (rendered per request), carrying the
  * search words and the category along, so every choice is in the URL (shareable, the back button
  * works) and needs no JavaScript. The cached pages (`/`, a category) show their default view.
- * `facets`: the listing's option values (lib/catalog-query.ts browseFacets), one group of
+ * `facets`: the listing's option values (lib/catalog/browse.ts browseFacets), one group of
  * checkboxes per option (`opt=Tamanho:M`).
  */
 export function BrowseForm({

@@ -1,16 +1,16 @@
 import Link from "next/link";
-import { CartNotice } from "@/components/cart-notice";
-import { ProductCard } from "@/components/product-card";
+import { CartNotice } from "@/components/cart/cart-notice";
+import { ProductCard } from "@/components/catalog/product-card";
 import { BrowseForm } from "@/components/catalog/browse-form";
 import { Pagination } from "@/components/catalog/pagination";
-import { type BrowseQuery, type BrowseResult, type OptionFacet, pageCount } from "@/lib/catalog-query";
-import type { Category } from "@/lib/categories";
+import { type BrowseQuery, type BrowseResult, type OptionFacet, pageCount } from "@/lib/catalog/browse";
+import type { Category } from "@/lib/catalog/categories";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
 
 /**
  * One page of products with its sort and filter form and its page links: the same on `/`, a
- * category's page and /search (components/catalog/*, lib/catalog-query.ts).
+ * category's page and /search (components/catalog/*, lib/catalog/browse.ts).
  */
 export function Listing({
   lang,

@@ -9,8 +9,8 @@ import {
   browseSearch,
   defaultSort,
   pageCount,
-} from "@/lib/catalog-query";
-import { categoryTree, findCategoryBySlug } from "@/lib/categories";
+} from "@/lib/catalog/browse";
+import { categoryTree, findCategoryBySlug } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
@@ -20,7 +20,7 @@ import type { Lang } from "@/lib/i18n/languages";
  * The catalogue's three listings, each a server component its pages render:
  * - every product (`/`, `/page/<n>`) and a category's (`/categories/<slug>`, `…/page/<n>`) in their
  *   default order: built once, served from the cache, rendered again when the catalogue changes
- *   (lib/catalog-pages.ts);
+ *   (lib/catalog/cached-pages.ts);
  * - /search, for search words, another sort or a filter: rendered per request.
  */
 

@@ -32,7 +32,7 @@ export const test = base.extend<{ requestedUrls: string[]; cspViolations: string
     },
     { auto: true },
   ],
-  // Every page's Content-Security-Policy (lib/security/csp.ts) must let the shop and the SDK
+  // Every page's Content-Security-Policy (lib/http/csp.ts) must let the shop and the SDK
   // work: any violation a page reports, in any test, fails it. Chromium logs some on the console
   // and only reports others as DevTools issues (an eval attempt a script catches, say), so every
   // page also says each `securitypolicyviolation` event on the console itself.

@@ -12,7 +12,7 @@ export const CUSTOMER = { name: "Ana Teste", phone: "+244 923 456 789" };
 /** Adds `productName` from the catalogue (one unit) and waits for the header's count to show it. */
 export async function addFromCatalog(page: Page, productName: string): Promise<void> {
   await page.goto("/");
-  // The count is fetched once the page has loaded (components/header-cart-count.tsx).
+  // The count is fetched once the page has loaded (components/cart/header-cart-count.tsx).
   await expect(page.getByTestId("cart-count")).toHaveText(/^\d+$/);
   const before = Number(await page.getByTestId("cart-count").textContent());
   await page.getByRole("button", { name: pt.catalog.addNamedToCart(productName) }).click();

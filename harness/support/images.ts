@@ -2,7 +2,7 @@ import sharp from "sharp";
 
 /**
  * Real images for the tests, made with sharp when a test runs (no binary fixture in the
- * repository): the shop decodes and re-encodes every upload (lib/images/validate.ts), so a file
+ * repository): the shop decodes and re-encodes every upload (lib/catalog/images/validate.ts), so a file
  * that only starts like an image is refused as unreadable.
  */
 

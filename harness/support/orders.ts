@@ -20,7 +20,7 @@ export interface TestOrder {
 
 export const newExternalTransactionId = () => `order_${randomUUID()}`;
 
-/** A product without options, with `variantId`, its one variant (made by a trigger, lib/variants.ts). */
+/** A product without options, with `variantId`, its one variant (made by a trigger, lib/catalog/variants.ts). */
 export async function insertTestProduct(options: { priceAoa?: number; stock?: number } = {}) {
   const slug = `test-${randomUUID()}`;
   const { variants, ...product } = await db().product.create({

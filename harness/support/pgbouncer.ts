@@ -9,7 +9,7 @@ import pg from "pg";
 /**
  * A PgBouncer of a test's own in transaction mode, the pooler Vercel's Postgres integrations
  * (Neon) put behind DATABASE_URL: it proves the app's connections work through one
- * (tests/integration/pooler.test.ts). Started from the distribution's package (`apt-get install
+ * (tests/integration/db/pooler.test.ts). Started from the distribution's package (`apt-get install
  * pgbouncer`, which .ci/run does), in the foreground, with a generated configuration in a
  * temporary directory: any database name is passed on to the server, as the server's user.
  * Defaults everywhere else, so it refuses what a default PgBouncer refuses.

@@ -4,7 +4,7 @@ import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { getEnv, isLoopback } from "../env";
-import { jsonError } from "../http";
+import { jsonError } from "../http/json-error";
 
 /**
  * The back office's session: a row of `admin_sessions` on the server, and one sealed (encrypted

@@ -2,9 +2,9 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/client";
 import { getEnv } from "../env";
-import { NO_IMAGE, shownImage } from "../gallery";
+import { NO_IMAGE, shownImage } from "../catalog/gallery";
 import { Prisma } from "../generated/prisma/client";
-import { jobsForTransition } from "../jobs/catalog";
+import { jobsForTransition } from "../jobs/job-types";
 import { jobsOfOrders } from "../jobs/queue";
 import { errorKind, type Logger } from "../log";
 import { creationFailureReason } from "../orders/cancel-reasons";
@@ -13,17 +13,17 @@ import type { DeliveryMethod } from "../orders/fulfilment-states";
 import { releaseExpiredHolds } from "../orders/holds";
 import { referenceHoldsFull, type ReferenceHolder } from "../orders/reference-holds";
 import { applyPaymentUpdate } from "../orders/state-machine";
-import { PayServiceError, type PayClient } from "../pay";
-import { deliveryFee } from "../delivery-fee";
-import { servingZone } from "../delivery-municipalities";
+import { PayServiceError, type PayClient } from "../orders/pay-client";
+import { deliveryFee } from "../delivery/delivery-rules";
+import { servingZone } from "../delivery/municipalities";
 import { formatAoa } from "../money";
-import { applyPromo, recordPromoUse } from "../promo";
-import { takeUnits } from "../stock";
-import { lineName, readVariantOptions, variantTitle } from "../variants";
-import type { UnitLimits } from "./limits";
-import { paymentReferenceItems, type ReferenceLine } from "./payment-references";
-import type { PaymentReferenceItem } from "../pay-sdk/types";
-import type { Customer, DeliveryAddress, DeliveryChoice, OrderItem } from "./request";
+import { applyPromo, recordPromoUse } from "../promotions/promo-codes";
+import { takeUnits } from "../catalog/stock";
+import { lineName, readVariantOptions, variantTitle } from "../catalog/variants";
+import type { UnitLimits } from "../order-limits";
+import { paymentReferenceItems, type ReferenceLine } from "../pay/sdk/payment-references";
+import type { PaymentReferenceItem } from "../pay/sdk/types";
+import type { Customer, DeliveryAddress, DeliveryChoice, OrderItem } from "./checkout-rules";
 
 /**
  * Endpoint A (contract 4.2): turn a cart (or a list of items) into an order at the service.
@@ -53,7 +53,7 @@ import type { Customer, DeliveryAddress, DeliveryChoice, OrderItem } from "./req
  * whose orders already hold MAX_REFERENCE_HOLDS day-long bank references (429).
  *
  * The amount (issue 25) is `subtotal − discount + delivery fee`, every part from the database:
- * the variants' prices, the promo code (lib/promo.ts: its use is counted in this transaction, on
+ * the variants' prices, the promo code (lib/promotions/promo-codes.ts: its use is counted in this transaction, on
  * its locked row), and the zone's fee, free from its threshold on the subtotal after the discount.
  * A shop that offers any pickup point or delivery zone needs one chosen (400 `delivery_required`);
  * a delivery's zone is the one serving the address's municipality (400 `delivery_zone_mismatch`
@@ -73,7 +73,7 @@ export interface CreateOrderInput {
   /** A stable id of the shopper (contract 2.2 `clientId`). */
   clientId: string;
   /**
-   * The key the client's address counts under (lib/client-address.ts' rateLimitKeyOf), for the
+   * The key the client's address counts under (lib/http/client-address.ts' rateLimitKeyOf), for the
    * cap on one address's open orders; stored on the order. Null when the address cannot be read
    * (a proxy set-up that hides it, see TRUST_PROXY): no cap then, rather than one shared by every
    * such shopper; the per-shopper cap and the per-address rate limit still apply.
@@ -91,7 +91,7 @@ export interface CreatedOrder {
   deliveryFeeAoa: number;
   /** The code applied, as stored (upper case); null without one. */
   promoCode: string | null;
-  /** For the SDK's addAllPaymentReferences (lib/checkout/payment-references.ts); they add up to amountAoa. */
+  /** For the SDK's addAllPaymentReferences (lib/pay/sdk/payment-references.ts); they add up to amountAoa. */
   paymentReferences: PaymentReferenceItem[];
 }
 
@@ -309,7 +309,7 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
     const lines = await resolveVariants(tx, items);
     refuseOverUnitCaps(lines, policy);
     const delivery = await resolveDelivery(tx, input.delivery);
-    // One conditional UPDATE per variant, in lib/stock.ts' lock order (no deadlock between checkouts).
+    // One conditional UPDATE per variant, in lib/catalog/stock.ts' lock order (no deadlock between checkouts).
     const short = await takeUnits(
       tx,
       lines.map((line) => ({ productId: line.productId, variantId: line.variantId, quantity: line.quantity })),
@@ -323,7 +323,7 @@ async function reserveOrder(input: CreateOrderInput, db: Database, policy: Order
 
     const subtotalAoa = lines.reduce((sum, line) => sum + line.unitPriceAoa * line.quantity, 0);
     if (subtotalAoa > MAX_AMOUNT_AOA) throw new Refusal(422, "amount_too_large", "the order total is too large");
-    // After the stock: the code's row is locked last (lib/stock.ts' order, then promo_codes).
+    // After the stock: the code's row is locked last (lib/catalog/stock.ts' order, then promo_codes).
     const promo = input.promoCode
       ? await applyPromo(tx, {
           code: input.promoCode,
@@ -452,7 +452,7 @@ SELECT v.id, v.product_id AS "productId", v.options, v.sku, v.price_aoa AS "pric
        ) AS product
 FROM product_variants v JOIN products p ON p.id = v.product_id
 WHERE v.product_id = ANY(${items.map((item) => item.productId)}::uuid[]) AND v.archived_at IS NULL
-  AND p.archived_at IS NULL -- lib/on-sale.ts ON_SALE`);
+  AND p.archived_at IS NULL -- lib/catalog/on-sale.ts ON_SALE`);
   const unknown = items.filter((item) => !variants.some((variant) => variant.productId === item.productId));
   if (unknown.length > 0)
     throw new Refusal(422, "unknown_product", `no product with id ${unknown.map((item) => item.productId).join(", ")}`);
@@ -563,7 +563,7 @@ SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FR
  * The zone a delivery goes by: the active zone serving the address's municipality (its spelling
  * then kept on the address), never one the client names instead. A zone posted too must be that
  * one. With no zone serving the municipality, only a posted zone that lists no municipality yet
- * (lib/delivery-municipalities.ts, "not yet restricted") takes it.
+ * (lib/delivery/municipalities.ts, "not yet restricted") takes it.
  */
 async function deliveryZoneOf(tx: Transaction, choice: Extract<DeliveryChoice, { method: "delivery" }>) {
   const { municipality } = choice.address;

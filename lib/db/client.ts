@@ -12,7 +12,7 @@ import { PrismaClient } from "../generated/prisma/client";
  * with lib/env.ts's message naming the variable.
  *
  * The `pg` pool under it is ours, so that what needs plain SQL beside Prisma (the rate limits'
- * counters, lib/rate-limit.ts) shares its connections instead of opening a second pool:
+ * counters, lib/db/rate-limit.ts) shares its connections instead of opening a second pool:
  * `dbPool()`. `db().$disconnect()` ends that pool too (scripts call it before exiting).
  *
  * DATABASE_URL may go through a transaction-mode pooler (PgBouncer: Vercel's Neon integration

@@ -560,7 +560,7 @@ export const en: Dictionary = {
       },
       fieldError: (field: string) => `Check the field: ${field}.`,
     },
-    /** The options and variants of /admin/products/<id> (lib/admin/variants.ts). */
+    /** The options and variants of /admin/products/<id> (lib/catalog/variants-admin.ts). */
     variantsAdmin: {
       optionsTitle: "Options",
       optionsHint:
@@ -678,7 +678,7 @@ export const en: Dictionary = {
       },
       fieldError: (field: string) => `Check the field: ${field}.`,
     },
-    /** Delivery methods on /admin/delivery (lib/delivery.ts): delivery zones and pickup points. */
+    /** Delivery methods on /admin/delivery (lib/delivery/zones.ts): delivery zones and pickup points. */
     deliveryMethods: {
       title: "Delivery",
       hint: "The active delivery zones and pickup points are the ones the shop offers (GET /api/delivery-options). The checkout offers them; a zone that lists municipalities delivers only to those.",
@@ -730,7 +730,7 @@ export const en: Dictionary = {
       },
       fieldError: (field: string) => `Check the field: ${field}.`,
     },
-    /** Promo codes on /admin/promo-codes (lib/admin/promo-codes.ts). */
+    /** Promo codes on /admin/promo-codes (lib/promotions/promo-codes-admin.ts). */
     promoCodes: {
       title: "Promo codes",
       hint: "A code gives a discount at checkout: a percentage or a fixed amount in kwanza. A code is never deleted, since orders keep the code they used: turn it off instead.",

@@ -31,7 +31,7 @@ export const pt = {
     /** Every language's own name, for the header's buttons (./dictionaries.ts checks none is missing). */
     languageNames: { pt: "Português", en: "English" },
     switchTo: (name: string) => `Mudar para ${name}`,
-    /** The banner above the header with a pk_test_ key (components/test-mode-banner.tsx). */
+    /** The banner above the header with a pk_test_ key (components/ui/test-mode-banner.tsx). */
     testMode: "Modo de teste: nenhum pagamento é real",
   },
   catalog: {
@@ -581,7 +581,7 @@ export const pt = {
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
     },
-    /** The options and variants of /admin/products/<id> (lib/admin/variants.ts). */
+    /** The options and variants of /admin/products/<id> (lib/catalog/variants-admin.ts). */
     variantsAdmin: {
       optionsTitle: "Opções",
       optionsHint:
@@ -649,7 +649,7 @@ export const pt = {
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
     },
-    /** /admin/categories and /admin/categories/<id> (lib/admin/categories.ts). */
+    /** /admin/categories and /admin/categories/<id> (lib/catalog/categories-admin.ts). */
     categories: {
       title: "Categorias",
       treeTitle: "Categorias da loja",
@@ -700,7 +700,7 @@ export const pt = {
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
     },
-    /** Delivery methods on /admin/delivery (lib/delivery.ts): delivery zones and pickup points. */
+    /** Delivery methods on /admin/delivery (lib/delivery/zones.ts): delivery zones and pickup points. */
     deliveryMethods: {
       title: "Entregas",
       hint: "As zonas de entrega e os pontos de levantamento ativos são os que a loja oferece (GET /api/delivery-options). O checkout oferece-os; uma zona com municípios listados só entrega nesses municípios.",
@@ -752,7 +752,7 @@ export const pt = {
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
     },
-    /** Promo codes on /admin/promo-codes (lib/admin/promo-codes.ts). */
+    /** Promo codes on /admin/promo-codes (lib/promotions/promo-codes-admin.ts). */
     promoCodes: {
       title: "Códigos promocionais",
       hint: "Um código dá um desconto no checkout: uma percentagem ou um valor fixo em kwanzas. Um código nunca é apagado, porque as encomendas guardam o código que usaram: desative-o.",
@@ -816,7 +816,7 @@ export const pt = {
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
     },
-    /** The images of a product, on /admin/products/<id> (lib/admin/gallery.ts). */
+    /** The images of a product, on /admin/products/<id> (lib/catalog/gallery-admin.ts). */
     gallery: {
       title: "Imagens",
       hint: "A primeira imagem é a do produto no catálogo e no carrinho; sem nenhuma, mostram a inicial do nome no lugar da foto. Cada imagem tem um texto alternativo, que os leitores de ecrã dizem em vez dela.",
@@ -861,7 +861,7 @@ export const pt = {
       },
       fieldError: (field: string) => `Verifique o campo: ${field}.`,
     },
-    /** /admin/catalogue: the catalogue CSV's import and export (lib/catalog-csv/). */
+    /** /admin/catalogue: the catalogue CSV's import and export (lib/catalog/csv/). */
     catalogue: {
       title: "Catálogo em CSV",
       importTitle: "Importar um ficheiro CSV",

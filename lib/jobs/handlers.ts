@@ -8,13 +8,13 @@ import { orderConfirmationMail, paidAfterCancelMail } from "../mail/order-confir
 import type { Mailer } from "../mail/types";
 import { orderDelivery } from "../orders/delivery-details";
 import { FULFILMENT_STATES } from "../orders/fulfilment-states";
-import { releasePromoUse } from "../promo";
-import { returnUnits } from "../stock";
-import { JOB_TYPES, type JobType } from "./catalog";
+import { releasePromoUse } from "../promotions/promo-codes";
+import { returnUnits } from "../catalog/stock";
+import { JOB_TYPES, type JobType } from "./job-types";
 import { PermanentJobError, type ClaimedJob } from "./queue";
 
 /**
- * What each job does (lib/jobs/catalog.ts lists them). Every handler is idempotent: a job can
+ * What each job does (lib/jobs/job-types.ts lists them). Every handler is idempotent: a job can
  * run again after a crash between its work and being marked DONE, or after a timeout while its
  * first run was still going, and the second run changes nothing. Each one:
  *
@@ -273,12 +273,12 @@ WHERE id = ${orderId}::uuid AND status = 'CAN' AND stock_released_at IS NULL`);
     // Every line has its variant (migration 20261129000000 gave old lines their default one).
     const missing = lines.find((line) => !line.variantId);
     if (missing) throw new Error(`order ${orderId} has a line of product ${missing.productId} without a variant`);
-    // lib/stock.ts' lock order, as create-order reserves, so the two never deadlock.
+    // lib/catalog/stock.ts' lock order, as create-order reserves, so the two never deadlock.
     await returnUnits(
       tx,
       lines.map((line) => ({ productId: line.productId, variantId: line.variantId!, quantity: line.quantity })),
     );
-    // Its promo code's use goes back with its units, once (lib/promo.ts), after them in lock order.
+    // Its promo code's use goes back with its units, once (lib/promotions/promo-codes.ts), after them in lock order.
     await releasePromoUse(tx, orderId);
   });
 }

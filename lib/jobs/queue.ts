@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
 import { isUuid } from "../uuid";
-import type { JobType } from "./catalog";
+import type { JobType } from "./job-types";
 
 /**
  * The jobs table as a queue (docs/jobs.md). Jobs are inserted by the statement that changes an
@@ -221,7 +221,7 @@ export function describeJobError(error: unknown): string {
  * A person's "retry" of a PARKED job (the back office's order page): back to QUEUED, due now,
  * with `attempts` reset to 0 so the job gets its whole retry schedule again, as if new; the old
  * `last_error` stays until the next attempt's outcome, and a resolution a person wrote for it
- * (lib/admin/attention.ts) is cleared: should it park again, it needs a person again. Only a job that is PARKED and whose
+ * (lib/orders/attention-admin.ts) is cleared: should it park again, it needs a person again. Only a job that is PARKED and whose
  * order (`jobs.order_id`) is `externalTransactionId`. "not_found" when there is no such job of
  * this order, "not_parked" when it is in another state.
  */

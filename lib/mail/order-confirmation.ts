@@ -1,5 +1,5 @@
 import { formatAoa } from "../money";
-import { lineName } from "../variants";
+import { lineName } from "../catalog/variants";
 
 /**
  * The mail the shop's orders mailbox (MAIL_TO) receives for every paid order: what was paid,

@@ -1,7 +1,7 @@
 import { formatAoa } from "../money";
 import { addressLine, type OrderDelivery } from "../orders/delivery-details";
 import type { FulfilmentState } from "../orders/fulfilment-states";
-import { lineName } from "../variants";
+import { lineName } from "../catalog/variants";
 import { luanda, oneLine } from "./order-confirmation";
 
 /**

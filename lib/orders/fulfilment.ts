@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
-import { JOB_TYPES } from "../jobs/catalog";
+import { JOB_TYPES } from "../jobs/job-types";
 import { EXTERNAL_TRANSACTION_ID } from "./status";
 import { ORDER_DELIVERY_SELECT, orderDelivery, type OrderDelivery } from "./delivery-details";
 import {

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
-import { jobsForTransition } from "../jobs/catalog";
+import { jobsForTransition } from "../jobs/job-types";
 import { jobsOfOrders } from "../jobs/queue";
 import {
   claimChecks,

@@ -1,11 +1,11 @@
 import "server-only";
 import { z } from "zod";
-import { customerSchema } from "../checkout/request";
+import { customerSchema } from "../checkout/checkout-rules";
 import type { Database } from "../db/client";
 import { getEnv } from "../env";
 import { Prisma } from "../generated/prisma/client";
 import { phoneKey } from "../phone";
-import { appRateLimits, type FailureLimit } from "../rate-limit";
+import { appRateLimits, type FailureLimit } from "../db/rate-limit";
 import { invalidInput } from "../text-input";
 import type { OrderStatus } from "./state-machine";
 

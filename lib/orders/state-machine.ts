@@ -1,8 +1,8 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
-import { JOB_TYPES, jobsForTransition } from "../jobs/catalog";
-import type { PaymentStatus } from "../pay/payment-status";
-import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "../pay-sdk/config";
+import { JOB_TYPES, jobsForTransition } from "../jobs/job-types";
+import type { PaymentStatus } from "../pay/api/payment-status";
+import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "../pay/sdk/config";
 
 /**
  * The one order state machine (contract 3): PEN → CON, PEN → CAN; CON and CAN are final.

@@ -154,7 +154,7 @@ export const DEMO_PRODUCTS = Object.freeze([
  */
 
 /**
- * The demo's pickup points (free) and Luanda delivery zones (lib/delivery.ts), inserted only when
+ * The demo's pickup points (free) and Luanda delivery zones (lib/delivery/zones.ts), inserted only when
  * missing by name: an owner's changes (a fee, a zone turned off) are never undone by a re-seed.
  */
 export const DEMO_PICKUP_POINTS = Object.freeze([
@@ -211,7 +211,7 @@ export const DEMO_DELIVERY_ZONES = Object.freeze([
 ]);
 
 /**
- * The demo's promo code (lib/admin/promo-codes.ts): 10 % off, no minimum, no dates, no limits.
+ * The demo's promo code (lib/promotions/promo-codes-admin.ts): 10 % off, no minimum, no dates, no limits.
  * Inserted only when missing by code: an owner's change (a limit, the code turned off) stays.
  */
 export const DEMO_PROMO_CODES = Object.freeze([{ code: "BEMVINDO10", kind: "percent", value: 10 }]);
@@ -360,7 +360,7 @@ ORDER BY p.id FOR NO KEY UPDATE OF p`;
 async function seedVariants(queryable, slug) {
   const demo = DEMO_VARIANTS[slug];
   if (!demo) return;
-  // The product's row first, then its variants (lib/stock.ts' lock order).
+  // The product's row first, then its variants (lib/catalog/stock.ts' lock order).
   const { rows } = await queryable.query(HAS_NO_OPTIONS, [slug]);
   const productId = rows[0]?.id;
   if (!productId) return;

@@ -8,7 +8,7 @@ export const UNKNOWN_PEER = "unknown";
  * `X-Forwarded-For` with the TCP peer's address appended, as any proxy appends the address it
  * was connected from, the header created when the request had none. So its last entry is
  * always the real peer: whatever a client writes in its own header stays to the left, where
- * lib/client-address.ts never reads (TRUST_PROXY=n reads n entries left of the last one, which
+ * lib/http/client-address.ts never reads (TRUST_PROXY=n reads n entries left of the last one, which
  * trusted proxies wrote).
  *
  * @param {string | string[] | undefined} header the request's X-Forwarded-For as Node parsed it

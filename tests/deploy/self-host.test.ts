@@ -374,7 +374,7 @@ describe.skipIf(Boolean(process.env.CI) && embedded)(
       const health = await fetch(`${url}/api/health`);
       expect(health.status, server.output()).toBe(503);
       expect(health.headers.get("content-type")).toMatch(/^application\/json/);
-      // Why is for the operators (Authorization: Bearer <CRON_SECRET>): tests/integration/health.test.ts.
+      // Why is for the operators (Authorization: Bearer <CRON_SECRET>): tests/integration/db/health.test.ts.
       expect(await health.json()).toEqual({ status: "unavailable" });
 
       const healthcheck = await run(runtime.healthcheck!, { cwd: runtimeDir, env });

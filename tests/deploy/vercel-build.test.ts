@@ -130,7 +130,7 @@ describe.skipIf(skipInCi)("vercel build", () => {
         expect(Object.keys(health.filePathMap)).toContain(`prisma/migrations/${name}/migration.sql`);
       }
 
-      // The routes that take image uploads re-encode them with sharp (lib/images/validate.ts): its
+      // The routes that take image uploads re-encode them with sharp (lib/catalog/images/validate.ts): its
       // native binary and libvips, optional packages for this platform, travel with their functions.
       const platform = `${process.platform}-${process.arch}`;
       for (const route of [

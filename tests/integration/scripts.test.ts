@@ -9,7 +9,7 @@ import { buildTools } from "@/scripts/build-tools.mjs";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyPaymentUpdate } from "@/lib/orders/state-machine";
-import { payClient } from "@/lib/pay";
+import { payClient } from "@/lib/orders/pay-client";
 import { createTestDatabase, type TestDatabase } from "../../harness/support/database";
 import { newExternalTransactionId } from "../../harness/support/orders";
 import { suiteSandboxControl } from "../../harness/support/sandbox";

@@ -9,7 +9,7 @@ import { routeFiles } from "../../harness/support/routes";
 
 /** Imports that mean "this route may call the service or run jobs" (directly, or through a cart action). */
 const LONG_RUNNING_IMPORTS = [
-  "@/lib/pay",
+  "@/lib/orders/pay-client",
   "@/lib/jobs/runner",
   "@/lib/orders/reconcile",
   "@/lib/orders/holds",
@@ -17,10 +17,10 @@ const LONG_RUNNING_IMPORTS = [
   "@/lib/checkout/create-order",
   "@/app/actions/cart",
   // drainJobsThenRefreshCatalog runs the jobs a change enqueued.
-  "@/lib/catalog-pages",
-  "@/components/add-to-cart-form",
+  "@/lib/catalog/cached-pages",
+  "@/components/cart/add-to-cart-form",
   // The catalogue's cards hold the add-to-cart form, whose action runs in the page's function.
-  "@/components/product-card",
+  "@/components/catalog/product-card",
 ];
 const HOBBY_LIMIT_SECONDS = 60;
 

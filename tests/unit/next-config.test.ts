@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import nextConfig from "../../next.config.mjs";
 import { DEFAULT_LANG, LANG_COOKIE, LANGS } from "@/lib/i18n/languages";
-import { contentSecurityPolicy } from "@/lib/security/csp";
+import { contentSecurityPolicy } from "@/lib/http/csp";
 
 // next.config.mjs is plain JavaScript that Node loads before any TypeScript: it cannot import
 // lib/. What it repeats from there (the languages and their cookie, the cached pages' policy)
@@ -65,7 +65,7 @@ describe("next.config.mjs", () => {
     expect(await rewrite("/sitemap_index.xml")).toBeUndefined();
   });
 
-  it("sends the cached pages the policy without a nonce, as lib/security/csp.ts writes it", async () => {
+  it("sends the cached pages the policy without a nonce, as lib/http/csp.ts writes it", async () => {
     for (const [phase, development] of [
       ["phase-production-server", false],
       ["phase-development-server", true],

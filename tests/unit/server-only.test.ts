@@ -8,11 +8,11 @@ import { describe, expect, it } from "vitest";
 // imports each in a plain Node process, where the marker must refuse it.
 
 const SECRET_HOLDERS = [
-  "lib/pay/client.ts",
-  "lib/pay/token-cache.ts",
-  "lib/webhooks/signature.ts",
+  "lib/pay/api/client.ts",
+  "lib/pay/api/token-cache.ts",
+  "lib/pay/webhooks/signature.ts",
   "lib/admin/session.ts",
-  "lib/admin/sign-in.ts",
+  "lib/http/admin-sign-in.ts",
 ];
 const root = fileURLToPath(new URL("../../", import.meta.url));
 

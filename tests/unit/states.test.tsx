@@ -5,7 +5,7 @@ import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import ErrorPage from "@/app/[lang]/error";
 import GlobalError from "@/app/global-error";
-import { PageLoading } from "@/components/page-loading";
+import { PageLoading } from "@/components/ui/page-loading";
 import { en, pt } from "@/lib/i18n/dictionaries";
 
 // The shop's own error and loading states (app/error.tsx, app/global-error.tsx, the loading.tsx

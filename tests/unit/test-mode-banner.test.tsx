@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { TestModeBanner } from "@/components/test-mode-banner";
+import { TestModeBanner } from "@/components/ui/test-mode-banner";
 import { en, pt } from "@/lib/i18n/dictionaries";
 
 // The banner app/layout.tsx puts above the site header on every page with a pk_test_ key.

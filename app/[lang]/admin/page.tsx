@@ -1,17 +1,17 @@
 import type { Metadata } from "next";
 import { AdminNav } from "@/components/admin/admin-nav";
-import { attentionItems, type Attention, type AttentionGroup } from "@/lib/admin/attention";
-import { luandaMinute } from "@/lib/admin/luanda-calendar";
-import { deliveryPagePath, orderPagePath } from "@/lib/admin/order-flash";
-import { adminOverview } from "@/lib/admin/overview";
-import { adminState } from "@/lib/admin/guard";
-import { safeAdminPath } from "@/lib/admin/return-path";
-import { SIGN_IN_ERRORS, type SignInError } from "@/lib/admin/sign-in";
+import { attentionItems, type Attention, type AttentionGroup } from "@/lib/orders/attention-admin";
+import { luandaMinute } from "@/lib/luanda-time";
+import { deliveryPagePath, orderPagePath } from "@/lib/orders/order-flash";
+import { adminOverview } from "@/lib/orders/overview-admin";
+import { adminState } from "@/lib/http/admin-guard";
+import { safeAdminPath } from "@/lib/http/return-path";
+import { SIGN_IN_ERRORS, type SignInError } from "@/lib/http/admin-sign-in";
 import { db } from "@/lib/db/client";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 
 // The back office's home (lib/admin): the sign-in form without a session, the day's figures with one.
@@ -34,7 +34,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       </section>
     );
   }
-  // The page a form was on when its session ended (lib/admin/guard.ts): only a back-office path of this shop.
+  // The page a form was on when its session ended (lib/http/admin-guard.ts): only a back-office path of this shop.
   const next = safeAdminPath(query.next);
   if (state === "signed-out") {
     const error = SIGN_IN_ERRORS.find((code) => code === query.error);
@@ -91,7 +91,7 @@ interface AttentionRow {
   at: Date;
 }
 
-/** Everything that needs a person (lib/admin/attention.ts), each item linked to its order or delivery. */
+/** Everything that needs a person (lib/orders/attention-admin.ts), each item linked to its order or delivery. */
 function AttentionSection({ attention, t }: { attention: Attention; t: Dictionary }) {
   const text = t.admin.attention;
   const orderRow = (order: Attention["raisedOrders"]["items"][number]): AttentionRow => ({

@@ -2,15 +2,15 @@ import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { CheckoutForm } from "@/components/checkout-form";
-import { getCart } from "@/lib/cart";
-import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
+import { CheckoutForm } from "@/components/checkout/checkout-form";
+import { getCart } from "@/lib/cart/cart";
+import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
-import { deliveryOptions } from "@/lib/delivery";
+import { deliveryOptions } from "@/lib/delivery/zones";
 import { getEnv } from "@/lib/env";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
-import { PROMO_CODE_INPUT_MAX } from "@/lib/promo-code";
+import { PROMO_CODE_INPUT_MAX } from "@/lib/promotions/promo-code-rules";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { PageLoading } from "@/components/page-loading";
-import { getLang } from "@/lib/i18n/server";
+import { PageLoading } from "@/components/ui/page-loading";
+import { getLang } from "@/lib/http/request-lang";
 
 // While the page reads the database. It reads the language cookie, a per-request API: only in
 // segments whose pages are dynamic anyway (force-dynamic), never above `/` or `/products/*`,

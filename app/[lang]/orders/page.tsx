@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import Link from "next/link";
-import { shortOrderId } from "@/components/order-result";
-import { readShopperId, SHOPPER_COOKIE } from "@/lib/checkout/cookies";
+import { shortOrderId } from "@/components/orders/order-result";
+import { readShopperId, SHOPPER_COOKIE } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 import { shopperOrders } from "@/lib/orders/lookup";
 

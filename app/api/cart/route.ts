@@ -1,14 +1,14 @@
 import { cookies } from "next/headers";
-import { cartItemCount } from "@/lib/cart";
-import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
+import { cartItemCount } from "@/lib/cart/cart";
+import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
-import { jsonError } from "@/lib/http";
+import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger, errorKind } from "@/lib/log";
 
 export const dynamic = "force-dynamic";
 
 /**
- * The header's cart count (components/header-cart-count.tsx): the pages are built once for every
+ * The header's cart count (components/cart/header-cart-count.tsx): the pages are built once for every
  * shopper, so the browser asks for its own count. Private and never stored by any cache.
  */
 export async function GET(): Promise<Response> {

@@ -1,10 +1,10 @@
-import { categoryTree } from "@/lib/categories";
+import { categoryTree } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";
-import { jsonError } from "@/lib/http";
+import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger, errorKind } from "@/lib/log";
 
 // GET /api/categories: the category tree, top-level categories in order, each with its
-// sub-categories in order (lib/categories.ts).
+// sub-categories in order (lib/catalog/categories.ts).
 export const dynamic = "force-dynamic";
 
 export async function GET(): Promise<Response> {

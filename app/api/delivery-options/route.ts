@@ -1,10 +1,10 @@
 import { db } from "@/lib/db/client";
-import { deliveryOptions } from "@/lib/delivery";
-import { jsonError } from "@/lib/http";
+import { deliveryOptions } from "@/lib/delivery/zones";
+import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger, errorKind } from "@/lib/log";
 
 // GET /api/delivery-options: the active delivery zones and pickup points, by position then name
-// (lib/delivery.ts), with the municipalities each zone serves: what the checkout offers.
+// (lib/delivery/zones.ts), with the municipalities each zone serves: what the checkout offers.
 export const dynamic = "force-dynamic";
 
 export async function GET(): Promise<Response> {

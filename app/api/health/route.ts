@@ -1,20 +1,20 @@
-import { hasBearerSecret } from "@/lib/cron";
+import { hasBearerSecret } from "@/lib/http/cron-guard";
 import { dbPool } from "@/lib/db/client";
 import { EnvError, getDatabaseEnv, getEnv } from "@/lib/env";
-import { healthStatus, MIGRATIONS_DIR, openHealthConnection, sharedHealthCheck } from "@/lib/health";
-import { jsonError } from "@/lib/http";
+import { healthStatus, MIGRATIONS_DIR, openHealthConnection, sharedHealthCheck } from "@/lib/db/health";
+import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger } from "@/lib/log";
 
 // For load balancers, uptime monitors and container health checks (docs/deploy.md): anyone gets
 // { status: "ok" } or { status: "busy" } with 200 (keep this instance), or { status: "unavailable" }
 // with 503 (take it out). With `Authorization: Bearer <CRON_SECRET>` the body also says why
-// (lib/health.ts): the database's state and error code, the pending migrations, the pool's queue.
+// (lib/db/health.ts): the database's state and error code, the pending migrations, the pool's queue.
 export const dynamic = "force-dynamic";
 export const maxDuration = 10;
 
 const check = sharedHealthCheck(
   {
-    // Its own short-lived connection, never one of the app's pool (lib/health.ts).
+    // Its own short-lived connection, never one of the app's pool (lib/db/health.ts).
     connect: (timeoutMs) => openHealthConnection(getDatabaseEnv().databaseUrl, timeoutMs),
     appPool: dbPool,
     migrationsDir: MIGRATIONS_DIR,

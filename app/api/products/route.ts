@@ -1,5 +1,5 @@
-import { listProducts, PRODUCTS_PAGE_SIZE } from "@/lib/catalog";
-import { jsonError } from "@/lib/http";
+import { listProducts, PRODUCTS_PAGE_SIZE } from "@/lib/catalog/products";
+import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger, errorKind } from "@/lib/log";
 
 // GET /api/products: the products on sale by name, as an array. A catalogue of more than

@@ -1,11 +1,11 @@
 import type { NextRequest } from "next/server";
-import { browseFacets, browseProducts, parseBrowseParams } from "@/lib/catalog-query";
+import { browseFacets, browseProducts, parseBrowseParams } from "@/lib/catalog/browse";
 import { db } from "@/lib/db/client";
-import { jsonError } from "@/lib/http";
+import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger, errorKind } from "@/lib/log";
 
 // GET /api/search?q=&category=&sort=&minPrice=&maxPrice=&inStock=1&opt=Tamanho:M&page=
-// (lib/catalog-query.ts): one page of the catalogue as { items, total, page, pageSize, facets }
+// (lib/catalog/browse.ts): one page of the catalogue as { items, total, page, pageSize, facets }
 // (facets: the option values the listing's products sell, with counts). Every parameter is
 // optional; a bad one is a 400 naming it; an unknown category a 404.
 export const dynamic = "force-dynamic";

@@ -2,13 +2,13 @@ import type { Metadata } from "next";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { Flash } from "@/components/admin/flash";
 import { buttonClass } from "@/components/admin/product-form";
-import { requireAdminSession } from "@/lib/admin/guard";
-import { importFlashOf, type ImportFlash } from "@/lib/catalog-csv/flash";
-import { CSV_COLUMNS, CSV_LIMITS, type CsvProblem, type ImportSummary } from "@/lib/catalog-csv/format";
+import { requireAdminSession } from "@/lib/http/admin-guard";
+import { importFlashOf, type ImportFlash } from "@/lib/catalog/csv/flash";
+import { CSV_COLUMNS, CSV_LIMITS, type CsvProblem, type ImportSummary } from "@/lib/catalog/csv/format";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 
-// The catalogue as CSV (lib/catalog-csv/): the export's two downloads, and the import in two
+// The catalogue as CSV (lib/catalog/csv/): the export's two downloads, and the import in two
 // steps that work without JavaScript. "Check" posts the file to the import route with ?dryRun=1,
 // which comes back here with every problem by line and column (the first 30) or with what the
 // file would change; then "Import" sends the same file again with the SHA-256 the check answered.

@@ -2,13 +2,13 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { CategoryFlash, categoryFlashOf, CategoryForm } from "@/components/admin/category-form";
-import { adminCategoryTree, categoryPagePath } from "@/lib/admin/categories";
-import { requireAdminSession } from "@/lib/admin/guard";
+import { adminCategoryTree, categoryPagePath } from "@/lib/catalog/categories-admin";
+import { requireAdminSession } from "@/lib/http/admin-guard";
 import { db } from "@/lib/db/client";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
-// The back office's categories (lib/admin/categories.ts): the two-level tree in the shop's order,
+// The back office's categories (lib/catalog/categories-admin.ts): the two-level tree in the shop's order,
 // each linking to its page, and the form for a new one.
 export const dynamic = "force-dynamic";
 

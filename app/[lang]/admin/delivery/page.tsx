@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { DeliveryFlash, deliveryFlashOf, DeliveryZoneForm, PickupPointForm } from "@/components/admin/delivery-forms";
-import { requireAdminSession } from "@/lib/admin/guard";
+import { requireAdminSession } from "@/lib/http/admin-guard";
 import { db } from "@/lib/db/client";
-import { listDeliveryMethods } from "@/lib/delivery";
-import { getLang } from "@/lib/i18n/server";
+import { listDeliveryMethods } from "@/lib/delivery/zones";
+import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 
-// The back office's delivery methods (lib/delivery.ts): the delivery zones and the pickup points,
+// The back office's delivery methods (lib/delivery/zones.ts): the delivery zones and the pickup points,
 // each in a table with a row's edit form (a <details>, no script needed) and the form for a new one.
 export const dynamic = "force-dynamic";
 

@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
-import { luandaDate, luandaMinute } from "@/lib/admin/luanda-calendar";
-import { requireAdminSession } from "@/lib/admin/guard";
-import { listAdminOrders, ORDER_STATUSES, parseOrdersQuery, type OrdersQuery } from "@/lib/admin/orders";
+import { luandaDate, luandaMinute } from "@/lib/luanda-time";
+import { requireAdminSession } from "@/lib/http/admin-guard";
+import { listAdminOrders, ORDER_STATUSES, parseOrdersQuery, type OrdersQuery } from "@/lib/orders/orders-admin";
 import { DELIVERY_METHODS, FULFILMENT_FILTERS, isFulfilmentState } from "@/lib/orders/fulfilment-states";
 import { db } from "@/lib/db/client";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 
-// The back office's orders list and CSV export form (lib/admin/orders.ts, lib/admin/export.ts).
+// The back office's orders list and CSV export form (lib/orders/orders-admin.ts, lib/orders/export-admin.ts).
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {

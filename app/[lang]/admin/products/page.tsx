@@ -1,16 +1,16 @@
 import type { Metadata } from "next";
-import { ProductImage } from "@/components/product-image";
+import { ProductImage } from "@/components/catalog/product-image";
 import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
-import { requireAdminSession } from "@/lib/admin/guard";
-import { listAdminProducts } from "@/lib/admin/products";
+import { requireAdminSession } from "@/lib/http/admin-guard";
+import { listAdminProducts } from "@/lib/catalog/products-admin";
 import { db } from "@/lib/db/client";
-import { shownImage } from "@/lib/gallery";
-import { getLang } from "@/lib/i18n/server";
+import { shownImage } from "@/lib/catalog/gallery";
+import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 
-// The back office's products (lib/admin/products.ts): every product, archived ones last, each
+// The back office's products (lib/catalog/products-admin.ts): every product, archived ones last, each
 // linking to its page; and the way to a new one.
 export const dynamic = "force-dynamic";
 

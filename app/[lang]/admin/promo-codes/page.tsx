@@ -1,16 +1,16 @@
 import type { Metadata } from "next";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { PromoCodeForm, PromoFlash, promoFlashOf } from "@/components/admin/promo-code-forms";
-import { requireAdminSession } from "@/lib/admin/guard";
-import { luandaMinute } from "@/lib/admin/luanda-calendar";
-import { listPromoCodes, type AdminPromoCode } from "@/lib/admin/promo-codes";
-import { categoryTree } from "@/lib/categories";
+import { requireAdminSession } from "@/lib/http/admin-guard";
+import { luandaMinute } from "@/lib/luanda-time";
+import { listPromoCodes, type AdminPromoCode } from "@/lib/promotions/promo-codes-admin";
+import { categoryTree } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 
-// The back office's promo codes (lib/admin/promo-codes.ts): a table of every code with its uses
+// The back office's promo codes (lib/promotions/promo-codes-admin.ts): a table of every code with its uses
 // and where it stands, a row's edit form (a <details>, no script needed) and the form for a new one.
 export const dynamic = "force-dynamic";
 

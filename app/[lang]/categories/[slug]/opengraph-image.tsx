@@ -1,12 +1,12 @@
-import { countProductsOnSaleIn, findCategoryBySlug } from "@/lib/categories";
+import { countProductsOnSaleIn, findCategoryBySlug } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";
-import { routeLang } from "@/lib/i18n/route-lang";
-import { imageNotFound, ogCardImage } from "@/lib/og-image";
+import { routeLang } from "@/lib/http/route-lang";
+import { imageNotFound, ogCardImage } from "@/lib/http/og-image";
 
-// The picture link previews show for a category page (lib/og-image.tsx): its parent, its name and
+// The picture link previews show for a category page (lib/http/og-image.tsx): its parent, its name and
 // how many products its listing shows. Next adds its address to the page's og:image, with the
 // language (/pt/categories/<slug>/opengraph-image, served as it is by next.config.mjs). Cached
-// like the page (CATALOG_PAGE_SECONDS, lib/catalog-pages.ts), never rendered at build.
+// like the page (CATALOG_PAGE_SECONDS, lib/catalog/cached-pages.ts), never rendered at build.
 export const revalidate = 30;
 
 export const alt = "O nome da categoria, quantos produtos tem e o nome da loja";

@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
 import { addToCartAction } from "@/app/actions/cart";
 import { categoryBySlug, CategoryView } from "@/components/catalog/views";
-import { catalogParamsAtBuild } from "@/lib/catalog-pages";
-import { categoryTree } from "@/lib/categories";
+import { catalogParamsAtBuild } from "@/lib/catalog/cached-pages";
+import { categoryTree } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";
-import { langParams, routeLang } from "@/lib/i18n/route-lang";
-import { categoryPath } from "@/lib/seo";
+import { langParams, routeLang } from "@/lib/http/route-lang";
+import { categoryPath } from "@/lib/seo/seo";
 
 // A category's products and its sub-categories', each once, in the default order: built for every
 // category at build (when the build reaches the database), served from the cache, rendered again
-// when the catalogue changes (lib/catalog-pages.ts). Later pages: ./page/[page]; sort and filters: /search.
+// when the catalogue changes (lib/catalog/cached-pages.ts). Later pages: ./page/[page]; sort and filters: /search.
 export const revalidate = 30;
 export const maxDuration = 30;
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { OrderProgressDetails } from "@/components/order-progress";
-import { OrderResult, shortOrderId } from "@/components/order-result";
+import { OrderProgressDetails } from "@/components/orders/order-progress";
+import { OrderResult, shortOrderId } from "@/components/orders/order-result";
 import { db } from "@/lib/db/client";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 import { orderProgress } from "@/lib/orders/fulfilment";
 
 export const dynamic = "force-dynamic";

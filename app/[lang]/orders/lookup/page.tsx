@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 
 // Finding an order again from another device: its number and the phone given at checkout, posted
 // to POST /api/orders/lookup, which sends the browser on to the order's page or back here with

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { addToCartAction } from "@/app/actions/cart";
 import { AllProductsView, pageFromSegment } from "@/components/catalog/views";
-import { routeLang } from "@/lib/i18n/route-lang";
+import { routeLang } from "@/lib/http/route-lang";
 
 // Page 2 and later of the catalogue: none is built ahead; each is rendered on its first visit and
-// served from the cache from then on, like the first (lib/catalog-pages.ts).
+// served from the cache from then on, like the first (lib/catalog/cached-pages.ts).
 export const revalidate = 30;
 export const maxDuration = 30;
 

@@ -1,11 +1,11 @@
-import { findProductBySlug } from "@/lib/catalog";
-import { routeLang } from "@/lib/i18n/route-lang";
+import { findProductBySlug } from "@/lib/catalog/products";
+import { routeLang } from "@/lib/http/route-lang";
 import { formatAoa } from "@/lib/money";
-import { imageNotFound, ogCardImage } from "@/lib/og-image";
+import { imageNotFound, ogCardImage } from "@/lib/http/og-image";
 
-// The picture link previews show for a product page (lib/og-image.tsx): Next adds its address to
+// The picture link previews show for a product page (lib/http/og-image.tsx): Next adds its address to
 // the page's og:image, with the language, e.g. /pt/products/<slug>/opengraph-image (next.config.mjs
-// serves that address as it is). Cached like the page (CATALOG_PAGE_SECONDS, lib/catalog-pages.ts),
+// serves that address as it is). Cached like the page (CATALOG_PAGE_SECONDS, lib/catalog/cached-pages.ts),
 // but never rendered at build: only link previews ask for it.
 export const revalidate = 30;
 

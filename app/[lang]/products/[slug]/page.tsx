@@ -2,19 +2,19 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { addToCartAction } from "@/app/actions/cart";
-import { CartNotice } from "@/components/cart-notice";
-import { ProductGallery } from "@/components/product-gallery";
-import { ProductPurchase } from "@/components/product-purchase";
-import { findProductBySlug, recentlyUpdatedProductSlugs } from "@/lib/catalog";
-import { catalogParamsAtBuild, PRERENDERED_PRODUCTS } from "@/lib/catalog-pages";
+import { CartNotice } from "@/components/cart/cart-notice";
+import { ProductGallery } from "@/components/catalog/product-gallery";
+import { ProductPurchase } from "@/components/catalog/product-purchase";
+import { findProductBySlug, recentlyUpdatedProductSlugs } from "@/lib/catalog/products";
+import { catalogParamsAtBuild, PRERENDERED_PRODUCTS } from "@/lib/catalog/cached-pages";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { productGallery } from "@/lib/gallery";
-import { langParams, routeLang } from "@/lib/i18n/route-lang";
-import { lineName } from "@/lib/variants";
-import { jsonForScript, productJsonLd, productMetadata } from "@/lib/seo";
+import { productGallery } from "@/lib/catalog/gallery";
+import { langParams, routeLang } from "@/lib/http/route-lang";
+import { lineName } from "@/lib/catalog/variants";
+import { jsonForScript, productJsonLd, productMetadata } from "@/lib/seo/seo";
 
-// Served from the cache in every language, like the catalogue (lib/catalog-pages.ts): the
+// Served from the cache in every language, like the catalogue (lib/catalog/cached-pages.ts): the
 // PRERENDERED_PRODUCTS changed last are built ahead, every other product is rendered on its first
 // visit, then cached.
 export const revalidate = 30;

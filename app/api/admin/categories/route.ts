@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/admin/catalogue-actions";
-import { CATEGORIES_PAGE, createCategory } from "@/lib/admin/categories";
+import { catalogueAction } from "@/lib/http/admin-action";
+import { CATEGORIES_PAGE, createCategory } from "@/lib/catalog/categories-admin";
 import { db } from "@/lib/db/client";
 
 // The "new category" form of /admin/categories, or JSON: 201 with the category; back to the list.

@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
-import { createProduct } from "@/lib/admin/products";
+import { createProduct } from "@/lib/catalog/products-admin";
 import { db } from "@/lib/db/client";
-import { postgresImageStore } from "@/lib/images/postgres-store";
-import { productAction, productPagePath } from "@/lib/admin/product-actions";
+import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
+import { productAction, productPagePath } from "@/lib/http/product-actions";
 
 // The back office's "new product" form (/admin/products/new): multipart with its image, or JSON
 // (then without one: the product shows its placeholder until the gallery gets one). 201 with the product.

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/admin/catalogue-actions";
-import { createPromoCode, PROMO_PAGE } from "@/lib/admin/promo-codes";
-import { isJson } from "@/lib/admin/requests";
+import { catalogueAction } from "@/lib/http/admin-action";
+import { createPromoCode, PROMO_PAGE } from "@/lib/promotions/promo-codes-admin";
+import { isJson } from "@/lib/http/admin-requests";
 import { db } from "@/lib/db/client";
 
 // The "new promo code" form of /admin/promo-codes, or JSON: 201 with the code (its id included).

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { signIn, signOut } from "@/lib/admin/sign-in";
+import { signIn, signOut } from "@/lib/http/admin-sign-in";
 
 // The back office's session (lib/admin): POST signs in (the sign-in form or JSON), DELETE signs out.
 export const dynamic = "force-dynamic";

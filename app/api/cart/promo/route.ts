@@ -1,17 +1,17 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
-import { CART_COOKIE, readCartId } from "@/lib/checkout/cookies";
-import { customerSchema, describeIssues, promoCodeInputSchema } from "@/lib/checkout/request";
-import { refuseOverClientLimit } from "@/lib/client-limits";
+import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
+import { customerSchema, describeIssues, promoCodeInputSchema } from "@/lib/checkout/checkout-rules";
+import { refuseOverClientLimit } from "@/lib/http/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { readJsonBody } from "@/lib/form-requests";
-import { jsonError } from "@/lib/http";
+import { readJsonBody } from "@/lib/http/form-requests";
+import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger, errorKind } from "@/lib/log";
-import { previewPromo } from "@/lib/promo";
+import { previewPromo } from "@/lib/promotions/promo-codes";
 
 // POST /api/cart/promo: what a promo code would take off this browser's cart, before paying
-// (lib/promo.ts previewPromo). Nothing is reserved or counted: the checkout decides again when
+// (lib/promotions/promo-codes.ts previewPromo). Nothing is reserved or counted: the checkout decides again when
 // it creates the order. `{ code, phone? }` → 200 `{ code, subtotalAoa, discountAoa,
 // eligibleSubtotalAoa }`, or 422 with why the code does not apply (`promo_unknown`,
 // `promo_expired`…), 400 for a bad body, 429 over RATE_LIMIT_PROMO_CHECK_PER_MINUTE.

@@ -1,6 +1,6 @@
-import { catalogChanged } from "@/lib/catalog-pages";
-import { authorizeCron } from "@/lib/cron";
-import { jsonError } from "@/lib/http";
+import { catalogChanged } from "@/lib/catalog/cached-pages";
+import { authorizeCron } from "@/lib/http/cron-guard";
+import { jsonError } from "@/lib/http/json-error";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 

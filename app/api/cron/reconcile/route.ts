@@ -1,12 +1,12 @@
 import { after } from "next/server";
-import { drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
-import { authorizeCron } from "@/lib/cron";
+import { drainJobsThenRefreshCatalog } from "@/lib/catalog/cached-pages";
+import { authorizeCron } from "@/lib/http/cron-guard";
 import { db } from "@/lib/db/client";
-import { jsonError } from "@/lib/http";
+import { jsonError } from "@/lib/http/json-error";
 import { endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { reconcilePendingOrders } from "@/lib/orders/reconcile";
-import { payClient } from "@/lib/pay";
+import { payClient } from "@/lib/orders/pay-client";
 
 // The reconcile sweep for serverless hosts (vercel.json schedules it); `npm run reconcile` elsewhere.
 // It ends expired stock holds, then checks quiet pending orders (lib/orders/reconcile.ts).

@@ -1,9 +1,9 @@
 import type { NextRequest } from "next/server";
 import { db } from "@/lib/db/client";
-import { jsonError } from "@/lib/http";
-import { postgresImageStore } from "@/lib/images/postgres-store";
+import { jsonError } from "@/lib/http/json-error";
+import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
 
-// Product images uploaded in the back office (lib/images/). A stored image never changes (a new
+// Product images uploaded in the back office (lib/catalog/images/). A stored image never changes (a new
 // upload is a new id), so browsers and CDNs keep it for a year; the ETag is its SHA-256. Served
 // with its sniffed type only, never sniffed again by the browser, and sandboxed in case it is
 // opened on its own.

@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { refuseOverClientLimit } from "@/lib/client-limits";
+import { refuseOverClientLimit } from "@/lib/http/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { isFormPost, readFormOrJson, seeOther } from "@/lib/form-requests";
-import { jsonError } from "@/lib/http";
+import { isFormPost, readFormOrJson, seeOther } from "@/lib/http/form-requests";
+import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { lookUpOrderWithLockOut } from "@/lib/orders/lookup";
 

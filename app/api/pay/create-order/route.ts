@@ -6,19 +6,19 @@ import {
   readShopperId,
   SHOPPER_COOKIE,
   shopperCookie,
-} from "@/lib/checkout/cookies";
-import { catalogChanged, drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
+} from "@/lib/cart/shopper-cookies";
+import { catalogChanged, drainJobsThenRefreshCatalog } from "@/lib/catalog/cached-pages";
 import { createOrder } from "@/lib/checkout/create-order";
-import { createOrderRequestSchema, describeIssues, MAX_CREATE_ORDER_BYTES } from "@/lib/checkout/request";
-import { clientAddress, rateLimitKeyOf, UNKNOWN_CLIENT_ADDRESS } from "@/lib/client-address";
-import { refuseOverClientLimit } from "@/lib/client-limits";
+import { createOrderRequestSchema, describeIssues, MAX_CREATE_ORDER_BYTES } from "@/lib/checkout/checkout-rules";
+import { clientAddress, rateLimitKeyOf, UNKNOWN_CLIENT_ADDRESS } from "@/lib/http/client-address";
+import { refuseOverClientLimit } from "@/lib/http/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { readJsonBody } from "@/lib/form-requests";
-import { jsonError } from "@/lib/http";
+import { readJsonBody } from "@/lib/http/form-requests";
+import { jsonError } from "@/lib/http/json-error";
 import { endOfInvocation, runDueJobs } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
-import { payClient } from "@/lib/pay";
+import { payClient } from "@/lib/orders/pay-client";
 
 // Endpoint A (contract 4.2): called by the PayButton's createOrder() before the popup opens.
 export const dynamic = "force-dynamic";

@@ -1,14 +1,14 @@
 import { after } from "next/server";
-import { catalogChanged, drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
+import { catalogChanged, drainJobsThenRefreshCatalog } from "@/lib/catalog/cached-pages";
 import { db } from "@/lib/db/client";
 import { DeadlineExceeded } from "@/lib/db/deadline";
 import { getEnv } from "@/lib/env";
-import { jsonError } from "@/lib/http";
+import { jsonError } from "@/lib/http/json-error";
 import { endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
-import { bodyRefusal, readBodyCapped } from "@/lib/request-body";
-import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/webhooks/receive";
-import { SIGNATURE_HEADER } from "@/lib/webhooks/signature";
+import { bodyRefusal, readBodyCapped } from "@/lib/http/request-body";
+import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/orders/receive-webhook";
+import { SIGNATURE_HEADER } from "@/lib/pay/webhooks/signature";
 
 // Endpoint B (contract 4.2): the service's signed notifications, the only source of truth.
 export const dynamic = "force-dynamic";

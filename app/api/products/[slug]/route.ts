@@ -1,7 +1,7 @@
-import { PRODUCT_LIMITS } from "@/lib/admin/products";
+import { PRODUCT_LIMITS } from "@/lib/catalog/products-admin";
 import { SLUG_PATTERN } from "@/lib/slug";
-import { findProductBySlug } from "@/lib/catalog";
-import { jsonError } from "@/lib/http";
+import { findProductBySlug } from "@/lib/catalog/products";
+import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger, errorKind } from "@/lib/log";
 
 // GET /api/products/<slug>: one product on sale with its options and variants (README, "The

@@ -3,13 +3,13 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { CategoryFlash, categoryFlashOf, CategoryForm } from "@/components/admin/category-form";
-import { adminCategoryDetail, CATEGORIES_PAGE, categoryPagePath } from "@/lib/admin/categories";
-import { requireAdminSession } from "@/lib/admin/guard";
-import { PROMO_PAGE } from "@/lib/admin/promo-codes";
+import { adminCategoryDetail, CATEGORIES_PAGE, categoryPagePath } from "@/lib/catalog/categories-admin";
+import { requireAdminSession } from "@/lib/http/admin-guard";
+import { PROMO_PAGE } from "@/lib/promotions/promo-codes-admin";
 import { db } from "@/lib/db/client";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 
-// One category in the back office (lib/admin/categories.ts): its form, its sub-categories, and
+// One category in the back office (lib/catalog/categories-admin.ts): its form, its sub-categories, and
 // delete (refused while it has sub-categories or a promo code names it; its products simply leave it).
 export const dynamic = "force-dynamic";
 

@@ -5,25 +5,25 @@ import { ActionFlash } from "@/components/admin/action-flash";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { Field } from "@/components/admin/field";
 import { ResolveForm } from "@/components/admin/resolve-form";
-import { OrderDeliveryDetails } from "@/components/order-delivery";
-import { luandaSecond } from "@/lib/admin/luanda-calendar";
-import { requireAdminSession } from "@/lib/admin/guard";
-import { orderPagePath } from "@/lib/admin/order-flash";
+import { OrderDeliveryDetails } from "@/components/orders/order-delivery";
+import { luandaSecond } from "@/lib/luanda-time";
+import { requireAdminSession } from "@/lib/http/admin-guard";
+import { orderPagePath } from "@/lib/orders/order-flash";
 import {
   adminOrderDetail,
   type AdminOrderJob,
   type AdminOrderLine,
   type TimelineEvent,
-} from "@/lib/admin/order-timeline";
+} from "@/lib/orders/timeline-admin";
 import { db } from "@/lib/db/client";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 import { MAX_FULFILMENT_NOTE } from "@/lib/orders/fulfilment";
-import { lineName } from "@/lib/variants";
+import { lineName } from "@/lib/catalog/variants";
 
-// One order in the back office: its header, lines, jobs and history (lib/admin/order-timeline.ts),
-// and the buttons of lib/admin/order-actions.ts.
+// One order in the back office: its header, lines, jobs and history (lib/orders/timeline-admin.ts),
+// and the buttons of lib/http/order-actions.ts.
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ externalTransactionId: string }>;

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { ProductImage } from "@/components/product-image";
+import { ProductImage } from "@/components/catalog/product-image";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { AdminNav } from "@/components/admin/admin-nav";
@@ -7,18 +7,18 @@ import { GalleryManager, galleryFlashOf } from "@/components/admin/gallery-manag
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { buttonClass, Field, fieldClass, ProductForm } from "@/components/admin/product-form";
 import { VariantsManager, variantsFlashOf } from "@/components/admin/variants-manager";
-import { requireAdminSession } from "@/lib/admin/guard";
-import { luandaSecond } from "@/lib/admin/luanda-calendar";
-import { adminGallery } from "@/lib/admin/gallery";
-import { adminProductDetail, PRODUCT_LIMITS } from "@/lib/admin/products";
-import { adminVariants } from "@/lib/admin/variants";
-import { categoryTree } from "@/lib/categories";
+import { requireAdminSession } from "@/lib/http/admin-guard";
+import { luandaSecond } from "@/lib/luanda-time";
+import { adminGallery } from "@/lib/catalog/gallery-admin";
+import { adminProductDetail, PRODUCT_LIMITS } from "@/lib/catalog/products-admin";
+import { adminVariants } from "@/lib/catalog/variants-admin";
+import { categoryTree } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";
-import { shownImage } from "@/lib/gallery";
-import { getLang } from "@/lib/i18n/server";
+import { shownImage } from "@/lib/catalog/gallery";
+import { getLang } from "@/lib/http/request-lang";
 
-// One product in the back office (lib/admin/products.ts): its form with its categories and the
-// image upload, its gallery (lib/admin/gallery.ts), its options and variants (lib/admin/variants.ts), the stock adjustment with a reason and its
+// One product in the back office (lib/catalog/products-admin.ts): its form with its categories and the
+// image upload, its gallery (lib/catalog/gallery-admin.ts), its options and variants (lib/catalog/variants-admin.ts), the stock adjustment with a reason and its
 // history, and archive or restore (never delete).
 export const dynamic = "force-dynamic";
 

@@ -3,12 +3,12 @@ import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { ProductForm } from "@/components/admin/product-form";
-import { requireAdminSession } from "@/lib/admin/guard";
-import { categoryTree } from "@/lib/categories";
+import { requireAdminSession } from "@/lib/http/admin-guard";
+import { categoryTree } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 
-// A new product (lib/admin/products.ts createProduct): on sale as soon as it is created.
+// A new product (lib/catalog/products-admin.ts createProduct): on sale as soon as it is created.
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {

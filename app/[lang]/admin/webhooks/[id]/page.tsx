@@ -5,12 +5,12 @@ import { ActionFlash } from "@/components/admin/action-flash";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { Field } from "@/components/admin/field";
 import { ResolveForm } from "@/components/admin/resolve-form";
-import { adminDelivery } from "@/lib/admin/attention";
-import { requireAdminSession } from "@/lib/admin/guard";
-import { luandaSecond } from "@/lib/admin/luanda-calendar";
-import { orderPagePath } from "@/lib/admin/order-flash";
+import { adminDelivery } from "@/lib/orders/attention-admin";
+import { requireAdminSession } from "@/lib/http/admin-guard";
+import { luandaSecond } from "@/lib/luanda-time";
+import { orderPagePath } from "@/lib/orders/order-flash";
 import { db } from "@/lib/db/client";
-import { getLang } from "@/lib/i18n/server";
+import { getLang } from "@/lib/http/request-lang";
 
 // One webhook delivery in the back office, linked from the home's attention list when it matched
 // no order or could not be read: what arrived, what the shop did, and "mark resolved".

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { OrderResult } from "@/components/order-result";
-import { getLang } from "@/lib/i18n/server";
+import { OrderResult } from "@/components/orders/order-result";
+import { getLang } from "@/lib/http/request-lang";
 
 // Where the PayButton goes after onApprove. The page shows what the server knows, never the callback's word.
 export const dynamic = "force-dynamic";

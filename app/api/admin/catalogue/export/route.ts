@@ -1,9 +1,9 @@
 import type { NextRequest } from "next/server";
-import { refuseWithoutAdminSession } from "@/lib/admin/guard";
-import { catalogueCsv, delimiterOf } from "@/lib/catalog-csv/export";
+import { refuseWithoutAdminSession } from "@/lib/http/admin-guard";
+import { catalogueCsv, delimiterOf } from "@/lib/catalog/csv/export";
 import { db } from "@/lib/db/client";
 
-// The catalogue as CSV (lib/catalog-csv/export.ts), the columns the import reads:
+// The catalogue as CSV (lib/catalog/csv/export.ts), the columns the import reads:
 // ?delimiter=semicolon for Excel in pt-AO, a comma otherwise.
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 import type { NextRequest } from "next/server";
-import { catalogueImport } from "@/lib/admin/catalogue-csv-actions";
+import { catalogueImport } from "@/lib/http/catalog-csv-actions";
 import { db } from "@/lib/db/client";
-import { postgresImageStore } from "@/lib/images/postgres-store";
+import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
 
-// The catalogue CSV into the shop (lib/catalog-csv/import.ts): `?dryRun=1` checks it, without
+// The catalogue CSV into the shop (lib/catalog/csv/import.ts): `?dryRun=1` checks it, without
 // it the file is imported in one transaction. A multipart form's `file` or a text/csv body.
 export const dynamic = "force-dynamic";
 

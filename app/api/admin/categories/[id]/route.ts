@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/admin/catalogue-actions";
-import { categoryPagePath, updateCategory } from "@/lib/admin/categories";
+import { catalogueAction } from "@/lib/http/admin-action";
+import { categoryPagePath, updateCategory } from "@/lib/catalog/categories-admin";
 import { db } from "@/lib/db/client";
 
 // A category's form (/admin/categories/<id>): name, slug, description, parent, position.

@@ -1,10 +1,10 @@
 import type { NextRequest } from "next/server";
-import { ordersCsv, parseExportRange } from "@/lib/admin/export";
-import { refuseWithoutAdminSession } from "@/lib/admin/guard";
+import { ordersCsv, parseExportRange } from "@/lib/orders/export-admin";
+import { refuseWithoutAdminSession } from "@/lib/http/admin-guard";
 import { db } from "@/lib/db/client";
-import { jsonError } from "@/lib/http";
+import { jsonError } from "@/lib/http/json-error";
 
-// The orders of a range of Luanda dates as CSV (lib/admin/export.ts): ?from=YYYY-MM-DD&to=YYYY-MM-DD, both today by default.
+// The orders of a range of Luanda dates as CSV (lib/orders/export-admin.ts): ?from=YYYY-MM-DD&to=YYYY-MM-DD, both today by default.
 export const dynamic = "force-dynamic";
 
 export async function GET(request: NextRequest): Promise<Response> {

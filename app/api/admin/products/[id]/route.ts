@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
-import { updateProduct } from "@/lib/admin/products";
+import { updateProduct } from "@/lib/catalog/products-admin";
 import { db } from "@/lib/db/client";
-import { postgresImageStore } from "@/lib/images/postgres-store";
-import { productAction, productPagePath } from "@/lib/admin/product-actions";
+import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
+import { productAction, productPagePath } from "@/lib/http/product-actions";
 
 // The product form (/admin/products/<id>): name, slug, description, price, a new image, and the
 // stock against the one the form showed (409 stock_changed when a checkout took units meanwhile).

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/admin/catalogue-actions";
-import { PROMO_PAGE, updatePromoCode } from "@/lib/admin/promo-codes";
-import { isJson } from "@/lib/admin/requests";
+import { catalogueAction } from "@/lib/http/admin-action";
+import { PROMO_PAGE, updatePromoCode } from "@/lib/promotions/promo-codes-admin";
+import { isJson } from "@/lib/http/admin-requests";
 import { db } from "@/lib/db/client";
 
 // A promo code's row on /admin/promo-codes, or JSON: every field again (an edit replaces them all), active on/off.

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { signOut } from "@/lib/admin/sign-in";
+import { signOut } from "@/lib/http/admin-sign-in";
 
 // The sign-out button's form (HTML forms cannot send DELETE): clears the session, back to /admin.
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { addToCartAction } from "@/app/actions/cart";
 import { CategoryView, pageFromSegment } from "@/components/catalog/views";
-import { routeLang } from "@/lib/i18n/route-lang";
-import { categoryPath } from "@/lib/seo";
+import { routeLang } from "@/lib/http/route-lang";
+import { categoryPath } from "@/lib/seo/seo";
 
 // Page 2 and later of a category: rendered on first visit, then served from the cache.
 export const revalidate = 30;

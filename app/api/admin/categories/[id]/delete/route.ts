@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/admin/catalogue-actions";
-import { CATEGORIES_PAGE, categoryPagePath, deleteCategory } from "@/lib/admin/categories";
+import { catalogueAction } from "@/lib/http/admin-action";
+import { CATEGORIES_PAGE, categoryPagePath, deleteCategory } from "@/lib/catalog/categories-admin";
 import { db } from "@/lib/db/client";
 
 // "Delete category" on its page: 409 has_children while it has sub-categories; its products leave it.

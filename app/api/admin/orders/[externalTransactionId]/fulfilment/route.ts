@@ -1,5 +1,5 @@
 import { after, type NextRequest } from "next/server";
-import { adminOrderAction, fulfilOrder, orderParams } from "@/lib/admin/order-actions";
+import { adminOrderAction, fulfilOrder, orderParams } from "@/lib/http/order-actions";
 import { db } from "@/lib/db/client";
 import { runDueJobs } from "@/lib/jobs/runner";
 

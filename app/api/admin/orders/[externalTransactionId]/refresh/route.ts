@@ -1,9 +1,9 @@
 import type { NextRequest } from "next/server";
-import { adminOrderAction, askServiceNow, orderParams } from "@/lib/admin/order-actions";
+import { adminOrderAction, askServiceNow, orderParams } from "@/lib/http/order-actions";
 import { db } from "@/lib/db/client";
-import { payClient } from "@/lib/pay";
+import { payClient } from "@/lib/orders/pay-client";
 
-// The order page's "Ask the service now" (lib/admin/order-actions.ts).
+// The order page's "Ask the service now" (lib/http/order-actions.ts).
 export const dynamic = "force-dynamic";
 // A status query (two 3 s attempts at most), then the jobs a change enqueued (30 s each at most).
 export const maxDuration = 60;

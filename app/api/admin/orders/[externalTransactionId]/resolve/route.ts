@@ -1,9 +1,9 @@
 import type { NextRequest } from "next/server";
-import { resolveOrderAttention } from "@/lib/admin/attention";
-import { adminOrderAction, markResolved, orderParams } from "@/lib/admin/order-actions";
+import { resolveOrderAttention } from "@/lib/orders/attention-admin";
+import { adminOrderAction, markResolved, orderParams } from "@/lib/http/order-actions";
 import { db } from "@/lib/db/client";
 
-// The order page's "Mark resolved" of the order's attention item, with a note (lib/admin/attention.ts).
+// The order page's "Mark resolved" of the order's attention item, with a note (lib/orders/attention-admin.ts).
 export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest, { params }: { params: Promise<{ externalTransactionId: string }> }) {

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
-import { setArchived } from "@/lib/admin/products";
+import { setArchived } from "@/lib/catalog/products-admin";
 import { db } from "@/lib/db/client";
-import { productAction, productPagePath } from "@/lib/admin/product-actions";
+import { productAction, productPagePath } from "@/lib/http/product-actions";
 
 // "Archive" on a product's page: it leaves the catalogue, carts and checkout; never deleted.
 export const dynamic = "force-dynamic";

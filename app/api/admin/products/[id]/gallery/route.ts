@@ -1,9 +1,9 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/admin/catalogue-actions";
-import { addGalleryImage, GALLERY_FLASH } from "@/lib/admin/gallery";
-import { productPagePath } from "@/lib/admin/product-actions";
+import { catalogueAction } from "@/lib/http/admin-action";
+import { addGalleryImage, GALLERY_FLASH } from "@/lib/catalog/gallery-admin";
+import { productPagePath } from "@/lib/http/product-actions";
 import { db } from "@/lib/db/client";
-import { postgresImageStore } from "@/lib/images/postgres-store";
+import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
 
 // "Add an image" in a product's gallery: multipart with the image and its `alt` text, last in the
 // gallery (JSON cannot carry an image: 400 image_required). 201 with the gallery.

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
-import { adjustStock } from "@/lib/admin/products";
+import { adjustStock } from "@/lib/catalog/products-admin";
 import { db } from "@/lib/db/client";
-import { productAction, productPagePath } from "@/lib/admin/product-actions";
+import { productAction, productPagePath } from "@/lib/http/product-actions";
 
 // "Adjust stock" on a product's page: a signed delta and a reason, kept in the product's history.
 export const dynamic = "force-dynamic";

@@ -1,11 +1,11 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/admin/catalogue-actions";
-import { productPagePath } from "@/lib/admin/product-actions";
-import { updateVariants, VARIANTS_FLASH } from "@/lib/admin/variants";
+import { catalogueAction } from "@/lib/http/admin-action";
+import { productPagePath } from "@/lib/http/product-actions";
+import { updateVariants, VARIANTS_FLASH } from "@/lib/catalog/variants-admin";
 import { db } from "@/lib/db/client";
 
 // "Variants": saves the variants' table (SKU, price, stock compared with the one shown, image) with
-// one reason for the stock changes (lib/admin/variants.ts). 200 with options and variants.
+// one reason for the stock changes (lib/catalog/variants-admin.ts). 200 with options and variants.
 export const dynamic = "force-dynamic";
 
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {

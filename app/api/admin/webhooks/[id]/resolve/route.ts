@@ -1,10 +1,10 @@
 import type { NextRequest } from "next/server";
-import { resolveWebhookDelivery } from "@/lib/admin/attention";
-import { adminAction, deliveryParams, markResolved } from "@/lib/admin/order-actions";
-import { deliveryPagePath } from "@/lib/admin/order-flash";
+import { resolveWebhookDelivery } from "@/lib/orders/attention-admin";
+import { adminAction, deliveryParams, markResolved } from "@/lib/http/order-actions";
+import { deliveryPagePath } from "@/lib/orders/order-flash";
 import { db } from "@/lib/db/client";
 
-// A webhook delivery's "Mark resolved", with a note (lib/admin/attention.ts).
+// A webhook delivery's "Mark resolved", with a note (lib/orders/attention-admin.ts).
 export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {

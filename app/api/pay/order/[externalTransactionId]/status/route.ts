@@ -1,13 +1,13 @@
 import { after } from "next/server";
-import { drainJobsThenRefreshCatalog } from "@/lib/catalog-pages";
-import { refuseOverClientLimit } from "@/lib/client-limits";
+import { drainJobsThenRefreshCatalog } from "@/lib/catalog/cached-pages";
+import { refuseOverClientLimit } from "@/lib/http/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { jsonError } from "@/lib/http";
+import { jsonError } from "@/lib/http/json-error";
 import { endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { changedTheOrder, EXTERNAL_TRANSACTION_ID, orderStatus } from "@/lib/orders/status";
-import { payClient } from "@/lib/pay";
+import { payClient } from "@/lib/orders/pay-client";
 
 // Endpoint C (contract 4.2): the order's status from our database, checked with the service when stale.
 export const dynamic = "force-dynamic";

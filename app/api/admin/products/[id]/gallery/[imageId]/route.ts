@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/admin/catalogue-actions";
-import { GALLERY_FLASH, saveGalleryAlt } from "@/lib/admin/gallery";
-import { productPagePath } from "@/lib/admin/product-actions";
+import { catalogueAction } from "@/lib/http/admin-action";
+import { GALLERY_FLASH, saveGalleryAlt } from "@/lib/catalog/gallery-admin";
+import { productPagePath } from "@/lib/http/product-actions";
 import { db } from "@/lib/db/client";
 
 // One gallery image's text alternative (`alt`); 409 image_gone when another change removed the image.

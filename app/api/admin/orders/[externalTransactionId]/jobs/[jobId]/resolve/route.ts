@@ -1,9 +1,9 @@
 import type { NextRequest } from "next/server";
-import { resolveParkedJob } from "@/lib/admin/attention";
-import { adminOrderAction, jobParams, markResolved } from "@/lib/admin/order-actions";
+import { resolveParkedJob } from "@/lib/orders/attention-admin";
+import { adminOrderAction, jobParams, markResolved } from "@/lib/http/order-actions";
 import { db } from "@/lib/db/client";
 
-// The order page's "Mark resolved" of a parked job, with a note (lib/admin/attention.ts).
+// The order page's "Mark resolved" of a parked job, with a note (lib/orders/attention-admin.ts).
 export const dynamic = "force-dynamic";
 
 export function POST(

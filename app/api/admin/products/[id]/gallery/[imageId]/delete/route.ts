@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/admin/catalogue-actions";
-import { GALLERY_FLASH, removeGalleryImage } from "@/lib/admin/gallery";
-import { productPagePath } from "@/lib/admin/product-actions";
+import { catalogueAction } from "@/lib/http/admin-action";
+import { GALLERY_FLASH, removeGalleryImage } from "@/lib/catalog/gallery-admin";
+import { productPagePath } from "@/lib/http/product-actions";
 import { db } from "@/lib/db/client";
 
 // "Remove" one gallery image, the last one too (the product then shows the placeholder).

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/admin/catalogue-actions";
-import { productPagePath } from "@/lib/admin/product-actions";
-import { setVariantArchived, VARIANTS_FLASH } from "@/lib/admin/variants";
+import { catalogueAction } from "@/lib/http/admin-action";
+import { productPagePath } from "@/lib/http/product-actions";
+import { setVariantArchived, VARIANTS_FLASH } from "@/lib/catalog/variants-admin";
 import { db } from "@/lib/db/client";
 
 // "Restore" one archived variant; 409 when its combination is taken or no longer one of the options.

@@ -1,0 +1,76 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useSearchParams } from "next/navigation";
+import { Suspense, useEffect, useState } from "react";
+import { dictionary } from "@/lib/i18n/dictionaries";
+import type { Lang } from "@/lib/i18n/languages";
+
+const CART_CHANGED = "shop:cart-changed";
+
+/**
+ * Asks the header to fetch its count again now (components/cart/use-header-cart-count.ts, once the
+ * webhook's job has emptied a paid order's cart). Navigations refresh it by themselves.
+ */
+export function refreshHeaderCartCount(): void {
+  window.dispatchEvent(new Event(CART_CHANGED));
+}
+
+/**
+ * The header's link to the cart with its count. Every page is built once for all shoppers
+ * (app/[lang]/layout.tsx reads no cookie), so the browser fetches its own count from GET
+ * /api/cart: after hydration, after every navigation (a cart form's redirect changes the query)
+ * and when {@link refreshHeaderCartCount} says so. Until the first answer the badge is empty.
+ */
+export function HeaderCartCount({ lang }: { lang: Lang }) {
+  return (
+    <Suspense fallback={<CartLink lang={lang} count={null} />}>
+      <LiveCartLink lang={lang} />
+    </Suspense>
+  );
+}
+
+function LiveCartLink({ lang }: { lang: Lang }) {
+  const pathname = usePathname();
+  const query = useSearchParams().toString();
+  const [count, setCount] = useState<number | null>(null);
+  const [asked, setAsked] = useState(0);
+
+  useEffect(() => {
+    const again = () => setAsked((n) => n + 1);
+    window.addEventListener(CART_CHANGED, again);
+    return () => window.removeEventListener(CART_CHANGED, again);
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetch("/api/cart", { cache: "no-store", signal: controller.signal })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((body: unknown) => {
+        const itemCount = (body as { itemCount?: unknown } | null)?.itemCount;
+        if (Number.isInteger(itemCount)) setCount(itemCount as number);
+      })
+      // Offline or aborted: the badge keeps what it showed.
+      .catch(() => {});
+    return () => controller.abort();
+  }, [pathname, query, asked]);
+
+  return <CartLink lang={lang} count={count} />;
+}
+
+function CartLink({ lang, count }: { lang: Lang; count: number | null }) {
+  const t = dictionary(lang);
+  return (
+    <Link href="/cart" className="flex items-center gap-2 rounded-md px-2 py-1 font-medium hover:bg-stone-100">
+      <span>{t.shop.cart}</span>
+      <span
+        data-testid="cart-count"
+        aria-hidden={count === null ? true : undefined}
+        className="inline-flex min-h-7 min-w-7 justify-center rounded-full bg-brand-700 px-2 py-0.5 text-sm tabular-nums text-white"
+      >
+        {count ?? ""}
+      </span>
+      {count === null ? null : <span className="sr-only">{t.shop.cartUnit(count)}</span>}
+    </Link>
+  );
+}

@@ -1,0 +1,200 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect } from "react";
+import { CopyButton } from "@/components/ui/copy-button";
+import { OrderLines, type OrderLineView } from "@/components/orders/order-lines";
+import { useHeaderCartCount } from "@/components/cart/use-header-cart-count";
+import { useOrderStatus, type OrderStatusSnapshot } from "@/components/orders/use-order-status";
+import { dictionary } from "@/lib/i18n/dictionaries";
+import type { Lang } from "@/lib/i18n/languages";
+import { formatAoa } from "@/lib/money";
+import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "@/lib/pay/sdk/config";
+import { Spinner } from "@/components/ui/spinner";
+
+/**
+ * An order's status on the result and order pages. The first paint is what the server read
+ * from the database; then endpoint C is polled until the order is final, so "confirmed"
+ * appears only once the webhook has made the order CON.
+ *
+ * - `success`: after onApprove; PEN means "waiting for confirmation".
+ * - `pending`: after onPending; PEN shows the payment reference and entity to pay with.
+ * - `order`: the order page; lines always shown.
+ *
+ * An order that turns CAN while the page is open goes to the cart, reopened for the shopper,
+ * which says the payment was cancelled (app/cart/page.tsx, `?cancelled=`).
+ */
+export function OrderStatus({
+  lang,
+  page,
+  externalTransactionId,
+  initial,
+  amountAoa,
+  lines,
+  cartCleared,
+}: {
+  lang: Lang;
+  page: "success" | "pending" | "order";
+  externalTransactionId: string;
+  initial: OrderStatusSnapshot;
+  amountAoa: number;
+  lines: OrderLineView[];
+  /** The server's word at its latest render: the order is CON and the clear-cart job has run. */
+  cartCleared: boolean;
+}) {
+  const t = dictionary(lang);
+  const router = useRouter();
+  const { snapshot, gaveUp, checking, checkAgain } = useOrderStatus(externalTransactionId, initial);
+  const { status } = snapshot;
+
+  // Becoming final changes the cart (emptied on CON, reopened on CAN) in a job that runs just
+  // after the webhook's reply. CAN: the cart page shows the cancellation and follows the job;
+  // CON: the header's count follows the server until the job has emptied the cart.
+  useEffect(() => {
+    if (status === initial.status || status !== "CAN") return;
+    router.replace(`/cart?cancelled=${encodeURIComponent(externalTransactionId)}`);
+  }, [status, initial.status, router, externalTransactionId]);
+  useHeaderCartCount({ status, initialStatus: initial.status, page, cartCleared });
+
+  return (
+    <section data-testid="order-status" data-status={status} className="flex flex-col gap-6">
+      <div aria-live="polite" className="flex flex-col gap-2">
+        {status === "PEN" && page !== "pending" && (
+          <>
+            <p className="flex items-center gap-3 text-lg font-medium">
+              <Spinner />
+              {t.order.waiting}
+            </p>
+            <p className="text-stone-600">{t.order.waitingBody}</p>
+          </>
+        )}
+        {status === "PEN" && page === "pending" && <p className="text-stone-700">{t.order.pendingBody}</p>}
+        {status === "CON" && (
+          <>
+            <p className="text-lg font-semibold text-emerald-700">{t.order.confirmed}</p>
+            <p className="text-stone-600">{t.order.confirmedBody}</p>
+          </>
+        )}
+        {status === "CAN" && (
+          <>
+            <p className="text-lg font-semibold text-red-700">{t.order.cancelled}</p>
+            <p className="text-stone-600">{t.order.cancelledBody}</p>
+          </>
+        )}
+      </div>
+
+      {status === "PEN" && (page === "pending" || snapshot.paymentReference) && (
+        <PaymentReference t={t} snapshot={snapshot} amountAoa={amountAoa} />
+      )}
+
+      {status === "PEN" && gaveUp && (
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-stone-700">{t.order.stillWaiting}</p>
+          <button
+            type="button"
+            onClick={checkAgain}
+            disabled={checking}
+            className="rounded-md bg-stone-900 px-4 py-2 text-sm font-medium text-white disabled:opacity-60"
+          >
+            {checking ? t.order.checking : t.order.checkAgain}
+          </button>
+        </div>
+      )}
+
+      {(status === "CON" || page === "order") && <OrderLines t={t} lines={lines} totalAoa={amountAoa} />}
+
+      <div className="flex flex-wrap gap-4 text-sm">
+        {status === "CAN" && (
+          <Link href="/cart" className="font-medium text-brand-700 hover:underline">
+            {t.order.backToCart}
+          </Link>
+        )}
+        {page !== "order" && (
+          <Link href={`/orders/${externalTransactionId}`} className="text-brand-700 hover:underline">
+            {t.order.viewOrder}
+          </Link>
+        )}
+        {status !== "CAN" && (
+          <Link href="/" className="text-brand-700 hover:underline">
+            {t.order.continueShopping}
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function PaymentReference({
+  t,
+  snapshot,
+  amountAoa,
+}: {
+  t: ReturnType<typeof dictionary>;
+  snapshot: OrderStatusSnapshot;
+  amountAoa: number;
+}) {
+  const { paymentReference, entityNumber } = snapshot;
+  if (!paymentReference && !entityNumber) return <p className="text-stone-600">{t.order.referenceUnknown}</p>;
+  return (
+    <div className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-4">
+      <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-3">
+        {entityNumber && (
+          <CopyableValue testId="entity-number" label={t.order.entityNumber} value={entityNumber} t={t} />
+        )}
+        {paymentReference && (
+          <CopyableValue testId="payment-reference" label={t.order.paymentReference} value={paymentReference} t={t} />
+        )}
+        <dt className="text-stone-500">{t.order.amount}</dt>
+        <dd className="text-lg font-semibold tabular-nums">{formatAoa(amountAoa)}</dd>
+      </dl>
+      {/* A reference past the shop's cap on day-long holds keeps the units only for the ordinary hold. */}
+      <p data-testid="reference-life-span" className="text-sm text-stone-600">
+        {snapshot.payBy
+          ? t.order.payBy(luandaTime(snapshot.payBy, t.locale))
+          : t.order.lifeSpan(REFERENCE_PAYMENT_LIFE_SPAN_MINUTES)}
+      </p>
+    </div>
+  );
+}
+
+/** "27/11, 14:05" in the shop's clock (Luanda), as the server and the browser both write it. */
+function luandaTime(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, {
+    day: "2-digit",
+    month: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "Africa/Luanda",
+  }).format(new Date(iso));
+}
+
+/** One line of the reference payment's details, with a button that copies it. */
+function CopyableValue({
+  testId,
+  label,
+  value,
+  t,
+}: {
+  testId: string;
+  label: string;
+  value: string;
+  t: ReturnType<typeof dictionary>;
+}) {
+  return (
+    <>
+      <dt className="text-stone-500">{label}</dt>
+      <dd className="flex flex-wrap items-center gap-3">
+        <span data-testid={testId} className="font-mono text-lg font-semibold">
+          {value}
+        </span>
+        <CopyButton
+          value={value}
+          label={t.order.copyNamed(label)}
+          copiedText={t.order.copied}
+          failedText={t.order.copyFailed}
+        />
+      </dd>
+    </>
+  );
+}

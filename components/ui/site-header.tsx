@@ -1,0 +1,97 @@
+import Link from "next/link";
+import { HeaderCartCount } from "@/components/cart/header-cart-count";
+import type { Dictionary } from "@/lib/i18n/dictionaries";
+import { LANGS, type Lang } from "@/lib/i18n/languages";
+
+export function SiteHeader({
+  t,
+  lang,
+  setLanguage,
+  categories,
+}: {
+  t: Dictionary;
+  lang: Lang;
+  /** The top level of the category tree, in order (lib/catalog/categories.ts). */
+  categories: readonly { slug: string; name: string }[];
+  /** The language switch's server action (app/actions/language.ts, handed in by the layout). */
+  setLanguage: (formData: FormData) => Promise<void>;
+}) {
+  return (
+    <header className="border-b border-stone-200 bg-white">
+      <nav
+        aria-label={t.shop.mainNavigation}
+        className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-4"
+      >
+        <Link href="/" className="text-lg font-semibold tracking-tight text-brand-700">
+          {t.shop.name}
+        </Link>
+        {/* A plain GET form: search works before (or without) JavaScript. */}
+        <form
+          action="/search"
+          method="get"
+          role="search"
+          aria-label={t.browse.searchLabel}
+          className="order-last flex w-full gap-2 sm:order-none sm:w-auto sm:flex-1 sm:max-w-md"
+        >
+          <label htmlFor="site-search" className="sr-only">
+            {t.browse.searchLabel}
+          </label>
+          <input
+            id="site-search"
+            name="q"
+            type="search"
+            maxLength={100}
+            placeholder={t.browse.searchPlaceholder}
+            className="min-w-0 flex-1 rounded-md border border-stone-300 px-3 py-2 text-base"
+          />
+          <button
+            type="submit"
+            className="rounded-md bg-stone-900 px-3 py-2 text-sm font-medium text-white hover:bg-stone-700"
+          >
+            {t.browse.searchButton}
+          </button>
+        </form>
+        <div className="flex items-center gap-4">
+          <form action={setLanguage} className="flex items-center gap-1 text-sm">
+            <span className="sr-only">{t.shop.language}</span>
+            {LANGS.map((code) => (
+              <button
+                key={code}
+                type="submit"
+                name="lang"
+                value={code}
+                lang={code}
+                aria-pressed={code === lang}
+                className="min-w-9 rounded-md px-2 py-1 font-medium uppercase text-stone-600 hover:bg-stone-100 aria-pressed:bg-stone-900 aria-pressed:text-white"
+              >
+                {code}
+                {/* The accessible name starts with what is visible (WCAG 2.5.3, "label in name"). */}
+                <span className="sr-only normal-case"> — {t.shop.switchTo(t.shop.languageNames[code])}</span>
+              </button>
+            ))}
+          </form>
+          <Link href="/orders" className="text-sm font-medium text-stone-700 hover:underline">
+            {t.shop.myOrders}
+          </Link>
+          <HeaderCartCount lang={lang} />
+        </div>
+      </nav>
+      {categories.length > 0 ? (
+        <nav aria-label={t.browse.categories} className="border-t border-stone-100">
+          <ul className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-4 py-2 text-sm">
+            {categories.map((category) => (
+              <li key={category.slug} className="shrink-0">
+                <Link
+                  href={`/categories/${category.slug}`}
+                  className="inline-block rounded-md px-3 py-1.5 font-medium text-stone-700 hover:bg-stone-100"
+                >
+                  {category.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+    </header>
+  );
+}

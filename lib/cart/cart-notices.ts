@@ -1,0 +1,75 @@
+import type { CartChange, CartRefusalCode } from "./cart";
+import { MAX_ORDER_LINES } from "../order-limits";
+import type { Dictionary } from "../i18n/dictionaries";
+
+/**
+ * The outcome of a cart form, carried to the next page in its query (`?notice=added`,
+ * `?notice=capped&quantity=4`, `?notice=cart_locked`), so the forms work without JavaScript.
+ * Whatever arrives in the query is checked against this list before it is shown.
+ */
+
+const SUCCESS = ["added", "updated", "removed", "capped", "limited"] as const;
+/** The notices that carry the line's new quantity. */
+const WITH_QUANTITY: readonly CartNoticeKind[] = ["capped", "limited"];
+const REFUSALS = [
+  "invalid_input",
+  "unknown_product",
+  "unknown_variant",
+  "variant_required",
+  "out_of_stock",
+  "too_many_lines",
+  "cart_full",
+  "cart_locked",
+  "no_cart",
+  "line_not_found",
+] as const satisfies readonly CartRefusalCode[];
+
+export type CartNoticeKind = (typeof SUCCESS)[number];
+export type CartNotice =
+  { tone: "success"; kind: CartNoticeKind; quantity?: number } | { tone: "error"; kind: CartRefusalCode };
+
+export function cartNoticeQuery(result: CartChange, success: Exclude<CartNoticeKind, "capped" | "limited">): string {
+  if (!result.ok) return new URLSearchParams({ notice: result.code }).toString();
+  if (result.capped)
+    return new URLSearchParams({
+      notice: result.cappedBy === "limit" ? "limited" : "capped",
+      quantity: String(result.quantity),
+    }).toString();
+  return new URLSearchParams({ notice: success }).toString();
+}
+
+type Query = Record<string, string | string[] | undefined>;
+
+export function readCartNotice(query: Query): CartNotice | null {
+  const notice = query.notice;
+  const kind = SUCCESS.find((code) => code === notice);
+  if (kind && WITH_QUANTITY.includes(kind)) {
+    const quantity = Number(query.quantity);
+    return Number.isInteger(quantity) && quantity >= 0 ? { tone: "success", kind, quantity } : null;
+  }
+  if (kind) return { tone: "success", kind };
+  const refusal = REFUSALS.find((code) => code === notice);
+  return refusal ? { tone: "error", kind: refusal } : null;
+}
+
+export function cartNoticeMessage(t: Dictionary, notice: CartNotice): string {
+  switch (notice.kind) {
+    case "capped":
+    case "limited":
+      return t.cartNotices[notice.kind](notice.quantity ?? 0);
+    case "too_many_lines":
+      return t.cartNotices.too_many_lines(MAX_ORDER_LINES);
+    default:
+      return t.cartNotices[notice.kind];
+  }
+}
+
+/**
+ * Why the PayButton's order could not be created, for the shopper: `code` is endpoint A's
+ * `error.code` or what the browser saw (components/checkout/pay-button/request-order.ts). Its English
+ * `message` is for the log; a code without a sentence of its own gets the general one.
+ */
+export function orderErrorMessage(t: Dictionary, code: string): string {
+  const messages = t.payButton.orderErrors;
+  return Object.hasOwn(messages, code) ? messages[code as keyof typeof messages] : messages.other;
+}

@@ -1,0 +1,83 @@
+import "server-only";
+import { revalidatePath } from "next/cache";
+import { getEnv } from "../env";
+import { drainJobsInBackground } from "../jobs/runner";
+import { consoleLogger, errorKind } from "../log";
+
+/**
+ * The catalogue, category and product pages (CATALOG_ROUTES: app/[lang]/page.tsx, the categories'
+ * and the products' pages, and the later pages of the listings) are built at `next build` (the
+ * first page of each listing; see each page's generateStaticParams) or on their first visit, and
+ * served from Next's cache to every shopper, in both languages. /search is rendered per request.
+ *
+ * - Whatever changes what they show (a checkout's reservation, a payment or a cancellation, a
+ *   release of stock, a back-office edit) calls {@link catalogChanged}: the next visit of each
+ *   page renders it again, before answering, so the shopper sees the change at once.
+ * - The pages also expire on their own after CATALOG_PAGE_SECONDS (their `revalidate`), which
+ *   covers what no request of this server sees: a hold running out (the stock shown counts units
+ *   of expired holds as free, lib/catalog/products.ts), the worker's releases (`npm run worker` is
+ *   another process), and the other instances of a shop that runs several (README, caching).
+ *
+ * The stock shown is a guide: adding to the cart and checking out count it again.
+ */
+
+/** Must match the `revalidate` of both pages (a segment config is read by the compiler, not imported). */
+export const CATALOG_PAGE_SECONDS = 30;
+
+/**
+ * How many product pages (per language) `next build` renders ahead: the products changed last
+ * (app/[lang]/products/[slug]/page.tsx). Every other product page is rendered on its first visit
+ * and cached from then on, so a build does not grow with the catalogue (10 000 products would be
+ * 20 000 pages). Their Open Graph images are never rendered ahead: only link previews ask for them.
+ */
+export const PRERENDERED_PRODUCTS = 100;
+
+/** Every cached page that shows products: the catalogue, a category, their later pages, a product. */
+export const CATALOG_ROUTES = [
+  "/[lang]",
+  "/[lang]/page/[page]",
+  "/[lang]/categories/[slug]",
+  "/[lang]/categories/[slug]/page/[page]",
+  "/[lang]/products/[slug]",
+] as const;
+
+/** The catalogue pages are stale: each is rendered again on its next visit. */
+export function catalogChanged(): void {
+  try {
+    for (const route of CATALOG_ROUTES) revalidatePath(route, "page");
+  } catch (error) {
+    // Outside a request of the Next server (a test calling a route handler, a script), there is
+    // no cache to mark; anything else is a mistake in the caller.
+    if (error instanceof Error && error.message.startsWith("Invariant: static generation store missing")) return;
+    throw error;
+  }
+}
+
+/**
+ * For `after()` in the routes that change orders: runs the jobs the change enqueued
+ * (lib/jobs/runner.ts), then marks the catalogue pages stale, since a cancelled order's job puts
+ * its units back on the shelf.
+ */
+export async function drainJobsThenRefreshCatalog(options: Parameters<typeof drainJobsInBackground>[0]): Promise<void> {
+  await drainJobsInBackground(options);
+  catalogChanged();
+}
+
+/**
+ * The `generateStaticParams` of the catalogue pages: the pages to build ahead, when the build
+ * can render them (a complete environment, and a migrated database it can reach: a Vercel
+ * production build). Otherwise (a Docker image build, a preview build against a database not
+ * migrated yet) none: each page is rendered on its first visit and cached from then on.
+ */
+export async function catalogParamsAtBuild<T>(list: () => Promise<T[]>): Promise<T[]> {
+  try {
+    getEnv();
+    return await list();
+  } catch (error) {
+    consoleLogger("warn", "catalog.not_prerendered", {
+      reason: errorKind(error),
+      then: "each catalogue page is rendered on its first visit and cached from then on",
+    });
+    return [];
+  }
+}

@@ -1,0 +1,266 @@
+import "server-only";
+import { z } from "zod";
+import type { Database } from "../db/client";
+import { Rollback, rolledBack } from "../db/rollback";
+import { GALLERY_LIMITS, legacyGallery, replaceGallery, type GalleryImage } from "./gallery";
+import { Prisma } from "../generated/prisma/client";
+import type { ImageStore } from "./images/store";
+import { prepareImage } from "./images/validate";
+import { invalidInput, requiredText } from "../text-input";
+import { isUuid } from "../uuid";
+import type { ImageUpload } from "./products-admin";
+
+/**
+ * A product's gallery in the back office (the "Images" part of /admin/products/<id>), without the
+ * web: add an image with its text alternative, change an image's text, move an image up or down,
+ * remove one, the last one too (the product then shows the shop's placeholder). The first image is
+ * also the product's card image (lib/catalog/gallery.ts replaceGallery keeps products.image_path with it).
+ *
+ * Two admins may change the same gallery at once. Every change locks the product's row first, then
+ * applies to the gallery as it is now, naming images by their id rather than by a position read
+ * earlier: an image another admin removed meanwhile is 409 image_gone, and nothing an admin did is
+ * lost without being told.
+ */
+
+export const GALLERY_DONE = ["added", "alt_saved", "moved", "removed"] as const;
+export type GalleryDone = (typeof GALLERY_DONE)[number];
+export const GALLERY_ERRORS = [
+  "invalid_input",
+  "image_required",
+  "image_empty",
+  "image_too_large",
+  "image_too_many_pixels",
+  "unsupported_image",
+  "image_unreadable",
+  "duplicate_image",
+  "gallery_full",
+  "image_gone",
+  "cannot_move",
+] as const;
+export type GalleryError = (typeof GALLERY_ERRORS)[number];
+export const GALLERY_FIELDS = ["image", "alt", "direction"] as const;
+export type GalleryField = (typeof GALLERY_FIELDS)[number];
+
+export interface AdminGalleryImage {
+  id: string;
+  path: string;
+  alt: string;
+}
+
+export type GalleryResult =
+  | { ok: true; done: GalleryDone; gallery: AdminGalleryImage[] }
+  | {
+      ok: false;
+      status: 400 | 404 | 409 | 413 | 415;
+      code: GalleryError | "not_found";
+      message: string;
+      field?: GalleryField;
+    };
+type Refusal = Extract<GalleryResult, { ok: false }>;
+
+/** An image's text alternative: what a screen reader says instead of showing it. */
+export const altSchema = requiredText(GALLERY_LIMITS.altMax);
+
+const altInput = z.object({ alt: altSchema });
+const moveInput = z.object({ direction: z.enum(["up", "down"], { error: "must be up or down" }) });
+
+const notFound: Refusal = { ok: false, status: 404, code: "not_found", message: "no such product" };
+const imageGone: Refusal = {
+  ok: false,
+  status: 409,
+  code: "image_gone",
+  message: "this image is no longer in the gallery (another change removed it); nothing was changed",
+};
+
+const invalid = (error: z.ZodError): Refusal => invalidInput(error, GALLERY_FIELDS);
+
+const galleryFields = { id: true, path: true, alt: true } as const;
+
+/**
+ * Locks the product's row and reads its gallery as it is now, for a change in this transaction:
+ * null for an unknown product. A product without gallery rows has lib/catalog/gallery.ts legacyGallery's.
+ */
+export async function lockedGallery(
+  tx: Prisma.TransactionClient,
+  productId: string,
+): Promise<(GalleryImage & { id?: string })[] | null> {
+  const [product] = await tx.$queryRaw<{ imagePath: string; name: string }[]>(
+    Prisma.sql`SELECT image_path AS "imagePath", name FROM products WHERE id = ${productId}::uuid FOR UPDATE`,
+  );
+  if (!product) return null;
+  const rows = await tx.galleryImage.findMany({
+    where: { productId },
+    orderBy: { position: "asc" },
+    select: galleryFields,
+  });
+  return rows.length > 0 ? rows : legacyGallery(product);
+}
+
+const readGallery = (db: Pick<Database, "galleryImage">, productId: string): Promise<AdminGalleryImage[]> =>
+  db.galleryImage.findMany({ where: { productId }, orderBy: { position: "asc" }, select: galleryFields });
+
+/**
+ * The gallery of /admin/products/<id>, each image with the id its forms post. A product without
+ * gallery rows gets its one image as its first row here, so that it has an id like the others.
+ */
+export async function adminGallery(db: Database, productId: string): Promise<AdminGalleryImage[]> {
+  if (!isUuid(productId)) return [];
+  const rows = await readGallery(db, productId);
+  if (rows.length > 0) return rows;
+  return db.$transaction(async (tx) => {
+    const images = await lockedGallery(tx, productId);
+    const adopted = images?.[0];
+    if (adopted && !adopted.id)
+      await tx.galleryImage.create({ data: { productId, position: 0, path: adopted.path, alt: adopted.alt } });
+    return readGallery(tx, productId);
+  });
+}
+
+export interface GalleryDeps {
+  db: Database;
+  images: ImageStore;
+}
+
+/** Adds an image (checked and re-encoded by lib/catalog/images/validate.ts) with its text alternative, last in the gallery. */
+export async function addGalleryImage(
+  productId: string,
+  input: unknown,
+  image: ImageUpload | undefined,
+  deps: GalleryDeps,
+): Promise<GalleryResult> {
+  if (!isUuid(productId)) return notFound;
+  const parsed = altInput.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  if (!image || image.bytes.byteLength === 0)
+    return { ok: false, status: 400, code: "image_required", message: "choose an image to add", field: "image" };
+  const prepared = await prepareImage(image.bytes);
+  if (!prepared.ok) return { ...prepared, field: "image" };
+  if (!(await deps.db.product.findUnique({ where: { id: productId }, select: { id: true } }))) return notFound;
+  try {
+    return await deps.db.$transaction(async (tx): Promise<GalleryResult> => {
+      const images = await lockedGallery(tx, productId);
+      if (!images) return notFound;
+      // In this transaction: a refusal below rolls it back, and leaves no image behind.
+      const { path } = await deps.images.put(prepared.bytes, prepared.contentType, tx);
+      if (images.some((existing) => existing.path === path))
+        throw new Rollback({
+          ok: false,
+          status: 409,
+          code: "duplicate_image",
+          message: "this image is already in the gallery",
+          field: "image",
+        });
+      if (images.length >= GALLERY_LIMITS.imagesMax)
+        throw new Rollback({
+          ok: false,
+          status: 409,
+          code: "gallery_full",
+          message: `a gallery has at most ${GALLERY_LIMITS.imagesMax} images; remove one first`,
+        });
+      await replaceGallery(tx, productId, [...images, { path, alt: parsed.data.alt }]);
+      return { ok: true, done: "added", gallery: await readGallery(tx, productId) };
+    });
+  } catch (error) {
+    const refused = rolledBack<Refusal>(error);
+    if (refused) return refused;
+    throw error;
+  }
+}
+
+/** Changes one image's text alternative. */
+export async function saveGalleryAlt(
+  productId: string,
+  imageId: string,
+  input: unknown,
+  { db }: { db: Database },
+): Promise<GalleryResult> {
+  if (!isUuid(productId)) return notFound;
+  const parsed = altInput.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  return change(db, productId, imageId, async (tx, images) => {
+    const index = images.findIndex((image) => image.id === imageId);
+    if (index === -1) return imageGone;
+    await tx.galleryImage.update({ where: { id: imageId }, data: { alt: parsed.data.alt } });
+    return "alt_saved";
+  });
+}
+
+/** Moves one image a place up (towards the first, the card's image) or down. */
+export async function moveGalleryImage(
+  productId: string,
+  imageId: string,
+  input: unknown,
+  { db }: { db: Database },
+): Promise<GalleryResult> {
+  if (!isUuid(productId)) return notFound;
+  const parsed = moveInput.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  return change(db, productId, imageId, async (tx, images) => {
+    const index = images.findIndex((image) => image.id === imageId);
+    if (index === -1) return imageGone;
+    const target = parsed.data.direction === "up" ? index - 1 : index + 1;
+    const moved = images[index];
+    const other = images[target];
+    if (!moved || !other)
+      return {
+        ok: false,
+        status: 409,
+        code: "cannot_move",
+        message: `the image is already the ${parsed.data.direction === "up" ? "first" : "last"}`,
+        field: "direction",
+      };
+    const order = [...images];
+    order[target] = moved;
+    order[index] = other;
+    await replaceGallery(tx, productId, order);
+    return "moved";
+  });
+}
+
+/** Removes one image from the gallery, the last one too. */
+export async function removeGalleryImage(
+  productId: string,
+  imageId: string,
+  { db }: { db: Database },
+): Promise<GalleryResult> {
+  if (!isUuid(productId)) return notFound;
+  return change(db, productId, imageId, async (tx, images) => {
+    const index = images.findIndex((image) => image.id === imageId);
+    if (index === -1) return imageGone;
+    await replaceGallery(
+      tx,
+      productId,
+      images.filter((image) => image.id !== imageId),
+    );
+    return "removed";
+  });
+}
+
+/** A change of one image, under the product's lock, applied to the gallery as it is now. */
+async function change(
+  db: Database,
+  productId: string,
+  imageId: string,
+  apply: (tx: Prisma.TransactionClient, images: (GalleryImage & { id?: string })[]) => Promise<GalleryDone | Refusal>,
+): Promise<GalleryResult> {
+  return db.$transaction(async (tx): Promise<GalleryResult> => {
+    const images = await lockedGallery(tx, productId);
+    if (!images) return notFound;
+    // A malformed id names no image either.
+    if (!isUuid(imageId)) return imageGone;
+    const outcome = await apply(tx, images);
+    if (typeof outcome !== "string") return outcome;
+    return { ok: true, done: outcome, gallery: await readGallery(tx, productId) };
+  });
+}
+
+/**
+ * The query parameters of the gallery's flash on the product's page, apart from the product
+ * form's (?done=, ?error=), and the section a form goes back to.
+ */
+export const GALLERY_FLASH = {
+  done: "gallery",
+  error: "galleryError",
+  field: "galleryField",
+  hash: "#gallery",
+} as const;

@@ -1,0 +1,507 @@
+import "server-only";
+import { z } from "zod";
+import type { Database } from "../db/client";
+import { isUniqueViolation } from "../db/known-error";
+import { Prisma } from "../generated/prisma/client";
+import { NO_IMAGE, replaceGallery } from "./gallery";
+import { Rollback, rolledBack } from "../db/rollback";
+import { lockProducts } from "./stock";
+import type { ImageStore } from "./images/store";
+import { SLUG_PATTERN } from "../slug";
+import { prepareImage, type PreparedImage } from "./images/validate";
+import { formInteger, formOptional, formUuidList, hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
+import { lockCategories } from "./categories-admin";
+import { altSchema, lockedGallery } from "./gallery-admin";
+
+/**
+ * The back office's products and stock (/admin/products), without the web: the form's input
+ * through zod, creating and editing a product, archiving and restoring it (a product is never
+ * deleted: orders point at it), and changing its stock with a reason that is kept.
+ *
+ * Stock is never written from a number read earlier, since checkouts take units at any moment
+ * (lib/checkout/create-order.ts decrements it in their own transactions):
+ * - an adjustment adds a signed delta in one UPDATE that refuses to go below zero;
+ * - the product form sends the stock it showed beside the new one, and the change is made only
+ *   if the stock is still what it showed (compare-and-set under the row's lock), else 409.
+ * Either way the change and its history row are written in one transaction.
+ *
+ * A product's categories (`categoryIds`) are replaced as a set in the same transaction as the rest
+ * of the form; its image is the first of its gallery (./gallery.ts manages the others).
+ */
+
+export const PRODUCT_LIMITS = {
+  nameMax: 120,
+  /** The storefront's product route accepts slugs of up to 120 characters. */
+  slugMax: 120,
+  descriptionMax: 2000,
+  /** 100 million kwanza a unit; an order's total must also fit the database's integer. */
+  priceMax: 100_000_000,
+  stockMax: 1_000_000,
+  reasonMax: 500,
+  /** Categories one product may be in. */
+  categoriesMax: 100,
+} as const;
+
+/** What an action did, and why it did nothing: the admin pages have a sentence for each (?done=, ?error=). */
+export const PRODUCT_DONE = ["created", "saved", "archived", "restored", "adjusted"] as const;
+export type ProductDone = (typeof PRODUCT_DONE)[number];
+export const PRODUCT_ERRORS = [
+  "invalid_input",
+  "slug_taken",
+  "stock_changed",
+  "insufficient_stock",
+  "has_options",
+  "image_empty",
+  "image_too_large",
+  "image_too_many_pixels",
+  "unsupported_image",
+  "image_unreadable",
+] as const;
+export type ProductError = (typeof PRODUCT_ERRORS)[number];
+/** The form fields an `invalid_input` may name (?field=). */
+export const PRODUCT_FIELDS = [
+  "name",
+  "slug",
+  "description",
+  "priceAoa",
+  "stock",
+  "stockReason",
+  "delta",
+  "reason",
+  "image",
+  "imageAlt",
+  "categories",
+] as const;
+export type ProductField = (typeof PRODUCT_FIELDS)[number];
+
+export type ProductResult =
+  | { ok: true; done: ProductDone; product: AdminProduct }
+  | {
+      ok: false;
+      status: 400 | 404 | 409 | 413 | 415;
+      code: ProductError | "not_found";
+      message: string;
+      field?: ProductField;
+    };
+
+export interface AdminProduct {
+  id: string;
+  slug: string;
+  name: string;
+  description: string;
+  priceAoa: number;
+  stock: number;
+  imagePath: string;
+  archivedAt: Date | null;
+  updatedAt: Date;
+}
+
+export interface StockAdjustmentRow {
+  id: string;
+  kind: "initial" | "edit" | "adjustment";
+  delta: number;
+  stockAfter: number;
+  reason: string;
+  createdAt: Date;
+  /** The variant whose stock it moved (the page names it for a product with options). */
+  variantId: string | null;
+}
+
+/** An uploaded file, as the route read it; absent or empty when the form had none. */
+export interface ImageUpload {
+  bytes: Uint8Array<ArrayBuffer>;
+}
+
+const productFields = {
+  id: true,
+  slug: true,
+  name: true,
+  description: true,
+  priceAoa: true,
+  stock: true,
+  imagePath: true,
+  archivedAt: true,
+  updatedAt: true,
+} as const;
+
+export const stockValue = formInteger.pipe(
+  z
+    .number()
+    .min(0, { error: "must not be negative" })
+    .max(PRODUCT_LIMITS.stockMax, { error: `must be at most ${PRODUCT_LIMITS.stockMax}` }),
+);
+
+export const priceValue = formInteger.pipe(
+  z
+    .number()
+    .min(1, { error: "must be at least 1 kwanza" })
+    .max(PRODUCT_LIMITS.priceMax, { error: `must be at most ${PRODUCT_LIMITS.priceMax}` }),
+);
+
+const catalogueFields = z.object({
+  name: requiredText(PRODUCT_LIMITS.nameMax),
+  slug: z
+    .string({ error: "is required" })
+    .trim()
+    .max(PRODUCT_LIMITS.slugMax, { error: `must have at most ${PRODUCT_LIMITS.slugMax} characters` })
+    .regex(SLUG_PATTERN, { error: "must be lower-case letters and digits joined by single hyphens" }),
+  description: requiredText(PRODUCT_LIMITS.descriptionMax),
+  priceAoa: priceValue,
+});
+
+/**
+ * The product's categories, replacing the ones it had; absent leaves them as they are. The form
+ * sends one `categoryIds` per ticked box and always an empty one, so that ticking none clears them.
+ */
+const categoryIds = formUuidList(PRODUCT_LIMITS.categoriesMax, "category", "categories");
+
+/** A new product: its image's text alternative is `imageAlt`, or its name when a client sends none. */
+export const createProductSchema = catalogueFields.extend({
+  stock: stockValue,
+  imageAlt: altSchema.optional(),
+  categoryIds,
+});
+
+/**
+ * The product form. `stock` is the new stock and `stockShown` the one the form showed; both or
+ * neither (a JSON client may leave the stock alone). A change needs `stockReason`.
+ */
+export const updateProductSchema = catalogueFields
+  .extend({
+    /** The price of its one variant; a product with options prices each variant (./variants.ts). */
+    priceAoa: formOptional(priceValue),
+    stock: formOptional(stockValue),
+    stockShown: formOptional(stockValue),
+    stockReason: formOptional(z.string().trim().max(PRODUCT_LIMITS.reasonMax).refine(hasNoNul, NO_NUL)),
+    /** The new image's text alternative; without it the first image keeps its own. */
+    imageAlt: formOptional(altSchema),
+    categoryIds,
+  })
+  .superRefine((input, context) => {
+    if ((input.stock === undefined) !== (input.stockShown === undefined))
+      context.addIssue({ code: "custom", path: ["stock"], message: "needs stockShown, the stock the form showed" });
+    else if (input.stock !== input.stockShown && !input.stockReason)
+      context.addIssue({ code: "custom", path: ["stockReason"], message: "is required when the stock changes" });
+  });
+
+export const adjustStockSchema = z.object({
+  /** Which variant; may be left out for a product with one. */
+  variantId: formOptional(z.uuid({ error: "must be a variant id (a UUID)" })),
+  delta: formInteger.pipe(
+    z
+      .number()
+      .min(-PRODUCT_LIMITS.stockMax, { error: `must be at least -${PRODUCT_LIMITS.stockMax}` })
+      .max(PRODUCT_LIMITS.stockMax, { error: `must be at most ${PRODUCT_LIMITS.stockMax}` })
+      .refine((delta) => delta !== 0, { error: "must not be 0" }),
+  ),
+  reason: requiredText(PRODUCT_LIMITS.reasonMax),
+});
+
+export const productIdSchema = z.uuid();
+
+const invalid = (error: z.ZodError): ProductResult =>
+  invalidInput(error, PRODUCT_FIELDS, { categoryIds: "categories" });
+
+const notFound: ProductResult = { ok: false, status: 404, code: "not_found", message: "no such product" };
+const slugTaken: ProductResult = {
+  ok: false,
+  status: 409,
+  code: "slug_taken",
+  message: "another product already has this slug",
+  field: "slug",
+};
+
+const unknownCategories: ProductResult = {
+  ok: false,
+  status: 400,
+  code: "invalid_input",
+  message: "categoryIds names a category that does not exist",
+  field: "categories",
+};
+
+/**
+ * Makes `ids` the product's categories, in the caller's transaction; false (nothing written) when
+ * one is not a category (lockCategories keeps them until the transaction ends).
+ */
+async function setCategories(tx: Prisma.TransactionClient, productId: string, ids: string[]): Promise<boolean> {
+  if (!(await lockCategories(tx, ids))) return false;
+  await tx.productCategory.deleteMany({ where: { productId } });
+  if (ids.length > 0)
+    await tx.productCategory.createMany({ data: ids.map((categoryId) => ({ productId, categoryId })) });
+  return true;
+}
+
+/**
+ * Checks and re-encodes an uploaded image (lib/catalog/images/validate.ts), before any transaction: it
+ * takes CPU time, which must not be spent holding locks. `image` is absent when none was sent.
+ */
+async function prepareUpload(
+  image: ImageUpload | undefined,
+): Promise<{ ok: true; image?: Extract<PreparedImage, { ok: true }> } | Extract<ProductResult, { ok: false }>> {
+  if (!image || image.bytes.byteLength === 0) return { ok: true };
+  const prepared = await prepareImage(image.bytes);
+  if (!prepared.ok) return { ...prepared, field: "image" };
+  return { ok: true, image: prepared };
+}
+
+export interface ProductDeps {
+  db: Database;
+  images: ImageStore;
+}
+
+/**
+ * A new product, on sale at once, with its image when one is sent (without one it shows the
+ * placeholder until the gallery gets one, as a product imported without images) and its first
+ * stock in the history.
+ */
+export async function createProduct(
+  input: unknown,
+  image: ImageUpload | undefined,
+  deps: ProductDeps,
+): Promise<ProductResult> {
+  const parsed = createProductSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { imageAlt, categoryIds, ...data } = parsed.data;
+  if (await deps.db.product.findUnique({ where: { slug: data.slug }, select: { id: true } })) return slugTaken;
+  const upload = await prepareUpload(image);
+  if (!upload.ok) return upload;
+  try {
+    const product = await deps.db.$transaction(async (tx) => {
+      // In this transaction: a product refused below (a Rollback) leaves no image behind.
+      const path = upload.image
+        ? (await deps.images.put(upload.image.bytes, upload.image.contentType, tx)).path
+        : NO_IMAGE;
+      // A trigger gives the product its default variant, at this price and stock (lib/catalog/variants.ts).
+      const created = await tx.product.create({
+        data: { ...data, imagePath: path },
+        select: { id: true, stock: true, variants: { select: { id: true } } },
+      });
+      if (upload.image) await replaceGallery(tx, created.id, [{ path, alt: imageAlt ?? data.name }]);
+      if (!(await setCategories(tx, created.id, categoryIds ?? []))) throw new Rollback(unknownCategories);
+      if (created.stock > 0)
+        await tx.stockAdjustment.create({
+          data: {
+            productId: created.id,
+            variantId: created.variants[0]!.id,
+            kind: "initial",
+            delta: created.stock,
+            stockAfter: created.stock,
+            reason: "",
+          },
+        });
+      return tx.product.findUniqueOrThrow({ where: { id: created.id }, select: productFields });
+    });
+    return { ok: true, done: "created", product };
+  } catch (error) {
+    const refused = rolledBack<ProductResult>(error);
+    if (refused) return refused;
+    if (isUniqueViolation(error)) return slugTaken;
+    throw error;
+  }
+}
+
+/**
+ * The product form: name, slug, description, price, a new image when one is sent, and the stock
+ * when it differs from the one the form showed (with a reason, kept as an `edit` adjustment).
+ */
+export async function updateProduct(
+  productId: string,
+  input: unknown,
+  image: ImageUpload | undefined,
+  deps: ProductDeps,
+): Promise<ProductResult> {
+  if (!productIdSchema.safeParse(productId).success) return notFound;
+  const parsed = updateProductSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { stock, stockShown, stockReason, imageAlt, categoryIds, priceAoa, ...catalogue } = parsed.data;
+  if (!(await deps.db.product.findUnique({ where: { id: productId }, select: { id: true } }))) return notFound;
+  const clash = await deps.db.product.findFirst({
+    where: { slug: catalogue.slug, id: { not: productId } },
+    select: { id: true },
+  });
+  if (clash) return slugTaken;
+  const upload = await prepareUpload(image);
+  if (!upload.ok) return upload;
+
+  try {
+    return await deps.db.$transaction(async (tx): Promise<ProductResult> => {
+      // The product's lock, then its variant's (lib/catalog/stock.ts): a checkout's decrement waits for
+      // this transaction, then applies to its result.
+      await lockProducts(tx, [productId]);
+      const variant = priceAoa !== undefined || stock !== undefined ? await singleVariant(tx, productId) : null;
+      if (variant && !variant.ok) throw new Rollback(variant.refusal);
+      const current = variant?.variant;
+      const stockChange = current !== undefined && stock !== undefined && stock !== stockShown;
+      if (stockChange && current.stock !== stockShown)
+        throw new Rollback({
+          ok: false,
+          status: 409,
+          code: "stock_changed",
+          message: `the stock changed to ${current.stock} since the form showed ${stockShown}; nothing was saved`,
+          field: "stock",
+        });
+      if (categoryIds && !(await setCategories(tx, productId, categoryIds))) throw new Rollback(unknownCategories);
+      // A new image replaces the gallery's first, which is the product's image (or becomes it, for
+      // a product without images); stored in this transaction, so that nothing is left of it if
+      // the change fails.
+      const gallery = upload.image ? await lockedGallery(tx, productId) : null;
+      if (upload.image && gallery) {
+        const [first, ...rest] = gallery;
+        const { path } = await deps.images.put(upload.image.bytes, upload.image.contentType, tx);
+        await replaceGallery(tx, productId, [
+          first ? { ...first, path, alt: imageAlt ?? first.alt } : { path, alt: imageAlt ?? catalogue.name },
+          ...rest,
+        ]);
+      }
+      if (current && (stockChange || (priceAoa !== undefined && priceAoa !== current.priceAoa)))
+        await tx.productVariant.update({
+          where: { id: current.id },
+          data: { ...(priceAoa !== undefined ? { priceAoa } : {}), ...(stockChange ? { stock } : {}) },
+        });
+      const product = await tx.product.update({ where: { id: productId }, data: catalogue, select: productFields });
+      if (stockChange)
+        await tx.stockAdjustment.create({
+          data: {
+            productId,
+            variantId: current.id,
+            kind: "edit",
+            delta: stock - current.stock,
+            stockAfter: stock,
+            reason: stockReason!,
+          },
+        });
+      return { ok: true, done: "saved", product };
+    });
+  } catch (error) {
+    const refused = rolledBack<ProductResult>(error);
+    if (refused) return refused;
+    if (isUniqueViolation(error)) return slugTaken;
+    throw error;
+  }
+}
+
+const hasOptionsRefusal: ProductResult = {
+  ok: false,
+  status: 409,
+  code: "has_options",
+  message: "the product has options: set the price and stock of each of its variants",
+  field: "priceAoa",
+};
+
+/** The one variant of a product without options, locked; a product with options has several (409). */
+async function singleVariant(
+  tx: Prisma.TransactionClient,
+  productId: string,
+): Promise<
+  { ok: true; variant: { id: string; stock: number; priceAoa: number } } | { ok: false; refusal: ProductResult }
+> {
+  if ((await tx.productOption.count({ where: { productId } })) > 0) return { ok: false, refusal: hasOptionsRefusal };
+  const [variant] = await tx.$queryRaw<{ id: string; stock: number; priceAoa: number }[]>(Prisma.sql`
+SELECT id, stock, price_aoa AS "priceAoa" FROM product_variants
+WHERE product_id = ${productId}::uuid AND archived_at IS NULL ORDER BY position, id LIMIT 1 FOR UPDATE`);
+  return variant ? { ok: true, variant } : { ok: false, refusal: notFound };
+}
+
+/**
+ * Adds `delta` units (negative: takes them) with a reason. One UPDATE adds to whatever the stock
+ * is now, so units that checkouts take meanwhile are never given back; it refuses to end below
+ * zero or above the limit (409) rather than clamp.
+ */
+export async function adjustStock(productId: string, input: unknown, deps: { db: Database }): Promise<ProductResult> {
+  if (!productIdSchema.safeParse(productId).success) return notFound;
+  const parsed = adjustStockSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { delta, reason, variantId } = parsed.data;
+  return deps.db.$transaction(async (tx): Promise<ProductResult> => {
+    await lockProducts(tx, [productId]);
+    let id = variantId;
+    if (!id) {
+      const single = await singleVariant(tx, productId);
+      if (!single.ok) return single.refusal;
+      id = single.variant.id;
+    }
+    const [updated] = await tx.$queryRaw<{ stock: number }[]>(Prisma.sql`
+UPDATE product_variants SET stock = stock + ${delta}, updated_at = CURRENT_TIMESTAMP
+WHERE id = ${id}::uuid AND product_id = ${productId}::uuid AND stock + ${delta} BETWEEN 0 AND ${PRODUCT_LIMITS.stockMax}
+RETURNING stock`);
+    if (!updated) {
+      const variant = await tx.productVariant.findFirst({ where: { id, productId }, select: { stock: true } });
+      if (!variant) return notFound;
+      return {
+        ok: false,
+        status: 409,
+        code: "insufficient_stock",
+        message: `the stock is ${variant.stock}; adding ${delta} would leave it outside 0..${PRODUCT_LIMITS.stockMax}`,
+        field: "delta",
+      };
+    }
+    await tx.stockAdjustment.create({
+      data: { productId, variantId: id, kind: "adjustment", delta, stockAfter: updated.stock, reason },
+    });
+    await tx.product.update({ where: { id: productId }, data: { updatedAt: new Date() } });
+    const product = await tx.product.findUniqueOrThrow({ where: { id: productId }, select: productFields });
+    return { ok: true, done: "adjusted", product };
+  });
+}
+
+/**
+ * Archives (`archived: true`) or restores a product. An archived product leaves the catalogue,
+ * /api/products and its page, and carts and checkout refuse it; its orders and history stay.
+ * Doing it twice changes nothing.
+ */
+export async function setArchived(
+  productId: string,
+  archived: boolean,
+  deps: { db: Database },
+): Promise<ProductResult> {
+  if (!productIdSchema.safeParse(productId).success) return notFound;
+  await deps.db.product.updateMany({
+    where: { id: productId, archivedAt: archived ? null : { not: null } },
+    data: { archivedAt: archived ? new Date() : null },
+  });
+  const product = await deps.db.product.findUnique({ where: { id: productId }, select: productFields });
+  if (!product) return notFound;
+  return { ok: true, done: archived ? "archived" : "restored", product };
+}
+
+/** Every product, archived ones last, for /admin/products. */
+export async function listAdminProducts(db: Database): Promise<AdminProduct[]> {
+  return db.product.findMany({
+    select: productFields,
+    orderBy: [{ archivedAt: { sort: "desc", nulls: "first" } }, { name: "asc" }],
+  });
+}
+
+export interface AdminProductDetail {
+  product: AdminProduct;
+  /** Newest first, at most ADJUSTMENTS_SHOWN. */
+  adjustments: StockAdjustmentRow[];
+  /** Order lines that name it: why it can only be archived. */
+  orderLines: number;
+  /** The categories it is in (the form's ticked boxes). */
+  categoryIds: string[];
+}
+
+export const ADJUSTMENTS_SHOWN = 100;
+
+export async function adminProductDetail(db: Database, productId: string): Promise<AdminProductDetail | null> {
+  if (!productIdSchema.safeParse(productId).success) return null;
+  const product = await db.product.findUnique({ where: { id: productId }, select: productFields });
+  if (!product) return null;
+  const [adjustments, orderLines, categories] = await Promise.all([
+    db.stockAdjustment.findMany({
+      where: { productId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: ADJUSTMENTS_SHOWN,
+      select: { id: true, kind: true, delta: true, stockAfter: true, reason: true, createdAt: true, variantId: true },
+    }),
+    db.orderLine.count({ where: { productId } }),
+    db.productCategory.findMany({ where: { productId }, select: { categoryId: true } }),
+  ]);
+  return {
+    product,
+    adjustments: adjustments.map((row) => ({ ...row, kind: row.kind as StockAdjustmentRow["kind"] })),
+    orderLines,
+    categoryIds: categories.map((row) => row.categoryId),
+  };
+}

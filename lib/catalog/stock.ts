@@ -1,0 +1,69 @@
+import "server-only";
+import { Prisma } from "../generated/prisma/client";
+
+/**
+ * Every change of a variant's stock (checkout, release, back office, CSV import) goes through
+ * here, inside the caller's transaction, in one lock order: the products' rows first, by id, then
+ * the variants', by id. A trigger of migration 20261129000000 adds each variant's change to its
+ * product's total (products.stock) after the variant's row; taking the products first is what
+ * keeps two transactions on sibling variants from each holding what the other waits for.
+ */
+
+type Transaction = Prisma.TransactionClient;
+
+export interface UnitsLine {
+  productId: string;
+  variantId: string;
+  quantity: number;
+}
+
+/** Locks the rows of these products, in id order, until the transaction ends. */
+export async function lockProducts(tx: Transaction, productIds: Iterable<string>): Promise<void> {
+  const ids = [...new Set(productIds)].sort();
+  if (ids.length === 0) return;
+  await tx.$queryRaw(Prisma.sql`SELECT id FROM products WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR NO KEY UPDATE`);
+}
+
+/** The lines by variant (quantities of one variant added up), in lock order. */
+function byVariant(lines: readonly UnitsLine[]): UnitsLine[] {
+  const merged = new Map<string, UnitsLine>();
+  for (const line of lines) {
+    const seen = merged.get(line.variantId);
+    merged.set(line.variantId, seen ? { ...seen, quantity: seen.quantity + line.quantity } : { ...line });
+  }
+  return [...merged.values()].sort(
+    (a, b) => a.productId.localeCompare(b.productId) || a.variantId.localeCompare(b.variantId),
+  );
+}
+
+/**
+ * Takes the units of every line, or of none: the first line whose variant has fewer units than
+ * asked is returned and nothing is taken (the caller rolls its transaction back). Each take is one
+ * conditional UPDATE, so concurrent checkouts never sell a unit twice.
+ */
+export async function takeUnits(tx: Transaction, lines: readonly UnitsLine[]): Promise<UnitsLine | null> {
+  const sorted = byVariant(lines);
+  await lockProducts(
+    tx,
+    sorted.map((line) => line.productId),
+  );
+  for (const line of sorted) {
+    const taken = await tx.productVariant.updateMany({
+      where: { id: line.variantId, stock: { gte: line.quantity } },
+      data: { stock: { decrement: line.quantity } },
+    });
+    if (taken.count === 0) return line;
+  }
+  return null;
+}
+
+/** Puts the units of every line back on the shelf (a cancelled order's release). */
+export async function returnUnits(tx: Transaction, lines: readonly UnitsLine[]): Promise<void> {
+  const sorted = byVariant(lines);
+  await lockProducts(
+    tx,
+    sorted.map((line) => line.productId),
+  );
+  for (const line of sorted)
+    await tx.productVariant.update({ where: { id: line.variantId }, data: { stock: { increment: line.quantity } } });
+}

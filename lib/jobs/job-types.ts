@@ -1,0 +1,46 @@
+import type { PaymentStatus } from "../pay/api/payment-status";
+
+/**
+ * The side effects of an order's final transition (contract 3, "Typical merchant action"),
+ * enqueued as jobs by the same statement that makes the transition (lib/orders/state-machine.ts),
+ * and of a paid order's fulfilment changes (lib/orders/fulfilment.ts). Each job's dedupe key is
+ * `<type>:<externalTransactionId>`, so it is enqueued once per order; a fulfilment mail's is
+ * `fulfilment-mail:<state>:<externalTransactionId>`, once per order and state. Every job names
+ * its order in `jobs.order_id` too, set by the statement that enqueues it, which is how the back
+ * office and `jobsOfOrders` find an order's jobs (an index, not the keys read one by one); a
+ * mail's `emails.job_key` is its job's key. Payload of every job: `{ orderId,
+ * externalTransactionId }` (a fulfilment mail's adds `state`).
+ */
+export const JOB_TYPES = {
+  /** CON: mail the shop's orders mailbox that the order is paid and what to ship. */
+  confirmationMail: "confirmation-mail",
+  /** CON: empty the cart the order came from and mark it checked out. */
+  clearCart: "clear-cart",
+  /** CON: issue the invoice (and so record the order for fulfilment). */
+  recordInvoice: "record-invoice",
+  /** CAN: put the reserved units back in stock. */
+  releaseStock: "release-stock",
+  /** CAN: unlock the cart so the shopper can change it and pay again. */
+  reopenCart: "reopen-cart",
+  /** CON for a CAN order: mail the orders mailbox that a cancelled order was paid (fulfil or refund). */
+  paidAfterCancelMail: "paid-after-cancel-mail",
+  /** CON: mail the shopper (the order's customer_email, when given) that the order is paid. */
+  shopperPaidMail: "shopper-paid-mail",
+  /** A fulfilment change (shipped, ready for pickup, delivered, collected): mail the shopper, when there is an email. */
+  fulfilmentMail: "fulfilment-mail",
+} as const;
+
+export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];
+
+export interface OrderJobPayload {
+  orderId: string;
+  externalTransactionId: string;
+}
+
+export function jobsForTransition(to: Exclude<PaymentStatus, "PEN">): JobType[] {
+  return to === "CON"
+    ? [JOB_TYPES.confirmationMail, JOB_TYPES.clearCart, JOB_TYPES.recordInvoice, JOB_TYPES.shopperPaidMail]
+    : [JOB_TYPES.releaseStock, JOB_TYPES.reopenCart];
+}
+
+export const dedupeKeyOf = (type: JobType, externalTransactionId: string) => `${type}:${externalTransactionId}`;

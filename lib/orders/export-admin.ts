@@ -1,0 +1,192 @@
+import "server-only";
+import { stringify } from "csv-stringify/sync";
+import { z } from "zod";
+import type { Database } from "../db/client";
+import { orderDelivery } from "./delivery-details";
+import { isAngolanKey, phoneKey } from "../phone";
+import { lineName } from "../catalog/variants";
+import { luandaDate, luandaDayStart, luandaIso } from "../luanda-time";
+
+/**
+ * The orders as CSV for an accountant (GET /api/admin/orders/export): every order created between
+ * two dates of the Luanda calendar (UTC+1 all year, like the home's totals), both included, oldest
+ * first. Read in batches of 1000 by keyset (created_at, id), each written to the response as it
+ * comes, so a year of orders is never in memory at once.
+ *
+ * csv-stringify quotes what needs quoting, and its `escape_formulas` puts an apostrophe before a
+ * text starting with =, +, -, @, a tab or a carriage return (and their full-width forms), so a
+ * customer named `=HYPERLINK(…)` stays text in a spreadsheet (OWASP "CSV injection"). Numbers are
+ * left alone (a negative amount is not a formula). Phones are written so that they need no
+ * apostrophe ({@link spreadsheetPhone}).
+ *
+ * After the lines, what issue 25 records (empty for orders from before it): the delivery method,
+ * the zone or the pickup point (their names as snapshotted), the address's parts, the amount's
+ * parts and the promo code, the fulfilment state (`to_prepare` for a paid order with none yet,
+ * empty for an unpaid or cancelled one) and the shopper's email.
+ */
+
+export const EXPORT_BATCH_SIZE = 1000;
+/** The longest range one download may cover, in days. */
+export const EXPORT_MAX_DAYS = 366;
+
+const DAY_MS = 86_400_000;
+
+export const EXPORT_COLUMNS = [
+  "order_id",
+  "created_at",
+  "finalized_at",
+  "status",
+  "amount_aoa",
+  "reference_number",
+  "payment_reference",
+  "customer_name",
+  "customer_phone",
+  "invoice_number",
+  "items",
+  "delivery_method",
+  "delivery_zone",
+  "pickup_point",
+  "delivery_province",
+  "delivery_municipality",
+  "delivery_neighbourhood",
+  "delivery_street",
+  "delivery_reference",
+  "subtotal_aoa",
+  "discount_aoa",
+  "promo_code",
+  "delivery_fee_aoa",
+  "fulfilment_state",
+  "customer_email",
+] as const;
+
+const isoDate = z.iso.date();
+
+export interface ExportRange {
+  from: string;
+  to: string;
+  /** The first instant of `from` in Luanda. */
+  start: Date;
+  /** The first instant after `to` in Luanda. */
+  end: Date;
+}
+
+export type ExportRangeResult = { ok: true; range: ExportRange } | { ok: false; message: string };
+
+/** `from` and `to` (YYYY-MM-DD, both optional: today in Luanda), or why they cannot be used. */
+export function parseExportRange(from: string | null, to: string | null, now = new Date()): ExportRangeResult {
+  const today = luandaDate(now);
+  const first = isoDate.safeParse(from ?? today);
+  const last = isoDate.safeParse(to ?? today);
+  if (!first.success || !last.success) return { ok: false, message: "from and to must be dates, YYYY-MM-DD" };
+  const start = luandaDayStart(first.data);
+  const end = luandaDayStart(last.data) + DAY_MS;
+  if (end <= start) return { ok: false, message: "from must not be after to" };
+  if ((end - start) / DAY_MS > EXPORT_MAX_DAYS) {
+    return { ok: false, message: `a range covers at most ${EXPORT_MAX_DAYS} days` };
+  }
+  return { ok: true, range: { from: first.data, to: last.data, start: new Date(start), end: new Date(end) } };
+}
+
+const csvOptions = { escape_formulas: true, record_delimiter: "\r\n" } as const;
+
+/**
+ * A shopper's phone as the CSV writes it: read at once by a person, and neither a formula nor a
+ * number to a spreadsheet. As typed at checkout, `+244 923 456 789` starts with `+`, which Excel
+ * takes for a formula (so `escape_formulas` would write `'+244 923 456 789`), and `+244923456789`
+ * would become the number 244923456789, shown as 2,44923E+11. So:
+ *
+ * - an Angolan number (lib/phone.ts phoneKey: with or without +244, 00244 or a trunk 0) in its
+ *   national form, grouped as Angolans write it: `923 456 789`, the same for every way of writing
+ *   it. Digits in groups separated by spaces stay text in a spreadsheet; where the space is the
+ *   thousands separator, they become 923456789, still the whole number;
+ * - another country's, with `00` for the `+` (the international prefix dialled from Angola) and a
+ *   space after it, the rest as typed: `+351 912 345 678` is `00 351 912 345 678`;
+ * - anything else as typed: the checkout's schema lets a phone start only with a digit, `+` or
+ *   `(` (lib/checkout/checkout-rules.ts), and none of them makes a formula.
+ */
+export function spreadsheetPhone(phone: string): string {
+  const typed = phone.trim();
+  const key = phoneKey(typed);
+  if (isAngolanKey(key)) return `${key.slice(0, 3)} ${key.slice(3, 6)} ${key.slice(6)}`;
+  const international = /^(\+|00)/.exec(typed)?.[0];
+  if (international) return `00 ${typed.slice(international.length).trim()}`;
+  return typed;
+}
+
+/** The CSV, header first, as a stream of UTF-8 text read from `db` batch by batch. */
+export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after: { createdAt: Date; id: string } | undefined;
+  let done = false;
+  return new ReadableStream({
+    start(controller) {
+      // A BOM first, so that Excel reads the file as UTF-8 (its names and addresses are Portuguese).
+      controller.enqueue(encoder.encode(`\uFEFF${stringify([[...EXPORT_COLUMNS]], csvOptions)}`));
+    },
+    async pull(controller) {
+      if (done) return;
+      const orders = await db.order.findMany({
+        where: {
+          // From the last batch's time on, so each batch reads the index from where the last one stopped.
+          createdAt: { gte: after?.createdAt ?? range.start, lt: range.end },
+          ...(after && {
+            OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }],
+          }),
+        },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        take: EXPORT_BATCH_SIZE,
+        include: {
+          invoice: { select: { number: true } },
+          lines: {
+            select: { productName: true, variantTitle: true, sku: true, quantity: true },
+            orderBy: [{ productName: "asc" }, { variantTitle: "asc" }],
+          },
+        },
+      });
+      const last = orders.at(-1);
+      if (last) {
+        after = { createdAt: last.createdAt, id: last.id };
+        const rows = orders.map((order) => {
+          const delivery = orderDelivery(order);
+          return [
+            order.externalTransactionId,
+            luandaIso(order.createdAt),
+            order.finalizedAt ? luandaIso(order.finalizedAt) : "",
+            order.status,
+            order.amountAoa,
+            order.referenceNumber ?? "",
+            order.paymentReference ?? "",
+            order.customerName ?? "",
+            order.customerPhone ? spreadsheetPhone(order.customerPhone) : "",
+            order.invoice?.number ?? "",
+            order.lines
+              .map(
+                (line) =>
+                  `${line.quantity} x ${lineName(line.productName, line.variantTitle)}${line.sku ? ` [${line.sku}]` : ""}`,
+              )
+              .join("; "),
+            delivery.method ?? "",
+            delivery.zone?.name ?? "",
+            delivery.pickup?.name ?? "",
+            delivery.address?.province ?? "",
+            delivery.address?.municipality ?? "",
+            delivery.address?.neighbourhood ?? "",
+            delivery.address?.street ?? "",
+            delivery.address?.reference ?? "",
+            order.subtotalAoa ?? "",
+            order.discountAoa,
+            order.promoCode ?? "",
+            order.deliveryFeeAoa,
+            order.status === "CON" ? (delivery.fulfilmentState ?? "to_prepare") : "",
+            order.customerEmail ?? "",
+          ];
+        });
+        controller.enqueue(encoder.encode(stringify(rows, csvOptions)));
+      }
+      if (orders.length < EXPORT_BATCH_SIZE) {
+        done = true;
+        controller.close();
+      }
+    },
+  });
+}

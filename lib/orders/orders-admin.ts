@@ -1,0 +1,158 @@
+import "server-only";
+import { z } from "zod";
+import { Prisma } from "../generated/prisma/client";
+import type { Database } from "../db/client";
+import {
+  DELIVERY_METHODS,
+  FULFILMENT_FILTERS,
+  type DeliveryMethod,
+  type FulfilmentFilter,
+} from "./fulfilment-states";
+import { phoneDigitForms, phoneKey } from "../phone";
+
+/**
+ * The back office's orders list (/admin/orders): newest first, of one status or all, searched by
+ * order id, reference number, payment reference or phone, 50 to a page. One query for the page and
+ * one count, both on the indexes of migration 20261125000000_admin_orders (created_at, status +
+ * created_at, payment_reference) and the older ones (external_transaction_id, reference_number).
+ *
+ * The search is exact, never a substring: the order id (`order_…`), the service's reference number
+ * and the payment reference as they are stored; the phone as one phone (lib/phone.ts), whatever the
+ * spacing and punctuation the customer typed and with or without Angola's +244, 00244 or trunk 0
+ * (`0923 456 789` finds `+244 923-456-789`). The phone is stored as typed, so that comparison normalises every row's
+ * phone: a scan of the orders table, only when the search has 9 or more digits (milliseconds for a
+ * small shop's orders; an expression index on the normalised phone is the step for a large one).
+ *
+ * Two more filters (issue 25): the fulfilment of paid orders (`to_prepare`, a CON order with no
+ * fulfilment state yet, or one of the states, each implying CON), on the index of migration
+ * 20261201000200 (status, fulfilment_state, created_at); and the delivery method (`pickup` or
+ * `delivery`), read from the rows the other conditions select (two values: an index of its own
+ * would seldom be chosen).
+ */
+
+export const ORDERS_PAGE_SIZE = 50;
+export const ORDER_STATUSES = ["PEN", "CON", "CAN"] as const;
+export type OrderStatusCode = (typeof ORDER_STATUSES)[number];
+
+/** The highest page number asked for: past it the offset would make PostgreSQL skip millions of rows. */
+const MAX_PAGE = 10_000;
+/** Fewer digits than a national number would match too much by accident. */
+const MIN_PHONE_DIGITS = 9;
+
+export interface OrdersQuery {
+  status?: OrderStatusCode;
+  /** Trimmed, 1–100 characters. */
+  search?: string;
+  fulfilment?: FulfilmentFilter;
+  method?: DeliveryMethod;
+  /** From 1. */
+  page: number;
+}
+
+/** One value of a query parameter: the first when repeated. */
+const single = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+
+const statusParam = z.preprocess(single, z.enum(ORDER_STATUSES));
+const searchParam = z.preprocess(single, z.string().trim().min(1).max(100));
+const pageParam = z.preprocess(single, z.coerce.number().int().min(1).max(MAX_PAGE));
+const fulfilmentParam = z.preprocess(single, z.enum(FULFILMENT_FILTERS));
+const methodParam = z.preprocess(single, z.enum(DELIVERY_METHODS));
+
+/**
+ * The list's query parameters (`status`, `q`, `fulfilment`, `method`, `page`), each validated on
+ * its own: a bad one is ignored (all statuses, no search, any fulfilment and method, page 1),
+ * never an error.
+ */
+export function parseOrdersQuery(params: Record<string, string | string[] | undefined>): OrdersQuery {
+  const status = statusParam.safeParse(params.status);
+  const search = searchParam.safeParse(params.q);
+  const page = pageParam.safeParse(params.page);
+  const fulfilment = fulfilmentParam.safeParse(params.fulfilment);
+  const method = methodParam.safeParse(params.method);
+  return {
+    status: status.success ? status.data : undefined,
+    search: search.success ? search.data : undefined,
+    ...(fulfilment.success ? { fulfilment: fulfilment.data } : {}),
+    ...(method.success ? { method: method.data } : {}),
+    page: page.success ? page.data : 1,
+  };
+}
+
+/**
+ * The key of the phone a search names (lib/phone.ts phoneKey: an Angolan number's nine national
+ * digits however it is written, another country's + and digits), or undefined when it is not a
+ * phone or too short to search by.
+ */
+export function searchedPhoneKey(search: string): string | undefined {
+  if (!/^[+0-9 ()./-]+$/.test(search)) return undefined;
+  if (search.replace(/\D/g, "").length < MIN_PHONE_DIGITS) return undefined;
+  return phoneKey(search);
+}
+
+export interface AdminOrderRow {
+  externalTransactionId: string;
+  referenceNumber: string | null;
+  status: OrderStatusCode;
+  amountAoa: number;
+  customerName: string | null;
+  customerPhone: string | null;
+  createdAt: Date;
+  attentionReason: string | null;
+  deliveryMethod: DeliveryMethod | null;
+  /** null: to prepare (on a CON order), or nothing to fulfil (PEN, CAN). */
+  fulfilmentState: string | null;
+}
+
+export interface AdminOrdersPage {
+  orders: AdminOrderRow[];
+  /** Orders matching the status and search, on every page. */
+  total: number;
+  page: number;
+  pageCount: number;
+}
+
+function whereOf(query: OrdersQuery): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [];
+  if (query.status) conditions.push(Prisma.sql`status = ${query.status}::"OrderStatus"`);
+  if (query.fulfilment)
+    conditions.push(
+      query.fulfilment === "to_prepare"
+        ? Prisma.sql`status = 'CON' AND fulfilment_state IS NULL`
+        : Prisma.sql`status = 'CON' AND fulfilment_state = ${query.fulfilment}`,
+    );
+  if (query.method) conditions.push(Prisma.sql`delivery_method = ${query.method}`);
+  if (query.search) {
+    const search = query.search;
+    const matches = [
+      Prisma.sql`external_transaction_id = ${search}`,
+      Prisma.sql`reference_number = ${search}`,
+      Prisma.sql`payment_reference = ${search}`,
+    ];
+    const phone = searchedPhoneKey(search);
+    if (phone) {
+      // The stored phone as typed, without its spaces, dashes, dots and parentheses, against every
+      // form of the searched one: phoneKey's own list, so SQL holds no copy of it.
+      const compact = Prisma.sql`regexp_replace(customer_phone, ${"[^0-9+]"}, '', 'g')`;
+      matches.push(Prisma.sql`${compact} = ANY(${phoneDigitForms(phone)}::text[])`);
+    }
+    conditions.push(Prisma.sql`(${Prisma.join(matches, " OR ")})`);
+  }
+  return conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+}
+
+export async function listAdminOrders(db: Pick<Database, "$queryRaw">, query: OrdersQuery): Promise<AdminOrdersPage> {
+  const where = whereOf(query);
+  const [orders, [counted]] = await Promise.all([
+    db.$queryRaw<AdminOrderRow[]>`
+      SELECT external_transaction_id AS "externalTransactionId", reference_number AS "referenceNumber",
+             status::text AS status, amount_aoa AS "amountAoa", customer_name AS "customerName",
+             customer_phone AS "customerPhone", created_at AS "createdAt", attention_reason AS "attentionReason",
+             delivery_method AS "deliveryMethod", fulfilment_state AS "fulfilmentState"
+      FROM orders ${where}
+      ORDER BY created_at DESC, id DESC
+      LIMIT ${ORDERS_PAGE_SIZE} OFFSET ${(query.page - 1) * ORDERS_PAGE_SIZE}`,
+    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM orders ${where}`,
+  ]);
+  const total = counted?.total ?? 0;
+  return { orders, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE)) };
+}

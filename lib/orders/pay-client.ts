@@ -1,0 +1,27 @@
+import "server-only";
+import { getEnv } from "../env";
+import { createPayClient, type PayClient } from "../pay/api/client";
+
+export { PayServiceError } from "../pay/api/errors";
+export type { PayClient, CreatePaymentOrderInput } from "../pay/api/client";
+export type { PaymentLookup, PaymentStatus } from "../pay/api/payment-status";
+
+const globalForPay = globalThis as unknown as { payClient?: PayClient };
+
+/**
+ * The app's one client for the service. Kept on globalThis so the token cache
+ * survives hot reloads in development instead of fetching a token per edit.
+ */
+export function payClient(): PayClient {
+  if (!globalForPay.payClient) {
+    const { pay } = getEnv();
+    globalForPay.payClient = createPayClient({
+      apiBaseUrl: pay.apiBaseUrl,
+      clientId: pay.clientId,
+      clientSecret: pay.clientSecret,
+      applicationUUID: pay.applicationUUID,
+      lang: pay.lang,
+    });
+  }
+  return globalForPay.payClient;
+}

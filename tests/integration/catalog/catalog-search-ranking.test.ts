@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyMigrations } from "@/scripts/db/migrate.mjs";
+import { withPgClient } from "@/scripts/db/pg-client.mjs";
+import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import type { BrowseQuery, BrowseResult } from "@/lib/catalog/browse";
+
+// Relevance in a catalogue of 3 000 products (lib/catalog/browse.ts), on a database of this
+// file's own: 181 of them mention feijão, one is named exactly "Feijão", 60 have names that start
+// with the word and 120 only contain it. The others say it more often (in their name and their
+// description), which is what the text ranking alone rewards.
+
+let database: TestDatabase;
+const hotReloadCache = globalThis as { shopPrismaClient?: { $disconnect(): Promise<void> } };
+
+const PREFIXED = 60;
+const CONTAINING = 120;
+const OTHERS = 3_000 - 1 - PREFIXED - CONTAINING;
+const WORDY = "Feijão cozido com feijão e mais feijão: o feijão da casa, feijão de sempre.";
+
+beforeAll(async () => {
+  database = await createTestDatabase("search-ranking");
+  await applyMigrations({ connectionString: database.url });
+  await withPgClient(database.url, async (client) => {
+    const insert = (select: string) =>
+      client.query(`INSERT INTO products (slug, name, description, image_path, price_aoa, stock) ${select}`);
+    // Written first, so that neither its id nor its age puts it ahead.
+    await insert(`SELECT 'outro-' || n, 'Artigo ' || n, 'Um artigo da loja.', '/products/x.svg', 1000, 5
+                  FROM generate_series(1, ${OTHERS}) AS n`);
+    await insert(`SELECT 'com-feijao-' || n, 'Arroz com feijão ' || n, '${WORDY}', '/products/x.svg', 1500, 5
+                  FROM generate_series(1, ${CONTAINING}) AS n`);
+    await insert(`SELECT 'feijao-' || n, 'Feijão manteiga ' || n, '${WORDY}', '/products/x.svg', 1800, 5
+                  FROM generate_series(1, ${PREFIXED}) AS n`);
+    await insert(`VALUES ('feijao', 'Feijão', 'Leguminosa seca de Malanje.', '/products/x.svg', 1200, 5)`);
+  });
+  process.env.DATABASE_URL = database.url;
+  hotReloadCache.shopPrismaClient = undefined;
+});
+
+afterAll(async () => {
+  await hotReloadCache.shopPrismaClient?.$disconnect();
+  await database.drop();
+});
+
+async function browse(query: Partial<BrowseQuery>): Promise<BrowseResult> {
+  const { browseProducts } = await import("@/lib/catalog/browse");
+  const { db } = await import("@/lib/db/client");
+  const result = await browseProducts(db(), { sort: "relevance", inStock: false, page: 1, ...query });
+  if (!result) throw new Error("unknown category");
+  return result;
+}
+
+describe("relevance in a large catalogue", () => {
+  it.each(["feijao", "Feijão", "FEIJAO", " feijão "])(
+    "%j: the product named exactly so comes first, then the names that start with it, then the rest",
+    async (q) => {
+      const first = await browse({ q });
+      expect(first.total).toBe(1 + PREFIXED + CONTAINING);
+      expect(first.items[0]?.slug).toBe("feijao");
+      const pages = [first];
+      for (let page = 2; page <= Math.ceil(first.total / first.pageSize); page++) pages.push(await browse({ q, page }));
+      const names = pages.flatMap((result) => result.items.map((item) => item.name));
+      expect(names).toHaveLength(first.total);
+      expect(new Set(names).size).toBe(first.total);
+      const kinds = names.map((name) => (name === "Feijão" ? 0 : name.startsWith("Feijão") ? 1 : 2));
+      expect(kinds).toEqual([...kinds].sort((a, b) => a - b));
+    },
+  );
+});

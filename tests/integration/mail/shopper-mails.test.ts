@@ -1,0 +1,122 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db/client";
+import { JOB_TYPES } from "@/lib/jobs/job-types";
+import { jobHandlers } from "@/lib/jobs/handlers";
+import { claimJobs } from "@/lib/jobs/queue";
+import { createOutboxMailer } from "@/lib/mail";
+import { formatAoa } from "@/lib/money";
+import { startAppServer, type AppServer } from "../../../harness/support/app-server";
+import { settleAfterTasks } from "../../../harness/support/next-after";
+import { insertTestProduct, jobsOf } from "../../../harness/support/orders";
+import { useOwnSandbox } from "../../../harness/support/sandbox";
+
+// The shopper's confirmation mail (issue 25, job shopper-paid-mail): when the sandbox's signed
+// webhook makes an order CON, the mail lands in the outbox (the `emails` table, transport
+// "outbox") addressed to the order's customer_email, once; an order without an email gets none.
+// End to end over HTTP like contract-flows.test.ts: the app's routes behind a real listener, the
+// sandbox creating the order and delivering its webhook. Checkout does not store the email in
+// this branch yet, so the test writes it (and the delivery snapshot) on the pending order.
+
+let app: AppServer;
+let sandbox: Awaited<ReturnType<typeof useOwnSandbox>>;
+
+beforeAll(async () => {
+  app = await startAppServer();
+  sandbox = await useOwnSandbox({ settings: { webhookUrl: `${app.url}/api/pay/webhook`, webhookRetryBaseMs: 50 } });
+});
+afterAll(async () => {
+  await sandbox.close();
+  await app.close();
+});
+afterEach(async () => {
+  await settleAfterTasks();
+  vi.restoreAllMocks();
+});
+
+/** A pending order made through the app's checkout and the sandbox, then given `email` and a pickup. */
+async function pendingOrder(email: string | null) {
+  const product = await insertTestProduct({ stock: 10, priceAoa: 4000 });
+  const cart = await db().cart.create({ data: { lines: { create: { variantId: product.variantId, quantity: 2 } } } });
+  const response = await fetch(`${app.url}/api/pay/create-order`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Cookie: `cart_id=${cart.id}` },
+    body: JSON.stringify({ customer: { name: "Maria\nJoão", phone: "923 000 111" } }),
+  });
+  expect(response.status).toBe(200);
+  const { externalTransactionId } = (await response.json()) as { externalTransactionId: string };
+  await db().order.update({
+    where: { externalTransactionId },
+    data: {
+      customerEmail: email,
+      subtotalAoa: 8000,
+      deliveryMethod: "pickup",
+      pickupPointName: "Loja do Kinaxixi",
+      pickupPointAddress: "Largo do Kinaxixi, 3",
+      pickupPointHours: "Seg a Sáb, 9h às 18h",
+    },
+  });
+  return { externalTransactionId, productName: product.name };
+}
+
+/** The sandbox approves the order and delivers its signed webhook to the app; the jobs it enqueued run. */
+async function payThroughSandbox(externalTransactionId: string) {
+  await sandbox.control.call("POST", `/orders/${externalTransactionId}/approve`, {});
+  const [delivery] = await sandbox.waitForDeliveries({
+    externalTransactionId,
+    state: "delivered",
+    count: 1,
+  } as Parameters<typeof sandbox.waitForDeliveries>[0]);
+  expect(delivery!.attempts.at(-1)).toMatchObject({ status: 200 });
+  await settleAfterTasks();
+  expect((await db().order.findUniqueOrThrow({ where: { externalTransactionId } })).status).toBe("CON");
+}
+
+const shopperMails = (externalTransactionId: string) =>
+  db().email.findMany({ where: { jobKey: `${JOB_TYPES.shopperPaidMail}:${externalTransactionId}` } });
+
+describe("the shopper's confirmation mail", () => {
+  it("lands in the outbox, addressed to customer_email, when the signed webhook makes the order CON", async () => {
+    const order = await pendingOrder("maria.joao@example.com");
+    expect(await shopperMails(order.externalTransactionId)).toEqual([]);
+    await payThroughSandbox(order.externalTransactionId);
+
+    const [mail, ...more] = await shopperMails(order.externalTransactionId);
+    expect(more).toEqual([]);
+    expect(mail).toMatchObject({ to: "maria.joao@example.com", transport: "outbox" });
+    const number = order.externalTransactionId.slice(6, 14).toUpperCase();
+    expect(mail!.subject).toBe(`Encomenda ${number} paga — ${formatAoa(8000)}`);
+    // The name typed with a line break stays on one line; lines, amount in parts, pickup and the page's link.
+    expect(mail!.text).toContain("Olá Maria João,");
+    expect(mail!.text).toContain(`2 × ${order.productName}`);
+    expect(mail!.text).toContain(`Subtotal: ${formatAoa(8000)}`);
+    expect(mail!.text).toContain("Levantamento em: Loja do Kinaxixi");
+    expect(mail!.text).toContain("Horário: Seg a Sáb, 9h às 18h");
+    expect(mail!.text).toContain(new URL(`/orders/${order.externalTransactionId}`, process.env.APP_URL).toString());
+    // The shop's own mailbox still gets its mail; the shopper's is a separate one.
+    expect(await db().email.count({ where: { jobKey: `confirmation-mail:${order.externalTransactionId}` } })).toBe(1);
+  });
+
+  it("is skipped, with its reason, for an order without an email: no mail at all", async () => {
+    const order = await pendingOrder(null);
+    await payThroughSandbox(order.externalTransactionId);
+    expect(await shopperMails(order.externalTransactionId)).toEqual([]);
+    const job = (await jobsOf(order.externalTransactionId)).find((j) => j.type === JOB_TYPES.shopperPaidMail);
+    expect(job).toMatchObject({ status: "DONE", attempts: 1 });
+  });
+
+  it("is sent once when its job runs again (a crash before DONE)", async () => {
+    const order = await pendingOrder("again@example.com");
+    await payThroughSandbox(order.externalTransactionId);
+    const job = (await jobsOf(order.externalTransactionId)).find((j) => j.type === JOB_TYPES.shopperPaidMail)!;
+    await db().job.update({ where: { id: job.id }, data: { status: "QUEUED", runAt: new Date(0) } });
+    const [claimed] = await claimJobs(db(), { limit: 1, ids: [job.id] });
+    const mailer = createOutboxMailer({ db: db(), log: () => {} });
+    const result = await jobHandlers[JOB_TYPES.shopperPaidMail](claimed!, {
+      db: db(),
+      mail: () => ({ mailer, to: "encomendas@loja.test" }),
+      signal: new AbortController().signal,
+    });
+    expect(result).toEqual({ skipped: "already mailed" });
+    expect(await shopperMails(order.externalTransactionId)).toHaveLength(1);
+  });
+});
