@@ -1,11 +1,15 @@
 import { z } from "zod";
-import { describeIssues } from "./checkout/checkout-rules";
 
 /**
  * What every form and query of the shop asks of a text, in one place: PostgreSQL's `text` cannot
  * hold a NUL character, so one is refused here with a 400 naming the field, never by the database
  * (a 500); and the refusal of a form's input, with the field the back office's pages point at.
  */
+
+/** zod issues as one readable message naming each field, e.g. `items.0.quantity must be at least 1`. */
+export function describeIssues(error: z.ZodError, whole = "body"): string {
+  return error.issues.map((issue) => `${issue.path.join(".") || whole} ${issue.message}`).join("; ");
+}
 
 export const hasNoNul = (value: string): boolean => !value.includes("\u0000");
 export const NO_NUL = { error: "must not contain a NUL character" } as const;

@@ -4,7 +4,6 @@ import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { getEnv, isLoopback } from "../env";
-import { jsonError } from "../http/json-error";
 
 /**
  * The back office's session: a row of `admin_sessions` on the server, and one sealed (encrypted
@@ -176,8 +175,4 @@ export const adminSessionCookie = (value: string, appUrl: string) =>
 /** The same cookie, emptied and expired: what sign-out sends. */
 export function clearedAdminSessionCookie(appUrl: string) {
   return { ...adminSessionCookie("", appUrl), maxAge: 0 };
-}
-
-export function backOfficeOff(): Response {
-  return jsonError(404, "back_office_off", "the back office is off: set ADMIN_PASSWORD (see README)");
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CART_COOKIE } from "./shopper-cookies";
 import { shopCookie } from "../cookies";
 import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT, unitsAllowed, type UnitLimits } from "../order-limits";
-import { describeIssues } from "../checkout/checkout-rules";
+import { describeIssues } from "../text-input";
 import type { Database } from "../db/client";
 import { Rollback, rolledBack } from "../db/rollback";
 import { getEnv } from "../env";

@@ -4,7 +4,7 @@ import { PRODUCT_LIMITS } from "./products-admin";
 import { type CatalogProduct, withExpiredHolds } from "./products";
 import { categoryIdsWithChildren, CATEGORY_LIMITS } from "./categories";
 import { SLUG_PATTERN } from "../slug";
-import { describeIssues } from "../checkout/checkout-rules";
+import { describeIssues } from "../text-input";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { hasNoNul, NO_NUL } from "../text-input";

@@ -1,7 +1,6 @@
 import "server-only";
 import { revalidatePath } from "next/cache";
 import { getEnv } from "../env";
-import { drainJobsInBackground } from "../jobs/runner";
 import { consoleLogger, errorKind } from "../log";
 
 /**
@@ -51,16 +50,6 @@ export function catalogChanged(): void {
     if (error instanceof Error && error.message.startsWith("Invariant: static generation store missing")) return;
     throw error;
   }
-}
-
-/**
- * For `after()` in the routes that change orders: runs the jobs the change enqueued
- * (lib/jobs/runner.ts), then marks the catalogue pages stale, since a cancelled order's job puts
- * its units back on the shelf.
- */
-export async function drainJobsThenRefreshCatalog(options: Parameters<typeof drainJobsInBackground>[0]): Promise<void> {
-  await drainJobsInBackground(options);
-  catalogChanged();
 }
 
 /**

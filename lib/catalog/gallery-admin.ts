@@ -8,7 +8,6 @@ import type { ImageStore } from "./images/store";
 import { prepareImage } from "./images/validate";
 import { invalidInput, requiredText } from "../text-input";
 import { isUuid } from "../uuid";
-import type { ImageUpload } from "./products-admin";
 
 /**
  * A product's gallery in the back office (the "Images" part of /admin/products/<id>), without the
@@ -21,6 +20,11 @@ import type { ImageUpload } from "./products-admin";
  * earlier: an image another admin removed meanwhile is 409 image_gone, and nothing an admin did is
  * lost without being told.
  */
+
+/** An uploaded file, as the route read it; absent or empty when the form had none. */
+export interface ImageUpload {
+  bytes: Uint8Array<ArrayBuffer>;
+}
 
 export const GALLERY_DONE = ["added", "alt_saved", "moved", "removed"] as const;
 export type GalleryDone = (typeof GALLERY_DONE)[number];

@@ -11,7 +11,7 @@ import { SLUG_PATTERN } from "../slug";
 import { prepareImage, type PreparedImage } from "./images/validate";
 import { formInteger, formOptional, formUuidList, hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
 import { lockCategories } from "./categories-admin";
-import { altSchema, lockedGallery } from "./gallery-admin";
+import { altSchema, lockedGallery, type ImageUpload } from "./gallery-admin";
 
 /**
  * The back office's products and stock (/admin/products), without the web: the form's input
@@ -105,11 +105,6 @@ export interface StockAdjustmentRow {
   createdAt: Date;
   /** The variant whose stock it moved (the page names it for a product with options). */
   variantId: string | null;
-}
-
-/** An uploaded file, as the route read it; absent or empty when the form had none. */
-export interface ImageUpload {
-  bytes: Uint8Array<ArrayBuffer>;
 }
 
 const productFields = {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { PHONE_DIGITS } from "../phone";
 import { PROMO_CODE_INPUT_MAX } from "../promotions/promo-code-rules";
 import { MAX_QUANTITY_INPUT, MAX_ORDER_LINES } from "../order-limits";
+import { customerSchema } from "../orders/customer-rules";
 
 // The checkout form checks the customer with these schemas in the browser, under a
 // Content-Security-Policy without 'unsafe-eval'. Zod would otherwise try `new Function("")` once
@@ -28,30 +28,6 @@ const item = z.object({
     .int({ error: "must be a whole number" })
     .min(1, { error: "must be at least 1" })
     .max(MAX_QUANTITY_INPUT, { error: `must be at most ${MAX_QUANTITY_INPUT}` }),
-});
-
-export const customerSchema = z.object({
-  name: z.string().trim().min(1, { error: "is empty" }).max(100, { error: "is longer than 100 characters" }),
-  // Any way of writing one (lib/phone.ts phoneKey): +244 923 456 789, 0923-456-789, (+244) 923.456.789,
-  // 00351 912 345 678. Kept as typed; every comparison goes through phoneKey.
-  phone: z
-    .string()
-    .trim()
-    .regex(/^\(?\+?[0-9][0-9 ().-]{5,22}[0-9]$/, { error: "must be a phone number such as +244 923 456 789" })
-    .refine(
-      (phone) => {
-        const digits = phone.replace(/\D/g, "").length;
-        return digits >= PHONE_DIGITS.min && digits <= PHONE_DIGITS.max;
-      },
-      { error: `must be a phone number of ${PHONE_DIGITS.min} to ${PHONE_DIGITS.max} digits` },
-    ),
-  /** Optional: where the shopper's own mails go (the confirmation, each fulfilment step). */
-  email: z
-    .string()
-    .trim()
-    .max(254, { error: "is longer than 254 characters" })
-    .pipe(z.email({ error: "must be an email address such as nome@exemplo.ao" }))
-    .optional(),
 });
 
 /** How long each part of a delivery address may be (the checkout form's maxlength too). */
@@ -130,9 +106,3 @@ export const createOrderRequestSchema = z.object({
 
 export type CreateOrderRequest = z.output<typeof createOrderRequestSchema>;
 export type OrderItem = NonNullable<CreateOrderRequest["items"]>[number];
-export type Customer = z.output<typeof customerSchema>;
-
-/** zod issues as one readable message naming each field, e.g. `items.0.quantity must be at least 1`. */
-export function describeIssues(error: z.ZodError, whole = "body"): string {
-  return error.issues.map((issue) => `${issue.path.join(".") || whole} ${issue.message}`).join("; ");
-}

@@ -23,7 +23,8 @@ import { lineName, readVariantOptions, variantTitle } from "../catalog/variants"
 import type { UnitLimits } from "../order-limits";
 import { paymentReferenceItems, type ReferenceLine } from "../pay/sdk/payment-references";
 import type { PaymentReferenceItem } from "../pay/sdk/types";
-import type { Customer, DeliveryAddress, DeliveryChoice, OrderItem } from "./checkout-rules";
+import type { DeliveryAddress, DeliveryChoice, OrderItem } from "./checkout-rules";
+import type { Customer } from "../orders/customer-rules";
 
 /**
  * Endpoint A (contract 4.2): turn a cart (or a list of items) into an order at the service.

@@ -1,7 +1,7 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { refuseWithoutAdminSession } from "./admin-guard";
-import type { ImageUpload } from "../catalog/products-admin";
+import type { ImageUpload } from "../catalog/gallery-admin";
 import { answersWithRedirect, isFormPost, isJson, isMultipart, refuseCrossSite, seeOther } from "./admin-requests";
 import { catalogChanged } from "../catalog/cached-pages";
 import { jsonError } from "./json-error";

@@ -7,7 +7,7 @@ import { consoleLogger, errorKind } from "../log";
 import { draftCookie, draftOf } from "./admin-draft";
 import { answersWithRedirect, refuseCrossSite, seeOther } from "./admin-requests";
 import { returnPathOf, withQueryParameter } from "./return-path";
-import { adminConfig, adminSessionCookieName, backOfficeOff, liveAdminSession, type AdminConfig } from "../admin/session";
+import { adminConfig, adminSessionCookieName, liveAdminSession, type AdminConfig } from "../admin/session";
 
 /**
  * The guard of every admin API route: a 404 JSON answer when the back office is off, and
@@ -53,4 +53,9 @@ async function toSignIn(request: NextRequest, admin: AdminConfig, appUrl: string
   const response = seeOther(`/admin?${new URLSearchParams({ expired: "1", next })}`);
   if (draft) response.cookies.set(await draftCookie(draft, admin, appUrl));
   return response;
+}
+
+/** What a back-office route answers while ADMIN_PASSWORD is unset. */
+export function backOfficeOff(): Response {
+  return jsonError(404, "back_office_off", "the back office is off: set ADMIN_PASSWORD (see README)");
 }

@@ -8,14 +8,13 @@ import { getEnv } from "../env";
 import { jsonError } from "./json-error";
 import { consoleLogger, errorKind, type LogFields } from "../log";
 import { consumeRateLimit, UNAVAILABLE_RETRY_SECONDS, type RateLimitVerdict } from "../db/rate-limit";
-import { refuseWithoutAdminSession } from "./admin-route-guard";
+import { backOfficeOff, refuseWithoutAdminSession } from "./admin-route-guard";
 import { isFormPost, isJson, readFormOrJson, refuseCrossSite, seeOther } from "./admin-requests";
 import { safeAdminPath } from "./return-path";
 import {
   adminConfig,
   adminSessionCookie,
   adminSessionCookieName,
-  backOfficeOff,
   clearedAdminSessionCookie,
   endAdminSession,
   endAllAdminSessions,

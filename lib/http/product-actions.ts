@@ -1,7 +1,8 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import { catalogueAction } from "./admin-action";
-import type { ImageUpload, ProductResult } from "../catalog/products-admin";
+import type { ImageUpload } from "../catalog/gallery-admin";
+import type { ProductResult } from "../catalog/products-admin";
 
 /**
  * The routes under app/api/admin/products: ./catalogue-actions.ts's mechanism, answering a JSON

@@ -1,4 +1,5 @@
 import "server-only";
+import { catalogChanged } from "../catalog/cached-pages";
 import { db } from "../db/client";
 import { getEnv } from "../env";
 import { consoleLogger, type Logger } from "../log";
@@ -224,4 +225,14 @@ export function drainJobsInBackground(
     }
   })();
   return draining;
+}
+
+/**
+ * For `after()` in the routes that change orders: runs the jobs the change enqueued
+ * (drainJobsInBackground), then marks the catalogue pages stale, since a cancelled order's job puts
+ * its units back on the shelf.
+ */
+export async function drainJobsThenRefreshCatalog(options: Parameters<typeof drainJobsInBackground>[0]): Promise<void> {
+  await drainJobsInBackground(options);
+  catalogChanged();
 }

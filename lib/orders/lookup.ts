@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { customerSchema } from "../checkout/checkout-rules";
+import { customerSchema } from "./customer-rules";
 import type { Database } from "../db/client";
 import { getEnv } from "../env";
 import { Prisma } from "../generated/prisma/client";

@@ -1,5 +1,6 @@
 import "server-only";
 import { getEnv } from "../env";
+import { consoleLogger } from "../log";
 import { createPayClient, type PayClient } from "../pay/api/client";
 
 export { PayServiceError } from "../pay/api/errors";
@@ -15,13 +16,16 @@ const globalForPay = globalThis as unknown as { payClient?: PayClient };
 export function payClient(): PayClient {
   if (!globalForPay.payClient) {
     const { pay } = getEnv();
-    globalForPay.payClient = createPayClient({
-      apiBaseUrl: pay.apiBaseUrl,
-      clientId: pay.clientId,
-      clientSecret: pay.clientSecret,
-      applicationUUID: pay.applicationUUID,
-      lang: pay.lang,
-    });
+    globalForPay.payClient = createPayClient(
+      {
+        apiBaseUrl: pay.apiBaseUrl,
+        clientId: pay.clientId,
+        clientSecret: pay.clientSecret,
+        applicationUUID: pay.applicationUUID,
+        lang: pay.lang,
+      },
+      { log: consoleLogger },
+    );
   }
   return globalForPay.payClient;
 }

@@ -1,4 +1,3 @@
-import type { Metadata, MetadataRoute } from "next";
 import type { CatalogProduct } from "../catalog/products";
 import { lineName, type ProductOptionDefinition, type ShopVariant } from "../catalog/variants";
 
@@ -21,13 +20,34 @@ export const productPath = (slug: string) => `/products/${slug}`;
 /** The canonical address of a product's page. */
 export const productUrl = (appUrl: string, slug: string) => absoluteUrl(appUrl, productPath(slug));
 
+/** A page's metadata as the shop writes it: the subset of Next's `Metadata` the pages return as is. */
+export interface PageMetadata {
+  title: string;
+  description: string;
+  alternates: { canonical: string };
+  openGraph: { type: "website"; url: string; title: string; description: string };
+}
+
+/** One URL of a sitemap, in the shape of Next's `MetadataRoute.Sitemap` entries. */
+export interface SitemapEntry {
+  url: string;
+  lastModified?: Date;
+  images?: string[];
+}
+
+/** robots.txt, in the shape of Next's `MetadataRoute.Robots`. */
+export interface RobotsFile {
+  rules: { userAgent: string; allow: string[]; disallow: string[] };
+  sitemap: string[];
+}
+
 /**
  * A product page's title, description, canonical URL and Open Graph card. The card's image is
  * not here: it is the PNG of app/[lang]/products/[slug]/opengraph-image.tsx, which Next adds
  * to the page's metadata itself, and an `openGraph.images` here would replace it (link previews
  * ignore the SVG the product's own image may be).
  */
-export function productMetadata(product: SeoProduct, appUrl: string): Metadata {
+export function productMetadata(product: SeoProduct, appUrl: string): PageMetadata {
   const url = productUrl(appUrl, product.slug);
   return {
     title: product.name,
@@ -245,21 +265,18 @@ export function sitemapIndexXml(appUrl: string, sitemaps: readonly { id: number 
 }
 
 /** The catalogue page in a sitemap, changed when its latest product was. */
-export function catalogueSitemapEntry(appUrl: string, lastModified: Date | null): MetadataRoute.Sitemap[number] {
+export function catalogueSitemapEntry(appUrl: string, lastModified: Date | null): SitemapEntry {
   return { url: absoluteUrl(appUrl, "/"), ...(lastModified ? { lastModified } : {}) };
 }
 
-export function categorySitemapEntry(
-  category: { slug: string; updatedAt: Date },
-  appUrl: string,
-): MetadataRoute.Sitemap[number] {
+export function categorySitemapEntry(category: { slug: string; updatedAt: Date }, appUrl: string): SitemapEntry {
   return { url: absoluteUrl(appUrl, categoryPath(category.slug)), lastModified: category.updatedAt };
 }
 
 export function productSitemapEntry(
   product: { slug: string; image: string | null; updatedAt: Date },
   appUrl: string,
-): MetadataRoute.Sitemap[number] {
+): SitemapEntry {
   return {
     url: productUrl(appUrl, product.slug),
     lastModified: product.updatedAt,
@@ -277,7 +294,7 @@ export const ROBOTS_DISALLOW = ["/admin", "/api", "/checkout", "/cart", "/orders
 export const ROBOTS_ALLOW = ["/", "/api/images/"] as const;
 
 /** robots.txt: the rules above, and the address of every sitemap (their index, /sitemap.xml, too: see sitemapPath). */
-export function robotsRules(appUrl: string, sitemaps: readonly { id: number }[]): MetadataRoute.Robots {
+export function robotsRules(appUrl: string, sitemaps: readonly { id: number }[]): RobotsFile {
   return {
     rules: { userAgent: "*", allow: [...ROBOTS_ALLOW], disallow: [...ROBOTS_DISALLOW] },
     sitemap: sitemaps.map(({ id }) => absoluteUrl(appUrl, sitemapPath(id))),

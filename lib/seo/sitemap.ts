@@ -1,5 +1,4 @@
 import "server-only";
-import type { MetadataRoute } from "next";
 import { db } from "../db/client";
 import { shownImage } from "../catalog/gallery";
 import { consoleLogger, errorKind } from "../log";
@@ -13,6 +12,7 @@ import {
   sitemapPart,
   type SitemapCounts,
   type Stretch,
+  type SitemapEntry,
 } from "./seo";
 
 /**
@@ -52,9 +52,9 @@ export async function sitemapEntriesOf(
   id: number,
   appUrl: string,
   maxUrls = SITEMAP_MAX_URLS,
-): Promise<MetadataRoute.Sitemap> {
+): Promise<SitemapEntry[]> {
   const part = sitemapPart(id, await sitemapCounts(), maxUrls);
-  const entries: MetadataRoute.Sitemap = [];
+  const entries: SitemapEntry[] = [];
   if (part.catalogue) entries.push(catalogueSitemapEntry(appUrl, await latestProductChange()));
   if (part.categories.take > 0) {
     const categories = await db().category.findMany({

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -58,6 +58,107 @@ function importGraph(): Map<string, Map<string, string>> {
 const graph = importGraph();
 const importsOf = (folder: string) => Object.fromEntries(graph.get(folder)!);
 
+// Inside lib/, the domains are layers, lowest first: a file imports only from its own layer's
+// folder or a lower layer. The payment service (lib/pay/) imports nothing else of the shop, so it
+// can be lifted into another app; only lib/http/ (and the cached pages' revalidation) is Next's.
+const LIB_LAYERS: string[][] = [
+  ["lib/*.ts", "lib/generated/"],
+  ["lib/i18n/"],
+  ["lib/db/"],
+  ["lib/pay/"],
+  ["lib/jobs/job-types.ts", "lib/jobs/queue.ts"],
+  ["lib/catalog/"],
+  ["lib/cart/"],
+  ["lib/promotions/"],
+  ["lib/delivery/"],
+  ["lib/orders/"],
+  ["lib/checkout/"],
+  ["lib/mail/"],
+  ["lib/jobs/handlers.ts", "lib/jobs/runner.ts"],
+  ["lib/seo/"],
+  ["lib/admin/"],
+  ["lib/http/"],
+];
+const NEXT_ALLOWED = ["lib/http/", "lib/catalog/cached-pages.ts"];
+
+/** The layer of a lib/ file: its index in LIB_LAYERS, or -1 for a file no layer names. */
+function layerOf(file: string): number {
+  return LIB_LAYERS.findIndex((patterns) =>
+    patterns.some((pattern) =>
+      pattern === "lib/*.ts"
+        ? /^lib\/[^/]+\.tsx?$/.test(file)
+        : pattern.endsWith("/")
+          ? file.startsWith(pattern)
+          : file === pattern,
+    ),
+  );
+}
+
+/** The lib/ file a specifier in a lib/ file resolves to, extension and index included; undefined outside lib/. */
+function libTargetOf(file: string, specifier: string): string | undefined {
+  let target: string;
+  if (specifier.startsWith("@/")) target = specifier.slice(2);
+  else if (specifier.startsWith(".")) target = relative(root, normalize(join(root, dirname(file), specifier)));
+  else return undefined;
+  if (!target.startsWith("lib/")) return undefined;
+  for (const candidate of [target, `${target}.ts`, `${target}.tsx`, `${target}/index.ts`]) {
+    if (existsSync(join(root, candidate)) && statSync(join(root, candidate)).isFile()) return candidate;
+  }
+  return target;
+}
+
+/** Every lib/ file → the lib/ files it imports and the packages it imports. */
+function libImports(): Map<string, { files: string[]; packages: string[] }> {
+  const imports = new Map<string, { files: string[]; packages: string[] }>();
+  for (const file of filesUnder("lib")) {
+    const specifiers = specifiersOf(readFileSync(join(root, file), "utf8"));
+    imports.set(file, {
+      files: specifiers.map((specifier) => libTargetOf(file, specifier)).filter((t): t is string => t !== undefined),
+      packages: specifiers.filter((specifier) => !specifier.startsWith(".") && !specifier.startsWith("@/")),
+    });
+  }
+  return imports;
+}
+
+/** The import edges of `imports` that go up a layer or out of lib/pay/, and the next/* imports outside the edge. */
+function libViolations(imports: Map<string, { files: string[]; packages: string[] }>): string[] {
+  const violations: string[] = [];
+  for (const [file, { files, packages }] of imports) {
+    const layer = layerOf(file);
+    if (layer < 0) violations.push(`${file} is in no layer of LIB_LAYERS`);
+    for (const target of files) {
+      if (file.startsWith("lib/pay/") && !target.startsWith("lib/pay/"))
+        violations.push(`${file} → ${target} (lib/pay imports nothing else of the shop)`);
+      else if (layerOf(target) > layer)
+        violations.push(`${file} → ${target} (up from layer ${layer} to ${layerOf(target)})`);
+    }
+    for (const name of packages) {
+      if ((name === "next" || name.startsWith("next/")) && !NEXT_ALLOWED.some((allowed) => file.startsWith(allowed))) {
+        violations.push(`${file} imports ${name} (only lib/http/ may)`);
+      }
+    }
+  }
+  return violations;
+}
+
+/** The cycles among lib/'s files, each as the path that closes it. */
+function libCycles(imports: Map<string, { files: string[] }>): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === "done") return;
+    if (state.get(file) === "open") {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+      return;
+    }
+    state.set(file, "open");
+    for (const target of imports.get(file)?.files ?? []) visit(target, [...path, file]);
+    state.set(file, "done");
+  };
+  for (const file of imports.keys()) visit(file, []);
+  return cycles;
+}
+
 describe("import direction", () => {
   it("the running shop imports nothing from the sandbox, tests, harness, bench or tooling", () => {
     const allowed: Record<string, string[]> = { lib: [], components: ["lib"], app: ["components", "lib"] };
@@ -91,6 +192,28 @@ describe("import direction", () => {
         .map(([target, file]) => `${folder} → ${target} (${file}) → … → ${folder}`),
     );
     expect(cycles).toEqual([]);
+  });
+
+  it("inside lib/, goes down the layers only; lib/pay imports nothing else of the shop; next/* only at the edge", () => {
+    expect(libViolations(libImports())).toEqual([]);
+  });
+
+  it("has no circle between lib/'s files", () => {
+    expect(libCycles(libImports())).toEqual([]);
+  });
+
+  it("finds a deliberate bad import in lib/ (a check of the check)", () => {
+    const bad = new Map([
+      ["lib/catalog/products.ts", { files: ["lib/orders/status.ts"], packages: [] }],
+      ["lib/pay/api/client.ts", { files: ["lib/log.ts"], packages: [] }],
+      ["lib/orders/status.ts", { files: ["lib/catalog/products.ts"], packages: ["next/server"] }],
+    ]);
+    expect(libViolations(bad)).toEqual([
+      "lib/catalog/products.ts → lib/orders/status.ts (up from layer 5 to 9)",
+      "lib/pay/api/client.ts → lib/log.ts (lib/pay imports nothing else of the shop)",
+      "lib/orders/status.ts imports next/server (only lib/http/ may)",
+    ]);
+    expect(libCycles(bad)).toEqual(["lib/catalog/products.ts → lib/orders/status.ts → lib/catalog/products.ts"]);
   });
 
   it("reads imports as they are written (a check of the check)", () => {

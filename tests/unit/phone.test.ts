@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { customerSchema } from "@/lib/checkout/checkout-rules";
+import { customerSchema } from "@/lib/orders/customer-rules";
 import { phoneDigitForms, phoneKey } from "@/lib/phone";
 
 // What one phone is (lib/phone.ts): every way of writing one Angolan number gives its nine

@@ -1,7 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { consoleLogger, type Logger } from "../../log";
 import { PayServiceError } from "./errors";
 import {
   isUsableIdentifier,
@@ -19,6 +18,20 @@ import { TokenCache } from "./token-cache";
  * Framework-free: everything it needs is passed in, so tests point it at a sandbox.
  */
 
+/** Where the client reports each request: the app passes its own logger (lib/log.ts has the same shape). */
+export type PayLogger = (
+  level: "info" | "warn" | "error",
+  event: string,
+  fields?: Record<string, string | number | boolean | null | undefined>,
+) => void;
+
+/** Without an app's logger: one JSON line per event. The client's fields never carry a shopper's data. */
+const jsonLineLogger: PayLogger = (level, event, fields = {}) => {
+  const line = JSON.stringify({ level, event, ...fields });
+  if (level === "info") console.log(line);
+  else console[level](line);
+};
+
 export interface PayClientConfig {
   apiBaseUrl: string;
   clientId: string;
@@ -32,7 +45,7 @@ export interface PayClientDeps {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
-  log?: Logger;
+  log?: PayLogger;
   retry?: Partial<RetryPolicy>;
 }
 
@@ -95,7 +108,7 @@ export function createPayClient(config: PayClientConfig, deps: PayClientDeps = {
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? sleepFor;
   const random = deps.random ?? Math.random;
-  const log = deps.log ?? consoleLogger;
+  const log = deps.log ?? jsonLineLogger;
   const clientPolicy: RetryPolicy = { ...defaultRetryPolicy, ...deps.retry };
   const baseUrl = config.apiBaseUrl.replace(/\/+$/, "");
 

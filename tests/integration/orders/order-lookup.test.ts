@@ -3,7 +3,7 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { lookUpOrder, shopperOrders } from "@/lib/orders/lookup";
-import { customerSchema } from "@/lib/checkout/checkout-rules";
+import { customerSchema } from "@/lib/orders/customer-rules";
 import { appendForwardedFor } from "../../../scripts/lib/forwarded-for.mjs";
 import { newExternalTransactionId } from "../../../harness/support/orders";
 

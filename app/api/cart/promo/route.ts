@@ -1,7 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
-import { customerSchema, describeIssues, promoCodeInputSchema } from "@/lib/checkout/checkout-rules";
+import { promoCodeInputSchema } from "@/lib/checkout/checkout-rules";
+import { customerSchema } from "@/lib/orders/customer-rules";
+import { describeIssues } from "@/lib/text-input";
 import { refuseOverClientLimit } from "@/lib/http/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";

@@ -1,5 +1,5 @@
 import { after } from "next/server";
-import { drainJobsThenRefreshCatalog } from "@/lib/catalog/cached-pages";
+import { drainJobsThenRefreshCatalog } from "@/lib/jobs/runner";
 import { authorizeCron } from "@/lib/http/cron-guard";
 import { db } from "@/lib/db/client";
 import { jsonError } from "@/lib/http/json-error";

@@ -7,9 +7,11 @@ import {
   SHOPPER_COOKIE,
   shopperCookie,
 } from "@/lib/cart/shopper-cookies";
-import { catalogChanged, drainJobsThenRefreshCatalog } from "@/lib/catalog/cached-pages";
+import { catalogChanged } from "@/lib/catalog/cached-pages";
+import { drainJobsThenRefreshCatalog } from "@/lib/jobs/runner";
 import { createOrder } from "@/lib/checkout/create-order";
-import { createOrderRequestSchema, describeIssues, MAX_CREATE_ORDER_BYTES } from "@/lib/checkout/checkout-rules";
+import { createOrderRequestSchema, MAX_CREATE_ORDER_BYTES } from "@/lib/checkout/checkout-rules";
+import { describeIssues } from "@/lib/text-input";
 import { clientAddress, rateLimitKeyOf, UNKNOWN_CLIENT_ADDRESS } from "@/lib/http/client-address";
 import { refuseOverClientLimit } from "@/lib/http/client-limits";
 import { db } from "@/lib/db/client";

@@ -1,5 +1,6 @@
 import { after } from "next/server";
-import { catalogChanged, drainJobsThenRefreshCatalog } from "@/lib/catalog/cached-pages";
+import { catalogChanged } from "@/lib/catalog/cached-pages";
+import { drainJobsThenRefreshCatalog } from "@/lib/jobs/runner";
 import { db } from "@/lib/db/client";
 import { DeadlineExceeded } from "@/lib/db/deadline";
 import { getEnv } from "@/lib/env";

@@ -1,5 +1,5 @@
 import { after } from "next/server";
-import { drainJobsThenRefreshCatalog } from "@/lib/catalog/cached-pages";
+import { drainJobsThenRefreshCatalog } from "@/lib/jobs/runner";
 import { refuseOverClientLimit } from "@/lib/http/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { PHONE_DIGITS } from "../phone";
+
+/**
+ * Who a shopper is to the shop: a name, a phone and an optional e-mail, as the checkout takes
+ * them and the order lookup asks for the phone again. Safe to load in the browser (the checkout
+ * form checks the customer with it before sending).
+ */
+
+export const customerSchema = z.object({
+  name: z.string().trim().min(1, { error: "is empty" }).max(100, { error: "is longer than 100 characters" }),
+  // Any way of writing one (lib/phone.ts phoneKey): +244 923 456 789, 0923-456-789, (+244) 923.456.789,
+  // 00351 912 345 678. Kept as typed; every comparison goes through phoneKey.
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\(?\+?[0-9][0-9 ().-]{5,22}[0-9]$/, { error: "must be a phone number such as +244 923 456 789" })
+    .refine(
+      (phone) => {
+        const digits = phone.replace(/\D/g, "").length;
+        return digits >= PHONE_DIGITS.min && digits <= PHONE_DIGITS.max;
+      },
+      { error: `must be a phone number of ${PHONE_DIGITS.min} to ${PHONE_DIGITS.max} digits` },
+    ),
+  /** Optional: where the shopper's own mails go (the confirmation, each fulfilment step). */
+  email: z
+    .string()
+    .trim()
+    .max(254, { error: "is longer than 254 characters" })
+    .pipe(z.email({ error: "must be an email address such as nome@exemplo.ao" }))
+    .optional(),
+});
+
+export type Customer = z.output<typeof customerSchema>;
