@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Refusal } from "./refusal";
 
 /**
  * What every form and query of the shop asks of a text, in one place: PostgreSQL's `text` cannot
@@ -84,7 +85,7 @@ export function invalidInput<F extends string>(
   error: z.ZodError,
   fields: readonly F[],
   rename: Readonly<Record<string, F>> = {},
-): { ok: false; status: 400; code: "invalid_input"; message: string; field?: F } {
+): Refusal<"invalid_input", F> & { status: 400 } {
   const path = String(error.issues[0]?.path[0] ?? "");
   const field = rename[path] ?? fields.find((name) => name === path);
   return {

@@ -5,7 +5,7 @@ import { shopCookie } from "../cookies";
 import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT, unitsAllowed, type UnitLimits } from "../order-limits";
 import { describeIssues } from "../text-input";
 import type { Database } from "../db/client";
-import { Rollback, rolledBack } from "../db/rollback";
+import { Rollback, rolledBack } from "../refusal";
 import { getEnv } from "../env";
 import { shownImage } from "../catalog/gallery";
 import { Prisma } from "../generated/prisma/client";

@@ -10,7 +10,7 @@ import {
 } from "./categories";
 import type { Database } from "../db/client";
 import { isKnownError, isUniqueViolation } from "../db/known-error";
-import { Rollback, rolledBack } from "../db/rollback";
+import { Rollback, rolledBack } from "../refusal";
 import { Prisma } from "../generated/prisma/client";
 import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
-import { Rollback, rolledBack } from "../db/rollback";
+import { Rollback, rolledBack } from "../refusal";
 import { GALLERY_LIMITS, legacyGallery, replaceGallery, type GalleryImage } from "./gallery";
 import { Prisma } from "../generated/prisma/client";
 import type { ImageStore } from "./images/store";

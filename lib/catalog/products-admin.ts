@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/known-error";
 import { Prisma } from "../generated/prisma/client";
 import { NO_IMAGE, replaceGallery } from "./gallery";
-import { Rollback, rolledBack } from "../db/rollback";
+import { Rollback, rolledBack } from "../refusal";
 import { lockProducts } from "./stock";
 import type { ImageStore } from "./images/store";
 import { SLUG_PATTERN } from "../slug";

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/known-error";
-import { Rollback, rolledBack } from "../db/rollback";
+import { Rollback, rolledBack } from "../refusal";
 import { Prisma } from "../generated/prisma/client";
 import { lockProducts } from "./stock";
 import { hasNoNul, invalidInput, NO_NUL } from "../text-input";

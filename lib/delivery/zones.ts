@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { isKnownError, isUniqueViolation } from "../db/known-error";
-import { Rollback, rolledBack } from "../db/rollback";
+import { Rollback, rolledBack } from "../refusal";
 import { municipalitiesByZone, municipalitiesInput, replaceMunicipalities } from "./municipalities";
 import { activeFlag, formIntegerBetween, formOptional, invalidInput, requiredText } from "../text-input";
 import { isUuid } from "../uuid";

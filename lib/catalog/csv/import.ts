@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { CATEGORY_LIMITS, slugify } from "../categories";
 import type { Database } from "../../db/client";
-import { Rollback, rolledBack } from "../../db/rollback";
+import { Rollback, rolledBack } from "../../refusal";
 import { NO_IMAGE, legacyGallery, type GalleryImage } from "../gallery";
 import { Prisma } from "../../generated/prisma/client";
 import { IMAGE_PATH_PREFIX, imagePath, type ImageContentType, type ImageStore } from "../images/store";
