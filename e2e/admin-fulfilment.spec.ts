@@ -6,7 +6,7 @@ import { expect, test } from "./support/fixtures";
 import { pt } from "../lib/i18n/dictionaries";
 
 /**
- * A paid order's fulfilment in the browser (issue 25), with the plain forms: a paid delivery order
+ * A paid order's fulfilment in the browser, with the plain forms: a paid delivery order
  * written straight into the e2e database (checkout fills these columns in another branch), marked
  * shipped with a tracking note and then delivered from its back-office page; the shopper's order
  * page shows each step with its date, the address and the amount in parts; a mail to the shopper

@@ -8,7 +8,7 @@ import { expect, test } from "./support/fixtures";
 import { addFromCatalog, kwanza, openPopup, payButton } from "./support/shop";
 
 /**
- * From the cart to the shopper's door (issue 25): the shopper chooses delivery to an Angolan
+ * From the cart to the shopper's door: the shopper chooses delivery to an Angolan
  * address, its zone and fee following the municipality chosen from the ones the shop serves, applies a promo code and sees its effect, pays in the sandbox's popup the
  * amount the server computed (subtotal − discount + fee), receives the shop's confirmation mail
  * (in the outbox), and later finds the order from another device by its number and phone; the

@@ -5,7 +5,7 @@ import { addFromCatalog, CUSTOMER, openPopup, payButton } from "./support/shop";
 import { pt } from "../lib/i18n/dictionaries";
 
 /**
- * `npm run dev` opened at http://127.0.0.1 works as it does at http://localhost (issue 12).
+ * `npm run dev` opened at http://127.0.0.1 works as it does at http://localhost.
  * `next dev` serves its development resources (the HMR socket, /_next/* requests that carry an
  * Origin) only to pages from localhost and the hosts in next.config's allowedDevOrigins; a page
  * from any other host is refused them and never hydrates, so the PayButton never appears.

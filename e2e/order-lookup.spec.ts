@@ -4,7 +4,7 @@ import { expect, test } from "./support/fixtures";
 import { pickupDelivery } from "./support/shop";
 
 /**
- * Finding an order again (issue 25): the browser that placed an order lists it under "As minhas
+ * Finding an order again: the browser that placed an order lists it under "As minhas
  * encomendas"; another device, which has none, finds it at /orders/lookup by the number the shop
  * shows and the phone given at checkout, written another way; a wrong phone is told only that
  * no such order was found, and the phone never goes into the address.

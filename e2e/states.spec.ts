@@ -4,7 +4,7 @@ import { expect, test } from "./support/fixtures";
 import { addFromCatalog, openCheckout, openPopup } from "./support/shop";
 
 /**
- * The header's cart count after a payment (issue 15 part 4): the PayButton reaches the result
+ * The header's cart count after a payment: the PayButton reaches the result
  * page by client navigation, which keeps the layout (and its count) of the checkout page, and
  * the cart is emptied by a job after the webhook. The count must reach the server's 0 on the
  * result page by itself, without the shopper reloading. The error states (app/error.tsx,

@@ -8,7 +8,7 @@ import { expect, test } from "./support/fixtures";
 import { kwanza, openCheckout, openPopup } from "./support/shop";
 
 /**
- * A product with options, from the shelf to the paid order (issue 24): the demo's camisola in
+ * A product with options, from the shelf to the paid order: the demo's camisola in
  * Tamanho × Cor. The shopper picks a size and a colour, sees the price, availability and image
  * follow, cannot add a sold-out combination nor one the shop does not sell, shares the choice by
  * its URL, pays in the sandbox's popup, and the back office shows the variant on the paid order.

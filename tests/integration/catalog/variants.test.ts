@@ -10,7 +10,7 @@ import { insertTestProductWithOptions } from "../../../harness/support/orders";
 import { useOwnSandbox } from "../../../harness/support/sandbox";
 import { notification, postWebhook } from "../../../harness/support/webhooks";
 
-// Products with options (issue 24): a variant is a unit of stock held, released and sold exactly
+// Products with options: a variant is a unit of stock held, released and sold exactly
 // as a product was, against real PostgreSQL (and PGlite), the routes and a sandbox of this file's
 // own. A database of its own too, so that the checkouts below meet no other file's orders.
 

@@ -11,7 +11,7 @@ import { insertTestProduct } from "../../../harness/support/orders";
 import { useOwnSandbox } from "../../../harness/support/sandbox";
 import { notification, postWebhook } from "../../../harness/support/webhooks";
 
-// Delivery and promo codes at checkout (issue 25), against real PostgreSQL (and PGlite), the
+// Delivery and promo codes at checkout, against real PostgreSQL (and PGlite), the
 // routes and a sandbox of this file's own: the amount the service is asked for is subtotal −
 // discount + fee, every part from the database; a code's uses are counted with the order, safely
 // under concurrency, and given back once when the order ends cancelled.

@@ -7,7 +7,7 @@ import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct, insertTestProductWithOptions } from "../../../harness/support/orders";
 import { useOwnSandbox } from "../../../harness/support/sandbox";
 
-// Holds a stranger cannot hoard (issue 26): the caps on units per line and per order, and on the
+// Holds a stranger cannot hoard: the caps on units per line and per order, and on the
 // orders one client address keeps open whatever shopper cookies it sends, through
 // POST /api/pay/create-order as Next calls it, against the suite's real database and a sandbox
 // of this file's own (its request log shows what reached the service). Requests carry

@@ -10,7 +10,7 @@ import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct, jobsOf } from "../../../harness/support/orders";
 import { useOwnSandbox } from "../../../harness/support/sandbox";
 
-// The shopper's confirmation mail (issue 25, job shopper-paid-mail): when the sandbox's signed
+// The shopper's confirmation mail (job shopper-paid-mail): when the sandbox's signed
 // webhook makes an order CON, the mail lands in the outbox (the `emails` table, transport
 // "outbox") addressed to the order's customer_email, once; an order without an email gets none.
 // End to end over HTTP like contract-flows.test.ts: the app's routes behind a real listener, the

@@ -9,7 +9,7 @@ import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 
 // The back office's orders list filtered by fulfilment and delivery method, and the CSV export's
-// delivery columns (issue 25), on a database of this file's own: the list reads every order.
+// delivery columns, on a database of this file's own: the list reads every order.
 
 let database: TestDatabase;
 let client: PrismaClient;

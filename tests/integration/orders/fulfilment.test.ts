@@ -9,7 +9,7 @@ import { adminRequest, type AdminCaller } from "../../../harness/support/admin";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestOrder, jobsOf, newExternalTransactionId } from "../../../harness/support/orders";
 
-// A paid order's fulfilment (issue 25): the steps through POST
+// A paid order's fulfilment: the steps through POST
 // /api/admin/orders/<externalTransactionId>/fulfilment (lib/orders/fulfilment.ts), what each one
 // records (the event, the order's state, the shopper's mail job and mail), and the refusals that
 // change nothing. Against the suite's real database (PostgreSQL, or PGlite). Checkout does not

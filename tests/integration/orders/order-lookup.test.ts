@@ -7,7 +7,7 @@ import { customerSchema } from "@/lib/orders/customer-rules";
 import { appendForwardedFor } from "../../../scripts/lib/forwarded-for.mjs";
 import { newExternalTransactionId } from "../../../harness/support/orders";
 
-// Finding an order again (issue 25): by its number and the checkout's phone, with no way to tell
+// Finding an order again: by its number and the checkout's phone, with no way to tell
 // a wrong phone from an unknown number, a limit per client address, and "As minhas encomendas" by
 // the shopper cookie. Against the suite's real database (PostgreSQL, or PGlite).
 
