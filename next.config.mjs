@@ -1,7 +1,7 @@
 import { PHASE_DEVELOPMENT_SERVER } from "next/constants.js";
 
 // Every page lives under app/[lang]/ and its address carries no language: the rewrites below
-// send `/cart` to `/pt/cart` or `/en/cart` by the `lang` cookie (README, "Served from the cache").
+// send `/cart` to `/pt/cart` or `/en/cart` by the `lang` cookie.
 // They are rewrites here rather than in proxy.ts so that the cached catalogue and product pages
 // are answered with no proxy at all (on Vercel, by the routing layer in front of the CDN).
 // tests/unit/next-config.test.ts keeps these in step with lib/i18n (the languages, the cookie)

@@ -1,5 +1,5 @@
 // `npm run catalogue:import -- <file.csv> [--dry-run]`: the catalogue CSV into the database of
-// DATABASE_URL (lib/catalog/csv/import.ts; README, "Catalogue CSV"), with its image files read
+// DATABASE_URL (lib/catalog/csv/import.ts; docs/catalog-csv.md), with its image files read
 // from the CSV's folder, which the back office's upload cannot do. Prints every problem by line
 // and column (exit 1, nothing written) or what the file changed (or, with --dry-run, would change).
 // Loads .env files as `next start` does.

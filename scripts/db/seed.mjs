@@ -284,7 +284,7 @@ export const DEMO_EXTRA_IMAGES = Object.freeze({
  */
 
 /**
- * The demo products sold with options (README "Products with options"): their options in order,
+ * The demo products sold with options: their options in order,
  * and their variants. A combination left out is not sold (the camisola is not made black in P).
  * @type {Readonly<Record<string, { options: { name: string, values: string[] }[], variants: DemoVariant[] }>>}
  */

@@ -4,7 +4,7 @@ import { consoleLogger, errorKind } from "@/lib/log";
 
 // GET /api/products: the products on sale by name, as an array. A catalogue of more than
 // PRODUCTS_PAGE_SIZE comes in pages: ?page=2 and on, each answer with a `Link: <…>; rel="next"`
-// header while more follow (README, "The catalogue's API"). /api/search pages, sorts and filters.
+// header while more follow (docs/api.md). /api/search pages, sorts and filters.
 export const dynamic = "force-dynamic";
 
 export async function GET(request: Request): Promise<Response> {

@@ -4,8 +4,8 @@ import { findProductBySlug } from "@/lib/catalog/products";
 import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger, errorKind } from "@/lib/log";
 
-// GET /api/products/<slug>: one product on sale with its options and variants (README, "The
-// catalogue's API"): { id, slug, name, description, priceAoa (its lowest), image,
+// GET /api/products/<slug>: one product on sale with its options and variants (docs/api.md):
+// { id, slug, name, description, priceAoa (its lowest), image,
 // options: [{ name, values }], variants: [{ id, sku, options, priceAoa, stock, image }] }.
 // A malformed slug is a 400; a product the catalogue does not have (or archived) a 404.
 export const dynamic = "force-dynamic";
