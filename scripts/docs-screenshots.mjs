@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * `npm run docs:screenshots`: copies the back office's screenshots that the browser tests took
- * (test-results/, at phone and desktop widths) to docs/screenshots/, where the README shows them.
+ * (test-results/, at phone and desktop widths) to docs/screenshots/, where docs/back-office.md shows them.
  * Run it after `npm test` (or `npx playwright test e2e/admin`) when a page's look changed.
  */
 import { copyFile, mkdir, readdir } from "node:fs/promises";
@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 const from = path.join(root, "test-results");
 const to = path.join(root, "docs", "screenshots");
 
-/** The pages the README shows, by the name e2e/support/screenshots.ts gives their files. */
+/** The pages docs/back-office.md shows, by the name e2e/support/screenshots.ts gives their files. */
 export const DOCUMENTED = [
   "admin-sign-in",
   "admin-home-attention",

@@ -542,7 +542,7 @@ async function applyWithoutTransaction(client, migration, timeouts, log) {
     throw new MigrationError(
       `Migration ${migration.name} failed outside a transaction: ${reason}. It may have left part of its work ` +
         "behind (a failed CREATE INDEX CONCURRENTLY leaves an INVALID index: drop it), and it is recorded as failed, " +
-        'so no migration runs until it is resolved (docs/database.md, "A migration outside a transaction").',
+        'so no migration runs until it is resolved (docs/database.md, "Indexes on existing tables").',
       { cause: failed.error },
     );
   }

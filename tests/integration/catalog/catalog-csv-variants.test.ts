@@ -5,7 +5,7 @@ import { seedCatalog } from "@/scripts/db/seed.mjs";
 import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import type { ImportResult } from "@/lib/catalog/csv/import";
 
-// Products with options in the catalogue CSV (README, "Catalogue CSV"): one line per variant,
+// Products with options in the catalogue CSV (docs/catalog-csv.md): one line per variant,
 // sharing the product's slug, with option1_name…option3_value and sku. What an import creates,
 // changes, archives and refuses, and that an export reads back without a change.
 

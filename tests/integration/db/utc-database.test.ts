@@ -6,7 +6,7 @@ import { withPgClient } from "@/scripts/db/pg-client.mjs";
 import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 
 // Migration 20261124000000_utc_database: the database's own default time zone, UTC, instead of
-// a per-connection setting that a transaction-mode pooler refuses (docs/database.md, "Time zone").
+// a per-connection setting that a transaction-mode pooler refuses (docs/database-connections.md, "Time zone").
 
 const serverUrl = process.env.TEST_SERVER_DATABASE_URL || undefined;
 const databases: TestDatabase[] = [];
