@@ -103,7 +103,7 @@ const shape = {
   MAX_OPEN_ORDERS_PER_SHOPPER: wholeNumber("orders").min(0).default(3),
   /**
    * Open orders from one client address (an IPv6 /64) at once, whatever cookies it sends; 0 turns
-   * the cap off. Shoppers behind one carrier address share it (README).
+   * the cap off. Shoppers behind one carrier address share it.
    */
   MAX_OPEN_ORDERS_PER_ADDRESS: wholeNumber("orders").min(0).default(10),
   /**
