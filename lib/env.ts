@@ -1,257 +1,26 @@
 import "server-only";
-import { z } from "zod";
-import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT, type UnitLimits } from "./order-limits";
+import type { z } from "zod";
+import {
+  adminProblems,
+  databaseSchema,
+  DEFAULTED,
+  PUBLISHABLE_KEY,
+  schema,
+  transportProblems,
+  withVercelAppUrl,
+  type Problem,
+  type Source,
+} from "./env-schema";
+import type { UnitLimits } from "./order-limits";
 
 /**
- * The one module that reads the environment. Everything else asks `getEnv()`.
- * Error messages name the variable and the rule it broke, never its value,
- * because several of these variables are secrets.
+ * The one module that reads the environment. Everything else asks `getEnv()` (or
+ * `getDatabaseEnv()`): the validated settings as the shop uses them, grouped by area. The
+ * variables' rules are in ./env-schema.ts. Error messages name the variable and the rule it
+ * broke, never its value, because several of these variables are secrets.
  */
 
-const PUBLISHABLE_KEY = /^pk_(test|live)_([A-Za-z0-9][A-Za-z0-9_-]*)$/;
-
-const required = (what: string) =>
-  z
-    .string({ error: "is missing" })
-    .trim()
-    .min(1, { error: `is empty (${what})` });
-
-const wholeNumber = (unit: string) => z.coerce.number({ error: `must be a whole number of ${unit}` }).int();
-
-const httpUrl = z
-  .string({ error: "is missing" })
-  .trim()
-  .min(1, { error: "is empty" })
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
-    error: "must be an absolute http(s) URL",
-  })
-  .transform((value) => value.replace(/\/+$/, ""));
-
-const databaseShape = {
-  DATABASE_URL: z
-    .string({ error: "is missing" })
-    .trim()
-    .regex(/^postgres(ql)?:\/\/\S+$/, { error: "must be a postgres:// or postgresql:// URL" }),
-  DATABASE_POOL_MAX: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(100).default(10),
-  /** How long a query waits for a free connection of the pool (or for a new one to open) before it fails. */
-  DATABASE_ACQUIRE_TIMEOUT_MS: wholeNumber("milliseconds").min(100).max(120_000).default(5_000),
-  /** The sessions' lock_timeout: how long a statement waits for a row or table another transaction holds; 0: no limit. */
-  DATABASE_LOCK_TIMEOUT_MS: wholeNumber("milliseconds").min(0).max(600_000).default(5_000),
-  /** The sessions' statement_timeout: how long one statement may run; 0: no limit. */
-  DATABASE_STATEMENT_TIMEOUT_MS: wholeNumber("milliseconds").min(0).max(3_600_000).default(30_000),
-  /**
-   * Set to "1" by Vercel on its builds and functions: client addresses come from its headers, and
-   * the database pool lets idle connections go sooner (lib/db/client.ts).
-   */
-  VERCEL: z.string().optional(),
-};
-
-const shape = {
-  PAY_PUBLISHABLE_KEY: required("expected pk_test_… or pk_live_…").regex(PUBLISHABLE_KEY, {
-    error: "must be pk_test_ or pk_live_ followed by the application id",
-  }),
-  PAY_CLIENT_ID: required("the partner's client id"),
-  PAY_CLIENT_SECRET: required("the partner's client secret"),
-  // Not trimmed: a stray space is part of the HMAC key, and we warn about it instead of guessing.
-  // Only whitespace is no key at all (an empty line in a secret store), so it is refused.
-  PAY_WEBHOOK_SECRET: z
-    .string({ error: "is missing" })
-    .refine((value) => value.trim() !== "", { error: "is empty (the key of the webhook signature)" }),
-  PAY_API_BASE_URL: httpUrl,
-  PAY_SDK_URL: httpUrl.refine((value) => new URL(value).pathname.includes("/sdks/v1/"), {
-    error: "must be the SDK script address under /sdks/v1/",
-  }),
-  PAY_LANG: z
-    .string()
-    .trim()
-    .regex(/^[a-z]{2,3}(-[A-Za-z]{2,4})?$/, { error: "must be a language code such as pt or en" })
-    .default("pt"),
-  /** How long a PEN order may go without news before the status endpoint asks the service (contract 4.2 C). */
-  PAY_STATUS_STALE_SECONDS: wholeNumber("seconds").min(1).default(30),
-  /**
-   * How long the webhook may take before it answers 503 (and the service delivers again), under
-   * the 5 s the service waits for an answer (docs/contract-decisions.md).
-   */
-  PAY_WEBHOOK_DEADLINE_MS: wholeNumber("milliseconds")
-    .min(500)
-    .max(4_800, { error: "must be at most 4800: the service waits 5 s for an answer" })
-    .default(4_000),
-  ...databaseShape,
-  /** Unset: https://${VERCEL_PROJECT_PRODUCTION_URL} on Vercel, http://localhost:3000 elsewhere. */
-  APP_URL: httpUrl.default("http://localhost:3000"),
-  // Mail: SMTP when SMTP_URL is set, otherwise the outbox (the emails table) only.
-  SMTP_URL: z
-    .string()
-    .trim()
-    .refine((value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol), {
-      error: "must be an smtp:// or smtps:// URL",
-    })
-    .optional(),
-  MAIL_FROM: z.string().trim().min(3).default("Loja Kwanza <loja@localhost>"),
-  /** The shop's orders mailbox: it receives the confirmation of every paid order. */
-  MAIL_TO: z.string().trim().min(3).default("encomendas@localhost"),
-  /** Protects /api/cron/* (Vercel Cron sends it as `Authorization: Bearer …`) and /api/health's details. Unset: the cron routes refuse. */
-  CRON_SECRET: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
-  /** How long an unpaid order keeps its units reserved, from its creation (docs/contract-decisions.md). */
-  ORDER_HOLD_SECONDS: wholeNumber("seconds").min(5, { error: "must be at least 5 seconds" }).default(1800),
-  /** Products with this many units or fewer say "Só restam N" in the catalogue; 0 turns the label off. */
-  LOW_STOCK_THRESHOLD: wholeNumber("units").min(0).max(1000).default(5),
-  /** Open (PEN, hold not expired) orders one shopper cookie may have at once; 0 turns the cap off. */
-  MAX_OPEN_ORDERS_PER_SHOPPER: wholeNumber("orders").min(0).default(3),
-  /**
-   * Open orders from one client address (an IPv6 /64) at once, whatever cookies it sends; 0 turns
-   * the cap off. Shoppers behind one carrier address share it (README).
-   */
-  MAX_OPEN_ORDERS_PER_ADDRESS: wholeNumber("orders").min(0).default(10),
-  /** Units of one variant a cart line and an order may hold. */
-  /**
-   * Orders holding a bank reference (their units kept for the reference's day) one client address,
-   * and one phone, may have at once; 0 turns the cap off.
-   */
-  MAX_REFERENCE_HOLDS: wholeNumber("orders").min(0).default(3),
-  MAX_UNITS_PER_LINE: wholeNumber("units").min(1).max(MAX_QUANTITY_INPUT).default(10),
-  /** Units across all the lines of one cart or order. */
-  MAX_UNITS_PER_ORDER: wholeNumber("units")
-    .min(1)
-    .max(MAX_QUANTITY_INPUT * MAX_ORDER_LINES)
-    .default(50),
-  /** POST /api/pay/create-order per client address per minute; 0 turns the limit off. */
-  RATE_LIMIT_CREATE_ORDER_PER_MINUTE: wholeNumber("requests").min(0).default(10),
-  /** Status checks forced with ?refresh=1, per client address per minute; 0 turns the limit off. */
-  RATE_LIMIT_STATUS_REFRESH_PER_MINUTE: wholeNumber("requests").min(0).default(30),
-  /** Back-office sign-in attempts (POST /api/admin/session) per client address per minute; 0 turns the limit off. */
-  RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: wholeNumber("requests").min(0).default(5),
-  /**
-   * Back-office sign-in attempts per minute from all addresses together, against a guess spread
-   * over many addresses; 0 turns the cap off.
-   */
-  RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE: wholeNumber("requests").min(0).default(30),
-  /** Order lookups (/orders/lookup: number and phone) per client address per minute; 0 turns the limit off. */
-  RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE: wholeNumber("requests").min(0).default(10),
-  /**
-   * Wrong phones for one order number, from any addresses, before that number is locked for the
-   * rest of ORDER_LOOKUP_LOCKOUT_MINUTES (answered as an unknown number); 0 turns the lock-out off.
-   */
-  ORDER_LOOKUP_WRONG_PHONES: wholeNumber("guesses").min(0).default(5),
-  /** The window in which ORDER_LOOKUP_WRONG_PHONES are counted, from the first wrong phone. */
-  ORDER_LOOKUP_LOCKOUT_MINUTES: wholeNumber("minutes").min(1).max(1440).default(15),
-  /** Promo code checks before paying (POST /api/cart/promo) per client address per minute; 0 turns the limit off. */
-  RATE_LIMIT_PROMO_CHECK_PER_MINUTE: wholeNumber("requests").min(0).default(20),
-  /**
-   * The back office's password (/admin). Unset: the back office is off. Not trimmed: every
-   * character is part of the password. Its length rule in production is in adminProblems().
-   */
-  ADMIN_PASSWORD: z.string().optional(),
-  /**
-   * The key that seals the back office's session cookie, apart from the password so a stolen
-   * cookie never helps to guess the password offline. Required with ADMIN_PASSWORD.
-   */
-  ADMIN_SESSION_SECRET: z
-    .string()
-    .refine((value) => value.trim().length >= 32, { error: "must be at least 32 characters (a random string)" })
-    .optional(),
-  /**
-   * Self-hosted behind reverse proxies: how many of them append to X-Forwarded-For (1 for one
-   * nginx or load balancer). 0 (the default): forwarded headers are ignored, the TCP peer counts.
-   */
-  TRUST_PROXY: wholeNumber("proxies").min(0).max(10).default(0),
-  /** Vercel's production domain (no scheme): on Vercel, an unset APP_URL is https:// plus this. */
-  VERCEL_PROJECT_PRODUCTION_URL: z.string().trim().optional(),
-};
-
-const schema = z.object(shape);
-
-/** What the https rules accept over plain http: this machine (localhost, *.localhost, 127.0.0.0/8, [::1]). */
-const LOOPBACK_RULE = "unless it points at this machine (localhost, 127.0.0.1, ::1)";
-
-export function isLoopback(hostname: string): boolean {
-  // The URL parser has already lowercased the host and normalised IPv4 ("127.1") and IPv6 ("[0::1]") forms.
-  return (
-    hostname === "localhost" ||
-    hostname.endsWith(".localhost") ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname) ||
-    hostname === "[::1]"
-  );
-}
-
-/** The raw value as an http(s) URL; undefined when it is not one (the schema reports that). */
-function webUrl(value: string | undefined): URL | undefined {
-  const trimmed = value?.trim();
-  if (!trimmed || !URL.canParse(trimmed)) return undefined;
-  const url = new URL(trimmed);
-  return url.protocol === "https:" || url.protocol === "http:" ? url : undefined;
-}
-
-const overPlainHttpToAnotherMachine = (url: URL | undefined) => url?.protocol === "http:" && !isLoopback(url.hostname);
-
-/**
- * Transport rules, checked on the raw values so they are reported with every other problem:
- * - the service's API and SDK addresses are https:// unless they are on this machine, whatever
- *   the key; with a pk_live_ key they are https:// always (production requires HTTPS, contract 5.3);
- * - with NODE_ENV=production, the shop's own APP_URL is https:// unless it is on this machine
- *   (the e2e server and the benchmarks run the production server on http://127.0.0.1).
- */
-function transportProblems(source: Source): Problem[] {
-  const live = source.PAY_PUBLISHABLE_KEY?.trim().startsWith("pk_live_") ?? false;
-  const problems: Problem[] = [];
-  for (const variable of ["PAY_API_BASE_URL", "PAY_SDK_URL"] as const) {
-    const url = webUrl(source[variable]);
-    if (live && url?.protocol === "http:") {
-      problems.push({ variable, message: "must use https:// with a pk_live_ key (production requires HTTPS)" });
-    } else if (overPlainHttpToAnotherMachine(url)) {
-      problems.push({ variable, message: `must use https:// ${LOOPBACK_RULE}` });
-    }
-  }
-  if (source.NODE_ENV === "production" && overPlainHttpToAnotherMachine(webUrl(source.APP_URL))) {
-    problems.push({
-      variable: "APP_URL",
-      message: `must use https:// in production (NODE_ENV=production) ${LOOPBACK_RULE}`,
-    });
-  }
-  return problems;
-}
-
-/** The shortest ADMIN_PASSWORD a production server starts with. */
-export const MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH = 12;
-
-/**
- * The back office's rules, on the raw values (empty means unset): a password needs a session
- * secret, and with NODE_ENV=production at least 12 characters. Messages never quote a value.
- */
-function adminProblems(source: Source): Problem[] {
-  const password = source.ADMIN_PASSWORD || undefined;
-  if (password === undefined) return [];
-  const problems: Problem[] = [];
-  if (!source.ADMIN_SESSION_SECRET) {
-    problems.push({
-      variable: "ADMIN_SESSION_SECRET",
-      message: "is required when ADMIN_PASSWORD is set (a random string of 32 or more characters)",
-    });
-  }
-  if (source.NODE_ENV === "production" && password.length < MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH) {
-    problems.push({
-      variable: "ADMIN_PASSWORD",
-      message: `must be at least ${MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH} characters in production (NODE_ENV=production)`,
-    });
-  }
-  return problems;
-}
-
-/**
- * On Vercel (VERCEL=1) an unset APP_URL defaults to https:// plus the production domain
- * Vercel provides (VERCEL_PROJECT_PRODUCTION_URL, a host name without scheme).
- */
-function withVercelAppUrl(source: Source): { source: Source; problems: Problem[] } {
-  const domain = source.VERCEL_PROJECT_PRODUCTION_URL?.trim();
-  if ((source.APP_URL !== undefined && source.APP_URL !== "") || source.VERCEL !== "1" || !domain) {
-    return { source, problems: [] };
-  }
-  if (!/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(domain)) {
-    const message = "must be a host name without scheme or path (Vercel sets it; it makes the default APP_URL)";
-    return { source, problems: [{ variable: "VERCEL_PROJECT_PRODUCTION_URL", message }] };
-  }
-  return { source: { ...source, APP_URL: `https://${domain}` }, problems: [] };
-}
+export { isLoopback, MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH } from "./env-schema";
 
 export type PayMode = "sandbox" | "production";
 
@@ -318,8 +87,6 @@ export interface Env {
   warnings: string[];
 }
 
-type Problem = { variable: string; message: string };
-
 export class EnvError extends Error {
   constructor(readonly problems: Problem[]) {
     super(
@@ -331,52 +98,10 @@ export class EnvError extends Error {
   }
 }
 
-type Source = Record<string, string | undefined>;
-
-const DEFAULTED = new Set([
-  "PAY_LANG",
-  "PAY_STATUS_STALE_SECONDS",
-  "PAY_WEBHOOK_DEADLINE_MS",
-  "DATABASE_POOL_MAX",
-  "DATABASE_ACQUIRE_TIMEOUT_MS",
-  "DATABASE_LOCK_TIMEOUT_MS",
-  "DATABASE_STATEMENT_TIMEOUT_MS",
-  "APP_URL",
-  "SMTP_URL",
-  "MAIL_FROM",
-  "MAIL_TO",
-  "CRON_SECRET",
-  "ORDER_HOLD_SECONDS",
-  "LOW_STOCK_THRESHOLD",
-  "MAX_OPEN_ORDERS_PER_SHOPPER",
-  "MAX_OPEN_ORDERS_PER_ADDRESS",
-  "MAX_REFERENCE_HOLDS",
-  "MAX_UNITS_PER_LINE",
-  "MAX_UNITS_PER_ORDER",
-  "RATE_LIMIT_CREATE_ORDER_PER_MINUTE",
-  "RATE_LIMIT_STATUS_REFRESH_PER_MINUTE",
-  "RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE",
-  "RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE",
-  "RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE",
-  "ORDER_LOOKUP_WRONG_PHONES",
-  "ORDER_LOOKUP_LOCKOUT_MINUTES",
-  "RATE_LIMIT_PROMO_CHECK_PER_MINUTE",
-  "ADMIN_PASSWORD",
-  "ADMIN_SESSION_SECRET",
-  "TRUST_PROXY",
-  "VERCEL",
-  "VERCEL_PROJECT_PRODUCTION_URL",
-]);
-
-function validate<T extends z.ZodType>(
-  schema: T,
-  keys: string[],
-  source: Source,
-  extraProblems: Problem[] = [],
-): z.output<T> {
+function validate<T extends z.ZodObject>(schema: T, source: Source, extraProblems: Problem[] = []): z.output<T> {
   // An empty value means "unset" for variables that have defaults (.env.example leaves them empty).
   const input = Object.fromEntries(
-    keys.map((key) => [key, source[key] === "" && DEFAULTED.has(key) ? undefined : source[key]]),
+    Object.keys(schema.shape).map((key) => [key, source[key] === "" && DEFAULTED.has(key) ? undefined : source[key]]),
   );
   const result = schema.safeParse(input);
   const problems = [
@@ -396,11 +121,7 @@ function validate<T extends z.ZodType>(
  */
 export function parseEnv(raw: Source): Env {
   const { source, problems } = withVercelAppUrl(raw);
-  const e = validate(schema, Object.keys(shape), source, [
-    ...problems,
-    ...transportProblems(source),
-    ...adminProblems(source),
-  ]);
+  const e = validate(schema, source, [...problems, ...transportProblems(source), ...adminProblems(source)]);
   const [, prefix, applicationUUID] = PUBLISHABLE_KEY.exec(e.PAY_PUBLISHABLE_KEY)!;
   const warnings: string[] = [];
   if (e.PAY_WEBHOOK_SECRET !== e.PAY_WEBHOOK_SECRET.trim()) {
@@ -464,8 +185,6 @@ export function getEnv(): Env {
   return cached;
 }
 
-const databaseSchema = z.object(databaseShape);
-
 export interface DatabaseEnv {
   databaseUrl: string;
   databasePoolMax: number;
@@ -480,7 +199,7 @@ export interface DatabaseEnv {
 
 /** Only the database settings: for the Prisma client and its pool, which need no PAY_ keys. */
 export function getDatabaseEnv(source: Source = process.env): DatabaseEnv {
-  const e = validate(databaseSchema, Object.keys(databaseShape), source);
+  const e = validate(databaseSchema, source);
   return {
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,

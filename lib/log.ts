@@ -1,13 +1,9 @@
 import { createHash } from "node:crypto";
 
 /**
- * Structured one-line logs. Callers pass explicit fields (ids, statuses, durations),
- * never headers or bodies: that is how secrets and tokens stay out of the logs.
- *
- * Nor do shoppers' personal data reach them, whatever a caller passes: {@link consoleLogger}
- * prints an order id (the key to its order's page) as {@link orderLogRef}, a short hash that
- * still ties one order's lines together, an e-mail address as `[e-mail]` and a phone field as
- * `[phone]` (docs/self-hosting.md, "Logs").
+ * Structured one-line logs. Callers pass explicit fields (ids, statuses, durations), never
+ * headers or bodies: that is how secrets and tokens stay out of the logs. Nor do shoppers'
+ * personal data reach them, whatever a caller passes ({@link consoleLogger}).
  */
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
 export type Logger = (level: "info" | "warn" | "error", event: string, fields?: LogFields) => void;
@@ -42,6 +38,11 @@ function redactFields(fields: LogFields): LogFields {
   );
 }
 
+/**
+ * One JSON line per event, its fields redacted: an order id (the key to its order's page) as
+ * {@link orderLogRef}, a short hash that still ties one order's lines together, an e-mail address
+ * as `[e-mail]` and a phone field as `[phone]` (docs/self-hosting.md).
+ */
 export const consoleLogger: Logger = (level, event, fields = {}) => {
   const line = JSON.stringify({ level, event, ...redactFields(fields) });
   if (level === "info") console.log(line);

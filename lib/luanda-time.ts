@@ -1,10 +1,22 @@
 /**
- * The shop's calendar and clock in the back office: Luanda's (Africa/Luanda, West Africa Time,
- * UTC+1 all year: Angola has had no summer time since 1979), whatever the server's or the
- * database's zone (UTC). The home's totals, the orders list and the CSV export all count days here.
+ * The shop's calendar and clock: Luanda's (Africa/Luanda, West Africa Time, UTC+1 all year:
+ * Angola has had no summer time since 1979), whatever the server's, the browser's or the
+ * database's zone (UTC). The back office's dates, its totals and the CSV export count days here;
+ * the pages and mails shoppers read show instants through luandaFormatter. Safe in the browser.
  */
 
 const LUANDA_OFFSET_MS = 3600_000;
+
+/** The IANA name of Luanda's zone, which Intl knows to be UTC+1 as well. */
+const LUANDA_TIME_ZONE = "Africa/Luanda";
+
+/**
+ * Intl's formatter of instants in Luanda's time, in `locale` with `options` (their own timeZone
+ * is overridden): for dates shoppers read in their language, where month names and order vary.
+ */
+export function luandaFormatter(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat(locale, { ...options, timeZone: LUANDA_TIME_ZONE });
+}
 
 /** A date of the Luanda calendar, YYYY-MM-DD. */
 export function luandaDate(instant: Date): string {

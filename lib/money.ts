@@ -1,3 +1,5 @@
+/** Prices as people read them: always whole kwanza, in Angola's format whatever the page's language. */
+
 const kwanza = new Intl.NumberFormat("pt-AO", {
   style: "currency",
   currency: "AOA",

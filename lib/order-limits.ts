@@ -1,18 +1,17 @@
 /**
- * How big an order may be. A module of its own, without zod, because browser code needs these
- * numbers too (the cart notices, the quantity field), and the catalogue's JavaScript should not
- * carry a validation library to read a few constants.
- *
- * Two kinds of bound. These constants are what any request may name at all (a form field, a
- * JSON body); past them a request is malformed (400). The shop's own caps, which keep one client
- * from holding most of the stock (issue 26), are settings, `UnitLimits` below, read from the
- * environment by lib/env.ts and always within these bounds.
+ * How big an order may be: what any request may name at all (past these constants it is
+ * malformed, 400), and the shop's own caps on units (`UnitLimits`, settings within those bounds).
+ * A module of its own, without zod, because browser code needs these numbers too (the cart
+ * notices, the quantity field) and should not carry a validation library to read a few constants.
  */
 export const MAX_ORDER_LINES = 50;
 /** The largest quantity a request may name for one line; MAX_UNITS_PER_LINE is at most this. */
 export const MAX_QUANTITY_INPUT = 9999;
 
-/** The shop's caps on units (MAX_UNITS_PER_LINE, MAX_UNITS_PER_ORDER), for a cart as for an order. */
+/**
+ * The shop's caps on units (MAX_UNITS_PER_LINE, MAX_UNITS_PER_ORDER, read by lib/env.ts), for a
+ * cart as for an order: they keep one client from holding most of the stock.
+ */
 export interface UnitLimits {
   /** Units of one variant in one line. */
   perLine: number;

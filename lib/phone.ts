@@ -2,11 +2,6 @@
  * What one phone is: the key every comparison of phones uses (per-phone promo limits, order
  * lookup, the back office's search, per-phone caps) and what the orders' CSV prints. Pure, so the
  * browser may load it.
- *
- * An Angolan number is its nine national digits, however it was written: with +244, 00244 or 244
- * before it, with Angola's trunk 0 (0923 456 789), with spaces, dashes, dots or parentheses. A
- * number of another country (+351 912 345 678) keeps every digit, its country code first, after a
- * `+`, so no foreign number is ever taken for an Angolan one with the same digits.
  */
 
 /** Angola's country code. */
@@ -24,6 +19,11 @@ const withoutTrunk = (digits: string) =>
  * The same phone whatever its form: an Angolan number's nine national digits (`923456789`);
  * another country's `+` and its digits (`+351912345678`); what is neither (too short to say), its
  * digits. A key is its own key.
+ *
+ * An Angolan number is its nine national digits however it was written: with +244, 00244 or 244
+ * before it, with Angola's trunk 0 (0923 456 789), with spaces, dashes, dots or parentheses. A
+ * number of another country keeps every digit, its country code first, after a `+`, so no
+ * foreign number is ever taken for an Angolan one with the same digits.
  */
 export function phoneKey(phone: string): string {
   // Only the digits and a + count: spaces, dashes, dots and parentheses are how people group them.

@@ -1,3 +1,5 @@
+/** A bound on how long the shop waits for a task that may never finish: {@link withTimeout}. */
+
 /** What withTimeout rejects with when `ms` ran out (unless the caller names its own error). */
 export class TimeoutError extends Error {
   override name = "TimeoutError";

@@ -9,6 +9,7 @@ import { useHeaderCartCount } from "@/components/cart/use-header-cart-count";
 import { useOrderStatus, type OrderStatusSnapshot } from "@/components/orders/use-order-status";
 import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
+import { luandaFormatter } from "@/lib/luanda-time";
 import { formatAoa } from "@/lib/money";
 import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "@/lib/pay/sdk/config";
 import { Spinner } from "@/components/ui/spinner";
@@ -160,13 +161,9 @@ function PaymentReference({
 
 /** "27/11, 14:05" in the shop's clock (Luanda), as the server and the browser both write it. */
 function luandaTime(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, {
-    day: "2-digit",
-    month: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZone: "Africa/Luanda",
-  }).format(new Date(iso));
+  return luandaFormatter(locale, { day: "2-digit", month: "2-digit", hour: "2-digit", minute: "2-digit" }).format(
+    new Date(iso),
+  );
 }
 
 /** One line of the reference payment's details, with a button that copies it. */

@@ -1,5 +1,7 @@
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
+/** The page a failed render shows instead (app/error.tsx, app/global-error.tsx), and the error's digest. */
+
 /** The `digest` Next gives an error thrown on the server (the same id is in the server's log), if any. */
 export function errorDigest(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null || !("digest" in error)) return undefined;

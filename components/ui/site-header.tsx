@@ -3,6 +3,10 @@ import { HeaderCartCount } from "@/components/cart/header-cart-count";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { LANGS, type Lang } from "@/lib/i18n/languages";
 
+/**
+ * The header of every shop page: the shop's name, the search form, the language switch, the
+ * shopper's orders, the cart with its count, and the top categories.
+ */
 export function SiteHeader({
   t,
   lang,

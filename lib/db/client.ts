@@ -6,27 +6,11 @@ import { getDatabaseEnv, nodeEnv, type DatabaseEnv } from "../env";
 import { PrismaClient } from "../generated/prisma/client";
 
 /**
- * The app's one Prisma client, talking to PostgreSQL through `pg` (Prisma 7's driver adapter).
- * Created on first use rather than on import, so modules that import it can load (and be
- * type-checked or built) without DATABASE_URL; a bad DATABASE_URL fails at the first query
- * with lib/env.ts's message naming the variable.
- *
- * The `pg` pool under it is ours, so that what needs plain SQL beside Prisma (the rate limits'
- * counters, lib/db/rate-limit.ts) shares its connections instead of opening a second pool:
- * `dbPool()`. `db().$disconnect()` ends that pool too (scripts call it before exiting).
- *
- * DATABASE_URL may go through a transaction-mode pooler (PgBouncer: Vercel's Neon integration
- * gives a pooled DATABASE_URL), so the pool sends no startup option a pooler refuses and relies
- * on no session state between transactions. The sessions' time zone, UTC, is the database's own
- * default (migration 20261124000000_utc_database; docs/database.md, "Time zone").
- *
- * Nothing waits without a bound: a query waits DATABASE_ACQUIRE_TIMEOUT_MS at most for a
- * connection, and each new connection first sets the session's lock_timeout and
- * statement_timeout (DATABASE_LOCK_TIMEOUT_MS, DATABASE_STATEMENT_TIMEOUT_MS). That SET holds
- * for every statement on a direct connection; behind a transaction-mode pooler it lands on one
- * of the pooler's server connections only, so there the role's own defaults are the sure way
- * (docs/database.md, "The app's timeouts"), and work that must finish in time sets its bounds
- * inside its own transaction (lib/db/deadline.ts), which a pooler keeps.
+ * The app's one Prisma client, `db()`, talking to PostgreSQL through `pg` (Prisma 7's driver
+ * adapter), and that `pg` pool, `dbPool()`, so plain SQL beside Prisma (the rate limits'
+ * counters) shares its connections instead of opening a second pool. Nothing waits without a
+ * bound: a query waits DATABASE_ACQUIRE_TIMEOUT_MS at most for a connection, and each new
+ * connection first sets its session's lock_timeout and statement_timeout.
  */
 
 /** Vercel's advice for functions: a suspended instance should not keep idle connections open. */
@@ -47,7 +31,12 @@ export function poolConfig(env: DatabaseEnv): pg.PoolConfig {
 /**
  * The statement each new connection runs before any other: its session's timeouts. A query, not
  * startup parameters (`options`, pg's `statement_timeout`), which a transaction-mode PgBouncer
- * refuses, failing the connection.
+ * refuses, failing the connection: DATABASE_URL may go through such a pooler (Vercel's Neon
+ * integration gives a pooled one), so the pool sends no startup option and relies on no session
+ * state between transactions. Behind a pooler this SET lands on one of its server connections
+ * only, so there the role's own defaults are the sure way (docs/database.md), and work that must
+ * finish in time sets its bounds inside its own transaction (lib/db/deadline.ts), which a pooler
+ * keeps. The sessions' time zone, UTC, is the database's own default (docs/database.md).
  */
 export function sessionTimeouts(env: Pick<DatabaseEnv, "lockTimeoutMs" | "statementTimeoutMs">): pg.QueryConfig {
   return {
@@ -76,6 +65,7 @@ function createClient() {
   // time before, when the rate limiter may have used the pool first.
   pool.on("error", () => {});
   const client = new PrismaClient({
+    // db().$disconnect() ends the pool too (scripts call it before exiting).
     adapter: new PrismaPg(pool, { disposeExternalPool: true }),
     // No query log: the worker polls every 2 s, which would bury everything else in development.
     log: ["warn", "error"],
@@ -104,6 +94,11 @@ const poolOf = (hotReloadCache.shopPgPools ??= new WeakMap());
 
 let client: ShopPrismaClient | undefined;
 
+/**
+ * Created on first use rather than on import, so modules that import it can load (and be
+ * type-checked or built) without DATABASE_URL; a bad DATABASE_URL fails at the first query with
+ * lib/env.ts's message naming the variable.
+ */
 export function db(): ShopPrismaClient {
   client ??= hotReloadCache.shopPrismaClient ?? createClient();
   if (nodeEnv() !== "production") hotReloadCache.shopPrismaClient = client;

@@ -3,20 +3,10 @@ import type { Prisma } from "../generated/prisma/client";
 import type { Database } from "./client";
 
 /**
- * One transaction that is over by a deadline: committed in time, or abandoned and rolled back,
- * never committed after its caller has given up (and answered that nothing was done).
- *
- * Racing a timer is not enough on its own: the losing query goes on, and would commit later. So:
- * - inside the transaction, `lock_timeout` and `statement_timeout` are set to the time left
- *   (`set_config(…, true)`, i.e. SET LOCAL: it holds through a transaction-mode pooler too), so
- *   on PostgreSQL a statement stuck behind a lock ends by itself at the deadline;
- * - the work commits only if, when it is done, the deadline has not been given up on: the check
- *   and the timer's "give up" are each one synchronous step, so exactly one of them wins. A
- *   transaction that was given up on is rolled back whenever its statements come back, for
- *   instance on embedded PGlite, which enforces neither timeout and runs one connection at a time.
- * Once the commit has been sent, the timer waits for its answer: the work is done, say so.
+ * One transaction that is over by a deadline ({@link transactionBefore}): committed in time, or
+ * abandoned and rolled back, never committed after its caller has given up (and answered that
+ * nothing was done).
  */
-
 /** What a transaction was waiting for when its time ran out. */
 export type DeadlineWait = "connection" | "lock" | "statement" | "answer";
 
@@ -45,6 +35,16 @@ const TRANSACTION_GRACE_MS = 5_000;
  * Runs `work` in a transaction that commits before `deadline` (epoch milliseconds) or not at
  * all; throws {@link DeadlineExceeded} when the deadline passes first, or when the database gave
  * up on a lock, a statement or a connection within it.
+ *
+ * Racing a timer is not enough on its own: the losing query goes on, and would commit later. So:
+ * - inside the transaction, `lock_timeout` and `statement_timeout` are set to the time left
+ *   (`set_config(…, true)`, i.e. SET LOCAL: it holds through a transaction-mode pooler too), so
+ *   on PostgreSQL a statement stuck behind a lock ends by itself at the deadline;
+ * - the work commits only if, when it is done, the deadline has not been given up on: the check
+ *   and the timer's "give up" are each one synchronous step, so exactly one of them wins. A
+ *   transaction that was given up on is rolled back whenever its statements come back, for
+ *   instance on embedded PGlite, which enforces neither timeout and runs one connection at a time.
+ * Once the commit has been sent, the timer waits for its answer: the work is done, say so.
  */
 export async function transactionBefore<T>(
   db: Pick<Database, "$transaction">,

@@ -7,25 +7,10 @@ import { errorKind, type Logger } from "../log";
 import { TimeoutError, withTimeout } from "../timeout";
 
 /**
- * What `GET /api/health` reports to a load balancer, an uptime monitor or a container's
- * health check ({@link healthStatus}; the details below only to the operators): can this
- * instance reach its database, and does the database hold every migration this code was built with? Anything else (the service, SMTP) is not the
- * instance's health: a load balancer that pulled every instance because the payment service
- * is slow would turn a slow service into a dead shop. One more thing is checked because it
- * silently corrupts data: the sessions' time zone must be UTC (lib/db/time-zone.ts).
- *
- * The check opens a connection of its own, with its own short timeout, and closes it: it never
- * waits in the app's pool, whose queue is longest exactly when the shop is busiest. A check that
- * took a full queue for a dead database would have a load balancer pull instances because they
- * are loaded, and push their shoppers onto the others. So it tells the two apart:
- *
- * - unreachable (503: take this instance out): no connection in time (refused, no such host, a
- *   wrong password, the database starting or gone), or an error instead of an answer;
- * - busy (200: keep it): the database is there but full (it refused the connection with 53300,
- *   too many connections) or slow (connected, no answer in time). Every instance sees the same,
- *   so taking this one out would not help; the body says `"database": "busy"` for a monitor;
- * - requests waiting for a connection of the app's own pool are reported beside a healthy
- *   answer (`"pool": "busy"`): the instance is loaded, not ill.
+ * What `GET /api/health` reports to a load balancer, an uptime monitor or a container's health
+ * check ({@link healthStatus}; the details only to the operators): can this instance reach its
+ * database, does the database hold every migration this code was built with, and do its sessions
+ * run in UTC (lib/db/time-zone.ts)? A busy database is told apart from an unreachable one.
  */
 
 type HealthyBody = { database: "ok"; migrations: "current" } | { database: "busy"; reason: string };
@@ -102,6 +87,24 @@ const HEALTH_QUERY = `SELECT current_setting('TimeZone') AS "timeZone",
 /** SQLSTATE too_many_connections: the server (or the role's or database's limit) is full. */
 const TOO_MANY_CONNECTIONS = "53300";
 
+/**
+ * One check. Anything but the database (the service, SMTP) is not the instance's health: a load
+ * balancer that pulled every instance because the payment service is slow would turn a slow
+ * service into a dead shop. The time zone is checked because a wrong one silently corrupts data.
+ *
+ * The check opens a connection of its own, with its own short timeout, and closes it: it never
+ * waits in the app's pool, whose queue is longest exactly when the shop is busiest. A check that
+ * took a full queue for a dead database would have a load balancer pull instances because they
+ * are loaded, and push their shoppers onto the others. So it tells the two apart:
+ *
+ * - unreachable (503: take this instance out): no connection in time (refused, no such host, a
+ *   wrong password, the database starting or gone), or an error instead of an answer;
+ * - busy (200: keep it): the database is there but full (it refused the connection with 53300,
+ *   too many connections) or slow (connected, no answer in time). Every instance sees the same,
+ *   so taking this one out would not help; the body says `"database": "busy"` for a monitor;
+ * - requests waiting for a connection of the app's own pool are reported beside a healthy
+ *   answer (`"pool": "busy"`): the instance is loaded, not ill.
+ */
 export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
   let expected: string[];
   try {

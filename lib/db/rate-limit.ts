@@ -5,30 +5,11 @@ import { dbPool } from "./client";
 import { consoleLogger, errorKind, type Logger } from "../log";
 
 /**
- * Fixed-window request limits (so many per minute per key) whose counters live in PostgreSQL,
- * the `rate_limits` table, so every instance of the app counts against the same allowance: a
- * limit kept in one process's memory would give each serverless instance, or each server
- * behind a load balancer, an allowance of its own. Counting is rate-limiter-flexible's
- * (`RateLimiterPostgres`: one atomic upsert per request, window expiry, the clean-up of old
- * rows), a well-kept library rather than SQL of our own to get subtly wrong.
- *
- * Generic on purpose: a limit is a name ("create-order", a sign-in form later) and a key (a
- * client address, an account), and the answer says whether to go on and, if not, when to try
- * again.
- *
- * **Fail open, unless told otherwise.** If the counters cannot be reached (the database down or
- * overloaded, the table missing), the request is let through and a warning logged: a limit
- * protects the shop and the service from floods, it is not what keeps an order correct, and
- * refusing every shopper because a counter is unreachable would turn a database hiccup into an
- * outage of its own. Whatever the request does next with the database fails on its own terms.
- * A limit that *is* the protection (the back office's sign-in: without it, a password can be
- * guessed as fast as requests go) says `failClosed`, and is then refused
- * (`{ ok: false, reason: "unavailable" }`) until the counters answer again.
- *
- * **Failures per key** (`lockedOut`, `countFailure`): the same table counts only what went wrong
- * (a wrong phone for one order number) over a longer window; `failures` of them lock the key
- * until the window ends. These throw when the counters cannot be reached: the caller answers
- * "unavailable", never lets a guess through uncounted.
+ * Fixed-window request limits (so many per minute per key: a name such as "create-order" and a
+ * client address) and failure counts per key, in PostgreSQL's `rate_limits` table, so every
+ * instance of the app counts against the same allowance: a limit kept in one process's memory
+ * would give each serverless instance an allowance of its own. Counting is rate-limiter-flexible's
+ * (`RateLimiterPostgres`), a well-kept library rather than SQL of our own to get subtly wrong.
  */
 
 export type RateLimitVerdict =
@@ -43,11 +24,22 @@ export type RateLimitVerdict =
 export interface RateLimit {
   /** Requests allowed per key per minute; 0 (or less) turns the limit off. */
   pointsPerMinute: number;
-  /** Refuse, rather than let through, when the counters cannot be reached. */
+  /**
+   * Refuse, rather than let through, when the counters cannot be reached. Limits fail open by
+   * default: they protect the shop and the service from floods, they are not what keeps an order
+   * correct, and refusing every shopper because a counter is unreachable would turn a database
+   * hiccup into an outage of its own. A limit that *is* the protection (the back office's
+   * sign-in: without it, a password can be guessed as fast as requests go) fails closed.
+   */
   failClosed?: boolean;
 }
 
-/** So many failures per key within a window; `failures` 0 (or less) turns it off. */
+/**
+ * So many failures per key within a window (a wrong phone for one order number), after which the
+ * key is locked until the window ends; `failures` 0 (or less) turns it off. Its reads and counts
+ * throw when the counters cannot be reached: the caller answers "unavailable", never lets a guess
+ * through uncounted.
+ */
 export interface FailureLimit {
   failures: number;
   windowSeconds: number;

@@ -2,8 +2,8 @@ import { en } from "./en";
 import { pt, type Dictionary } from "./pt";
 
 /**
- * The shop's languages: one dictionary file each (./pt.ts, the default and the shape every other
- * must have; ./en.ts). The language list, the header's buttons and the `lang` cookie's accepted
+ * The shop's languages: one dictionary each (./pt.ts, the default and the shape every other must
+ * have; ./en.ts), each composed of its parts by area. The language list, the header's buttons and the `lang` cookie's accepted
  * values all come from this object (./languages.ts), so a language is added here and nowhere else.
  */
 export const DICTIONARIES = { pt, en } as const satisfies Record<string, Dictionary>;

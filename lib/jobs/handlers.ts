@@ -16,14 +16,7 @@ import { PermanentJobError, type ClaimedJob } from "./queue";
 /**
  * What each job does (lib/jobs/job-types.ts lists them). Every handler is idempotent: a job can
  * run again after a crash between its work and being marked DONE, or after a timeout while its
- * first run was still going, and the second run changes nothing. Each one:
- *
- * - re-reads the order and does nothing unless it is still in the status that enqueued the job
- *   (CON jobs need CON, CAN jobs need CAN; the shopper's mails need CON and an email) —
- *   defensive, since final states never change;
- * - guards its writes with a condition that only the first run satisfies (an `emails` row with
- *   the job's key, the invoice's unique order id, `stock_released_at IS NULL`, the cart's status),
- *   checked in the same transaction as the writes.
+ * first run was still going, and the second run changes nothing ({@link JobHandler} says how).
  */
 
 export type { Database };
@@ -39,6 +32,16 @@ export interface JobContext {
 /** Nothing, or why there was nothing to do (logged with the job's outcome). */
 export type JobResult = void | { skipped: string };
 
+/**
+ * One kind of job. To be idempotent, each one:
+ *
+ * - re-reads the order and does nothing unless it is still in the status that enqueued the job
+ *   (CON jobs need CON, CAN jobs need CAN; the shopper's mails need CON and an email) —
+ *   defensive, since final states never change;
+ * - guards its writes with a condition that only the first run satisfies (an `emails` row with
+ *   the job's key, the invoice's unique order id, `stock_released_at IS NULL`, the cart's status),
+ *   checked in the same transaction as the writes.
+ */
 export type JobHandler = (job: ClaimedJob, context: JobContext) => Promise<JobResult>;
 
 const orderPayload = z.object({ orderId: z.uuid(), externalTransactionId: z.string().min(1) });
@@ -270,7 +273,7 @@ WHERE id = ${orderId}::uuid AND status = 'CAN' AND stock_released_at IS NULL`);
       where: { orderId },
       select: { productId: true, variantId: true, quantity: true },
     });
-    // Every line has its variant (migration 20261129000000 gave old lines their default one).
+    // Every line has its variant (a migration gave lines older than variants their default one).
     const missing = lines.find((line) => !line.variantId);
     if (missing) throw new Error(`order ${orderId} has a line of product ${missing.productId} without a variant`);
     // lib/catalog/stock.ts' lock order, as create-order reserves, so the two never deadlock.

@@ -1,15 +1,9 @@
 import type { PaymentStatus } from "../pay/api/payment-status";
 
 /**
- * The side effects of an order's final transition (contract 3, "Typical merchant action"),
- * enqueued as jobs by the same statement that makes the transition (lib/orders/state-machine.ts),
- * and of a paid order's fulfilment changes (lib/orders/fulfilment.ts). Each job's dedupe key is
- * `<type>:<externalTransactionId>`, so it is enqueued once per order; a fulfilment mail's is
- * `fulfilment-mail:<state>:<externalTransactionId>`, once per order and state. Every job names
- * its order in `jobs.order_id` too, set by the statement that enqueues it, which is how the back
- * office and `jobsOfOrders` find an order's jobs (an index, not the keys read one by one); a
- * mail's `emails.job_key` is its job's key. Payload of every job: `{ orderId,
- * externalTransactionId }` (a fulfilment mail's adds `state`).
+ * The kinds of job, their payload and their dedupe keys: the side effects of an order's final
+ * transition (contract 3), enqueued by the same statement that makes the transition
+ * (lib/orders/state-machine.ts), and of a paid order's fulfilment changes (lib/orders/fulfilment.ts).
  */
 export const JOB_TYPES = {
   /** CON: mail the shop's orders mailbox that the order is paid and what to ship. */
@@ -32,6 +26,11 @@ export const JOB_TYPES = {
 
 export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];
 
+/**
+ * Payload of every job (a fulfilment mail's adds `state`). Every job names its order in
+ * `jobs.order_id` too, set by the statement that enqueues it, which is how the back office and
+ * `jobsOfOrders` find an order's jobs (an index, not the keys read one by one).
+ */
 export interface OrderJobPayload {
   orderId: string;
   externalTransactionId: string;
@@ -43,4 +42,9 @@ export function jobsForTransition(to: Exclude<PaymentStatus, "PEN">): JobType[] 
     : [JOB_TYPES.releaseStock, JOB_TYPES.reopenCart];
 }
 
+/**
+ * `<type>:<externalTransactionId>`, so a job is enqueued once per order; a fulfilment mail's is
+ * `fulfilment-mail:<state>:<externalTransactionId>`, once per order and state. A mail's
+ * `emails.job_key` is its job's key.
+ */
 export const dedupeKeyOf = (type: JobType, externalTransactionId: string) => `${type}:${externalTransactionId}`;

@@ -11,14 +11,6 @@ import type { JobType } from "./job-types";
  *     ▲                  │
  *     └──failure, backoff┤
  *                        └──failure after max_attempts──▶ PARKED (kept, never deleted)
- *
- * Claiming is one statement (`FOR UPDATE SKIP LOCKED`), so any number of runners — the webhook's
- * `after()`, `npm run worker`, the cron route, in any number of processes — never run the same
- * job at once. A runner that dies leaves its job RUNNING; once the lease has expired the job is
- * claimed again (or parked, if that was its last attempt). Every claim increments `attempts`,
- * and that number is the claim's token: finishing a job only counts while the job is still
- * RUNNING with the same attempt, so a runner that outlived its lease cannot overwrite the
- * outcome of the runner that took the job over.
  */
 
 type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
@@ -55,6 +47,14 @@ export interface ClaimOptions {
  * waited for. Each kind is read in `(status, run_at)` index order with its own LIMIT: a single
  * `… OR …` condition made PostgreSQL fetch and sort every due job on every claim, so under load
  * the growing backlog made each claim slower (bench/README.md).
+ *
+ * Claiming is one statement (`FOR UPDATE SKIP LOCKED`), so any number of runners — the webhook's
+ * `after()`, `npm run worker`, the cron route, in any number of processes — never run the same
+ * job at once. A runner that dies leaves its job RUNNING; once the lease has expired the job is
+ * claimed again (or parked, if that was its last attempt). Every claim increments `attempts`,
+ * and that number is the claim's token: finishing a job only counts while the job is still
+ * RUNNING with the same attempt, so a runner that outlived its lease cannot overwrite the
+ * outcome of the runner that took the job over.
  */
 export async function claimJobs(client: SqlRunner, options: ClaimOptions): Promise<ClaimedJob[]> {
   const ids = options.ids ? options.ids.filter((id) => isUuid(id)) : null;

@@ -1,3 +1,4 @@
+import { luandaFormatter } from "../luanda-time";
 import { formatAoa } from "../money";
 import { lineName } from "../catalog/variants";
 
@@ -18,11 +19,8 @@ export interface PaidOrder {
   lines: { productName: string; variantTitle: string; sku: string | null; quantity: number; unitPriceAoa: number }[];
 }
 
-export const luanda = new Intl.DateTimeFormat("pt-AO", {
-  dateStyle: "long",
-  timeStyle: "short",
-  timeZone: "Africa/Luanda",
-});
+/** An instant as the mails write it: "23 de novembro de 2026 às 21:30", Luanda time. */
+export const luanda = luandaFormatter("pt-AO", { dateStyle: "long", timeStyle: "short" });
 
 /** Customer-typed text on one line, so it cannot forge lines of the mail. */
 export const oneLine = (value: string | null) => value?.replace(/\s+/g, " ").trim() || "—";

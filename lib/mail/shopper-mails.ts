@@ -5,7 +5,7 @@ import { lineName } from "../catalog/variants";
 import { luanda, oneLine } from "./order-confirmation";
 
 /**
- * The mails the shopper receives at the email given at checkout (issue 25): one when the payment
+ * The mails the shopper receives at the email given at checkout: one when the payment
  * is confirmed, one at each fulfilment step. Portuguese, plain text; whatever the shopper or the
  * shop typed (names, address, the step's note) is kept to one line, so it cannot forge lines of
  * the mail. Each carries the order page's address, where the shopper follows the order.

@@ -1,5 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 
+/** What a mail is, what sending one records, and what a mailer (SMTP or the outbox) offers. */
+
 export interface OutgoingMail {
   to: string;
   subject: string;

@@ -4,7 +4,7 @@ import { luandaPeriods } from "../luanda-time";
 
 /**
  * The back office's home figures. "Today" and "this month" are the shop's calendar in Luanda
- * (./luanda-calendar.ts): an order paid at 00:30 in Luanda on the 1st counts for the 1st.
+ * (lib/luanda-time.ts): an order paid at 00:30 in Luanda on the 1st counts for the 1st.
  * A paid order counts on the day the shop learnt it was paid (`finalized_at`).
  */
 

@@ -1,6 +1,7 @@
 import { getCart } from "../cart/cart";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
+import { luandaFormatter } from "../luanda-time";
 import { formatAoa } from "../money";
 import { isAngolanKey, phoneKey } from "../phone";
 import { isPromoCode, normalizePromoCode, type PromoKind } from "./promo-code-rules";
@@ -81,7 +82,7 @@ export interface AppliedPromo {
 
 const refuse = (code: PromoRefusalCode, message: string): PromoRefusal => ({ ok: false, code, message });
 
-const luanda = new Intl.DateTimeFormat("pt-AO", { dateStyle: "short", timeStyle: "short", timeZone: "Africa/Luanda" });
+const luanda = luandaFormatter("pt-AO", { dateStyle: "short", timeStyle: "short" });
 
 /**
  * What `rule` takes off a basket whose lines in the code's categories are `eligible` (one flag per

@@ -3,8 +3,9 @@ import { lineName, type ProductOptionDefinition, type ShopVariant } from "../cat
 
 /**
  * What search engines and link previews read: a product's metadata and its Product JSON-LD (a
- * ProductGroup for a product with options), the sitemap and robots.txt. Pure functions of the catalogue and the shop's address (APP_URL), so
- * the pages and routes that use them need no request (no cookies, no headers) and can be cached.
+ * ProductGroup for a product with options), the sitemap and robots.txt. Pure functions of the
+ * catalogue and the shop's address (APP_URL), so the pages and routes that use them need no
+ * request (no cookies, no headers) and can be cached.
  */
 
 /** A product as far as search engines are concerned: the catalogue's, without its id. */

@@ -5,6 +5,7 @@ import { shortOrderId } from "@/components/orders/order-result";
 import { readShopperId, SHOPPER_COOKIE } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/http/request-lang";
+import { luandaFormatter } from "@/lib/luanda-time";
 import { formatAoa } from "@/lib/money";
 import { shopperOrders } from "@/lib/orders/lookup";
 
@@ -19,11 +20,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function MyOrdersPage() {
   const [{ lang, t }, cookieStore] = await Promise.all([getLang(), cookies()]);
   const orders = await shopperOrders(db(), readShopperId(cookieStore.get(SHOPPER_COOKIE)?.value));
-  const date = new Intl.DateTimeFormat(lang === "pt" ? "pt-AO" : "en-GB", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Africa/Luanda",
-  });
+  const date = luandaFormatter(lang === "pt" ? "pt-AO" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-6">
       <div>

@@ -1,3 +1,5 @@
+/** When a call to the service is tried again, and how long the client waits before it does. */
+
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
   maxAttempts: number;

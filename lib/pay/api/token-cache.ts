@@ -1,4 +1,7 @@
 import "server-only";
+
+/** The service's access token, kept until shortly before it expires: {@link TokenCache}. */
+
 export interface IssuedToken {
   accessToken: string;
   /** Lifetime in seconds as the service reported it, when it did. */

@@ -1,7 +1,8 @@
 /**
  * The browser SDK's surface (contract 4.3, 2.8, 2.9, 2.10) as the shop uses it. The SDK itself
  * is loaded by a script tag from PAY_SDK_URL and exposes `window.Pay`; there is no package, so
- * these types are ours. The local sandbox's SDK (packages/pay-sandbox/assets/pay.js) implements exactly this.
+ * these types are ours. The local sandbox's SDK (packages/pay-sandbox/assets/pay.js) implements
+ * exactly this.
  */
 
 /** Contract 1. `FPSOLPG` is always offered by the hosted checkout and cannot be disabled. */

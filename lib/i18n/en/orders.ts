@@ -1,0 +1,103 @@
+/**
+ * The shopper's order page, /orders and its lookup, and the fulfilment states both the shop and
+ * the back office show. In English; composed into ../en.ts.
+ */
+
+import type { orderTexts as pt } from "../pt/orders";
+
+/** "1 hour", "24 hours". */
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** A life span in minutes as people say it: "24 hours", "90 minutes". */
+function duration(minutes: number): string {
+  if (minutes % 1440 === 0 && minutes >= 2880) return plural(minutes / 1440, "day", "days");
+  if (minutes % 60 === 0) return plural(minutes / 60, "hour", "hours");
+  return plural(minutes, "minute", "minutes");
+}
+
+export const orderTexts: typeof pt = {
+  order: {
+    title: (shortId: string) => `Order ${shortId}`,
+    successTitle: "Thank you for your purchase",
+    pendingTitle: "Payment by reference",
+    status: { PEN: "Pending", CON: "Paid", CAN: "Cancelled" },
+    waiting: "Waiting for the payment to be confirmed…",
+    waitingBody: "This page updates by itself when the payment service confirms.",
+    pendingBody:
+      "Pay with the details below at a cash machine or your bank. This page updates once the payment is confirmed.",
+    referenceUnknown: "The payment reference appears here as soon as the service provides it.",
+    paymentReference: "Reference",
+    entityNumber: "Entity",
+    amount: "Amount",
+    copyNamed: (what: string) => `Copy ${what.toLowerCase()}`,
+    copied: "Copied",
+    copyFailed: "Could not copy; select it and copy by hand.",
+    lifeSpan: (minutes: number) => `The reference is valid for ${duration(minutes)}.`,
+    payBy: (when: string) => `Pay by ${when}: after that the order is cancelled and the items go back on sale.`,
+    confirmed: "Payment confirmed",
+    confirmedBody: "We received your payment. Thank you!",
+    cancelled: "Payment cancelled",
+    cancelledBody: "This order was cancelled and nothing was charged. The items are back in your cart.",
+    backToCart: "Back to the cart",
+    stillWaiting: "No confirmation yet.",
+    checkAgain: "Check again",
+    checking: "Checking…",
+    lines: "Items",
+    total: "Total",
+    viewOrder: "View the order",
+    continueShopping: "Continue shopping",
+  },
+  /** /orders ("My orders") and /orders/lookup (lib/orders/lookup.ts). */
+  orders: {
+    title: "My orders",
+    intro: "The orders placed in this browser, newest first.",
+    none: "No order has been placed in this browser yet.",
+    lookupLink: "Ordered on another device? Find it by its number and phone.",
+    order: "Order",
+    date: "Date",
+    status: "Status",
+    items: "Items",
+    total: "Total",
+    lookupTitle: "Find an order",
+    lookupIntro: "Give the order's number and the phone you used when paying.",
+    orderNumber: "Order number",
+    orderNumberHint: "It is in the title of the order's page, for example “Order 7CDAC2DD”.",
+    phone: "Phone",
+    phoneHint: "As you wrote it when paying, with or without +244.",
+    submit: "Find",
+    myOrdersLink: "See the orders placed in this browser",
+    errors: {
+      not_found: "We found no order with that number and that phone.",
+      invalid_input: "Check the number (8 letters and digits) and the phone.",
+      rate_limited: "Too many attempts in a row. Wait a minute and try again.",
+      unavailable: "Orders cannot be looked up right now. Try again in a moment.",
+    },
+  },
+  fulfilment: {
+    states: {
+      to_prepare: "To prepare",
+      shipped: "Shipped",
+      ready_for_pickup: "Ready for pickup",
+      delivered: "Delivered",
+      collected: "Collected",
+    },
+    methods: { pickup: "Pickup at a point", delivery: "Home delivery" },
+    noMethod: "No delivery method (an earlier order)",
+    deliveryTitle: "Delivery",
+    method: "Method",
+    zone: "Zone",
+    estimatedDays: (days: number) => (days === 1 ? "Expected in 1 day" : `Expected in ${days} days`),
+    address: "Delivery address",
+    pickupPoint: "Pickup point",
+    hours: "Opening hours",
+    email: "Email",
+    subtotal: "Subtotal",
+    discount: (code: string | null) => (code ? `Discount (${code})` : "Discount"),
+    deliveryFee: "Delivery",
+    total: "Total",
+    stepsTitle: "Order progress",
+    stepDone: (at: string) => `on ${at}`,
+    stepToCome: "to come",
+    note: "Note from the shop",
+  },
+};
