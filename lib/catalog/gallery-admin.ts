@@ -6,8 +6,9 @@ import { GALLERY_LIMITS, legacyGallery, replaceGallery, type GalleryImage } from
 import { Prisma } from "../generated/prisma/client";
 import type { ImageStore } from "./images/store";
 import { prepareImage } from "./images/validate";
-import { invalidInput, requiredText } from "../text-input";
+import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";
+import { altSchema, GALLERY_FIELDS, type GalleryDone, type GalleryError, type GalleryField } from "./gallery-rules";
 
 /**
  * A product's gallery in the back office (the "Images" part of /admin/products/<id>), without the
@@ -26,25 +27,6 @@ export interface ImageUpload {
   bytes: Uint8Array<ArrayBuffer>;
 }
 
-export const GALLERY_DONE = ["added", "alt_saved", "moved", "removed"] as const;
-export type GalleryDone = (typeof GALLERY_DONE)[number];
-export const GALLERY_ERRORS = [
-  "invalid_input",
-  "image_required",
-  "image_empty",
-  "image_too_large",
-  "image_too_many_pixels",
-  "unsupported_image",
-  "image_unreadable",
-  "duplicate_image",
-  "gallery_full",
-  "image_gone",
-  "cannot_move",
-] as const;
-export type GalleryError = (typeof GALLERY_ERRORS)[number];
-export const GALLERY_FIELDS = ["image", "alt", "direction"] as const;
-export type GalleryField = (typeof GALLERY_FIELDS)[number];
-
 export interface AdminGalleryImage {
   id: string;
   path: string;
@@ -61,9 +43,6 @@ export type GalleryResult =
       field?: GalleryField;
     };
 type Refusal = Extract<GalleryResult, { ok: false }>;
-
-/** An image's text alternative: what a screen reader says instead of showing it. */
-export const altSchema = requiredText(GALLERY_LIMITS.altMax);
 
 const altInput = z.object({ alt: altSchema });
 const moveInput = z.object({ direction: z.enum(["up", "down"], { error: "must be up or down" }) });
@@ -257,14 +236,3 @@ async function change(
     return { ok: true, done: outcome, gallery: await readGallery(tx, productId) };
   });
 }
-
-/**
- * The query parameters of the gallery's flash on the product's page, apart from the product
- * form's (?done=, ?error=), and the section a form goes back to.
- */
-export const GALLERY_FLASH = {
-  done: "gallery",
-  error: "galleryError",
-  field: "galleryField",
-  hash: "#gallery",
-} as const;
