@@ -10,7 +10,7 @@ import {
 } from "./categories";
 import type { Database } from "../db/client";
 import { isKnownError, isUniqueViolation } from "../db/known-error";
-import { Rollback, rolledBack } from "../refusal";
+import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { Prisma } from "../generated/prisma/client";
 import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";
@@ -41,47 +41,39 @@ export type CategoryError = (typeof CATEGORY_ERRORS)[number];
 export const CATEGORY_FIELDS = ["name", "slug", "description", "parentId", "position"] as const;
 export type CategoryField = (typeof CATEGORY_FIELDS)[number];
 
-export type CategoryResult =
-  | { ok: true; done: CategoryDone; category: Category }
-  | {
-      ok: false;
-      status: 400 | 404 | 409;
-      code: CategoryError | "not_found";
-      message: string;
-      field?: CategoryField;
-    };
-type Refusal = Extract<CategoryResult, { ok: false }>;
+export type CategoryRefusal = Refusal<CategoryError | "not_found", CategoryField> & { status: 400 | 404 | 409 };
+export type CategoryResult = { ok: true; done: CategoryDone; category: Category } | CategoryRefusal;
 
-const notFound: Refusal = { ok: false, status: 404, code: "not_found", message: "no such category" };
-const slugTaken: Refusal = {
+const notFound: CategoryRefusal = { ok: false, status: 404, code: "not_found", message: "no such category" };
+const slugTaken: CategoryRefusal = {
   ok: false,
   status: 409,
   code: "slug_taken",
   message: "another category already has this slug",
   field: "slug",
 };
-const tooDeep = (message: string): Refusal => ({
+const tooDeep = (message: string): CategoryRefusal => ({
   ok: false,
   status: 409,
   code: "too_deep",
   message,
   field: "parentId",
 });
-const noSuchParent: Refusal = {
+const noSuchParent: CategoryRefusal = {
   ok: false,
   status: 400,
   code: "invalid_input",
   message: "parentId is not a category",
   field: "parentId",
 };
-const hasChildren: Refusal = {
+const hasChildren: CategoryRefusal = {
   ok: false,
   status: 409,
   code: "has_children",
   message: "this category has sub-categories: move or delete them first",
 };
 
-const hasPromoCodes = (codes: readonly string[]): Refusal => ({
+const hasPromoCodes = (codes: readonly string[]): CategoryRefusal => ({
   ok: false,
   status: 409,
   code: "has_promo_codes",
@@ -98,13 +90,13 @@ function withSlug(input: unknown): unknown {
   return { ...fields, slug: slugify(fields.name) };
 }
 
-function parse(input: unknown): { ok: true; data: z.output<typeof categoryInputSchema> } | Refusal {
+function parse(input: unknown): { ok: true; data: z.output<typeof categoryInputSchema> } | CategoryRefusal {
   const parsed = categoryInputSchema.safeParse(withSlug(input));
   return parsed.success ? { ok: true, data: parsed.data } : invalidInput(parsed.error, CATEGORY_FIELDS);
 }
 
 /** Where a category may go: under a top-level category that exists, or at the top. */
-async function checkParent(db: Database, parentId: string | undefined): Promise<Refusal | undefined> {
+async function checkParent(db: Database, parentId: string | undefined): Promise<CategoryRefusal | undefined> {
   if (!parentId) return undefined;
   const parent = await db.category.findUnique({ where: { id: parentId }, select: { parentId: true } });
   if (!parent) return noSuchParent;
@@ -121,7 +113,7 @@ function isThirdLevel(error: unknown): boolean {
 }
 
 /** What a write's error means to the admin, or undefined when it is a fault (rethrown). */
-function refusalOf(error: unknown): Refusal | undefined {
+function refusalOf(error: unknown): CategoryRefusal | undefined {
   if (isUniqueViolation(error)) return slugTaken;
   if (isThirdLevel(error))
     return tooDeep("another change made this a third level meanwhile; categories have two levels at most");
@@ -227,7 +219,7 @@ export async function deleteCategory(id: string, { db }: CategoryDeps): Promise<
     });
     return { ok: true, done: "deleted", category };
   } catch (error) {
-    const refused = rolledBack<Refusal>(error);
+    const refused = rolledBack<CategoryRefusal>(error);
     if (refused) return refused;
     throw error;
   }

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
-import { Rollback, rolledBack } from "../refusal";
+import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { GALLERY_LIMITS, legacyGallery, replaceGallery, type GalleryImage } from "./gallery";
 import { Prisma } from "../generated/prisma/client";
 import type { ImageStore } from "./images/store";
@@ -33,29 +33,23 @@ export interface AdminGalleryImage {
   alt: string;
 }
 
-export type GalleryResult =
-  | { ok: true; done: GalleryDone; gallery: AdminGalleryImage[] }
-  | {
-      ok: false;
-      status: 400 | 404 | 409 | 413 | 415;
-      code: GalleryError | "not_found";
-      message: string;
-      field?: GalleryField;
-    };
-type Refusal = Extract<GalleryResult, { ok: false }>;
+export type GalleryRefusal = Refusal<GalleryError | "not_found", GalleryField> & {
+  status: 400 | 404 | 409 | 413 | 415;
+};
+export type GalleryResult = { ok: true; done: GalleryDone; gallery: AdminGalleryImage[] } | GalleryRefusal;
 
 const altInput = z.object({ alt: altSchema });
 const moveInput = z.object({ direction: z.enum(["up", "down"], { error: "must be up or down" }) });
 
-const notFound: Refusal = { ok: false, status: 404, code: "not_found", message: "no such product" };
-const imageGone: Refusal = {
+const notFound: GalleryRefusal = { ok: false, status: 404, code: "not_found", message: "no such product" };
+const imageGone: GalleryRefusal = {
   ok: false,
   status: 409,
   code: "image_gone",
   message: "this image is no longer in the gallery (another change removed it); nothing was changed",
 };
 
-const invalid = (error: z.ZodError): Refusal => invalidInput(error, GALLERY_FIELDS);
+const invalid = (error: z.ZodError): GalleryRefusal => invalidInput(error, GALLERY_FIELDS);
 
 const galleryFields = { id: true, path: true, alt: true } as const;
 
@@ -144,7 +138,7 @@ export async function addGalleryImage(
       return { ok: true, done: "added", gallery: await readGallery(tx, productId) };
     });
   } catch (error) {
-    const refused = rolledBack<Refusal>(error);
+    const refused = rolledBack<GalleryRefusal>(error);
     if (refused) return refused;
     throw error;
   }
@@ -224,7 +218,10 @@ async function change(
   db: Database,
   productId: string,
   imageId: string,
-  apply: (tx: Prisma.TransactionClient, images: (GalleryImage & { id?: string })[]) => Promise<GalleryDone | Refusal>,
+  apply: (
+    tx: Prisma.TransactionClient,
+    images: (GalleryImage & { id?: string })[],
+  ) => Promise<GalleryDone | GalleryRefusal>,
 ): Promise<GalleryResult> {
   return db.$transaction(async (tx): Promise<GalleryResult> => {
     const images = await lockedGallery(tx, productId);

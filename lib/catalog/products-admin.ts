@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/known-error";
 import { Prisma } from "../generated/prisma/client";
 import { NO_IMAGE, replaceGallery } from "./gallery";
-import { Rollback, rolledBack } from "../refusal";
+import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { lockProducts } from "./stock";
 import type { ImageStore } from "./images/store";
 import { prepareImage, type PreparedImage } from "./images/validate";
@@ -39,15 +39,11 @@ import {
  * of the form; its image is the first of its gallery (./gallery.ts manages the others).
  */
 
-export type ProductResult =
-  | { ok: true; done: ProductDone; product: AdminProduct }
-  | {
-      ok: false;
-      status: 400 | 404 | 409 | 413 | 415;
-      code: ProductError | "not_found";
-      message: string;
-      field?: ProductField;
-    };
+/** With the statuses the back office's actions answer with (lib/http/admin-action.ts ActionOutcome). */
+export type ProductRefusal = Refusal<ProductError | "not_found", ProductField> & {
+  status: 400 | 404 | 409 | 413 | 415;
+};
+export type ProductResult = { ok: true; done: ProductDone; product: AdminProduct } | ProductRefusal;
 
 export interface AdminProduct {
   id: string;
@@ -84,11 +80,11 @@ const productFields = {
   updatedAt: true,
 } as const;
 
-const invalid = (error: z.ZodError): ProductResult =>
+const invalid = (error: z.ZodError): ProductRefusal =>
   invalidInput(error, PRODUCT_FIELDS, { categoryIds: "categories" });
 
-const notFound: ProductResult = { ok: false, status: 404, code: "not_found", message: "no such product" };
-const slugTaken: ProductResult = {
+const notFound: ProductRefusal = { ok: false, status: 404, code: "not_found", message: "no such product" };
+const slugTaken: ProductRefusal = {
   ok: false,
   status: 409,
   code: "slug_taken",
@@ -96,7 +92,7 @@ const slugTaken: ProductResult = {
   field: "slug",
 };
 
-const unknownCategories: ProductResult = {
+const unknownCategories: ProductRefusal = {
   ok: false,
   status: 400,
   code: "invalid_input",
@@ -122,7 +118,7 @@ async function setCategories(tx: Prisma.TransactionClient, productId: string, id
  */
 async function prepareUpload(
   image: ImageUpload | undefined,
-): Promise<{ ok: true; image?: Extract<PreparedImage, { ok: true }> } | Extract<ProductResult, { ok: false }>> {
+): Promise<{ ok: true; image?: Extract<PreparedImage, { ok: true }> } | ProductRefusal> {
   if (!image || image.bytes.byteLength === 0) return { ok: true };
   const prepared = await prepareImage(image.bytes);
   if (!prepared.ok) return { ...prepared, field: "image" };
@@ -265,7 +261,7 @@ export async function updateProduct(
   }
 }
 
-const hasOptionsRefusal: ProductResult = {
+const hasOptionsRefusal: ProductRefusal = {
   ok: false,
   status: 409,
   code: "has_options",
@@ -278,7 +274,7 @@ async function singleVariant(
   tx: Prisma.TransactionClient,
   productId: string,
 ): Promise<
-  { ok: true; variant: { id: string; stock: number; priceAoa: number } } | { ok: false; refusal: ProductResult }
+  { ok: true; variant: { id: string; stock: number; priceAoa: number } } | { ok: false; refusal: ProductRefusal }
 > {
   if ((await tx.productOption.count({ where: { productId } })) > 0) return { ok: false, refusal: hasOptionsRefusal };
   const [variant] = await tx.$queryRaw<{ id: string; stock: number; priceAoa: number }[]>(Prisma.sql`

@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/known-error";
-import { Rollback, rolledBack } from "../refusal";
+import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { lockProducts } from "./stock";
 import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";
@@ -56,16 +56,8 @@ export interface AdminVariants {
   variants: AdminVariant[];
 }
 
-export type VariantResult =
-  | { ok: true; done: VariantDone; product: AdminVariants }
-  | {
-      ok: false;
-      status: 400 | 404 | 409;
-      code: VariantError | "not_found";
-      message: string;
-      field?: VariantField;
-    };
-export type VariantRefusal = Extract<VariantResult, { ok: false }>;
+export type VariantRefusal = Refusal<VariantError | "not_found", VariantField> & { status: 400 | 404 | 409 };
+export type VariantResult = { ok: true; done: VariantDone; product: AdminVariants } | VariantRefusal;
 
 export const noProduct: VariantRefusal = { ok: false, status: 404, code: "not_found", message: "no such product" };
 const noVariant: VariantRefusal = {

@@ -1,6 +1,7 @@
 import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Metadata } from "sharp";
 import { IMAGE_CONTENT_TYPES, type ImageContentType } from "./store";
+import type { Refusal } from "../../refusal";
 
 /**
  * What an uploaded product image must be, and what the shop stores of it. Every upload (the
@@ -36,12 +37,8 @@ export const MAX_INPUT_PIXELS = 40_000_000;
 export type ImageRefusalCode =
   "image_empty" | "image_too_large" | "image_too_many_pixels" | "unsupported_image" | "image_unreadable";
 
-export type ImageRefusal = {
-  ok: false;
-  status: 400 | 413 | 415;
-  code: ImageRefusalCode;
-  message: string;
-};
+/** An image refused; the form that sent it names its own field. */
+export type ImageRefusal = Refusal<ImageRefusalCode, never> & { status: 400 | 413 | 415 };
 
 export type PreparedImage =
   | {
