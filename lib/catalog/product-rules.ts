@@ -68,7 +68,7 @@ export const priceValue = formInteger.pipe(
     .max(PRODUCT_LIMITS.priceMax, { error: `must be at most ${PRODUCT_LIMITS.priceMax}` }),
 );
 
-const catalogueFields = z.object({
+const catalogFields = z.object({
   name: requiredText(PRODUCT_LIMITS.nameMax),
   slug: z
     .string({ error: "is required" })
@@ -86,7 +86,7 @@ const catalogueFields = z.object({
 const categoryIds = formUuidList(PRODUCT_LIMITS.categoriesMax, "category", "categories");
 
 /** A new product: its image's text alternative is `imageAlt`, or its name when a client sends none. */
-export const createProductSchema = catalogueFields.extend({
+export const createProductSchema = catalogFields.extend({
   stock: stockValue,
   imageAlt: altSchema.optional(),
   categoryIds,
@@ -96,7 +96,7 @@ export const createProductSchema = catalogueFields.extend({
  * The product form. `stock` is the new stock and `stockShown` the one the form showed; both or
  * neither (a JSON client may leave the stock alone). A change needs `stockReason`.
  */
-export const updateProductSchema = catalogueFields
+export const updateProductSchema = catalogFields
   .extend({
     /** The price of its one variant; a product with options prices each variant (./variants.ts). */
     priceAoa: formOptional(priceValue),

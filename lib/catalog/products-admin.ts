@@ -194,10 +194,10 @@ export async function updateProduct(
   if (!productIdSchema.safeParse(productId).success) return notFound;
   const parsed = updateProductSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  const { stock, stockShown, stockReason, imageAlt, categoryIds, priceAoa, ...catalogue } = parsed.data;
+  const { stock, stockShown, stockReason, imageAlt, categoryIds, priceAoa, ...catalog } = parsed.data;
   if (!(await deps.db.product.findUnique({ where: { id: productId }, select: { id: true } }))) return notFound;
   const clash = await deps.db.product.findFirst({
-    where: { slug: catalogue.slug, id: { not: productId } },
+    where: { slug: catalog.slug, id: { not: productId } },
     select: { id: true },
   });
   if (clash) return slugTaken;
@@ -230,7 +230,7 @@ export async function updateProduct(
         const [first, ...rest] = gallery;
         const { path } = await deps.images.put(upload.image.bytes, upload.image.contentType, tx);
         await replaceGallery(tx, productId, [
-          first ? { ...first, path, alt: imageAlt ?? first.alt } : { path, alt: imageAlt ?? catalogue.name },
+          first ? { ...first, path, alt: imageAlt ?? first.alt } : { path, alt: imageAlt ?? catalog.name },
           ...rest,
         ]);
       }
@@ -239,7 +239,7 @@ export async function updateProduct(
           where: { id: current.id },
           data: { ...(priceAoa !== undefined ? { priceAoa } : {}), ...(stockChange ? { stock } : {}) },
         });
-      const product = await tx.product.update({ where: { id: productId }, data: catalogue, select: productFields });
+      const product = await tx.product.update({ where: { id: productId }, data: catalog, select: productFields });
       if (stockChange)
         await tx.stockAdjustment.create({
           data: {

@@ -21,14 +21,14 @@ import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR } from "./format";
  * a text starting with =, +, -, @ (OWASP "CSV injection"), which the import takes off again.
  */
 
-export const CATALOGUE_EXPORT_BATCH = 500;
+export const CATALOG_EXPORT_BATCH = 500;
 
 export type CsvDelimiter = "," | ";";
 
 /** `?delimiter=semicolon` gives what Excel in pt-AO opens in columns; a comma otherwise. */
 export const delimiterOf = (value: string | null): CsvDelimiter => (value === "semicolon" ? ";" : ",");
 
-export function catalogueCsv(
+export function catalogCsv(
   db: Pick<Database, "product" | "category" | "galleryImage" | "productCategory" | "productVariant" | "productOption">,
   delimiter: CsvDelimiter = ",",
 ): ReadableStream<Uint8Array> {
@@ -47,7 +47,7 @@ export function catalogueCsv(
       const products = await db.product.findMany({
         where: after === undefined ? {} : { slug: { gt: after } },
         orderBy: { slug: "asc" },
-        take: CATALOGUE_EXPORT_BATCH,
+        take: CATALOG_EXPORT_BATCH,
         select: { id: true, slug: true, name: true, description: true, priceAoa: true, stock: true, imagePath: true },
       });
       const ids = products.map((product) => product.id);
@@ -120,7 +120,7 @@ export function catalogueCsv(
       });
       if (rows.length > 0) controller.enqueue(encoder.encode(stringify(rows, options)));
       after = products.at(-1)?.slug;
-      if (products.length < CATALOGUE_EXPORT_BATCH) {
+      if (products.length < CATALOG_EXPORT_BATCH) {
         done = true;
         controller.close();
       }

@@ -7,7 +7,7 @@ import type { ImageStore } from "../images/store";
 import { prepareImage } from "../images/validate";
 import type { ImageFiles } from "./files";
 import { problem, sortProblems, type CsvProblem, type ImportSummary, type ProblemCode } from "./format";
-import { parseCatalogueCsv, type CsvProduct } from "./parse";
+import { parseCatalogCsv, type CsvProduct } from "./parse";
 import { planImport, type FileImage, type Plan } from "./import-plan";
 import { writePlan } from "./import-write";
 
@@ -62,12 +62,12 @@ export type ImportResult =
   /** Another change of the catalogue collided with this import (a slug or category created meanwhile): nothing was written. */
   | { ok: false; conflict: true; message: string };
 
-export async function importCatalogueCsv(
+export async function importCatalogCsv(
   bytes: Uint8Array,
   options: ImportOptions,
   deps: ImportDeps,
 ): Promise<ImportResult> {
-  const parsed = parseCatalogueCsv(bytes);
+  const parsed = parseCatalogCsv(bytes);
   const files = await readImageFiles(parsed.products, options.files);
   const lines = parsed.products.map((product) =>
     files.badLines.has(product.line) ? { ...product, valid: false } : product,

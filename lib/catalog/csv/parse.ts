@@ -82,7 +82,7 @@ function firstInvalidLine(bytes: Uint8Array): number {
   return at === -1 ? 1 : decoded.slice(0, at).split("\n").length;
 }
 
-export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
+export function parseCatalogCsv(bytes: Uint8Array): ParsedCsv {
   const none = (problems: CsvProblem[]): ParsedCsv => ({ products: [], problems, rows: 0, optionColumns: false });
   if (bytes.byteLength > CSV_LIMITS.bytesMax) return none([problem(0, null, "file_too_large", CSV_LIMITS.bytesMax)]);
   let text: string;
