@@ -6,14 +6,11 @@ import { type BrowseQuery, type OptionFacet, PAGE_SIZE } from "./browse-query";
 import { browseStatements, type FacetRow, facetStatement, facetsByOption } from "./search-sql";
 
 /**
- * Browsing the catalogue: one page of a listing (./browse-query.ts reads its URL, ./search-sql.ts
+ * Browsing the catalog: one page of a listing (./browse-query.ts reads its URL, ./search-sql.ts
  * builds its SQL) and its facets, the option values its products sell with how many sell each.
- *
- * Products with options are listed once, at their lowest price (the card says "desde"). Option
- * filters keep a product when one active variant has one of the chosen values of every chosen
- * option; the price range and "in stock only" are read on that same variant. Pages hold PAGE_SIZE
- * products in a total order (the sort's key, then the id), so walking the pages shows every
- * product exactly once while nothing changes.
+ * Products with options are listed once, at their lowest price (the card says "desde"). Pages
+ * hold PAGE_SIZE products in a total order (the sort's key, then the id), so walking the pages
+ * shows every product exactly once while nothing changes.
  */
 
 export interface BrowseResult {

@@ -12,14 +12,10 @@ import { altSchema, GALLERY_FIELDS, type GalleryDone, type GalleryError, type Ga
 
 /**
  * A product's gallery in the back office (the "Images" part of /admin/products/<id>), without the
- * web: add an image with its text alternative, change an image's text, move an image up or down,
- * remove one, the last one too (the product then shows the shop's placeholder). The first image is
- * also the product's card image (lib/catalog/gallery.ts replaceGallery keeps products.image_path with it).
- *
- * Two admins may change the same gallery at once. Every change locks the product's row first, then
- * applies to the gallery as it is now, naming images by their id rather than by a position read
- * earlier: an image another admin removed meanwhile is 409 image_gone, and nothing an admin did is
- * lost without being told.
+ * web: add an image with its text alternative, change an image's text, move an image, remove one
+ * (the last one too: the product then shows the shop's placeholder). Two admins may change the
+ * same gallery at once: every change locks the product's row first and names images by their id,
+ * so an image another admin removed meanwhile is 409 image_gone, never a silent loss.
  */
 
 /** An uploaded file, as the route read it; absent or empty when the form had none. */

@@ -10,22 +10,10 @@ import { combinations, optionsKey, readVariantOptions, VARIANT_LIMITS } from "./
 import { noProduct, readAdminVariants, type VariantRefusal, type VariantResult } from "./variants-admin";
 
 /**
- * A product's options in the back office (the "Options" part of /admin/products/<id>), without the web.
- *
- * setProductOptions replaces the product's options (up to 3, each with its values) and makes its
- * active variants exactly the combinations of their values. A variant whose combination is still
- * one stays as it is (id, SKU, price, stock, image). A new combination brings back the archived
- * variant that had it (with its SKU, price and stock), else is a new variant at the product's
- * current lowest price with no stock. A variant that is no longer a combination is archived,
- * never deleted (order lines name it), and leaves the open carts (a LOCKED cart is being paid
- * and keeps it); its units leave the product's total (a trigger keeps the totals).
- * When none of the active variants is a combination of the new options (a product without
- * options getting its first ones, every option renamed, or all options removed), the first
- * active variant becomes the first combination, keeping its id, stock and price: so the default
- * variant of a product without options becomes "P, Azul", and removing every option makes the
- * first variant the product's one default variant again (`{}`), the others archived.
- *
- * It locks the product's row first (lib/catalog/stock.ts lockProducts), as checkouts do.
+ * A product's options in the back office (the "Options" part of /admin/products/<id>), without
+ * the web: the form's or a JSON client's options, checked, and the product's variants made their
+ * combinations, in one transaction that locks the product's row first (lib/catalog/stock.ts
+ * lockProducts), as checkouts do.
  */
 
 /** "P, M" or one value a line: the values of a form's option field. */
@@ -68,7 +56,20 @@ function invalidOptions(error: z.ZodError, slots: number[]): VariantRefusal {
   return { ...refusal, field };
 }
 
-/** Replaces the product's options and makes its active variants their combinations (see the top). */
+/**
+ * Replaces the product's options (up to 3, each with its values) and makes its
+ * active variants exactly the combinations of their values. A variant whose combination is still
+ * one stays as it is (id, SKU, price, stock, image). A new combination brings back the archived
+ * variant that had it (with its SKU, price and stock), else is a new variant at the product's
+ * current lowest price with no stock. A variant that is no longer a combination is archived,
+ * never deleted (order lines name it), and leaves the open carts (a LOCKED cart is being paid
+ * and keeps it); its units leave the product's total (a trigger keeps the totals).
+ * When none of the active variants is a combination of the new options (a product without
+ * options getting its first ones, every option renamed, or all options removed), the first
+ * active variant becomes the first combination, keeping its id, stock and price: so the default
+ * variant of a product without options becomes "P, Azul", and removing every option makes the
+ * first variant the product's one default variant again (`{}`), the others archived.
+ */
 export async function setProductOptions(
   productId: string,
   input: unknown,

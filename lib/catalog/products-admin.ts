@@ -24,19 +24,11 @@ import {
 } from "./product-rules";
 
 /**
- * The back office's products and stock (/admin/products), without the web: the form's input
- * through zod, creating and editing a product, archiving and restoring it (a product is never
- * deleted: orders point at it), and changing its stock with a reason that is kept.
- *
- * Stock is never written from a number read earlier, since checkouts take units at any moment
- * (lib/checkout/create-order.ts decrements it in their own transactions):
- * - an adjustment adds a signed delta in one UPDATE that refuses to go below zero;
- * - the product form sends the stock it showed beside the new one, and the change is made only
- *   if the stock is still what it showed (compare-and-set under the row's lock), else 409.
- * Either way the change and its history row are written in one transaction.
- *
- * A product's categories (`categoryIds`) are replaced as a set in the same transaction as the rest
- * of the form; its image is the first of its gallery (./gallery.ts manages the others).
+ * The back office's products and stock (/admin/products), without the web: creating and editing a
+ * product, archiving and restoring it (a product is never deleted: orders point at it), changing
+ * its stock with a reason that is kept, and the list and detail its pages show. Stock is never
+ * written from a number read earlier, since checkouts take units at any moment
+ * (lib/checkout/create-order.ts decrements it in their own transactions).
  */
 
 /** With the statuses the back office's actions answer with (lib/http/admin-action.ts ActionOutcome). */
@@ -183,7 +175,11 @@ export async function createProduct(
 
 /**
  * The product form: name, slug, description, price, a new image when one is sent, and the stock
- * when it differs from the one the form showed (with a reason, kept as an `edit` adjustment).
+ * when it differs from the one the form showed (with a reason, kept as an `edit` adjustment). The
+ * form sends the stock it showed beside the new one, and the change is made only if the stock is
+ * still what it showed (compare-and-set under the row's lock), else 409. The product's categories
+ * (`categoryIds`) are replaced as a set in the same transaction; its image is the first of its
+ * gallery (./gallery.ts manages the others).
  */
 export async function updateProduct(
   productId: string,

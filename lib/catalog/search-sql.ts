@@ -3,14 +3,9 @@ import { type BrowseQuery, type OptionFacet, PAGE_SIZE, type Sort } from "./brow
 
 /**
  * The SQL of a listing, built without running it: one page of products with the total, and the
- * listing's facets, so that the bench sends the very same statements through bare `pg`.
- *
- * Search is PostgreSQL's: full text in the Portuguese configuration without accents (`cafe`
- * finds "Café", `torrada` finds "torrado"), each word also as a prefix, over the name, the
- * description and the names of the product's categories; and pg_trgm's word similarity over the
- * name, so a typo still finds it (`cafee`, `chocolat`). Both read columns a trigger keeps
- * (products.search_document, products.search_key) through their indexes: the query collects the
- * ids each one matches, then filters, ranks and pages only those.
+ * listing's facets, so that the bench sends the very same statements through bare `pg`. Search is
+ * PostgreSQL's full text (Portuguese, without accents) and pg_trgm's word similarity; the query
+ * collects the ids each one matches, then filters, ranks and pages only those.
  */
 
 /** Words of a query that count; the rest are ignored. */
@@ -47,8 +42,11 @@ function nameMatchRank(q: string): Prisma.Sql {
 }
 
 /**
- * The products a search matches, by id: through each index separately (an OR would scan the
- * table), on the columns a trigger keeps (products.search_document, products.search_key).
+ * The products a search matches, by id: full text in the Portuguese configuration without accents
+ * (`cafe` finds "Café", `torrada` finds "torrado"), each word also as a prefix, over the name, the
+ * description and the names of the product's categories; and pg_trgm's word similarity over the
+ * name, so a typo still finds it (`cafee`, `chocolat`). Through each index separately (an OR
+ * would scan the table), on the columns a trigger keeps (products.search_document, products.search_key).
  */
 function searchIds(q: string, tsquery: string | null): Prisma.Sql {
   const byTrigram = Prisma.sql`SELECT id FROM products WHERE search_key %> shop_search_key(${q})`;

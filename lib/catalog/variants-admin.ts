@@ -24,16 +24,10 @@ import {
 
 /**
  * A product's variants in the back office (the "Variants" part of /admin/products/<id>), without
- * the web (lib/catalog/variants.ts has the pure rules): the page's view of its options and
- * variants, and the changes below (./options-admin.ts changes the options).
- *
- * - updateVariants saves the variants' table: SKU, price, stock and image of each, one reason for
- *   the stock changes. Stock is compare-and-set against what the table showed (409 stock_changed),
- *   each change kept as an `edit` adjustment of its variant.
- * - setVariantArchived archives or restores one variant; orders and their lines are untouched.
- *
- * Every change is one transaction that locks the product's row first (lib/catalog/stock.ts lockProducts),
- * then reads and writes its variants: checkouts take the same locks in the same order.
+ * the web: the page's view of its options and variants, saving the variants' table, archiving and
+ * restoring a variant (./options-admin.ts changes the options). Every change is one transaction
+ * that locks the product's row first (lib/catalog/stock.ts lockProducts), then reads and writes
+ * its variants: checkouts take the same locks in the same order.
  */
 
 export interface AdminVariant {
@@ -154,7 +148,11 @@ const skuTaken = (title: string): VariantRefusal => ({
   field: "sku",
 });
 
-/** Saves the variants' table: each row's SKU, price, stock (compare-and-set) and image. */
+/**
+ * Saves the variants' table: each row's SKU, price, stock and image, one reason for the stock
+ * changes. Stock is compare-and-set against what the table showed (409 stock_changed), each change
+ * kept as an `edit` adjustment of its variant.
+ */
 export async function updateVariants(
   productId: string,
   input: unknown,

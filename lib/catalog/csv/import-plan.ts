@@ -10,7 +10,8 @@ import { planVariants, type ExistingVariant, type VariantWrite } from "./import-
 /**
  * What a catalog CSV import would change, against the database as a connection sees it: the
  * products to create and update, their categories, galleries, options and variants, the files to
- * store, and every problem that needs the database to be found.
+ * store, and every problem that needs the database to be found. Products' own price and stock are
+ * never planned: triggers keep them as their active variants' lowest price and total stock.
  */
 
 export type Sql = Pick<Prisma.TransactionClient, "$queryRaw" | "$executeRaw">;
@@ -76,7 +77,10 @@ interface ExistingProduct {
 
 /**
  * What the lines would change, against the database as `sql` sees it: with `lock`, the existing
- * products' rows are locked first (in id order, as every writer of several products does).
+ * products' rows are locked first (in id order, as every writer of several products does, and as
+ * lib/catalog/stock.ts lockProducts would: a checkout's decrement waits, then applies to the
+ * result). Idempotent: a product that would not change is left out (no updated_at, no stock
+ * adjustment, no gallery rows). A product without images shows the shop's placeholder.
  */
 export async function planImport(
   sql: Sql,
@@ -207,7 +211,7 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
             continue;
           }
         } else {
-          // A file with a problem of its own (./readImageFiles) has been answered already.
+          // A file with a problem of its own (./import.ts readImageFiles) has been answered already.
           const file = fileImages.get(ref.name);
           if (!file) continue;
           const known = pathOfSha.get(file.sha256);

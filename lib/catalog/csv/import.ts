@@ -12,34 +12,10 @@ import { planImport, type FileImage, type Plan } from "./import-plan";
 import { writePlan } from "./import-write";
 
 /**
- * The catalogue CSV into the database (README, "Catalogue CSV"): products matched by slug,
- * created or updated; their categories by name, missing ones created; their galleries; their
- * options and variants (one line each, matched by combination: see planVariants), each variant's
- * stock as the stock the file asks for, each change kept as a stock adjustment of that variant.
- * Products' own price and stock are never written: the triggers of migration 20261129000000 keep
- * them as their active variants' lowest price and total stock.
- *
- * - A dry run and an import check the same things and answer every problem by line and column;
- *   an import with a problem writes nothing. The checks that need the database (which slugs exist,
- *   categories by name, the shop's images) are made once before anything is written, and again
- *   inside the transaction, on rows it has locked: what changed in between is still caught there.
- * - One transaction, with set-based statements (one per table and kind of change, whatever the
- *   number of lines): 10 000 lines in seconds (bench/README.md, "CSV import").
- * - Idempotent: each product is compared with what it is before anything is written, and one
- *   that would not change is not touched (no updated_at, no stock adjustment, no gallery rows).
- * - Stock: the file's stock is the one wanted. Under the products' row locks, taken first as
- *   lib/catalog/stock.ts' lockProducts would (a checkout's decrement waits, then applies to the result),
- *   the difference with the variant's stock as it is then is written with an adjustment: kind
- *   `edit` and reason "CSV import", `initial` for a new variant.
- * - Images are optional, for a new product too: a product without any shows the shop's
- *   placeholder (components/catalog/product-image.tsx), and its products.image_path is "" (lib/catalog/gallery.ts).
- * - Image files (the CLI's) are checked and re-encoded like an upload (lib/catalog/images/validate.ts),
- *   and stored in the import's transaction (an import that fails leaves none behind), before it
- *   locks any product's row: re-encoding and storing thousands of files takes seconds, and a
- *   checkout waits for the rows it needs, not for them. The store keeps one copy per content (the
- *   sha256 of the re-encoded bytes, the same for the same file), so a file named on many lines,
- *   or imported again, is stored once. A file the shop already has is found by that sha256 in
- *   product_images (the PostgreSQL store's table), which lets a dry run say exactly what changes.
+ * The catalog CSV into the database: products matched by slug, created or updated, with their
+ * categories (missing ones created), galleries, options and variants; each variant's stock set to
+ * the file's, each change kept as a stock adjustment. A dry run and an import check the same
+ * things and answer every problem by line and column; an import with a problem writes nothing.
  */
 
 /** Long enough for 20 000 lines on a slow machine; Prisma's default (5 s) is for a form's transaction. */
@@ -62,6 +38,13 @@ export type ImportResult =
   /** Another change of the catalogue collided with this import (a slug or category created meanwhile): nothing was written. */
   | { ok: false; conflict: true; message: string };
 
+/**
+ * Checks the file against the database once before anything is written, then again inside one
+ * transaction on the rows it has locked, so that what changed in between is still caught.
+ * Image files (the CLI's) are stored first in that transaction, before it locks any product's
+ * row: re-encoding and storing thousands of files takes seconds, and a checkout waits for the
+ * rows it needs, not for them; an import that fails leaves none behind.
+ */
 export async function importCatalogCsv(
   bytes: Uint8Array,
   options: ImportOptions,
@@ -160,7 +143,12 @@ async function storeFiles(
 
 const sha256Of = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-/** Reads, checks, re-encodes and hashes every file the lines name, once each; the bytes are not kept. */
+/**
+ * Reads, checks, re-encodes (like an upload, lib/catalog/images/validate.ts) and hashes every
+ * file the lines name, once each; the bytes are not kept. The store keeps one copy per content
+ * (the sha256 of the re-encoded bytes, the same for the same file), so a file named on many lines,
+ * or imported again, is stored once, and a dry run can say exactly what changes.
+ */
 async function readImageFiles(
   products: CsvProduct[],
   files: ImageFiles | undefined,

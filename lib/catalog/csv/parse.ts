@@ -22,11 +22,11 @@ import {
 import { addCombination, parseOptions, parseSku, type CsvVariant } from "./parse-variants";
 
 /**
- * The catalogue CSV's bytes into products, without a database or a file system: UTF-8 with or
+ * The catalog CSV's bytes into products, without a database or a file system: UTF-8 with or
  * without a BOM, comma or semicolon (whichever the header line has more of: Excel in pt-AO writes
- * semicolons), csv-parse for the quoting. Every cell is checked and every problem kept, by line
- * and column; a line with a problem is marked so and never written. What needs the database (categories by name,
- * the shop's images, whether a slug is new) is ./import.ts's.
+ * semicolons), csv-parse for the quoting. Every cell is checked and every problem kept, by line and
+ * column; a line with a problem is marked so and never written. What needs the database
+ * (categories by name, the shop's images, whether a slug is new) is ./import-plan.ts's.
  */
 
 export interface CsvProduct {
