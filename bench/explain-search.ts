@@ -2,12 +2,12 @@
  * `npm run explain-search` (in bench/): where the database's time goes in the `search` scenario.
  * On a scratch database with the bench catalogue (the bench's own: migrations, demo catalogue,
  * catalogue-data.ts), each search's page statement (scenarios/search.ts, a copy of
- * lib/catalog/browse.ts's) is planned and run EXPLAIN_RUNS times (9) with EXPLAIN ANALYZE: the
+ * lib/catalog/search-sql.ts's) is planned and run EXPLAIN_RUNS times (9) with EXPLAIN ANALYZE: the
  * fastest planning and execution times, and how many products it finds. EXPLAIN_PLAN=<n> (from
  * 1) or EXPLAIN_PLAN=all also prints those plans. DATABASE_URL as for `npm run bench` (embedded
  * PGlite when unset; its times are not PostgreSQL's).
  *
- * To try a change to the search's SQL, make it in lib/catalog/browse.ts and in
+ * To try a change to the search's SQL, make it in lib/catalog/search-sql.ts and in
  * scenarios/search.ts (the bench checks they agree), then compare this script's figures.
  */
 import pg from "pg";

@@ -9,7 +9,7 @@ import nextEnv from "@next/env";
 import { CATALOG_PAGE_SECONDS } from "../lib/catalog/cached-pages";
 import { folderFiles } from "../lib/catalog/csv/files";
 import { CSV_LIMITS, type ImportSummary } from "../lib/catalog/csv/format";
-import { importCatalogueCsv } from "../lib/catalog/csv/import";
+import { importCatalogCsv } from "../lib/catalog/csv/import";
 import { db } from "../lib/db/client";
 import { EnvError, getDatabaseEnv } from "../lib/env";
 import { postgresImageStore } from "../lib/catalog/images/postgres-store";
@@ -41,7 +41,7 @@ const size = await stat(path).then(
 if (size > CSV_LIMITS.bytesMax) fail(`${path} has more than ${CSV_LIMITS.bytesMax} bytes; split it`);
 
 const started = performance.now();
-const result = await importCatalogueCsv(
+const result = await importCatalogCsv(
   await readFile(path),
   { dryRun, files: folderFiles(dirname(path)) },
   { db: db(), images: postgresImageStore(db()) },

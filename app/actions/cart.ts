@@ -20,7 +20,7 @@ import { OPTION_FIELD_PREFIX } from "@/lib/catalog/variants";
 /**
  * Where a form may send the shopper back to: the shop's own pages only, never an arbitrary URL.
  * The cart, the catalogue and its pages, a category and its pages, a product (with the variant
- * chosen, `?variant=`, so the page shows it again), and a search with its query (lib/catalog/browse.ts browseSearch writes only these characters).
+ * chosen, `?variant=`, so the page shows it again), and a search with its query (lib/catalog/browse-query.ts browseSearch writes only these characters).
  */
 const RETURN_PATH =
   /^\/(cart|page\/[0-9]{1,4}|products\/[a-z0-9-]{1,120}(\?variant=[0-9a-f-]{36})?|categories\/[a-z0-9-]{1,120}(\/page\/[0-9]{1,4})?|search(\?[A-Za-z0-9%&=._+*-]{0,400})?)?$/;

@@ -1,15 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type pg from "pg";
-import {
-  type BrowseQuery,
-  browseStatements,
-  defaultSort,
-  type FacetRow,
-  facetStatement,
-  facetsByOption,
-  PAGE_SIZE,
-  type Sort,
-} from "../../lib/catalog/browse";
+import { type BrowseQuery, defaultSort, PAGE_SIZE, type Sort } from "../../lib/catalog/browse-query";
+import { browseStatements, type FacetRow, facetStatement, facetsByOption } from "../../lib/catalog/search-sql";
 import { sendJson } from "../lib/http";
 import type { Answer, BaselineHandler, BenchRequest, PreparedRun, Scenario, Target } from "../lib/scenario";
 import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
@@ -24,7 +16,7 @@ import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
  * statement for the page with its total, the expired holds of its products) and Response.json.
  *
  * The baseline: the same statements through `pg`, in the same order, and the same JSON written
- * by hand. The page's statement is the app's own (lib/catalog/browse.ts browseStatements, which
+ * by hand. The page's statement is the app's own (lib/catalog/search-sql.ts browseStatements, which
  * only builds it); the category's ids and the expired holds are copied from lib/catalog/categories.ts
  * (categoryIdsWithChildren) and lib/catalog/products.ts (withExpiredHolds), so every run checks that each
  * query's answer from the app equals the baseline's (`verify` below).
@@ -76,7 +68,7 @@ export function readQuery(params: URLSearchParams): Query {
 }
 
 /**
- * The page statement of lib/catalog/browse.ts, the very SQL the app runs (browseStatements is
+ * The page statement of lib/catalog/search-sql.ts, the very SQL the app runs (browseStatements is
  * pure), as text with $n placeholders and its values for `pg`.
  */
 export function pageStatement(query: Query, categoryIds: string[] | undefined): { text: string; values: unknown[] } {

@@ -1,13 +1,13 @@
 import Image from "next/image";
 import { flashOf } from "@/lib/orders/order-flash";
+import type { AdminGalleryImage } from "@/lib/catalog/gallery-admin";
 import {
   GALLERY_DONE,
   GALLERY_ERRORS,
   GALLERY_FIELDS,
   GALLERY_FLASH,
-  type AdminGalleryImage,
   type GalleryField,
-} from "@/lib/catalog/gallery-admin";
+} from "@/lib/catalog/gallery-rules";
 import { GALLERY_LIMITS } from "@/lib/catalog/gallery";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";

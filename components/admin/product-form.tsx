@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { PRODUCT_LIMITS, type AdminProduct, type ProductField } from "@/lib/catalog/products-admin";
+import type { AdminProduct } from "@/lib/catalog/products-admin";
+import { PRODUCT_LIMITS, type ProductField } from "@/lib/catalog/product-rules";
 import type { CategoryNode } from "@/lib/catalog/categories";
 import { GALLERY_LIMITS } from "@/lib/catalog/gallery";
 import type { Dictionary } from "@/lib/i18n/dictionaries";

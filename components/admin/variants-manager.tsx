@@ -1,13 +1,13 @@
 import { flashOf } from "@/lib/orders/order-flash";
-import { PRODUCT_LIMITS } from "@/lib/catalog/products-admin";
+import { PRODUCT_LIMITS } from "@/lib/catalog/product-rules";
+import type { AdminVariants } from "@/lib/catalog/variants-admin";
 import {
   VARIANT_DONE,
   VARIANT_ERRORS,
   VARIANT_FIELDS,
   VARIANTS_FLASH,
-  type AdminVariants,
   type VariantField,
-} from "@/lib/catalog/variants-admin";
+} from "@/lib/catalog/variant-rules";
 import type { AdminGalleryImage } from "@/lib/catalog/gallery-admin";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { VARIANT_LIMITS } from "@/lib/catalog/variants";

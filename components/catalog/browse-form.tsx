@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { type BrowseQuery, OPTION_PARAM, type OptionFacet, SORTS } from "@/lib/catalog/browse";
+import { type BrowseQuery, OPTION_PARAM, type OptionFacet, SORTS } from "@/lib/catalog/browse-query";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
 /**

@@ -2,14 +2,8 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { Breadcrumbs } from "@/components/catalog/breadcrumbs";
 import { Listing } from "@/components/catalog/listing";
-import {
-  browseFacets,
-  browseProducts,
-  type BrowseQuery,
-  browseSearch,
-  defaultSort,
-  pageCount,
-} from "@/lib/catalog/browse";
+import { browseFacets, browseProducts } from "@/lib/catalog/browse";
+import { type BrowseQuery, browseSearch, defaultSort, pageCount } from "@/lib/catalog/browse-query";
 import { categoryTree, findCategoryBySlug } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";

@@ -4,23 +4,20 @@ import { getEnv } from "../env";
 import { consoleLogger, errorKind } from "../log";
 
 /**
- * The catalogue, category and product pages (CATALOG_ROUTES: app/[lang]/page.tsx, the categories'
- * and the products' pages, and the later pages of the listings) are built at `next build` (the
- * first page of each listing; see each page's generateStaticParams) or on their first visit, and
- * served from Next's cache to every shopper, in both languages. /search is rendered per request.
- *
- * - Whatever changes what they show (a checkout's reservation, a payment or a cancellation, a
- *   release of stock, a back-office edit) calls {@link catalogChanged}: the next visit of each
- *   page renders it again, before answering, so the shopper sees the change at once.
- * - The pages also expire on their own after CATALOG_PAGE_SECONDS (their `revalidate`), which
- *   covers what no request of this server sees: a hold running out (the stock shown counts units
- *   of expired holds as free, lib/catalog/products.ts), the worker's releases (`npm run worker` is
- *   another process), and the other instances of a shop that runs several (README, caching).
- *
- * The stock shown is a guide: adding to the cart and checking out count it again.
+ * The cached catalog pages (CATALOG_ROUTES: the listings, the categories' and the products'
+ * pages) are built at `next build` or on their first visit and served from Next's cache to every
+ * shopper, in both languages; /search is rendered per request. This module names them, marks them
+ * stale and chooses what a build renders ahead. The stock they show is a guide: adding to the
+ * cart and checking out count it again.
  */
 
-/** Must match the `revalidate` of both pages (a segment config is read by the compiler, not imported). */
+/**
+ * The pages also expire on their own after this (their `revalidate`), which covers what no
+ * request of this server sees: a hold running out (the stock shown counts units of expired holds
+ * as free, lib/catalog/products.ts), the worker's releases (`npm run worker` is another process),
+ * and the other instances of a shop that runs several. Must match the `revalidate` of both pages
+ * (a segment config is read by the compiler, not imported).
+ */
 export const CATALOG_PAGE_SECONDS = 30;
 
 /**
@@ -40,7 +37,11 @@ export const CATALOG_ROUTES = [
   "/[lang]/products/[slug]",
 ] as const;
 
-/** The catalogue pages are stale: each is rendered again on its next visit. */
+/**
+ * The catalog pages are stale: each is rendered again on its next visit, before answering, so the
+ * shopper sees the change at once. Called by whatever changes what they show (a checkout's
+ * reservation, a payment or a cancellation, a release of stock, a back-office edit).
+ */
 export function catalogChanged(): void {
   try {
     for (const route of CATALOG_ROUTES) revalidatePath(route, "page");

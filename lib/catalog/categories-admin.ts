@@ -10,27 +10,15 @@ import {
 } from "./categories";
 import type { Database } from "../db/client";
 import { isKnownError, isUniqueViolation } from "../db/known-error";
-import { Rollback, rolledBack } from "../refusal";
+import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { Prisma } from "../generated/prisma/client";
 import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";
 
 /**
  * The back office's categories (/admin/categories), without the web: create, edit and delete a
- * category of the two-level tree that lib/catalog/categories.ts reads for the shop.
- *
- * - The slug may be left empty: it is then made from the name (slugify, "Café & Chá" →
- *   "cafe-cha"). A slug another category has is refused (409 slug_taken), never changed silently.
- * - A parent must be a top-level category, and a category with sub-categories stays top-level:
- *   409 too_deep, said up front. Two admins moving categories at the same moment could still
- *   build a third level between the check and the write; the database's trigger
- *   (categories_two_levels, migration 20261128000000) refuses it then, and that is 409 too_deep too.
- * - A category with sub-categories cannot be deleted (409 has_children), nor one a promo code is
- *   limited to (409 has_promo_codes, naming the codes): the code would be left without categories,
- *   which means every product (lib/promotions/promo-codes.ts), so "20 % off Livros" would become 20 % off the whole
- *   shop. The delete locks the category's row first, so no sub-category or code can come to point
- *   at it between the checks and the delete; the foreign keys refuse it too. Its products simply
- *   lose it.
+ * category of the two-level tree that lib/catalog/categories.ts reads for the shop, the tree and
+ * a category as its pages show them, and the lock the product form takes on a product's categories.
  */
 
 export const CATEGORY_DONE = ["created", "saved", "deleted"] as const;
@@ -41,54 +29,50 @@ export type CategoryError = (typeof CATEGORY_ERRORS)[number];
 export const CATEGORY_FIELDS = ["name", "slug", "description", "parentId", "position"] as const;
 export type CategoryField = (typeof CATEGORY_FIELDS)[number];
 
-export type CategoryResult =
-  | { ok: true; done: CategoryDone; category: Category }
-  | {
-      ok: false;
-      status: 400 | 404 | 409;
-      code: CategoryError | "not_found";
-      message: string;
-      field?: CategoryField;
-    };
-type Refusal = Extract<CategoryResult, { ok: false }>;
+export type CategoryRefusal = Refusal<CategoryError | "not_found", CategoryField> & { status: 400 | 404 | 409 };
+export type CategoryResult = { ok: true; done: CategoryDone; category: Category } | CategoryRefusal;
 
-const notFound: Refusal = { ok: false, status: 404, code: "not_found", message: "no such category" };
-const slugTaken: Refusal = {
+const notFound: CategoryRefusal = { ok: false, status: 404, code: "not_found", message: "no such category" };
+const slugTaken: CategoryRefusal = {
   ok: false,
   status: 409,
   code: "slug_taken",
   message: "another category already has this slug",
   field: "slug",
 };
-const tooDeep = (message: string): Refusal => ({
+const tooDeep = (message: string): CategoryRefusal => ({
   ok: false,
   status: 409,
   code: "too_deep",
   message,
   field: "parentId",
 });
-const noSuchParent: Refusal = {
+const noSuchParent: CategoryRefusal = {
   ok: false,
   status: 400,
   code: "invalid_input",
   message: "parentId is not a category",
   field: "parentId",
 };
-const hasChildren: Refusal = {
+const hasChildren: CategoryRefusal = {
   ok: false,
   status: 409,
   code: "has_children",
   message: "this category has sub-categories: move or delete them first",
 };
 
-const hasPromoCodes = (codes: readonly string[]): Refusal => ({
+const hasPromoCodes = (codes: readonly string[]): CategoryRefusal => ({
   ok: false,
   status: 409,
   code: "has_promo_codes",
   message: `promo codes are limited to this category (${codes.join(", ")}): change their categories first, since deleting it would make them apply to every product`,
 });
 
-/** The form's input with an empty or absent slug made from the name; anything else is left to the schema. */
+/**
+ * The form's input with an empty or absent slug made from the name (slugify, "Café & Chá" →
+ * "cafe-cha"); anything else is left to the schema. A slug another category has is refused (409
+ * slug_taken), never changed silently.
+ */
 function withSlug(input: unknown): unknown {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
   const fields = input as Record<string, unknown>;
@@ -98,13 +82,17 @@ function withSlug(input: unknown): unknown {
   return { ...fields, slug: slugify(fields.name) };
 }
 
-function parse(input: unknown): { ok: true; data: z.output<typeof categoryInputSchema> } | Refusal {
+function parse(input: unknown): { ok: true; data: z.output<typeof categoryInputSchema> } | CategoryRefusal {
   const parsed = categoryInputSchema.safeParse(withSlug(input));
   return parsed.success ? { ok: true, data: parsed.data } : invalidInput(parsed.error, CATEGORY_FIELDS);
 }
 
-/** Where a category may go: under a top-level category that exists, or at the top. */
-async function checkParent(db: Database, parentId: string | undefined): Promise<Refusal | undefined> {
+/**
+ * Where a category may go: under a top-level category that exists, or at the top (409 too_deep,
+ * said up front). Two admins moving categories at the same moment could still build a third
+ * level between this check and the write: the database's trigger refuses it then (isThirdLevel).
+ */
+async function checkParent(db: Database, parentId: string | undefined): Promise<CategoryRefusal | undefined> {
   if (!parentId) return undefined;
   const parent = await db.category.findUnique({ where: { id: parentId }, select: { parentId: true } });
   if (!parent) return noSuchParent;
@@ -121,7 +109,7 @@ function isThirdLevel(error: unknown): boolean {
 }
 
 /** What a write's error means to the admin, or undefined when it is a fault (rethrown). */
-function refusalOf(error: unknown): Refusal | undefined {
+function refusalOf(error: unknown): CategoryRefusal | undefined {
   if (isUniqueViolation(error)) return slugTaken;
   if (isThirdLevel(error))
     return tooDeep("another change made this a third level meanwhile; categories have two levels at most");
@@ -200,8 +188,12 @@ async function promoCodesNaming(db: Pick<Database, "promoCode">, id: string): Pr
 }
 
 /**
- * Deletes a category that has no sub-categories and that no promo code names; its products leave
- * it (their other categories stay).
+ * Deletes a category that has no sub-categories (409 has_children) and that no promo code names
+ * (409 has_promo_codes, naming the codes): the code would be left without categories, which means
+ * every product (lib/promotions/promo-codes.ts), so "20 % off Livros" would become 20 % off the
+ * whole shop. The category's row is locked first, so no sub-category or code can come to point at
+ * it between the checks and the delete; the foreign keys refuse it too. Its products leave it
+ * (their other categories stay).
  */
 export async function deleteCategory(id: string, { db }: CategoryDeps): Promise<CategoryResult> {
   if (!isUuid(id)) return notFound;
@@ -227,7 +219,7 @@ export async function deleteCategory(id: string, { db }: CategoryDeps): Promise<
     });
     return { ok: true, done: "deleted", category };
   } catch (error) {
-    const refused = rolledBack<Refusal>(error);
+    const refused = rolledBack<CategoryRefusal>(error);
     if (refused) return refused;
     throw error;
   }

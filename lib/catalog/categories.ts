@@ -5,13 +5,11 @@ import { SLUG_PATTERN } from "../slug";
 import { hasNoNul, NO_NUL, requiredText } from "../text-input";
 
 /**
- * The catalogue's categories: a tree of at most two levels (migration 20261128000000 refuses a
- * third), each ordered by position then name. A product belongs to any number of categories; a
- * top-level category lists its own products and its sub-categories', each once.
- *
- * Reads for the storefront (the header, /categories/<slug>, GET /api/categories, the sitemap) and
- * the rules every writer shares (the back office, lib/catalog/categories-admin.ts, and the CSV import,
- * lib/catalog/csv/): the limits, the form's schema and how a name becomes a slug.
+ * The catalog's categories: a tree of at most two levels (the database refuses a third), each
+ * ordered by position then name; a top-level category lists its own products and its
+ * sub-categories', each once. Reads for the storefront (the header, /categories/<slug>, GET
+ * /api/categories, the sitemap) and the rules every writer shares (the back office and the CSV
+ * import): the limits, the form's schema and how a name becomes a slug.
  */
 
 export const CATEGORY_LIMITS = {

@@ -1,24 +1,21 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
-import { Rollback, rolledBack } from "../refusal";
+import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { GALLERY_LIMITS, legacyGallery, replaceGallery, type GalleryImage } from "./gallery";
 import { Prisma } from "../generated/prisma/client";
 import type { ImageStore } from "./images/store";
 import { prepareImage } from "./images/validate";
-import { invalidInput, requiredText } from "../text-input";
+import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";
+import { altSchema, GALLERY_FIELDS, type GalleryDone, type GalleryError, type GalleryField } from "./gallery-rules";
 
 /**
  * A product's gallery in the back office (the "Images" part of /admin/products/<id>), without the
- * web: add an image with its text alternative, change an image's text, move an image up or down,
- * remove one, the last one too (the product then shows the shop's placeholder). The first image is
- * also the product's card image (lib/catalog/gallery.ts replaceGallery keeps products.image_path with it).
- *
- * Two admins may change the same gallery at once. Every change locks the product's row first, then
- * applies to the gallery as it is now, naming images by their id rather than by a position read
- * earlier: an image another admin removed meanwhile is 409 image_gone, and nothing an admin did is
- * lost without being told.
+ * web: add an image with its text alternative, change an image's text, move an image, remove one
+ * (the last one too: the product then shows the shop's placeholder). Two admins may change the
+ * same gallery at once: every change locks the product's row first and names images by their id,
+ * so an image another admin removed meanwhile is 409 image_gone, never a silent loss.
  */
 
 /** An uploaded file, as the route read it; absent or empty when the form had none. */
@@ -26,57 +23,29 @@ export interface ImageUpload {
   bytes: Uint8Array<ArrayBuffer>;
 }
 
-export const GALLERY_DONE = ["added", "alt_saved", "moved", "removed"] as const;
-export type GalleryDone = (typeof GALLERY_DONE)[number];
-export const GALLERY_ERRORS = [
-  "invalid_input",
-  "image_required",
-  "image_empty",
-  "image_too_large",
-  "image_too_many_pixels",
-  "unsupported_image",
-  "image_unreadable",
-  "duplicate_image",
-  "gallery_full",
-  "image_gone",
-  "cannot_move",
-] as const;
-export type GalleryError = (typeof GALLERY_ERRORS)[number];
-export const GALLERY_FIELDS = ["image", "alt", "direction"] as const;
-export type GalleryField = (typeof GALLERY_FIELDS)[number];
-
 export interface AdminGalleryImage {
   id: string;
   path: string;
   alt: string;
 }
 
-export type GalleryResult =
-  | { ok: true; done: GalleryDone; gallery: AdminGalleryImage[] }
-  | {
-      ok: false;
-      status: 400 | 404 | 409 | 413 | 415;
-      code: GalleryError | "not_found";
-      message: string;
-      field?: GalleryField;
-    };
-type Refusal = Extract<GalleryResult, { ok: false }>;
-
-/** An image's text alternative: what a screen reader says instead of showing it. */
-export const altSchema = requiredText(GALLERY_LIMITS.altMax);
+export type GalleryRefusal = Refusal<GalleryError | "not_found", GalleryField> & {
+  status: 400 | 404 | 409 | 413 | 415;
+};
+export type GalleryResult = { ok: true; done: GalleryDone; gallery: AdminGalleryImage[] } | GalleryRefusal;
 
 const altInput = z.object({ alt: altSchema });
 const moveInput = z.object({ direction: z.enum(["up", "down"], { error: "must be up or down" }) });
 
-const notFound: Refusal = { ok: false, status: 404, code: "not_found", message: "no such product" };
-const imageGone: Refusal = {
+const notFound: GalleryRefusal = { ok: false, status: 404, code: "not_found", message: "no such product" };
+const imageGone: GalleryRefusal = {
   ok: false,
   status: 409,
   code: "image_gone",
   message: "this image is no longer in the gallery (another change removed it); nothing was changed",
 };
 
-const invalid = (error: z.ZodError): Refusal => invalidInput(error, GALLERY_FIELDS);
+const invalid = (error: z.ZodError): GalleryRefusal => invalidInput(error, GALLERY_FIELDS);
 
 const galleryFields = { id: true, path: true, alt: true } as const;
 
@@ -165,7 +134,7 @@ export async function addGalleryImage(
       return { ok: true, done: "added", gallery: await readGallery(tx, productId) };
     });
   } catch (error) {
-    const refused = rolledBack<Refusal>(error);
+    const refused = rolledBack<GalleryRefusal>(error);
     if (refused) return refused;
     throw error;
   }
@@ -245,7 +214,10 @@ async function change(
   db: Database,
   productId: string,
   imageId: string,
-  apply: (tx: Prisma.TransactionClient, images: (GalleryImage & { id?: string })[]) => Promise<GalleryDone | Refusal>,
+  apply: (
+    tx: Prisma.TransactionClient,
+    images: (GalleryImage & { id?: string })[],
+  ) => Promise<GalleryDone | GalleryRefusal>,
 ): Promise<GalleryResult> {
   return db.$transaction(async (tx): Promise<GalleryResult> => {
     const images = await lockedGallery(tx, productId);
@@ -257,14 +229,3 @@ async function change(
     return { ok: true, done: outcome, gallery: await readGallery(tx, productId) };
   });
 }
-
-/**
- * The query parameters of the gallery's flash on the product's page, apart from the product
- * form's (?done=, ?error=), and the section a form goes back to.
- */
-export const GALLERY_FLASH = {
-  done: "gallery",
-  error: "galleryError",
-  field: "galleryField",
-  hash: "#gallery",
-} as const;

@@ -1,88 +1,41 @@
 import "server-only";
-import { z } from "zod";
+import type { z } from "zod";
 import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/known-error";
 import { Prisma } from "../generated/prisma/client";
 import { NO_IMAGE, replaceGallery } from "./gallery";
-import { Rollback, rolledBack } from "../refusal";
+import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { lockProducts } from "./stock";
 import type { ImageStore } from "./images/store";
-import { SLUG_PATTERN } from "../slug";
 import { prepareImage, type PreparedImage } from "./images/validate";
-import { formInteger, formOptional, formUuidList, hasNoNul, invalidInput, NO_NUL, requiredText } from "../text-input";
+import { invalidInput } from "../text-input";
 import { lockCategories } from "./categories-admin";
-import { altSchema, lockedGallery, type ImageUpload } from "./gallery-admin";
+import { lockedGallery, type ImageUpload } from "./gallery-admin";
+import {
+  adjustStockSchema,
+  createProductSchema,
+  PRODUCT_FIELDS,
+  PRODUCT_LIMITS,
+  productIdSchema,
+  updateProductSchema,
+  type ProductDone,
+  type ProductError,
+  type ProductField,
+} from "./product-rules";
 
 /**
- * The back office's products and stock (/admin/products), without the web: the form's input
- * through zod, creating and editing a product, archiving and restoring it (a product is never
- * deleted: orders point at it), and changing its stock with a reason that is kept.
- *
- * Stock is never written from a number read earlier, since checkouts take units at any moment
- * (lib/checkout/create-order.ts decrements it in their own transactions):
- * - an adjustment adds a signed delta in one UPDATE that refuses to go below zero;
- * - the product form sends the stock it showed beside the new one, and the change is made only
- *   if the stock is still what it showed (compare-and-set under the row's lock), else 409.
- * Either way the change and its history row are written in one transaction.
- *
- * A product's categories (`categoryIds`) are replaced as a set in the same transaction as the rest
- * of the form; its image is the first of its gallery (./gallery.ts manages the others).
+ * The back office's products and stock (/admin/products), without the web: creating and editing a
+ * product, archiving and restoring it (a product is never deleted: orders point at it), changing
+ * its stock with a reason that is kept, and the list and detail its pages show. Stock is never
+ * written from a number read earlier, since checkouts take units at any moment
+ * (lib/checkout/create-order.ts decrements it in their own transactions).
  */
 
-export const PRODUCT_LIMITS = {
-  nameMax: 120,
-  /** The storefront's product route accepts slugs of up to 120 characters. */
-  slugMax: 120,
-  descriptionMax: 2000,
-  /** 100 million kwanza a unit; an order's total must also fit the database's integer. */
-  priceMax: 100_000_000,
-  stockMax: 1_000_000,
-  reasonMax: 500,
-  /** Categories one product may be in. */
-  categoriesMax: 100,
-} as const;
-
-/** What an action did, and why it did nothing: the admin pages have a sentence for each (?done=, ?error=). */
-export const PRODUCT_DONE = ["created", "saved", "archived", "restored", "adjusted"] as const;
-export type ProductDone = (typeof PRODUCT_DONE)[number];
-export const PRODUCT_ERRORS = [
-  "invalid_input",
-  "slug_taken",
-  "stock_changed",
-  "insufficient_stock",
-  "has_options",
-  "image_empty",
-  "image_too_large",
-  "image_too_many_pixels",
-  "unsupported_image",
-  "image_unreadable",
-] as const;
-export type ProductError = (typeof PRODUCT_ERRORS)[number];
-/** The form fields an `invalid_input` may name (?field=). */
-export const PRODUCT_FIELDS = [
-  "name",
-  "slug",
-  "description",
-  "priceAoa",
-  "stock",
-  "stockReason",
-  "delta",
-  "reason",
-  "image",
-  "imageAlt",
-  "categories",
-] as const;
-export type ProductField = (typeof PRODUCT_FIELDS)[number];
-
-export type ProductResult =
-  | { ok: true; done: ProductDone; product: AdminProduct }
-  | {
-      ok: false;
-      status: 400 | 404 | 409 | 413 | 415;
-      code: ProductError | "not_found";
-      message: string;
-      field?: ProductField;
-    };
+/** With the statuses the back office's actions answer with (lib/http/admin-action.ts ActionOutcome). */
+export type ProductRefusal = Refusal<ProductError | "not_found", ProductField> & {
+  status: 400 | 404 | 409 | 413 | 415;
+};
+export type ProductResult = { ok: true; done: ProductDone; product: AdminProduct } | ProductRefusal;
 
 export interface AdminProduct {
   id: string;
@@ -119,86 +72,11 @@ const productFields = {
   updatedAt: true,
 } as const;
 
-export const stockValue = formInteger.pipe(
-  z
-    .number()
-    .min(0, { error: "must not be negative" })
-    .max(PRODUCT_LIMITS.stockMax, { error: `must be at most ${PRODUCT_LIMITS.stockMax}` }),
-);
-
-export const priceValue = formInteger.pipe(
-  z
-    .number()
-    .min(1, { error: "must be at least 1 kwanza" })
-    .max(PRODUCT_LIMITS.priceMax, { error: `must be at most ${PRODUCT_LIMITS.priceMax}` }),
-);
-
-const catalogueFields = z.object({
-  name: requiredText(PRODUCT_LIMITS.nameMax),
-  slug: z
-    .string({ error: "is required" })
-    .trim()
-    .max(PRODUCT_LIMITS.slugMax, { error: `must have at most ${PRODUCT_LIMITS.slugMax} characters` })
-    .regex(SLUG_PATTERN, { error: "must be lower-case letters and digits joined by single hyphens" }),
-  description: requiredText(PRODUCT_LIMITS.descriptionMax),
-  priceAoa: priceValue,
-});
-
-/**
- * The product's categories, replacing the ones it had; absent leaves them as they are. The form
- * sends one `categoryIds` per ticked box and always an empty one, so that ticking none clears them.
- */
-const categoryIds = formUuidList(PRODUCT_LIMITS.categoriesMax, "category", "categories");
-
-/** A new product: its image's text alternative is `imageAlt`, or its name when a client sends none. */
-export const createProductSchema = catalogueFields.extend({
-  stock: stockValue,
-  imageAlt: altSchema.optional(),
-  categoryIds,
-});
-
-/**
- * The product form. `stock` is the new stock and `stockShown` the one the form showed; both or
- * neither (a JSON client may leave the stock alone). A change needs `stockReason`.
- */
-export const updateProductSchema = catalogueFields
-  .extend({
-    /** The price of its one variant; a product with options prices each variant (./variants.ts). */
-    priceAoa: formOptional(priceValue),
-    stock: formOptional(stockValue),
-    stockShown: formOptional(stockValue),
-    stockReason: formOptional(z.string().trim().max(PRODUCT_LIMITS.reasonMax).refine(hasNoNul, NO_NUL)),
-    /** The new image's text alternative; without it the first image keeps its own. */
-    imageAlt: formOptional(altSchema),
-    categoryIds,
-  })
-  .superRefine((input, context) => {
-    if ((input.stock === undefined) !== (input.stockShown === undefined))
-      context.addIssue({ code: "custom", path: ["stock"], message: "needs stockShown, the stock the form showed" });
-    else if (input.stock !== input.stockShown && !input.stockReason)
-      context.addIssue({ code: "custom", path: ["stockReason"], message: "is required when the stock changes" });
-  });
-
-export const adjustStockSchema = z.object({
-  /** Which variant; may be left out for a product with one. */
-  variantId: formOptional(z.uuid({ error: "must be a variant id (a UUID)" })),
-  delta: formInteger.pipe(
-    z
-      .number()
-      .min(-PRODUCT_LIMITS.stockMax, { error: `must be at least -${PRODUCT_LIMITS.stockMax}` })
-      .max(PRODUCT_LIMITS.stockMax, { error: `must be at most ${PRODUCT_LIMITS.stockMax}` })
-      .refine((delta) => delta !== 0, { error: "must not be 0" }),
-  ),
-  reason: requiredText(PRODUCT_LIMITS.reasonMax),
-});
-
-export const productIdSchema = z.uuid();
-
-const invalid = (error: z.ZodError): ProductResult =>
+const invalid = (error: z.ZodError): ProductRefusal =>
   invalidInput(error, PRODUCT_FIELDS, { categoryIds: "categories" });
 
-const notFound: ProductResult = { ok: false, status: 404, code: "not_found", message: "no such product" };
-const slugTaken: ProductResult = {
+const notFound: ProductRefusal = { ok: false, status: 404, code: "not_found", message: "no such product" };
+const slugTaken: ProductRefusal = {
   ok: false,
   status: 409,
   code: "slug_taken",
@@ -206,7 +84,7 @@ const slugTaken: ProductResult = {
   field: "slug",
 };
 
-const unknownCategories: ProductResult = {
+const unknownCategories: ProductRefusal = {
   ok: false,
   status: 400,
   code: "invalid_input",
@@ -232,7 +110,7 @@ async function setCategories(tx: Prisma.TransactionClient, productId: string, id
  */
 async function prepareUpload(
   image: ImageUpload | undefined,
-): Promise<{ ok: true; image?: Extract<PreparedImage, { ok: true }> } | Extract<ProductResult, { ok: false }>> {
+): Promise<{ ok: true; image?: Extract<PreparedImage, { ok: true }> } | ProductRefusal> {
   if (!image || image.bytes.byteLength === 0) return { ok: true };
   const prepared = await prepareImage(image.bytes);
   if (!prepared.ok) return { ...prepared, field: "image" };
@@ -297,7 +175,11 @@ export async function createProduct(
 
 /**
  * The product form: name, slug, description, price, a new image when one is sent, and the stock
- * when it differs from the one the form showed (with a reason, kept as an `edit` adjustment).
+ * when it differs from the one the form showed (with a reason, kept as an `edit` adjustment). The
+ * form sends the stock it showed beside the new one, and the change is made only if the stock is
+ * still what it showed (compare-and-set under the row's lock), else 409. The product's categories
+ * (`categoryIds`) are replaced as a set in the same transaction; its image is the first of its
+ * gallery (./gallery.ts manages the others).
  */
 export async function updateProduct(
   productId: string,
@@ -308,10 +190,10 @@ export async function updateProduct(
   if (!productIdSchema.safeParse(productId).success) return notFound;
   const parsed = updateProductSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  const { stock, stockShown, stockReason, imageAlt, categoryIds, priceAoa, ...catalogue } = parsed.data;
+  const { stock, stockShown, stockReason, imageAlt, categoryIds, priceAoa, ...catalog } = parsed.data;
   if (!(await deps.db.product.findUnique({ where: { id: productId }, select: { id: true } }))) return notFound;
   const clash = await deps.db.product.findFirst({
-    where: { slug: catalogue.slug, id: { not: productId } },
+    where: { slug: catalog.slug, id: { not: productId } },
     select: { id: true },
   });
   if (clash) return slugTaken;
@@ -344,7 +226,7 @@ export async function updateProduct(
         const [first, ...rest] = gallery;
         const { path } = await deps.images.put(upload.image.bytes, upload.image.contentType, tx);
         await replaceGallery(tx, productId, [
-          first ? { ...first, path, alt: imageAlt ?? first.alt } : { path, alt: imageAlt ?? catalogue.name },
+          first ? { ...first, path, alt: imageAlt ?? first.alt } : { path, alt: imageAlt ?? catalog.name },
           ...rest,
         ]);
       }
@@ -353,7 +235,7 @@ export async function updateProduct(
           where: { id: current.id },
           data: { ...(priceAoa !== undefined ? { priceAoa } : {}), ...(stockChange ? { stock } : {}) },
         });
-      const product = await tx.product.update({ where: { id: productId }, data: catalogue, select: productFields });
+      const product = await tx.product.update({ where: { id: productId }, data: catalog, select: productFields });
       if (stockChange)
         await tx.stockAdjustment.create({
           data: {
@@ -375,7 +257,7 @@ export async function updateProduct(
   }
 }
 
-const hasOptionsRefusal: ProductResult = {
+const hasOptionsRefusal: ProductRefusal = {
   ok: false,
   status: 409,
   code: "has_options",
@@ -388,7 +270,7 @@ async function singleVariant(
   tx: Prisma.TransactionClient,
   productId: string,
 ): Promise<
-  { ok: true; variant: { id: string; stock: number; priceAoa: number } } | { ok: false; refusal: ProductResult }
+  { ok: true; variant: { id: string; stock: number; priceAoa: number } } | { ok: false; refusal: ProductRefusal }
 > {
   if ((await tx.productOption.count({ where: { productId } })) > 0) return { ok: false, refusal: hasOptionsRefusal };
   const [variant] = await tx.$queryRaw<{ id: string; stock: number; priceAoa: number }[]>(Prisma.sql`

@@ -4,9 +4,9 @@ import { Prisma } from "../generated/prisma/client";
 /**
  * Every change of a variant's stock (checkout, release, back office, CSV import) goes through
  * here, inside the caller's transaction, in one lock order: the products' rows first, by id, then
- * the variants', by id. A trigger of migration 20261129000000 adds each variant's change to its
- * product's total (products.stock) after the variant's row; taking the products first is what
- * keeps two transactions on sibling variants from each holding what the other waits for.
+ * the variants', by id. A trigger adds each variant's change to its product's total
+ * (products.stock) after the variant's row; taking the products first is what keeps two
+ * transactions on sibling variants from each holding what the other waits for.
  */
 
 type Transaction = Prisma.TransactionClient;

@@ -1,14 +1,10 @@
 /**
- * Products with options (README "Products with options"; schema: migration 20261129000000).
- *
- * A product has at most MAX_OPTIONS options (Tamanho, Cor…), each with its values in the order
- * the shop shows them. What a shopper buys is a variant: one combination of values, written as an
- * object from option name to value (`{ "Tamanho": "M", "Cor": "Azul" }`), with its own SKU, price,
- * stock and image. A product without options has exactly one variant, its default, whose options
- * are `{}`: carts, orders, holds and stock always deal in variants, with no second path.
- *
- * Pure functions only (no database, no framework, no zod: the product page's option picker runs
- * them in the browser); the input schemas of options and SKUs are in ./variant-input.ts.
+ * Products with options. A product has up to VARIANT_LIMITS.options options (Tamanho, Cor…), each
+ * with its values in the shop's order; a shopper buys a variant, one combination of values
+ * (`{ "Tamanho": "M", "Cor": "Azul" }`) with its own SKU, price, stock and image. A product without
+ * options has one variant, its default (`{}`): carts, orders, holds and stock always deal in
+ * variants. Pure functions only: the product page's option picker runs them in the browser
+ * (./variant-rules.ts has the input schemas, with zod).
  */
 
 export const VARIANT_LIMITS = {

@@ -6,7 +6,7 @@ import { isMultipart, refuseCrossSite, seeOther, wantsJson } from "./admin-reque
 import { catalogChanged } from "../catalog/cached-pages";
 import { importFlashUrl, type ImportError } from "../catalog/csv/flash";
 import { CSV_LIMITS, type CsvProblem } from "../catalog/csv/format";
-import { importCatalogueCsv, type ImportDeps } from "../catalog/csv/import";
+import { importCatalogCsv, type ImportDeps } from "../catalog/csv/import";
 import { jsonError } from "./json-error";
 import { readBodyCapped } from "./request-body";
 
@@ -83,7 +83,7 @@ export async function catalogueImport(request: NextRequest, deps: () => ImportDe
   if (form && !dryRun && body.checked !== hash)
     return answer("not_checked", 409, "this is not the file that was checked: check it first");
 
-  const result = await importCatalogueCsv(body.bytes, { dryRun }, deps());
+  const result = await importCatalogCsv(body.bytes, { dryRun }, deps());
   if ("conflict" in result) return answer("conflict", 409, result.message);
   // New products, prices, stock, categories, images: the cached pages follow.
   if (result.ok && !dryRun) catalogChanged();

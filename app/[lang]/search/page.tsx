@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { addToCartAction } from "@/app/actions/cart";
 import { SearchView } from "@/components/catalog/views";
-import { readBrowseParams } from "@/lib/catalog/browse";
+import { readBrowseParams } from "@/lib/catalog/browse-query";
 import { routeLang } from "@/lib/http/route-lang";
 
 // Search words, a sort or a filter, on all products or a category's (?category=): rendered per
-// request from the URL alone (lib/catalog/browse.ts), so any view can be shared and needs no
+// request from the URL alone (lib/catalog/browse-query.ts), so any view can be shared and needs no
 // JavaScript. Not for search engines: the categories and products are their pages.
 export const dynamic = "force-dynamic";
 export const maxDuration = 30;

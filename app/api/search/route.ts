@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
-import { browseFacets, browseProducts, parseBrowseParams } from "@/lib/catalog/browse";
+import { browseFacets, browseProducts } from "@/lib/catalog/browse";
+import { parseBrowseParams } from "@/lib/catalog/browse-query";
 import { db } from "@/lib/db/client";
 import { jsonError } from "@/lib/http/json-error";
 import { consoleLogger, errorKind } from "@/lib/log";

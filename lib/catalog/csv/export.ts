@@ -6,39 +6,39 @@ import { readVariantOptions } from "../variants";
 import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR } from "./format";
 
 /**
- * The catalogue as the import reads it (GET /api/admin/catalogue/export): every product, archived
+ * The catalog as the import reads it (GET /api/admin/catalogue/export): every product, archived
  * ones too (an import keeps them archived), by slug, with its categories as `Parent > Child`
  * paths and its gallery as the paths the shop serves its images at, so that importing the file
- * into the same shop changes nothing. Read in batches of 500 by keyset (slug), each written to the
- * response as it comes.
- *
- * A product with options is one line per active variant, by position, each with the product's
- * columns repeated (a spreadsheet sorted or filtered still reads back), its option names and values,
- * its SKU, price and stock; a product without options is one line, its default variant's SKU in
- * `sku`. A variant's own image is not in the file (an import keeps it).
- *
- * A BOM first, so that Excel reads the file as UTF-8; `escape_formulas` puts an apostrophe before
- * a text starting with =, +, -, @ (OWASP "CSV injection"), which the import takes off again.
+ * into the same shop changes nothing.
  */
 
-export const CATALOGUE_EXPORT_BATCH = 500;
+/** Products read at a time, by keyset (slug), each batch written to the response as it comes. */
+export const CATALOG_EXPORT_BATCH = 500;
 
 export type CsvDelimiter = "," | ";";
 
 /** `?delimiter=semicolon` gives what Excel in pt-AO opens in columns; a comma otherwise. */
 export const delimiterOf = (value: string | null): CsvDelimiter => (value === "semicolon" ? ";" : ",");
 
-export function catalogueCsv(
+/**
+ * The file, streamed. A product with options is one line per active variant, by position, each
+ * with the product's columns repeated (a spreadsheet sorted or filtered still reads back), its
+ * option names and values, its SKU, price and stock; a product without options is one line, its
+ * default variant's SKU in `sku`. A variant's own image is not in the file (an import keeps it).
+ */
+export function catalogCsv(
   db: Pick<Database, "product" | "category" | "galleryImage" | "productCategory" | "productVariant" | "productOption">,
   delimiter: CsvDelimiter = ",",
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
+  // An apostrophe before a text starting with =, +, -, @ (OWASP "CSV injection"), which the import takes off again.
   const options = { escape_formulas: true, record_delimiter: "\r\n", delimiter } as const;
   let after: string | undefined;
   let paths: Map<string, string> | undefined;
   let done = false;
   return new ReadableStream({
     start(controller) {
+      // A BOM first, so that Excel reads the file as UTF-8.
       controller.enqueue(encoder.encode(`\uFEFF${stringify([[...CSV_COLUMNS]], options)}`));
     },
     async pull(controller) {
@@ -47,7 +47,7 @@ export function catalogueCsv(
       const products = await db.product.findMany({
         where: after === undefined ? {} : { slug: { gt: after } },
         orderBy: { slug: "asc" },
-        take: CATALOGUE_EXPORT_BATCH,
+        take: CATALOG_EXPORT_BATCH,
         select: { id: true, slug: true, name: true, description: true, priceAoa: true, stock: true, imagePath: true },
       });
       const ids = products.map((product) => product.id);
@@ -120,7 +120,7 @@ export function catalogueCsv(
       });
       if (rows.length > 0) controller.enqueue(encoder.encode(stringify(rows, options)));
       after = products.at(-1)?.slug;
-      if (products.length < CATALOGUE_EXPORT_BATCH) {
+      if (products.length < CATALOG_EXPORT_BATCH) {
         done = true;
         controller.close();
       }

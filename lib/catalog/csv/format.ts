@@ -4,9 +4,9 @@ import { MAX_IMAGE_BYTES, MAX_INPUT_PIXELS } from "../images/validate";
 import { VARIANT_LIMITS } from "../variants";
 
 /**
- * The catalogue's CSV (README, "Catalogue CSV"): its columns, its limits, and every problem an
- * import can answer, each by line and column with a code the back office translates
- * (lib/i18n, admin.catalogue.problems) and an English message for the JSON API and the CLI.
+ * The catalog's CSV: its columns, its limits, and every problem an import can answer, each by
+ * line and column with a code the back office translates (lib/i18n, admin.catalogue.problems)
+ * and an English message for the JSON API and the CLI.
  * No database and no file system here: the page imports it too.
  */
 

@@ -1,50 +1,33 @@
-import { posix } from "node:path";
 import { parse } from "csv-parse/sync";
-import { z } from "zod";
-import { PRODUCT_LIMITS } from "../products-admin";
-import { SLUG_PATTERN } from "../../slug";
-import { CATEGORY_LIMITS } from "../categories";
-import { GALLERY_LIMITS } from "../gallery";
-import { skuSchema } from "../variant-rules";
-import { optionsKey, VARIANT_LIMITS, type ProductOptionDefinition, type VariantOptions } from "../variants";
+import type { z } from "zod";
+import { VARIANT_LIMITS, type ProductOptionDefinition } from "../variants";
 import {
   CSV_COLUMNS,
   CSV_LIMITS,
-  LIST_SEPARATOR,
   OPTION_COLUMNS,
-  PATH_SEPARATOR,
   REQUIRED_COLUMNS,
   problem,
   type CsvColumn,
   type CsvProblem,
 } from "./format";
+import {
+  issueProblem,
+  parseCategories,
+  parseImages,
+  rowSchema,
+  variantRowSchema,
+  type CategoryPath,
+  type CsvImage,
+} from "./parse-cells";
+import { addCombination, parseOptions, parseSku, type CsvVariant } from "./parse-variants";
 
 /**
- * The catalogue CSV's bytes into products, without a database or a file system: UTF-8 with or
+ * The catalog CSV's bytes into products, without a database or a file system: UTF-8 with or
  * without a BOM, comma or semicolon (whichever the header line has more of: Excel in pt-AO writes
- * semicolons), csv-parse for the quoting. Every cell is checked and every problem kept, by line
- * and column; a line with a problem is marked so and never written. What needs the database (categories by name,
- * the shop's images, whether a slug is new) is ./import.ts's.
+ * semicolons), csv-parse for the quoting. Every cell is checked and every problem kept, by line and
+ * column; a line with a problem is marked so and never written. What needs the database
+ * (categories by name, the shop's images, whether a slug is new) is ./import-plan.ts's.
  */
-
-/** An image of the `images` column: a path the shop already serves, or a file beside the CSV. */
-export type ImageRef = { kind: "path"; path: string } | { kind: "file"; name: string };
-
-/** `Mercearia > Café` is { parent: "Mercearia", name: "Café" }; `Ofertas` is { parent: null, name: "Ofertas" }. */
-export interface CategoryPath {
-  parent: string | null;
-  name: string;
-}
-
-/** One line of a product: a variant, its combination (`{}` for a product without options). */
-export interface CsvVariant {
-  line: number;
-  options: VariantOptions;
-  priceAoa: number;
-  stock: number;
-  /** null when the cell is empty (or the column absent): a variant keeps its SKU, a new one has none. */
-  sku: string | null;
-}
 
 export interface CsvProduct {
   /** Where its first line's record starts in the file. */
@@ -66,7 +49,7 @@ export interface CsvProduct {
   /** null when the cell is empty (or the column absent): the product keeps the categories it has. Only the paths without a problem. */
   categories: CategoryPath[] | null;
   /** null when the cell is empty (or the column absent): the product keeps its gallery. Only the images named correctly. */
-  images: { ref: ImageRef; alt: string }[] | null;
+  images: CsvImage[] | null;
 }
 
 export interface ParsedCsv {
@@ -84,54 +67,6 @@ export interface ParsedCsv {
 /** A spreadsheet's apostrophe before =, +, -, @ (what the export's escape_formulas adds) is not part of the text. */
 const FORMULA_ESCAPE = /^'(?=[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])/;
 
-const text = (max: number) => z.string().trim().min(1).max(max);
-const whole = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .regex(/^[0-9]+$/)
-    .transform(Number)
-    .pipe(z.number().min(min).max(max));
-
-const rowSchema = z.object({
-  slug: text(PRODUCT_LIMITS.slugMax).regex(SLUG_PATTERN),
-  name: text(PRODUCT_LIMITS.nameMax),
-  description: text(PRODUCT_LIMITS.descriptionMax),
-  price_aoa: whole(1, PRODUCT_LIMITS.priceMax),
-  stock: whole(0, PRODUCT_LIMITS.stockMax),
-});
-
-/** A product's other lines: their own slug, price and stock; its name and description are its first line's. */
-const variantRowSchema = rowSchema.pick({ slug: true, price_aoa: true, stock: true });
-
-/** A zod issue of `rowSchema` as one of our problems. */
-function issueProblem(line: number, issue: z.core.$ZodIssue): CsvProblem {
-  const column = String(issue.path[0]);
-  switch (issue.code) {
-    case "too_small":
-      return issue.origin === "number"
-        ? problem(line, column, "below_min", Number(issue.minimum))
-        : problem(line, column, "required");
-    case "too_big":
-      return issue.origin === "number"
-        ? problem(line, column, "above_max", Number(issue.maximum))
-        : problem(line, column, "too_long", Number(issue.maximum));
-    default:
-      return problem(
-        line,
-        column,
-        column === "price_aoa"
-          ? "not_kwanza"
-          : column === "stock"
-            ? "not_whole"
-            : column === "slug"
-              ? "slug_format"
-              : "required",
-      );
-  }
-}
-
 /** The delimiter the header line uses most: `;` or `,`. */
 function detectDelimiter(text: string): ";" | "," {
   const end = text.search(/\r?\n/);
@@ -147,91 +82,7 @@ function firstInvalidLine(bytes: Uint8Array): number {
   return at === -1 ? 1 : decoded.slice(0, at).split("\n").length;
 }
 
-const splitList = (cell: string) => cell.split(LIST_SEPARATOR).map((part) => part.trim());
-
-function parseCategories(line: number, cell: string, problems: CsvProblem[]): CategoryPath[] | null {
-  // An empty path between two | (a trailing one, as spreadsheets concatenate) says nothing.
-  const paths = splitList(cell).filter((path) => path !== "");
-  if (paths.length === 0) return null;
-  const categories: CategoryPath[] = [];
-  for (const path of paths) {
-    const names = path.split(PATH_SEPARATOR).map((name) => name.trim().replace(/\s+/g, " "));
-    if (names.length > 2) {
-      problems.push(problem(line, "categories", "category_too_deep", path));
-      continue;
-    }
-    if (names.some((name) => name === "")) {
-      problems.push(problem(line, "categories", "category_empty_name"));
-      continue;
-    }
-    const tooLong = names.find((name) => name.length > CATEGORY_LIMITS.nameMax);
-    if (tooLong) {
-      problems.push(problem(line, "categories", "category_name_too_long", tooLong));
-      continue;
-    }
-    const [first, second] = names as [string, string | undefined];
-    categories.push(second === undefined ? { parent: null, name: first } : { parent: first, name: second });
-  }
-  return categories;
-}
-
-const SHOP_PUBLIC_PATH = /^\/products\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
-const SHOP_STORED_PATH = /^\/api\/images\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** One cell of `images`: a shop path as it is, or a file name relative to the CSV's folder (`\` read as `/`). */
-function imageRef(line: number, raw: string, problems: CsvProblem[]): ImageRef | null {
-  if (raw === "") {
-    problems.push(problem(line, "images", "image_empty_path"));
-    return null;
-  }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
-    problems.push(problem(line, "images", "image_url", raw));
-    return null;
-  }
-  if (raw.startsWith("/")) {
-    if (SHOP_PUBLIC_PATH.test(raw) || SHOP_STORED_PATH.test(raw.toLowerCase()))
-      return { kind: "path", path: raw.startsWith("/api/") ? raw.toLowerCase() : raw };
-    problems.push(problem(line, "images", "image_bad_path", raw));
-    return null;
-  }
-  const name = raw.replaceAll("\\", "/");
-  const normalized = posix.normalize(name);
-  if (/^[A-Za-z]:\//.test(name) || normalized === ".." || normalized.startsWith("../")) {
-    problems.push(problem(line, "images", "image_outside_folder", raw));
-    return null;
-  }
-  return { kind: "file", name: normalized };
-}
-
-/** The cell's images, those it names correctly (each with its alt, "" when the alts do not match). */
-function parseImages(line: number, imagesCell: string, altsCell: string, problems: CsvProblem[]): CsvProduct["images"] {
-  if (imagesCell === "") {
-    if (altsCell !== "") problems.push(problem(line, "image_alts", "alts_without_images"));
-    return null;
-  }
-  const paths = splitList(imagesCell);
-  if (paths.length > GALLERY_LIMITS.imagesMax)
-    problems.push(problem(line, "images", "too_many_images", GALLERY_LIMITS.imagesMax));
-  const seen = new Set<string>();
-  for (const raw of paths) {
-    if (raw !== "" && seen.has(raw)) problems.push(problem(line, "images", "image_duplicate", raw));
-    seen.add(raw);
-  }
-  const alts = altsCell === "" ? [] : splitList(altsCell);
-  if (alts.length !== paths.length) problems.push(problem(line, "image_alts", "alts_count", paths.length));
-  else
-    alts.forEach((alt, index) => {
-      if (alt === "") problems.push(problem(line, "image_alts", "alt_empty", index + 1));
-      else if (alt.length > GALLERY_LIMITS.altMax)
-        problems.push(problem(line, "image_alts", "alt_too_long", index + 1));
-    });
-  return paths.flatMap((raw, index) => {
-    const ref = imageRef(line, raw, problems);
-    return ref ? [{ ref, alt: alts.length === paths.length ? alts[index]! : "" }] : [];
-  });
-}
-
-export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
+export function parseCatalogCsv(bytes: Uint8Array): ParsedCsv {
   const none = (problems: CsvProblem[]): ParsedCsv => ({ products: [], problems, rows: 0, optionColumns: false });
   if (bytes.byteLength > CSV_LIMITS.bytesMax) return none([problem(0, null, "file_too_large", CSV_LIMITS.bytesMax)]);
   let text: string;
@@ -427,72 +278,3 @@ export function parseCatalogueCsv(bytes: Uint8Array): ParsedCsv {
 const PRODUCT_COLUMNS = ["name", "description", "categories", "images", "image_alts"] as const;
 
 const sameCell = (a: string, b: string) => a.replace(/\r\n?/g, "\n") === b.replace(/\r\n?/g, "\n");
-
-/** An option's name or value, as lib/catalog/variants.ts' optionDefinitionsSchema takes them. */
-const optionText = (value: string, max: number) => value.length <= max && !/[\u0000-\u001f\u007f,]/.test(value);
-
-/**
- * A line's options, from option1 on; null when one of them has a problem (answered here). A
- * product without options has none: [].
- */
-function parseOptions(
-  line: number,
-  cell: (column: CsvColumn) => string,
-  problems: CsvProblem[],
-): { name: string; value: string }[] | null {
-  const pairs = OPTION_COLUMNS.map(([name, value]) => ({ name: cell(name), value: cell(value) }));
-  const last = pairs.findLastIndex((pair) => pair.name !== "" || pair.value !== "");
-  const before = problems.length;
-  const options: { name: string; value: string }[] = [];
-  for (let i = 0; i <= last; i++) {
-    const [nameColumn, valueColumn] = OPTION_COLUMNS[i]!;
-    const { name, value } = pairs[i]!;
-    if (name === "" && value === "") {
-      problems.push(problem(line, nameColumn, "option_gap"));
-      continue;
-    }
-    if (name === "") problems.push(problem(line, nameColumn, "required"));
-    else if (!optionText(name, VARIANT_LIMITS.nameMax)) problems.push(problem(line, nameColumn, "option_text"));
-    else if (options.some((option) => option.name.toLowerCase() === name.toLowerCase()))
-      problems.push(problem(line, nameColumn, "option_name_twice", name));
-    if (value === "") problems.push(problem(line, valueColumn, "required"));
-    else if (!optionText(value, VARIANT_LIMITS.valueMax)) problems.push(problem(line, valueColumn, "option_text"));
-    options.push({ name, value });
-  }
-  return problems.length === before ? options : null;
-}
-
-/** The line's SKU (null: none written), unique in the file. */
-function parseSku(line: number, raw: string, lineOfSku: Map<string, number>, problems: CsvProblem[]): string | null {
-  const parsed = skuSchema.safeParse(raw);
-  if (!parsed.success) {
-    problems.push(problem(line, "sku", "sku_format"));
-    return null;
-  }
-  if (parsed.data === null) return null;
-  const other = lineOfSku.get(parsed.data);
-  if (other !== undefined) problems.push(problem(line, "sku", "duplicate_sku", other));
-  else lineOfSku.set(parsed.data, line);
-  return parsed.data;
-}
-
-/** Adds a line's combination to its product's: each once, its values to the options' lists. */
-function addCombination(
-  group: { names: string[] | null; values: string[][]; lineOfCombination: Map<string, number> },
-  variant: CsvVariant,
-  problems: CsvProblem[],
-) {
-  const key = optionsKey(variant.options);
-  const other = group.lineOfCombination.get(key);
-  if (other !== undefined) {
-    problems.push(problem(variant.line, OPTION_COLUMNS[0][1], "duplicate_combination", other));
-    return;
-  }
-  group.lineOfCombination.set(key, variant.line);
-  // By the names' order: an object's keys that look like numbers would come first.
-  (group.names ?? []).forEach((name, i) => {
-    const value = variant.options[name]!;
-    const list = (group.values[i] ??= []);
-    if (!list.includes(value)) list.push(value);
-  });
-}

@@ -1,27 +1,13 @@
 import { fileTypeFromBuffer } from "file-type";
 import sharp, { type Metadata } from "sharp";
 import { IMAGE_CONTENT_TYPES, type ImageContentType } from "./store";
+import type { Refusal } from "../../refusal";
 
 /**
- * What an uploaded product image must be, and what the shop stores of it. Every upload (the
- * product form, the gallery, the catalogue's import) goes through {@link prepareImage}:
- *
- * - PNG, JPEG or WebP, told by its bytes (never by the name or the type the browser declares),
- *   and at most MAX_IMAGE_BYTES. SVG is refused whatever it is called: it can carry script, and
- *   the shop serves images from its own origin.
- * - At most MAX_INPUT_PIXELS, read from the header before anything is decoded: a few hundred KB
- *   can declare 20 000 × 20 000 pixels of one colour, gigabytes once decoded (a decompression
- *   bomb), in this server and on every shopper's phone.
- * - Decoded and encoded again with sharp (libvips, as Next's image optimiser), in its own format:
- *   turned upright by its EXIF orientation, fitted inside MAX_IMAGE_SIDE × MAX_IMAGE_SIDE (never
- *   enlarged), converted to sRGB by its ICC profile, and written without any metadata: no EXIF
- *   (a phone's photo carries where it was taken), XMP, IPTC or profile. What is stored is what
- *   was encoded here, never the uploaded bytes: nothing the uploader hid in the file survives.
- * - A file that cannot be decoded (corrupt, truncated) is a 400, never a 500.
- *
- * Encoding the same file again gives the same bytes (libvips is deterministic for a given
- * version), which is what lets the store keep one copy per content and the catalogue's import
- * find a file the shop already has.
+ * What an uploaded product image must be, and what the shop stores of it: every upload (the
+ * product form, the gallery, the catalog's import) goes through {@link prepareImage}, which checks
+ * it and encodes it again, so that what is stored is what was encoded here, never the uploaded
+ * bytes.
  */
 
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -36,12 +22,8 @@ export const MAX_INPUT_PIXELS = 40_000_000;
 export type ImageRefusalCode =
   "image_empty" | "image_too_large" | "image_too_many_pixels" | "unsupported_image" | "image_unreadable";
 
-export type ImageRefusal = {
-  ok: false;
-  status: 400 | 413 | 415;
-  code: ImageRefusalCode;
-  message: string;
-};
+/** An image refused; the form that sent it names its own field. */
+export type ImageRefusal = Refusal<ImageRefusalCode, never> & { status: 400 | 413 | 415 };
 
 export type PreparedImage =
   | {
@@ -64,6 +46,24 @@ const unreadable: ImageRefusal = {
   message: "the image could not be read: the file is damaged or incomplete",
 };
 
+/**
+ * - PNG, JPEG or WebP, told by its bytes (never by the name or the type the browser declares),
+ *   and at most MAX_IMAGE_BYTES. SVG is refused whatever it is called: it can carry script, and
+ *   the shop serves images from its own origin.
+ * - At most MAX_INPUT_PIXELS, read from the header before anything is decoded: a few hundred KB
+ *   can declare 20 000 × 20 000 pixels of one colour, gigabytes once decoded (a decompression
+ *   bomb), in this server and on every shopper's phone.
+ * - Decoded and encoded again with sharp (libvips, as Next's image optimiser), in its own format:
+ *   turned upright by its EXIF orientation, fitted inside MAX_IMAGE_SIDE × MAX_IMAGE_SIDE (never
+ *   enlarged), converted to sRGB by its ICC profile, and written without any metadata: no EXIF
+ *   (a phone's photo carries where it was taken), XMP, IPTC or profile. What is stored is what
+ *   was encoded here, never the uploaded bytes: nothing the uploader hid in the file survives.
+ * - A file that cannot be decoded (corrupt, truncated) is a 400, never a 500.
+ *
+ * Encoding the same file again gives the same bytes (libvips is deterministic for a given
+ * version), which is what lets the store keep one copy per content and the catalogue's import
+ * find a file the shop already has.
+ */
 export async function prepareImage(bytes: Uint8Array): Promise<PreparedImage> {
   if (bytes.byteLength === 0)
     return { ok: false, status: 400, code: "image_empty", message: "the image file is empty" };

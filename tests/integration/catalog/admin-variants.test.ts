@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { adjustStock } from "@/lib/catalog/products-admin";
-import { adminVariants, setProductOptions, setVariantArchived, updateVariants } from "@/lib/catalog/variants-admin";
+import { setProductOptions } from "@/lib/catalog/options-admin";
+import { adminVariants, setVariantArchived, updateVariants } from "@/lib/catalog/variants-admin";
 import { db } from "@/lib/db/client";
 import { readVariantOptions } from "@/lib/catalog/variants";
 import { adminRequest, type AdminCaller } from "../../../harness/support/admin";

@@ -51,11 +51,11 @@ const HEADER =
 const file = (...lines: string[]) => [HEADER, ...lines].join("\n");
 
 async function runImport(csv: string, options: { images?: ImageStore; files?: boolean } = {}) {
-  const { importCatalogueCsv } = await import("@/lib/catalog/csv/import");
+  const { importCatalogCsv } = await import("@/lib/catalog/csv/import");
   const { folderFiles } = await import("@/lib/catalog/csv/files");
   const { db } = await import("@/lib/db/client");
   const { postgresImageStore } = await import("@/lib/catalog/images/postgres-store");
-  return importCatalogueCsv(
+  return importCatalogCsv(
     new TextEncoder().encode(csv),
     { dryRun: false, ...(options.files ? { files: folderFiles(folder) } : {}) },
     { db: db(), images: options.images ?? postgresImageStore(db()) },
@@ -115,9 +115,9 @@ describe("a catalogue without images", () => {
   });
 
   it("reads back from the export without a change, the images cells empty", async () => {
-    const { catalogueCsv } = await import("@/lib/catalog/csv/export");
+    const { catalogCsv } = await import("@/lib/catalog/csv/export");
     const { db } = await import("@/lib/db/client");
-    const csv = await new Response(catalogueCsv(db())).text();
+    const csv = await new Response(catalogCsv(db())).text();
     const line = csv.split(/\r?\n/).find((row) => row.startsWith("feijao-manteiga-1kg,"));
     expect(line).toBe("feijao-manteiga-1kg,Feijão manteiga 1 kg,Do Cuanza Sul.,1800,40,Mercearia,,,,,,,,,");
     const before = await snapshot();

@@ -41,11 +41,11 @@ const TSHIRT = [
 const file = (...lines: string[]) => [HEADER, ...lines].join("\n");
 
 async function runImport(csv: string | Uint8Array, dryRun = false) {
-  const { importCatalogueCsv } = await import("@/lib/catalog/csv/import");
+  const { importCatalogCsv } = await import("@/lib/catalog/csv/import");
   const { db } = await import("@/lib/db/client");
   const { postgresImageStore } = await import("@/lib/catalog/images/postgres-store");
   const bytes = typeof csv === "string" ? new TextEncoder().encode(csv) : csv;
-  return importCatalogueCsv(bytes, { dryRun }, { db: db(), images: postgresImageStore(db()) });
+  return importCatalogCsv(bytes, { dryRun }, { db: db(), images: postgresImageStore(db()) });
 }
 
 const ok = (result: ImportResult) => {

@@ -75,12 +75,12 @@ const HEADER = "slug,name,description,price_aoa,stock,categories,images,image_al
 const EXPORT_HEADER = `${HEADER},option1_name,option1_value,option2_name,option2_value,option3_name,option3_value,sku`;
 
 async function runImport(csv: string | Uint8Array, options: { dryRun?: boolean; files?: boolean } = {}) {
-  const { importCatalogueCsv } = await import("@/lib/catalog/csv/import");
+  const { importCatalogCsv } = await import("@/lib/catalog/csv/import");
   const { folderFiles } = await import("@/lib/catalog/csv/files");
   const { db } = await import("@/lib/db/client");
   const { postgresImageStore } = await import("@/lib/catalog/images/postgres-store");
   const bytes = typeof csv === "string" ? new TextEncoder().encode(csv) : csv;
-  return importCatalogueCsv(
+  return importCatalogCsv(
     bytes,
     { dryRun: options.dryRun ?? false, ...(options.files === false ? {} : { files: folderFiles(folder) }) },
     { db: db(), images: postgresImageStore(db()) },

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
 import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
-import type { BrowseQuery, BrowseResult } from "@/lib/catalog/browse";
+import type { BrowseResult } from "@/lib/catalog/browse";
+import type { BrowseQuery } from "@/lib/catalog/browse-query";
 
 // Relevance in a catalogue of 3 000 products (lib/catalog/browse.ts), on a database of this
 // file's own: 181 of them mention feijão, one is named exactly "Feijão", 60 have names that start

@@ -4,7 +4,8 @@ import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
 import { DEMO_CATEGORIES, DEMO_PRODUCTS, seedCatalog } from "@/scripts/db/seed.mjs";
 import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
-import type { BrowseQuery, BrowseResult, Sort } from "@/lib/catalog/browse";
+import type { BrowseResult } from "@/lib/catalog/browse";
+import type { BrowseQuery, Sort } from "@/lib/catalog/browse-query";
 
 // Search, sort, filters and pages (lib/catalog/browse.ts, GET /api/search, GET /api/categories)
 // against a real database of this file's own: the demo catalogue plus products written here.
@@ -281,7 +282,7 @@ describe("GET /api/search and GET /api/categories", () => {
 
 describe("reading a page's URL", () => {
   it("drops each bad parameter on its own and keeps the rest", async () => {
-    const { readBrowseParams, parseBrowseParams } = await import("@/lib/catalog/browse");
+    const { readBrowseParams, parseBrowseParams } = await import("@/lib/catalog/browse-query");
     expect(readBrowseParams({ q: "café", sort: "bogus", page: "2", minPrice: "x", inStock: "1" })).toEqual({
       q: "café",
       sort: "relevance",
@@ -522,7 +523,7 @@ describe("products with options", () => {
   });
 
   it("a page's URL keeps the good option filters, grouped by option, and drops the bad ones", async () => {
-    const { readBrowseParams, browseSearch } = await import("@/lib/catalog/browse");
+    const { readBrowseParams, browseSearch } = await import("@/lib/catalog/browse-query");
     const query = readBrowseParams(
       new URLSearchParams("opt=Tamanho:M&opt=Cor:Azul&opt=bad&opt=Tamanho:G&opt=Tamanho:M"),
     );

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { addGalleryImage } from "@/lib/catalog/gallery-admin";
-import { importCatalogueCsv } from "@/lib/catalog/csv/import";
+import { importCatalogCsv } from "@/lib/catalog/csv/import";
 import { db } from "@/lib/db/client";
 import { GALLERY_LIMITS } from "@/lib/catalog/gallery";
 import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
@@ -99,7 +99,7 @@ describe("changes refused after the image was prepared leave none behind", () =>
       `${slug},Importado,Texto.,100,1,,a.png|b.png,A|B`,
     ].join("\n");
     await expect(
-      importCatalogueCsv(new TextEncoder().encode(csv), { dryRun: false, files }, { db: db(), images: store }),
+      importCatalogCsv(new TextEncoder().encode(csv), { dryRun: false, files }, { db: db(), images: store }),
     ).rejects.toThrow(/changed or disappeared/);
     for (const upload of [first, second]) {
       const prepared = await prepareImage(upload);

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { importCatalogueCsv } from "@/lib/catalog/csv/import";
+import { importCatalogCsv } from "@/lib/catalog/csv/import";
 import { db } from "@/lib/db/client";
 import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
 import { insertTestProduct } from "../../../harness/support/orders";
@@ -32,7 +32,7 @@ describe.skipIf(embedded)("under the sessions' lock_timeout", () => {
       await locker.query("BEGIN");
       await locker.query("SELECT id FROM products WHERE id = $1 FOR UPDATE", [product.id]);
       outcome = await Promise.race([
-        importCatalogueCsv(
+        importCatalogCsv(
           new TextEncoder().encode(csv),
           { dryRun: false },
           { db: db(), images: postgresImageStore(db()) },

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { sortProblems } from "@/lib/catalog/csv/format";
-import { parseCatalogueCsv } from "@/lib/catalog/csv/parse";
+import { parseCatalogCsv } from "@/lib/catalog/csv/parse";
 
 // The catalogue CSV's parsing of products with options (lib/catalog/csv/parse.ts: no database):
 // lines sharing a slug are one product, its options' values in the order they first appear.
 
 const HEADER =
   "slug,name,description,price_aoa,stock,images,image_alts,option1_name,option1_value,option2_name,option2_value,sku";
-const parse = (...lines: string[]) => parseCatalogueCsv(new TextEncoder().encode([HEADER, ...lines].join("\n")));
+const parse = (...lines: string[]) => parseCatalogCsv(new TextEncoder().encode([HEADER, ...lines].join("\n")));
 const problems = (...lines: string[]) =>
   sortProblems(parse(...lines).problems).map(({ line, column, code, value }) => ({ line, column, code, value }));
 
@@ -75,7 +75,7 @@ describe("a product with options", () => {
     expect(problems("camisa,Camisa,Linho.,9000,5,/products/c.svg,Camisa,Tamanho,,,,")).toEqual([
       { line: 2, column: "option1_value", code: "required", value: undefined },
     ]);
-    const half = parseCatalogueCsv(new TextEncoder().encode("slug,name,description,price_aoa,stock,option1_name\n"));
+    const half = parseCatalogCsv(new TextEncoder().encode("slug,name,description,price_aoa,stock,option1_name\n"));
     expect(half.problems.map(({ line, column, code }) => ({ line, column, code }))).toEqual([
       { line: 1, column: "option1_value", code: "missing_column" },
     ]);

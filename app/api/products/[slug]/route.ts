@@ -1,4 +1,4 @@
-import { PRODUCT_LIMITS } from "@/lib/catalog/products-admin";
+import { PRODUCT_LIMITS } from "@/lib/catalog/product-rules";
 import { SLUG_PATTERN } from "@/lib/slug";
 import { findProductBySlug } from "@/lib/catalog/products";
 import { jsonError } from "@/lib/http/json-error";

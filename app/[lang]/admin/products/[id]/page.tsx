@@ -10,7 +10,8 @@ import { VariantsManager, variantsFlashOf } from "@/components/admin/variants-ma
 import { requireAdminSession } from "@/lib/http/admin-guard";
 import { luandaSecond } from "@/lib/luanda-time";
 import { adminGallery } from "@/lib/catalog/gallery-admin";
-import { adminProductDetail, PRODUCT_LIMITS } from "@/lib/catalog/products-admin";
+import { adminProductDetail } from "@/lib/catalog/products-admin";
+import { PRODUCT_LIMITS } from "@/lib/catalog/product-rules";
 import { adminVariants } from "@/lib/catalog/variants-admin";
 import { categoryTree } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";

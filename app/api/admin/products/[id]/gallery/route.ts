@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import { catalogueAction } from "@/lib/http/admin-action";
-import { addGalleryImage, GALLERY_FLASH } from "@/lib/catalog/gallery-admin";
+import { addGalleryImage } from "@/lib/catalog/gallery-admin";
+import { GALLERY_FLASH } from "@/lib/catalog/gallery-rules";
 import { productPagePath } from "@/lib/http/product-actions";
 import { db } from "@/lib/db/client";
 import { postgresImageStore } from "@/lib/catalog/images/postgres-store";

@@ -1,11 +1,12 @@
 import type { NextRequest } from "next/server";
 import { catalogueAction } from "@/lib/http/admin-action";
 import { productPagePath } from "@/lib/http/product-actions";
-import { setProductOptions, VARIANTS_FLASH } from "@/lib/catalog/variants-admin";
+import { setProductOptions } from "@/lib/catalog/options-admin";
+import { VARIANTS_FLASH } from "@/lib/catalog/variant-rules";
 import { db } from "@/lib/db/client";
 
 // "Options": replaces a product's options (`option1Name`, `option1Values`… or JSON `options`) and
-// makes its active variants their combinations (lib/catalog/variants-admin.ts). 200 with options and variants.
+// makes its active variants their combinations (lib/catalog/options-admin.ts). 200 with options and variants.
 export const dynamic = "force-dynamic";
 
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {

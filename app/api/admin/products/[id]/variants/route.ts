@@ -1,7 +1,8 @@
 import type { NextRequest } from "next/server";
 import { catalogueAction } from "@/lib/http/admin-action";
 import { productPagePath } from "@/lib/http/product-actions";
-import { updateVariants, VARIANTS_FLASH } from "@/lib/catalog/variants-admin";
+import { updateVariants } from "@/lib/catalog/variants-admin";
+import { VARIANTS_FLASH } from "@/lib/catalog/variant-rules";
 import { db } from "@/lib/db/client";
 
 // "Variants": saves the variants' table (SKU, price, stock compared with the one shown, image) with

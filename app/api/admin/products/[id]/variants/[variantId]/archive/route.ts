@@ -1,7 +1,8 @@
 import type { NextRequest } from "next/server";
 import { catalogueAction } from "@/lib/http/admin-action";
 import { productPagePath } from "@/lib/http/product-actions";
-import { setVariantArchived, VARIANTS_FLASH } from "@/lib/catalog/variants-admin";
+import { setVariantArchived } from "@/lib/catalog/variants-admin";
+import { VARIANTS_FLASH } from "@/lib/catalog/variant-rules";
 import { db } from "@/lib/db/client";
 
 // "Archive" one variant: it leaves the shop and open carts, its orders keep it; 409 last_variant.

@@ -1,0 +1,182 @@
+import { Prisma } from "../generated/prisma/client";
+import { type BrowseQuery, type OptionFacet, PAGE_SIZE, type Sort } from "./browse-query";
+
+/**
+ * The SQL of a listing, built without running it: one page of products with the total, and the
+ * listing's facets, so that the bench sends the very same statements through bare `pg`. Search is
+ * PostgreSQL's full text (Portuguese, without accents) and pg_trgm's word similarity; the query
+ * collects the ids each one matches, then filters, ranks and pages only those.
+ */
+
+/** Words of a query that count; the rest are ignored. */
+const QUERY_MAX_WORDS = 8;
+/** Option values a listing's facets show at most (all options together). */
+export const FACET_VALUES_MAX = 200;
+
+/**
+ * The words of a search as a tsquery text: each word as itself or a prefix, all required.
+ * Only letters and digits reach to_tsquery, so its operators cannot be injected.
+ */
+export function tsqueryText(q: string): string | null {
+  const words = q.match(/[\p{L}\p{N}]+/gu)?.slice(0, QUERY_MAX_WORDS) ?? [];
+  return words.length > 0 ? words.map((word) => `${word}:*`).join(" & ") : null;
+}
+
+const ORDER_BY: Record<Sort, Prisma.Sql> = {
+  relevance: Prisma.sql`relevance DESC, p.id`,
+  newest: Prisma.sql`p.created_at DESC, p.id`,
+  price_asc: Prisma.sql`p.price_aoa ASC, p.id`,
+  price_desc: Prisma.sql`p.price_aoa DESC, p.id`,
+  // Without accents and case, as a Portuguese reader sorts ("Óleo" among the O's).
+  name: Prisma.sql`p.search_key, p.id`,
+};
+
+/**
+ * How the product's name stands to the search, without accents or case (products.search_key):
+ * 2 when it is the search itself, 1 when it starts with it, else 0. Only the matched rows are
+ * compared; `starts_with` takes the words as text, never as a LIKE pattern.
+ */
+function nameMatchRank(q: string): Prisma.Sql {
+  const key = Prisma.sql`shop_search_key(${q.trim().replace(/\s+/g, " ")})`;
+  return Prisma.sql`(CASE WHEN p.search_key = ${key} THEN 2 WHEN starts_with(p.search_key, ${key}) THEN 1 ELSE 0 END)`;
+}
+
+/**
+ * The products a search matches, by id: full text in the Portuguese configuration without accents
+ * (`cafe` finds "Café", `torrada` finds "torrado"), each word also as a prefix, over the name, the
+ * description and the names of the product's categories; and pg_trgm's word similarity over the
+ * name, so a typo still finds it (`cafee`, `chocolat`). Through each index separately (an OR
+ * would scan the table), on the columns a trigger keeps (products.search_document, products.search_key).
+ */
+function searchIds(q: string, tsquery: string | null): Prisma.Sql {
+  const byTrigram = Prisma.sql`SELECT id FROM products WHERE search_key %> shop_search_key(${q})`;
+  if (!tsquery) return byTrigram;
+  const tsq = Prisma.sql`to_tsquery('portuguese', shop_unaccent(${tsquery}))`;
+  return Prisma.sql`
+    SELECT id FROM products WHERE search_document @@ ${tsq}
+    UNION
+    ${byTrigram}
+    UNION
+    SELECT pc.product_id FROM product_categories pc JOIN categories c ON c.id = pc.category_id
+    WHERE to_tsvector('portuguese', shop_unaccent(c.name)) @@ ${tsq}`;
+}
+
+/**
+ * What puts a product in a listing before its filters: on sale, in the category (or one of its
+ * sub-categories) and matching the search words.
+ */
+function listingConditions(query: Pick<BrowseQuery, "q">, categoryIds?: readonly string[]): Prisma.Sql[] {
+  const conditions: Prisma.Sql[] = [Prisma.sql`p.archived_at IS NULL`];
+  if (categoryIds)
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM product_categories pc WHERE pc.product_id = p.id AND pc.category_id = ANY(${[...categoryIds]}::uuid[]))`,
+    );
+  if (query.q)
+    // An array of the matching ids, read by primary key: `IN (subquery)` joined it against a scan of the table.
+    conditions.push(Prisma.sql`p.id = ANY(ARRAY(${searchIds(query.q, tsqueryText(query.q))}))`);
+  return conditions;
+}
+
+/**
+ * The statements of one page of a listing, without running them: `page` (the page's rows, each
+ * with the listing's total) and `count` (the total alone, for a page past the last). Pure, so the
+ * bench sends the very same SQL through bare `pg` (bench/scenarios/search.ts). `categoryIds`: the
+ * category's and its sub-categories' (lib/catalog/categories.ts categoryIdsWithChildren).
+ */
+export function browseStatements(
+  query: BrowseQuery,
+  categoryIds?: readonly string[],
+): { page: Prisma.Sql; count: Prisma.Sql } {
+  const conditions = listingConditions(query, categoryIds);
+  const variantConditions: Prisma.Sql[] = [];
+  if (query.minPrice !== undefined) variantConditions.push(Prisma.sql`v.price_aoa >= ${query.minPrice}`);
+  if (query.maxPrice !== undefined) variantConditions.push(Prisma.sql`v.price_aoa <= ${query.maxPrice}`);
+  for (const option of query.options ?? [])
+    variantConditions.push(Prisma.sql`v.options ->> ${option.name}::text = ANY(${option.values}::text[])`);
+  if (query.inStock)
+    // What the shop sells now: the shelf, or units of pending orders whose hold ran out (lib/catalog/products.ts).
+    variantConditions.push(Prisma.sql`(v.stock > 0 OR EXISTS (
+      SELECT 1 FROM order_lines l JOIN orders o ON o.id = l.order_id
+      WHERE l.variant_id = v.id AND o.status = 'PEN' AND o.hold_expires_at <= now()))`);
+  if (variantConditions.length > 0)
+    // One active variant must match the price range, every chosen option and the stock at once.
+    conditions.push(Prisma.sql`EXISTS (
+      SELECT 1 FROM product_variants v
+      WHERE v.product_id = p.id AND v.archived_at IS NULL AND ${Prisma.join(variantConditions, " AND ")})`);
+
+  let rank = Prisma.sql`0`;
+  let nameMatch = Prisma.sql`0`;
+  if (query.q) {
+    const tsquery = tsqueryText(query.q);
+    const textRank = tsquery
+      ? Prisma.sql`ts_rank(p.search_document, to_tsquery('portuguese', shop_unaccent(${tsquery})))`
+      : Prisma.sql`0`;
+    rank = Prisma.sql`(${textRank} + 0.5 * word_similarity(shop_search_key(${query.q}), p.search_key))`;
+    nameMatch = nameMatchRank(query.q);
+  }
+
+  const where = Prisma.join(conditions, " AND ");
+  const sort = query.sort === "relevance" && !query.q ? "name" : query.sort;
+  // The name itself before the text ranking, which rewards a word said often over a name that is just it.
+  const orderBy = sort === "relevance" ? Prisma.sql`${nameMatch} DESC, ${ORDER_BY.relevance}` : ORDER_BY[sort];
+  const offset = (query.page - 1) * PAGE_SIZE;
+  return {
+    page: Prisma.sql`
+SELECT p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock, NULLIF(p.image_path, '') AS image,
+       EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id) AS "hasOptions",
+       COALESCE((SELECT min(v.price_aoa) <> max(v.price_aoa) FROM product_variants v
+                 WHERE v.product_id = p.id AND v.archived_at IS NULL), false) AS "pricesVary",
+       ${rank} AS relevance, (count(*) OVER ())::int AS total
+FROM products p
+WHERE ${where}
+ORDER BY ${orderBy}
+LIMIT ${PAGE_SIZE} OFFSET ${offset}`,
+    count: Prisma.sql`SELECT count(*)::int AS total FROM products p WHERE ${where}`,
+  };
+}
+
+/**
+ * The statement of a listing's facets, without running it: for the products of the category and
+ * the search words (neither the price, the stock nor the options chosen, so the choices stay while
+ * the shopper filters), each option value an active variant sells, with how many products sell it.
+ * Options in the order the products list them (then by name), values in their display order (on
+ * average over the products, which may each list their own).
+ */
+export function facetStatement(query: Pick<BrowseQuery, "q">, categoryIds?: readonly string[]): Prisma.Sql {
+  const where = Prisma.join(listingConditions(query, categoryIds), " AND ");
+  return Prisma.sql`
+WITH listed AS (SELECT p.id FROM products p WHERE ${where}),
+sold AS (
+  SELECT o.name, x.value, o.position, x.ord, o.product_id
+  FROM listed l
+  JOIN product_options o ON o.product_id = l.id
+  CROSS JOIN LATERAL unnest(o.values) WITH ORDINALITY AS x(value, ord)
+  WHERE EXISTS (SELECT 1 FROM product_variants v
+                WHERE v.product_id = o.product_id AND v.archived_at IS NULL AND v.options ->> o.name = x.value)
+)
+SELECT name, value, count(DISTINCT product_id)::int AS count
+FROM sold
+GROUP BY name, value
+ORDER BY min(min(position)) OVER (PARTITION BY name), name, avg(ord), value
+LIMIT ${FACET_VALUES_MAX}`;
+}
+
+/** A row of {@link facetStatement}: one value of one option, with how many listed products sell it. */
+export interface FacetRow {
+  name: string;
+  value: string;
+  count: number;
+}
+
+/** facetStatement's rows grouped by option, in their order. */
+export function facetsByOption(rows: readonly FacetRow[]): OptionFacet[] {
+  const facets = new Map<string, OptionFacet>();
+  for (const { name, value, count } of rows) {
+    // An option named with a colon cannot be written as `opt=<option>:<value>`.
+    if (name.includes(":")) continue;
+    const facet = facets.get(name) ?? { name, values: [] };
+    facet.values.push({ value, count });
+    facets.set(name, facet);
+  }
+  return [...facets.values()];
+}
