@@ -12,7 +12,7 @@ import { REFERENCE_HOLD_MINUTES, type OrderLookup, type PaymentUpdate } from "./
  * address and per phone (lib/phone.ts' phoneKey, whatever form it was typed in):
  *
  * - checkout refuses a new order from an address or a phone already at the cap (429 with
- *   Retry-After, lib/checkout/create-order.ts), before anything is held;
+ *   Retry-After, lib/checkout/open-order-caps.ts), before anything is held;
  * - a new reference stretches the hold only while the order's address and phone are each under
  *   the cap ({@link applyWithReferenceHoldCap}); past it the order keeps its ordinary hold. That
  *   is the rule a client cannot get around by placing its orders first and taking their
@@ -72,8 +72,8 @@ export async function referenceHoldsFull(
   exceptOrderId: string | null = null,
 ): Promise<ReferenceHoldsFull | null> {
   const key = holder.phone ? phoneKey(holder.phone) : "";
-  // The address's lock is the one the cap on its open orders takes (create-order.ts), so a
-  // checkout that holds it already takes it again without waiting.
+  // The address's lock is the one the cap on its open orders takes (lib/checkout/open-order-caps.ts),
+  // so a checkout that holds it already takes it again without waiting.
   const locks = [
     ...(holder.address ? [`open-orders-address:${holder.address}`] : []),
     ...(key ? [`reference-holds-phone:${key}`] : []),

@@ -573,7 +573,7 @@ describe("adjusting stock", () => {
 
   it("concurrent with checkouts' reservations, loses none of their decrements", async () => {
     const product = await insertTestProduct({ stock: 50 });
-    // What reserveOrder does for each line (lib/checkout/create-order.ts), twenty times at once.
+    // What reserveOrder does for each line (lib/checkout/reserve.ts), twenty times at once.
     const reserve = () =>
       db().$transaction((tx) =>
         tx.product.updateMany({ where: { id: product.id, stock: { gte: 1 } }, data: { stock: { decrement: 1 } } }),
