@@ -2,6 +2,7 @@ import { NO_IMAGE, shownImage } from "../catalog/gallery";
 import { lineName } from "../catalog/variants";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
+import { refusal, type Refusal } from "../refusal";
 import { ORDER_DELIVERY_SELECT, orderDelivery } from "../orders/delivery-details";
 import { deliveryDescription } from "./order-delivery";
 import { createdOrder, type CreatedOrder } from "./payment-order";
@@ -21,10 +22,7 @@ export async function answerForLockedCart(
   cartId: string,
   db: Database,
   waitMs: number,
-): Promise<
-  | ({ ok: true; replayed: true } & CreatedOrder)
-  | { ok: false; status: 409; code: "checkout_in_progress"; message: string }
-> {
+): Promise<({ ok: true; replayed: true } & CreatedOrder) | Refusal<"checkout_in_progress">> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const order = await db.order.findFirst({
@@ -34,12 +32,7 @@ export async function answerForLockedCart(
     });
     if (order?.referenceNumber) return { ok: true, replayed: true, ...storedAnswer(order, order.referenceNumber) };
     if (!order || Date.now() >= deadline)
-      return {
-        ok: false,
-        status: 409,
-        code: "checkout_in_progress",
-        message: "this cart is being checked out; try again in a moment",
-      };
+      return refusal(409, "checkout_in_progress", "this cart is being checked out; try again in a moment");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

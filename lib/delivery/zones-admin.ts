@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { isKnownError, isUniqueViolation } from "../db/known-error";
-import { Rollback, rolledBack } from "../refusal";
+import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { municipalitiesByZone, municipalitiesInput, replaceMunicipalities } from "./municipalities";
 import { activeFlag, formIntegerBetween, formOptional, invalidInput, requiredText } from "../text-input";
 import { isUuid } from "../uuid";
@@ -100,18 +100,18 @@ export const DELIVERY_FIELDS = [
 ] as const;
 export type DeliveryField = (typeof DELIVERY_FIELDS)[number];
 
-type Refusal = {
-  ok: false;
-  status: 400 | 404 | 409;
-  code: DeliveryError | "not_found";
-  message: string;
-  field?: DeliveryField;
-};
-export type DeliveryZoneResult = { ok: true; done: DeliveryDone; zone: DeliveryZone } | Refusal;
-export type PickupPointResult = { ok: true; done: DeliveryDone; pickupPoint: PickupPoint } | Refusal;
+/** The statuses are the back office's form answers' (lib/http/admin-action.ts ActionOutcome). */
+type DeliveryRefusal = Refusal<DeliveryError | "not_found", DeliveryField> & { status: 400 | 404 | 409 };
+export type DeliveryZoneResult = { ok: true; done: DeliveryDone; zone: DeliveryZone } | DeliveryRefusal;
+export type PickupPointResult = { ok: true; done: DeliveryDone; pickupPoint: PickupPoint } | DeliveryRefusal;
 
-const notFound = (what: string): Refusal => ({ ok: false, status: 404, code: "not_found", message: `no such ${what}` });
-const nameTaken = (what: string): Refusal => ({
+const notFound = (what: string): DeliveryRefusal => ({
+  ok: false,
+  status: 404,
+  code: "not_found",
+  message: `no such ${what}`,
+});
+const nameTaken = (what: string): DeliveryRefusal => ({
   ok: false,
   status: 409,
   code: "name_taken",
@@ -120,7 +120,7 @@ const nameTaken = (what: string): Refusal => ({
 });
 
 /** A write's error as the admin's refusal, or the error again when it is a fault. */
-function refusalOf(error: unknown, what: string): Refusal {
+function refusalOf(error: unknown, what: string): DeliveryRefusal {
   if (isUniqueViolation(error)) return nameTaken(what);
   if (isKnownError(error, "P2025")) return notFound(what);
   throw error;
@@ -156,7 +156,7 @@ async function saveDeliveryZone(id: string | null, input: unknown, db: Database)
         : await tx.deliveryZone.create({ data, select: zoneFields });
       if (municipalities !== undefined) {
         const served = await replaceMunicipalities(tx, row.id, municipalities);
-        if (served) throw new Rollback<Refusal>(municipalityServed(served));
+        if (served) throw new Rollback<DeliveryRefusal>(municipalityServed(served));
       }
       const listed = await tx.deliveryZoneMunicipality.findMany({
         where: { zoneId: row.id },
@@ -167,11 +167,11 @@ async function saveDeliveryZone(id: string | null, input: unknown, db: Database)
       return { ok: true, done: id ? "saved" : "created", zone };
     });
   } catch (error) {
-    return rolledBack<Refusal>(error) ?? refusalOf(error, "delivery zone");
+    return rolledBack<DeliveryRefusal>(error) ?? refusalOf(error, "delivery zone");
   }
 }
 
-const municipalityServed = (served: { municipality: string; zoneName: string }): Refusal => ({
+const municipalityServed = (served: { municipality: string; zoneName: string }): DeliveryRefusal => ({
   ok: false,
   status: 409,
   code: "municipality_served",

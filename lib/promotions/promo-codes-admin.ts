@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/known-error";
-import { Rollback, rolledBack } from "../refusal";
+import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { Prisma } from "../generated/prisma/client";
 import { isPromoCode, normalizePromoCode, PROMO_CODE_MAX, PROMO_KINDS, type PromoKind } from "./promo-code-rules";
 import { activeFlag, formIntegerBetween, formOptional, formUuidList, invalidInput } from "../text-input";
@@ -160,37 +160,32 @@ export const PROMO_FIELDS = [
 ] as const;
 export type PromoField = (typeof PROMO_FIELDS)[number];
 
-type Refusal = {
-  ok: false;
-  status: 400 | 404 | 409;
-  code: PromoError | "not_found";
-  message: string;
-  field?: PromoField;
-};
-export type PromoCodeResult = { ok: true; done: PromoDone; promoCode: AdminPromoCode } | Refusal;
+/** The statuses are the back office's form answers' (lib/http/admin-action.ts ActionOutcome). */
+type PromoCodeRefusal = Refusal<PromoError | "not_found", PromoField> & { status: 400 | 404 | 409 };
+export type PromoCodeResult = { ok: true; done: PromoDone; promoCode: AdminPromoCode } | PromoCodeRefusal;
 
-const notFound: Refusal = { ok: false, status: 404, code: "not_found", message: "no such promo code" };
-const invalidId: Refusal = {
+const notFound: PromoCodeRefusal = { ok: false, status: 404, code: "not_found", message: "no such promo code" };
+const invalidId: PromoCodeRefusal = {
   ok: false,
   status: 400,
   code: "invalid_id",
   message: "the promo code's id must be a UUID",
 };
-const codeTaken: Refusal = {
+const codeTaken: PromoCodeRefusal = {
   ok: false,
   status: 409,
   code: "code_taken",
   message: "another promo code already has this code",
   field: "code",
 };
-const unknownCategories: Refusal = {
+const unknownCategories: PromoCodeRefusal = {
   ok: false,
   status: 400,
   code: "invalid_input",
   message: "categoryIds names a category that does not exist",
   field: "categoryIds",
 };
-const usesAbove = (uses: number): Refusal => ({
+const usesAbove = (uses: number): PromoCodeRefusal => ({
   ok: false,
   status: 409,
   code: "max_uses_below_uses",
@@ -208,8 +203,8 @@ async function refuseTakenCode(tx: Prisma.TransactionClient, code: string, id?: 
 }
 
 /** A write's error as the admin's refusal, or the error again when it is a fault. */
-function refusalOf(error: unknown): Refusal {
-  const refused = rolledBack<Refusal>(error);
+function refusalOf(error: unknown): PromoCodeRefusal {
+  const refused = rolledBack<PromoCodeRefusal>(error);
   if (refused) return refused;
   if (isUniqueViolation(error)) return codeTaken;
   throw error;

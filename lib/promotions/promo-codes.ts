@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { formatAoa } from "../money";
 import { isAngolanKey, phoneKey } from "../phone";
+import { refusal, type Refusal } from "../refusal";
 import { isPromoCode, normalizePromoCode, type PromoKind } from "./promo-code-rules";
 
 /**
@@ -55,11 +56,8 @@ export type PromoRefusalCode =
   | "promo_phone_required"
   | "promo_phone_limit";
 
-export interface PromoRefusal {
-  ok: false;
-  code: PromoRefusalCode;
-  message: string;
-}
+/** A code that does not apply to this basket: 422 wherever it is answered. */
+export type PromoRefusal = Refusal<PromoRefusalCode>;
 
 export interface PromoBasketLine {
   productId: string;
@@ -79,7 +77,7 @@ export interface AppliedPromo {
   lineDiscounts: number[];
 }
 
-const refuse = (code: PromoRefusalCode, message: string): PromoRefusal => ({ ok: false, code, message });
+const refuse = (code: PromoRefusalCode, message: string): PromoRefusal => refusal(422, code, message);
 
 const luanda = new Intl.DateTimeFormat("pt-AO", { dateStyle: "short", timeStyle: "short", timeZone: "Africa/Luanda" });
 
@@ -270,9 +268,9 @@ export interface PromoPreview {
 export async function previewPromo(
   db: Database,
   input: { cartId: string | undefined; code: string; phone: string | null },
-): Promise<PromoPreview | PromoRefusal | { ok: false; code: "cart_empty"; message: string }> {
+): Promise<PromoPreview | Refusal<PromoRefusalCode | "cart_empty">> {
   const cart = await getCart(db, input.cartId);
-  if (!cart || cart.lines.length === 0) return { ok: false, code: "cart_empty", message: "the cart is empty" };
+  if (!cart || cart.lines.length === 0) return refusal(422, "cart_empty", "the cart is empty");
   const applied = await applyPromo(db, {
     code: input.code,
     lines: cart.lines.map((line) => ({ productId: line.productId, lineTotalAoa: line.lineTotalAoa })),
