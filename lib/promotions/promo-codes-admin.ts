@@ -11,24 +11,10 @@ import { lockCategories } from "../catalog/categories-admin";
 import { luandaLocalToIso } from "../luanda-time";
 
 /**
- * The back office's promo codes (issue 25), without the web: create and edit a code on
- * /admin/promo-codes (app/api/admin/promo-codes), list them with their uses. The checkout applies
- * them (lib/promotions/promo-codes.ts); the format of a code is lib/promotions/promo-code-rules.ts's.
- *
- * - A code is stored upper-cased (" bemvindo10 " is BEMVINDO10); a code another has is refused
- *   (409 code_taken), never changed.
- * - `percent` takes 1–100, `fixed` 1–10 000 000 kwanza. Optional: a minimum subtotal, a start
- *   and an end (JSON: ISO 8601 with an offset; the page's form: a datetime-local in Luanda's time),
- *   a limit of uses in all and per checkout phone, and the categories it is limited to (none: every line).
- * - An edit replaces every field but the categories, which it replaces only when it names them:
- *   `categoryIds` left out keeps them, and only an explicit `[]` means every product (a code never
- *   widens to the whole shop by omission). The page's form always names them: it sends an empty
- *   `categoryIds` beside its ticked boxes, so ticking none says "every product" (components/admin/
- *   product-form.tsx CategoryChoices). An edit may not bring `maxUses` below the uses already
- *   counted: 409 max_uses_below_uses, checked under the code's row lock, which the checkout's
- *   count of a use waits for too.
- * - A category a code names cannot be deleted (lib/catalog/categories-admin.ts), for the same reason.
- * - A code is never deleted, since orders keep pointing at it: it is turned off (`active`).
+ * The back office's promo codes, without the web: create and edit a code on /admin/promo-codes
+ * (app/api/admin/promo-codes) and list them with their uses and state. A code is never deleted,
+ * since orders keep pointing at it: it is turned off (`active`). The checkout applies codes
+ * (lib/promotions/promo-codes.ts); their format is lib/promotions/promo-code-rules.ts'.
  */
 
 export const PROMO_LIMITS = {
@@ -113,6 +99,7 @@ const instant = (form: boolean) =>
 /**
  * A code's fields, from JSON or from the page's form (`form`: its dates are datetime-local values
  * in Luanda's time). Optional numbers may be absent, null or "" (the form's empty field): no limit.
+ * The code is upper-cased (" bemvindo10 " is BEMVINDO10); no categories: every line.
  */
 export const promoCodeInputSchema = (form = false) =>
   z
@@ -194,8 +181,9 @@ const usesAbove = (uses: number): PromoCodeRefusal => ({
 });
 
 /**
- * Refuses a code another has, up front (the unique index still refuses one made meanwhile: the
- * same 409), so that a duplicate is not a database error in the logs.
+ * Refuses a code another has (409 code_taken; a code is never changed to make it unique), up
+ * front (the unique index still refuses one made meanwhile: the same 409), so that a duplicate is
+ * not a database error in the logs.
  */
 async function refuseTakenCode(tx: Prisma.TransactionClient, code: string, id?: string): Promise<void> {
   const other = await tx.promoCode.findFirst({ where: { code, ...(id ? { NOT: { id } } : {}) }, select: { id: true } });
@@ -281,7 +269,12 @@ export async function createPromoCode(
   }
 }
 
-/** A code's new fields, all of them, and its categories when named; `maxUses` not below its uses. */
+/**
+ * A code's new fields, all of them, and its categories when named; `maxUses` not below its uses.
+ * The categories are replaced only when named, so a code never widens to the whole shop by
+ * omission; the page's form always names them (an empty `categoryIds` beside its ticked boxes, so
+ * ticking none says "every product", components/admin/product-form.tsx CategoryChoices).
+ */
 export async function updatePromoCode(
   id: string,
   input: unknown,
