@@ -2,7 +2,8 @@
 
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { addToCart, cartCookie, removeLine, setLineQuantity, type CartChange } from "@/lib/cart/cart";
+import { cartCookie, type CartChange } from "@/lib/cart/cart";
+import { addToCart, removeLine, setLineQuantity } from "@/lib/cart/cart-changes";
 import { catalogChanged } from "@/lib/catalog/cached-pages";
 import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
@@ -14,7 +15,7 @@ import { releaseExpiredHolds } from "@/lib/orders/holds";
 import { payClient } from "@/lib/orders/pay-client";
 import { OPTION_FIELD_PREFIX } from "@/lib/catalog/variants";
 
-// The cart's forms post here; each works without JavaScript: validate in lib/cart/cart.ts, then
+// The cart's forms post here; each works without JavaScript: validate in lib/cart/cart-changes.ts, then
 // redirect back with a notice in the query (the page shows it, refusals included).
 
 /**

@@ -331,7 +331,7 @@ interface Reserved {
   lines: { name: string; imagePath: string; quantity: number }[];
 }
 
-/** The app's transaction (lib/checkout/create-order.ts reserveOrder), statement for statement. */
+/** The app's transaction (lib/checkout/reserve.ts reserveOrder), statement for statement. */
 async function reserve(
   database: pg.Pool,
   items: { productId: string; quantity: number }[],

@@ -8,7 +8,7 @@ import {
   type DeliveryField,
   type DeliveryZone,
   type PickupPoint,
-} from "@/lib/delivery/zones";
+} from "@/lib/delivery/zones-admin";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 import { ActiveBox, buttonClass, Field, fieldClass } from "./product-form";

@@ -6,8 +6,8 @@ import { addressLine, type OrderDelivery } from "@/lib/orders/delivery-details";
 /**
  * How an order's goods reach the shopper (method, zone and address, or pickup point and its
  * hours) and what its amount is made of, as snapshotted at checkout (lib/orders/delivery-details.ts):
- * on the shopper's order page and the back office's. Nothing for an order from before issue 25
- * that has neither a method nor a subtotal. Customer-typed text is rendered as text, never HTML.
+ * on the shopper's order page and the back office's. Nothing for an order placed before the shop
+ * stored them, which has neither a method nor a subtotal. Customer-typed text is rendered as text.
  */
 export function OrderDeliveryDetails({
   delivery,

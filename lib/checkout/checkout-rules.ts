@@ -69,7 +69,7 @@ export const deliveryChoiceSchema = z.discriminatedUnion(
     }),
     z.object({
       method: z.literal("delivery"),
-      // The zone is the one serving the address's municipality (lib/checkout/create-order.ts):
+      // The zone is the one serving the address's municipality (lib/checkout/order-delivery.ts):
       // needed only for a zone that lists no municipality yet; one that disagrees is refused.
       zoneId: z.uuid({ error: "must be a delivery zone id (a UUID)" }).optional(),
       address: deliveryAddressSchema,
@@ -99,7 +99,7 @@ export const createOrderRequestSchema = z.object({
     )
     .optional(),
   customer: customerSchema.optional(),
-  /** Required when the shop offers any pickup point or delivery zone (lib/checkout/create-order.ts). */
+  /** Required when the shop offers any pickup point or delivery zone (lib/checkout/order-delivery.ts). */
   delivery: deliveryChoiceSchema.optional(),
   promoCode: promoCodeInputSchema.optional(),
 });

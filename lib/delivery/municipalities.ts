@@ -4,14 +4,10 @@ import { Prisma } from "../generated/prisma/client";
 import { hasNoNul, NO_NUL } from "../text-input";
 
 /**
- * The municipalities a delivery zone serves, in the database's own terms: the owner's list per
- * zone (one municipality in one zone at most, compared by delivery_municipality_key, accents, case
- * and hyphens aside, which a unique index keeps; migration 20261216000000), and the zone that
- * serves an address's municipality, from which endpoint A takes the zone and its fee.
- *
- * A zone that lists none is "not yet restricted": it takes any address the shopper picks it for,
- * as every zone did before municipalities were listed, so a shop that upgrades keeps delivering
- * until its owner lists them; the back office says which zones are still so.
+ * The municipalities a delivery zone serves: the owner's list per zone (one municipality in one
+ * zone at most), and the zone that serves an address's municipality, from which endpoint A takes
+ * the zone and its fee. A zone that lists none is "not yet restricted": it takes any address the
+ * shopper picks it for, so a shop that upgrades keeps delivering until its owner lists them.
  */
 
 /** As long as an address's municipality may be (lib/checkout/checkout-rules.ts), and how many a zone lists. */
@@ -53,8 +49,10 @@ export interface MunicipalityServed {
 
 /**
  * Replaces a zone's list with `names` (each kept once, the first spelling winning), inside the
- * caller's transaction. A name another zone serves is inserted by neither (the unique index, also
- * against a concurrent edit): the first such is answered, for the caller to roll back.
+ * caller's transaction. Names compare by delivery_municipality_key (accents, case and hyphens
+ * aside), on which a unique index keeps one municipality in one zone: a name another zone serves
+ * is inserted by neither, also against a concurrent edit, and the first such is answered, for the
+ * caller to roll back.
  */
 export async function replaceMunicipalities(
   tx: Queryable,

@@ -1,224 +1,15 @@
-import { z } from "zod";
 import type { Database } from "../db/client";
-import { isKnownError, isUniqueViolation } from "../db/known-error";
-import { Rollback, rolledBack } from "../refusal";
-import { municipalitiesByZone, municipalitiesInput, replaceMunicipalities } from "./municipalities";
-import { activeFlag, formIntegerBetween, formOptional, invalidInput, requiredText } from "../text-input";
-import { isUuid } from "../uuid";
+import { municipalitiesByZone } from "./municipalities";
 
 /**
- * Delivery methods, without the web: delivery zones (a fee in kwanza, optionally free from a
- * subtotal, an estimate in days) and pickup points (free), both managed in the back office
- * (/admin/delivery, app/api/admin/delivery-zones and app/api/admin/pickup-points) and listed, the
- * active ones only, by GET /api/delivery-options, which the checkout offers; deliveryFee()
- * (lib/delivery/delivery-rules.ts) is the rule it charges by.
- *
- * Names are unique per kind: a duplicate is refused (409 name_taken), never renamed. A zone lists
- * the municipalities it serves (lib/delivery/municipalities.ts), one municipality in one zone: one
- * another zone serves is refused (409 municipality_served, naming that zone).
+ * The delivery methods the shop offers, as the checkout reads them: the active delivery zones (a
+ * fee in kwanza, optionally free from a subtotal, an estimate in days, the municipalities each
+ * serves) and pickup points (free), for GET /api/delivery-options and the checkout page. The back
+ * office manages them (lib/delivery/zones-admin.ts); deliveryFee() is the rule the order charges by.
  */
 
-export const DELIVERY_LIMITS = {
-  nameMax: 80,
-  addressMax: 300,
-  hoursMax: 200,
-  feeMax: 10_000_000,
-  daysMax: 60,
-  positionMax: 100_000,
-} as const;
-
-/** A delivery zone as the back office shows it. */
-export interface DeliveryZone {
-  id: string;
-  name: string;
-  feeAoa: number;
-  freeFromAoa: number | null;
-  estimatedDays: number | null;
-  active: boolean;
-  position: number;
-  /** By name; none: not yet restricted (it takes any address the shopper picks it for). */
-  municipalities: string[];
-}
-
-/** A pickup point as the back office shows it. */
-export interface PickupPoint {
-  id: string;
-  name: string;
-  address: string;
-  hours: string;
-  active: boolean;
-  position: number;
-}
-
-const zoneFields = {
-  id: true,
-  name: true,
-  feeAoa: true,
-  freeFromAoa: true,
-  estimatedDays: true,
-  active: true,
-  position: true,
-} as const;
-const pointFields = { id: true, name: true, address: true, hours: true, active: true, position: true } as const;
-
-const position = z.preprocess(
-  (value) => (value === "" || value === undefined || value === null ? 0 : value),
-  formIntegerBetween(0, DELIVERY_LIMITS.positionMax),
-);
-
-export const deliveryZoneInputSchema = z.object({
-  name: requiredText(DELIVERY_LIMITS.nameMax),
-  feeAoa: formIntegerBetween(0, DELIVERY_LIMITS.feeMax, " kwanza"),
-  freeFromAoa: formOptional(formIntegerBetween(1, DELIVERY_LIMITS.feeMax, " kwanza")),
-  estimatedDays: formOptional(formIntegerBetween(1, DELIVERY_LIMITS.daysMax, " days")),
-  active: activeFlag,
-  position,
-  municipalities: municipalitiesInput,
-});
-export type DeliveryZoneInput = z.output<typeof deliveryZoneInputSchema>;
-
-export const pickupPointInputSchema = z.object({
-  name: requiredText(DELIVERY_LIMITS.nameMax),
-  address: requiredText(DELIVERY_LIMITS.addressMax),
-  hours: requiredText(DELIVERY_LIMITS.hoursMax),
-  active: activeFlag,
-  position,
-});
-export type PickupPointInput = z.output<typeof pickupPointInputSchema>;
-
-export const DELIVERY_DONE = ["created", "saved"] as const;
-export type DeliveryDone = (typeof DELIVERY_DONE)[number];
-export const DELIVERY_ERRORS = ["invalid_input", "name_taken", "municipality_served"] as const;
-export type DeliveryError = (typeof DELIVERY_ERRORS)[number];
-/** The form fields an error may name (?field=), of either kind. */
-export const DELIVERY_FIELDS = [
-  "name",
-  "feeAoa",
-  "freeFromAoa",
-  "estimatedDays",
-  "address",
-  "hours",
-  "active",
-  "position",
-  "municipalities",
-] as const;
-export type DeliveryField = (typeof DELIVERY_FIELDS)[number];
-
-type Refusal = {
-  ok: false;
-  status: 400 | 404 | 409;
-  code: DeliveryError | "not_found";
-  message: string;
-  field?: DeliveryField;
-};
-export type DeliveryZoneResult = { ok: true; done: DeliveryDone; zone: DeliveryZone } | Refusal;
-export type PickupPointResult = { ok: true; done: DeliveryDone; pickupPoint: PickupPoint } | Refusal;
-
-const notFound = (what: string): Refusal => ({ ok: false, status: 404, code: "not_found", message: `no such ${what}` });
-const nameTaken = (what: string): Refusal => ({
-  ok: false,
-  status: 409,
-  code: "name_taken",
-  message: `another ${what} already has this name`,
-  field: "name",
-});
-
-/** A write's error as the admin's refusal, or the error again when it is a fault. */
-function refusalOf(error: unknown, what: string): Refusal {
-  if (isUniqueViolation(error)) return nameTaken(what);
-  if (isKnownError(error, "P2025")) return notFound(what);
-  throw error;
-}
-
-export interface DeliveryDeps {
-  db: Database;
-}
-
-export async function createDeliveryZone(input: unknown, { db }: DeliveryDeps): Promise<DeliveryZoneResult> {
-  return saveDeliveryZone(null, input, db);
-}
-
-export async function updateDeliveryZone(
-  id: string,
-  input: unknown,
-  { db }: DeliveryDeps,
-): Promise<DeliveryZoneResult> {
-  if (!isUuid(id)) return notFound("delivery zone");
-  return saveDeliveryZone(id, input, db);
-}
-
-/** A new zone (`id` null) or an edit, its row and its municipalities in one transaction. */
-async function saveDeliveryZone(id: string | null, input: unknown, db: Database): Promise<DeliveryZoneResult> {
-  const parsed = deliveryZoneInputSchema.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
-  const { municipalities, ...fields } = parsed.data;
-  const data = { ...fields, freeFromAoa: fields.freeFromAoa ?? null, estimatedDays: fields.estimatedDays ?? null };
-  try {
-    return await db.$transaction(async (tx) => {
-      const row = id
-        ? await tx.deliveryZone.update({ where: { id }, data, select: zoneFields })
-        : await tx.deliveryZone.create({ data, select: zoneFields });
-      if (municipalities !== undefined) {
-        const served = await replaceMunicipalities(tx, row.id, municipalities);
-        if (served) throw new Rollback<Refusal>(municipalityServed(served));
-      }
-      const listed = await tx.deliveryZoneMunicipality.findMany({
-        where: { zoneId: row.id },
-        select: { name: true },
-        orderBy: { name: "asc" },
-      });
-      const zone = { ...row, municipalities: listed.map((municipality) => municipality.name) };
-      return { ok: true, done: id ? "saved" : "created", zone };
-    });
-  } catch (error) {
-    return rolledBack<Refusal>(error) ?? refusalOf(error, "delivery zone");
-  }
-}
-
-const municipalityServed = (served: { municipality: string; zoneName: string }): Refusal => ({
-  ok: false,
-  status: 409,
-  code: "municipality_served",
-  message: `${served.municipality} is already served by the delivery zone "${served.zoneName}": remove it there first`,
-  field: "municipalities",
-});
-
-export async function createPickupPoint(input: unknown, { db }: DeliveryDeps): Promise<PickupPointResult> {
-  const parsed = pickupPointInputSchema.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
-  try {
-    const pickupPoint = await db.pickupPoint.create({ data: parsed.data, select: pointFields });
-    return { ok: true, done: "created", pickupPoint };
-  } catch (error) {
-    return refusalOf(error, "pickup point");
-  }
-}
-
-export async function updatePickupPoint(id: string, input: unknown, { db }: DeliveryDeps): Promise<PickupPointResult> {
-  if (!isUuid(id)) return notFound("pickup point");
-  const parsed = pickupPointInputSchema.safeParse(input);
-  if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
-  try {
-    const pickupPoint = await db.pickupPoint.update({ where: { id }, data: parsed.data, select: pointFields });
-    return { ok: true, done: "saved", pickupPoint };
-  } catch (error) {
-    return refusalOf(error, "pickup point");
-  }
-}
-
-const order = [{ position: "asc" as const }, { name: "asc" as const }, { id: "asc" as const }];
-
-/** Every zone and pickup point, active or not, in order: the back office's lists. */
-export async function listDeliveryMethods(
-  db: Database,
-): Promise<{ zones: DeliveryZone[]; pickupPoints: PickupPoint[] }> {
-  const [zones, pickupPoints, municipalities] = await Promise.all([
-    db.deliveryZone.findMany({ select: zoneFields, orderBy: order }),
-    db.pickupPoint.findMany({ select: pointFields, orderBy: order }),
-    municipalitiesByZone(db),
-  ]);
-  return { zones: zones.map((zone) => ({ ...zone, municipalities: municipalities.get(zone.id) ?? [] })), pickupPoints };
-}
+/** By position, then name: how the checkout and the back office list zones and points. */
+export const DELIVERY_METHOD_ORDER = [{ position: "asc" as const }, { name: "asc" as const }, { id: "asc" as const }];
 
 /** What GET /api/delivery-options answers: the active zones and pickup points, by position then name. */
 export interface DeliveryOptions {
@@ -239,17 +30,14 @@ export async function deliveryOptions(db: Database): Promise<DeliveryOptions> {
     db.deliveryZone.findMany({
       where: { active: true },
       select: { id: true, name: true, feeAoa: true, freeFromAoa: true, estimatedDays: true },
-      orderBy: order,
+      orderBy: DELIVERY_METHOD_ORDER,
     }),
     db.pickupPoint.findMany({
       where: { active: true },
       select: { id: true, name: true, address: true, hours: true },
-      orderBy: order,
+      orderBy: DELIVERY_METHOD_ORDER,
     }),
     municipalitiesByZone(db),
   ]);
   return { zones: zones.map((zone) => ({ ...zone, municipalities: municipalities.get(zone.id) ?? [] })), pickupPoints };
 }
-
-/** The back office's page of delivery methods. */
-export const DELIVERY_PAGE = "/admin/delivery";

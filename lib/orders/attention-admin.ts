@@ -5,14 +5,11 @@ import type { Prisma } from "../generated/prisma/client";
 import { CREATION_FAILURE_REASONS } from "./cancel-reasons";
 
 /**
- * What needs a person, for the back office's home, and "mark resolved" for each kind of item:
- * - an order raised for attention by the state machine (today: paid after it was cancelled);
- * - an order whose creation failed (the service may hold it after all, e.g. after a timeout);
- * - a PARKED job (it failed every attempt; retry it from its order's page, or resolve it);
- * - a webhook delivery whose signature verified but that the shop could not match to an order
- *   or could not read.
- * A resolved item keeps what happened and gains when and why a person closed it (a note), and
- * leaves the list. Every list is newest first and bounded; its total is counted separately.
+ * What needs a person, for the back office's home, and "mark resolved" for each kind of item: an
+ * order the state machine raised (today: paid after it was cancelled), an order whose creation
+ * failed (the service may hold it after all), a PARKED job, and a verified webhook delivery the
+ * shop could not match or read. A resolved item keeps what happened, gains when and why a person
+ * closed it, and leaves the list.
  */
 
 /** Webhook outcomes (lib/orders/receive-webhook.ts) that need a person: no order, or a body the shop could not read. */
@@ -73,6 +70,7 @@ const unmatchedDeliveryWhere: Prisma.WebhookEventWhereInput = {
   resolvedAt: null,
 };
 
+/** Every kind's items, newest first and at most `limit`, with its total counted separately. */
 export async function attentionItems(db: Database, limit = ATTENTION_LIST_LIMIT): Promise<Attention> {
   const orderFields = {
     externalTransactionId: true,

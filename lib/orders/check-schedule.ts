@@ -3,16 +3,16 @@ import { Prisma } from "../generated/prisma/client";
 
 /**
  * When the reconcile sweep asks the service about an order it has heard nothing from: the one
- * schedule, counted from the order's last change (a pending order's last update, a cancelled
- * one's cancellation). The contract makes the webhook the news and the status query only its
- * fallback, and does not publish the query's rate limits, so the sweep asks often while a
- * payment is likely and a lost webhook costs the most, then rarely for as long as a bank
- * reference can still be paid. Every claim of a check (lib/orders/status.ts `claimChecks`: the
- * sweep, endpoint C, the expiry of holds) stores the next step in `status_check_due_at`; a change
- * of the order clears it (lib/orders/state-machine.ts), which starts the schedule again.
+ * schedule, counted from the order's last change. Every claim of a check (lib/orders/status.ts
+ * `claimChecks`) stores the next step in `status_check_due_at`; a change of the order clears it
+ * (lib/orders/state-machine.ts), which starts the schedule again.
  */
 
-/** Minutes after the order's last change at which the sweep asks about it. */
+/**
+ * Minutes after the order's last change at which the sweep asks about it: often while a payment is
+ * likely and a lost webhook costs the most, for the contract makes the webhook the news and the
+ * status query only its fallback, and publishes no rate limits for the query.
+ */
 export const STATUS_CHECK_STEPS_MINUTES: readonly number[] = [
   // A webhook follows a payment within seconds: a minute of silence means it is late or lost,
   // while the shopper may still be looking at the order's page.

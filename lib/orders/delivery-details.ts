@@ -2,11 +2,11 @@ import { z } from "zod";
 import { isDeliveryMethod, isFulfilmentState, type DeliveryMethod, type FulfilmentState } from "./fulfilment-states";
 
 /**
- * How an order's goods reach the shopper and what its amount is made of, as the snapshot columns
- * of issue 25 store them (the zone or pickup point as they were when the order was placed), in
- * one shape for the back office's order page, the shopper's order page, the shopper's mails and
- * the CSV export. Orders from before issue 25 have no method and no subtotal: both are null here,
- * and the pages show what they always did. Pure: no database.
+ * How an order's goods reach the shopper and what its amount is made of, from the order's
+ * snapshot columns (the zone or pickup point as they were when it was placed), in one shape for
+ * the back office's and the shopper's order pages, the shopper's mails and the CSV export. Orders
+ * placed before the shop stored them have no method and no subtotal: both are null here, and the
+ * pages show what they always did. Pure: no database.
  */
 
 export interface DeliveryAddress {
@@ -24,7 +24,7 @@ export interface OrderDelivery {
   address: DeliveryAddress | null;
   /** A pickup's point. */
   pickup: { name: string; address: string; hours: string } | null;
-  /** Null for an order from before issue 25 (its amount is its subtotal). */
+  /** Null for an order placed before amounts had parts (its amount is its subtotal). */
   breakdown: {
     subtotalAoa: number;
     discountAoa: number;

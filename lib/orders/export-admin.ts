@@ -12,17 +12,6 @@ import { luandaDate, luandaDayStart, luandaIso } from "../luanda-time";
  * two dates of the Luanda calendar (UTC+1 all year, like the home's totals), both included, oldest
  * first. Read in batches of 1000 by keyset (created_at, id), each written to the response as it
  * comes, so a year of orders is never in memory at once.
- *
- * csv-stringify quotes what needs quoting, and its `escape_formulas` puts an apostrophe before a
- * text starting with =, +, -, @, a tab or a carriage return (and their full-width forms), so a
- * customer named `=HYPERLINK(…)` stays text in a spreadsheet (OWASP "CSV injection"). Numbers are
- * left alone (a negative amount is not a formula). Phones are written so that they need no
- * apostrophe ({@link spreadsheetPhone}).
- *
- * After the lines, what issue 25 records (empty for orders from before it): the delivery method,
- * the zone or the pickup point (their names as snapshotted), the address's parts, the amount's
- * parts and the promo code, the fulfilment state (`to_prepare` for a paid order with none yet,
- * empty for an unpaid or cancelled one) and the shopper's email.
  */
 
 export const EXPORT_BATCH_SIZE = 1000;
@@ -31,6 +20,12 @@ export const EXPORT_MAX_DAYS = 366;
 
 const DAY_MS = 86_400_000;
 
+/**
+ * After the lines: the delivery method, the zone or pickup point (their names as snapshotted), the
+ * address's parts, the amount's parts and the promo code (empty for orders from before the shop
+ * stored them), the fulfilment state (`to_prepare` for a paid order with none yet, empty for an
+ * unpaid or cancelled one) and the shopper's email.
+ */
 export const EXPORT_COLUMNS = [
   "order_id",
   "created_at",
@@ -87,6 +82,12 @@ export function parseExportRange(from: string | null, to: string | null, now = n
   return { ok: true, range: { from: first.data, to: last.data, start: new Date(start), end: new Date(end) } };
 }
 
+/**
+ * csv-stringify quotes what needs quoting, and `escape_formulas` puts an apostrophe before a text
+ * starting with =, +, -, @, a tab or a carriage return (and their full-width forms), so a customer
+ * named `=HYPERLINK(…)` stays text in a spreadsheet (CSV injection). Numbers are left alone (a
+ * negative amount is not a formula); phones are written so that they need no apostrophe.
+ */
 const csvOptions = { escape_formulas: true, record_delimiter: "\r\n" } as const;
 
 /**

@@ -1,13 +1,7 @@
 /**
- * The fulfilment of a paid order (issue 25), as a pure table: what may follow what. The
- * statement that applies a step is in ./fulfilment.ts; the pages and the list read the names.
- *
- *   (to prepare) ──▶ shipped ──────────▶ delivered     a delivery order (or one with no method)
- *        └────────▶ ready_for_pickup ──▶ collected     a pickup order (or one with no method)
- *
- * "To prepare" is no state of its own: a CON order whose `fulfilment_state` is NULL. Orders from
- * before issue 25 have no delivery method, so either first step is allowed for them; each later
- * step follows from the first. Nothing goes back: a mistake is a note on the next step.
+ * The fulfilment of a paid order, as a pure table: what may follow what. The statement that
+ * applies a step is in ./fulfilment.ts; the pages and the list read the names. Nothing goes back:
+ * a mistake is a note on the next step.
  */
 
 export const FULFILMENT_STATES = ["shipped", "ready_for_pickup", "delivered", "collected"] as const;
@@ -20,7 +14,16 @@ export type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 export const FULFILMENT_FILTERS = ["to_prepare", ...FULFILMENT_STATES] as const;
 export type FulfilmentFilter = (typeof FULFILMENT_FILTERS)[number];
 
-/** The state a step must start from (null: to prepare), and the methods it is allowed for (null: none set). */
+/**
+ * The state a step must start from (null: to prepare), and the methods it is allowed for (null: none set).
+ *
+ *   (to prepare) ──▶ shipped ──────────▶ delivered     a delivery order (or one with no method)
+ *        └────────▶ ready_for_pickup ──▶ collected     a pickup order (or one with no method)
+ *
+ * "To prepare" is no state of its own: a CON order whose `fulfilment_state` is NULL. Orders placed
+ * before the shop had delivery methods have none, so either first step is allowed for them; each
+ * later step follows from the first.
+ */
 const STEPS: Record<FulfilmentState, { from: FulfilmentState | null; methods: readonly (DeliveryMethod | null)[] }> = {
   shipped: { from: null, methods: ["delivery", null] },
   ready_for_pickup: { from: null, methods: ["pickup", null] },

@@ -16,17 +16,8 @@ import {
 
 /**
  * A paid order's fulfilment steps (./fulfilment-states.ts has the table), applied by the back
- * office (POST /api/admin/orders/<externalTransactionId>/fulfilment).
- *
- * A step is one statement, as a status change is (./state-machine.ts): a conditional `UPDATE …
- * WHERE status = 'CON' AND fulfilment_state IS NOT DISTINCT FROM <the step's start>` (compare and
- * set), whose CTEs insert the `fulfilment_events` row (who, an optional note, when) and, when the
- * order has the shopper's email, the shopper's mail as a job (outbox). Of any number of identical
- * requests at once, PostgreSQL lets one change the row (the others re-check the condition on the
- * row it committed and find another state), so there is exactly one event and one mail job. A
- * refusal writes nothing: an unpaid or cancelled order (a paid-after-cancel one stays CAN, so it
- * is refused too), a step that does not follow the current state or does not fit the order's
- * delivery method, an unknown order.
+ * office (POST /api/admin/orders/<externalTransactionId>/fulfilment), with their history and what
+ * the shopper's order page shows of them.
  */
 
 export const MAX_FULFILMENT_NOTE = 500;
@@ -86,6 +77,14 @@ type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 /** Runs while other statements keep changing the order: at most this many (an order has four steps). */
 const MAX_STATEMENT_RUNS = 5;
 
+/**
+ * A step is one statement, as a status change is (./state-machine.ts): a conditional `UPDATE …
+ * WHERE status = 'CON' AND fulfilment_state IS NOT DISTINCT FROM <the step's start>` (compare and
+ * set), whose CTEs insert the `fulfilment_events` row (who, an optional note, when) and, when the
+ * order has the shopper's email, the shopper's mail as a job (outbox). Of any number of identical
+ * requests at once, PostgreSQL lets one change the row (the others re-check the condition on the
+ * row it committed and find another state), so there is exactly one event and one mail job.
+ */
 function stepStatement(externalTransactionId: string, to: FulfilmentState, note: string | null, actor: string) {
   const step = stepTo(to);
   const methods = step.methods.filter((method) => method !== null);
@@ -125,10 +124,12 @@ LEFT JOIN enqueued ON true`;
 }
 
 /**
- * Moves the paid order `externalTransactionId` to `input.state`, recording `actor` (who, see
- * README "Fulfilment") and the note. When the statement's snapshot shows an order the step
- * applies to but the row had changed under it (a concurrent step committed first), it runs
- * again with a fresh snapshot, so the answer names the state that won.
+ * Moves the paid order `externalTransactionId` to `input.state`, recording `actor` (who made the
+ * step) and the note. When the statement's snapshot shows an order the step applies to but the
+ * row had changed under it (a concurrent step committed first), it runs again with a fresh
+ * snapshot, so the answer names the state that won. A refusal writes nothing: an unpaid or
+ * cancelled order (a paid-after-cancel one stays CAN, so it is refused too), a step that does not
+ * follow the current state or does not fit the order's delivery method, an unknown order.
  */
 export async function changeFulfilment(
   client: SqlRunner,

@@ -13,17 +13,10 @@ import {
 } from "./status";
 
 /**
- * Stock holds that run out (docs/contract-decisions.md, "stock holds"). An unpaid order keeps
- * its units until `hold_expires_at`: ORDER_HOLD_SECONDS from its creation, or a payment
- * reference's life span plus a margin once the service has issued one (the state machine
- * extends it). When a hold runs out the shop asks the service first and applies a CON or CAN;
- * otherwise it cancels the order itself (lib/orders/status.ts), and the CAN jobs put the units
- * back and reopen the cart.
- *
- * Expired holds never wait for a cron or a worker: a checkout (or an add to cart) that needs
- * units held by expired orders ends those holds on the spot with {@link releaseExpiredHolds} —
- * bounded work, one short service call per order — and the reconcile sweep (the worker, the
- * cron route, `npm run reconcile`) ends the rest.
+ * Stock holds that run out (docs/contract-decisions.md, "stock holds"). An unpaid order keeps its
+ * units until `hold_expires_at` (ORDER_HOLD_SECONDS, longer once it holds a bank reference); when
+ * a hold runs out the shop asks the service first and applies a CON or CAN, otherwise it cancels
+ * the order itself (lib/orders/status.ts), and the CAN jobs put the units back and reopen the cart.
  */
 
 /** A shopper is waiting: at most this many orders per request, asked all at once. */
@@ -59,7 +52,8 @@ export interface ReleaseDeps extends CheckDeps {
  * On a shopper's request: ends the expired holds on `variantIds` (at most ON_REQUEST_LIMIT, each
  * service call within ON_REQUEST_RETRY) and puts the units of those that ended CAN back on the
  * shelf before returning. Returns how many orders ended CAN; the caller tries its reservation
- * again when that is more than 0.
+ * again when that is more than 0. So expired holds never make a checkout or an add to cart wait
+ * for the reconcile sweep (the worker, the cron route, `npm run reconcile`), which ends the rest.
  */
 export async function releaseExpiredHolds(variantIds: readonly string[], deps: ReleaseDeps): Promise<number> {
   const claimed = await claimExpiredHolds(deps.db, { limit: ON_REQUEST_LIMIT, variantIds });

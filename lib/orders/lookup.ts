@@ -10,17 +10,10 @@ import { invalidInput } from "../text-input";
 import type { OrderStatus } from "./state-machine";
 
 /**
- * Finding an order again (README, "Finding an order again"):
- *
- * - `/orders/lookup`: the order's number, as the shop shows it ("Encomenda 7CDAC2DD", the first
- *   eight hex digits of its id; the whole id is accepted too) and the phone given at checkout, in
- *   any of the forms checkout accepts, the same phone however it is written (lib/phone.ts: +244 923
- *   456 789, 0923 456 789, 923.456.789, 00244…). A wrong phone gets
- *   exactly the answer an unknown number gets, so the form tells nobody which numbers exist, and
- *   the route limits lookups per client address (RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE). Wrong
- *   guesses are counted per order number too, whatever address they come from
- *   ({@link lookUpOrderWithLockOut}).
- * - `/orders` ("As minhas encomendas"): the orders this browser placed, by its shopper cookie.
+ * Finding an order again: on `/orders/lookup` by the order's number ("Encomenda 7CDAC2DD", the
+ * first eight hex digits of its id; the whole id is accepted too) and the phone given at checkout,
+ * in any form checkout accepts (lib/phone.ts); on `/orders` ("As minhas encomendas"), the orders
+ * this browser placed, by its shopper cookie.
  */
 
 /** What /orders shows of one order. */
@@ -71,8 +64,10 @@ const NOT_FOUND: LookupResult = {
 
 /**
  * The order with this number whose checkout gave this phone; `not_found` alike for an unknown
- * number and a wrong phone. One indexed query either way (orders_short_id_idx). Two orders may
- * share a short number (32 bits): the phone tells them apart, newest first.
+ * number and a wrong phone, so the form tells nobody which numbers exist (the route also limits
+ * lookups per client address, RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE). One indexed query either way
+ * (orders_short_id_idx). Two orders may share a short number (32 bits): the phone tells them
+ * apart, newest first.
  */
 export async function lookUpOrder(db: Pick<Database, "$queryRaw">, input: unknown): Promise<LookupResult> {
   const parsed = lookupSchema.safeParse(input);

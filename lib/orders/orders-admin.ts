@@ -2,32 +2,14 @@ import "server-only";
 import { z } from "zod";
 import { Prisma } from "../generated/prisma/client";
 import type { Database } from "../db/client";
-import {
-  DELIVERY_METHODS,
-  FULFILMENT_FILTERS,
-  type DeliveryMethod,
-  type FulfilmentFilter,
-} from "./fulfilment-states";
+import { DELIVERY_METHODS, FULFILMENT_FILTERS, type DeliveryMethod, type FulfilmentFilter } from "./fulfilment-states";
 import { phoneDigitForms, phoneKey } from "../phone";
 
 /**
- * The back office's orders list (/admin/orders): newest first, of one status or all, searched by
- * order id, reference number, payment reference or phone, 50 to a page. One query for the page and
- * one count, both on the indexes of migration 20261125000000_admin_orders (created_at, status +
- * created_at, payment_reference) and the older ones (external_transaction_id, reference_number).
- *
- * The search is exact, never a substring: the order id (`order_…`), the service's reference number
- * and the payment reference as they are stored; the phone as one phone (lib/phone.ts), whatever the
- * spacing and punctuation the customer typed and with or without Angola's +244, 00244 or trunk 0
- * (`0923 456 789` finds `+244 923-456-789`). The phone is stored as typed, so that comparison normalises every row's
- * phone: a scan of the orders table, only when the search has 9 or more digits (milliseconds for a
- * small shop's orders; an expression index on the normalised phone is the step for a large one).
- *
- * Two more filters (issue 25): the fulfilment of paid orders (`to_prepare`, a CON order with no
- * fulfilment state yet, or one of the states, each implying CON), on the index of migration
- * 20261201000200 (status, fulfilment_state, created_at); and the delivery method (`pickup` or
- * `delivery`), read from the rows the other conditions select (two values: an index of its own
- * would seldom be chosen).
+ * The back office's orders list (/admin/orders): newest first, filtered by status, fulfilment and
+ * delivery method, searched by order id, reference number, payment reference or phone, 50 to a
+ * page. One query for the page and one count, each on an index of the orders (created_at, status +
+ * created_at, status + fulfilment_state + created_at, and the searched columns).
  */
 
 export const ORDERS_PAGE_SIZE = 50;
@@ -111,6 +93,15 @@ export interface AdminOrdersPage {
   pageCount: number;
 }
 
+/**
+ * The list's conditions. The search is exact, never a substring: the order id (`order_…`), the
+ * service's reference number and the payment reference as stored; the phone as one phone
+ * (lib/phone.ts: `0923 456 789` finds `+244 923-456-789`). The phone is stored as typed, so that
+ * comparison normalises every row's phone: a scan, only for a search of 9 or more digits
+ * (milliseconds for a small shop; an expression index on the normalised phone is the step for a
+ * large one). The delivery method is read from the rows the other conditions select (two values:
+ * an index of its own would seldom be chosen).
+ */
 function whereOf(query: OrdersQuery): Prisma.Sql {
   const conditions: Prisma.Sql[] = [];
   if (query.status) conditions.push(Prisma.sql`status = ${query.status}::"OrderStatus"`);

@@ -3,6 +3,12 @@ import { getEnv } from "../env";
 import { consoleLogger } from "../log";
 import { createPayClient, type PayClient } from "../pay/api/client";
 
+/**
+ * The shop's client for the payment service, configured from the environment and logging with the
+ * app's logger, and the service's types the orders and the checkout use, so lib/pay stays free of
+ * the shop's own modules.
+ */
+
 export { PayServiceError } from "../pay/api/errors";
 export type { PayClient, CreatePaymentOrderInput } from "../pay/api/client";
 export type { PaymentLookup, PaymentStatus } from "../pay/api/payment-status";

@@ -3,30 +3,16 @@ import type { Database } from "../db/client";
 import { transactionBefore } from "../db/deadline";
 import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../log";
-import {
-  outcomeSelect,
-  outcomeSql,
-  paymentUpdateCtes,
-  runUpdateStatement,
-  type UpdateOutcome,
-} from "./state-machine";
+import { outcomeSelect, outcomeSql, paymentUpdateCtes, runUpdateStatement, type UpdateOutcome } from "./state-machine";
 import { MAX_IDENTIFIER_LENGTH, readPaymentLookup, unusableIdentifier } from "../pay/api/payment-status";
 import { verifySignature } from "../pay/webhooks/signature";
 import { applyWithReferenceHoldCap, type UpdateRunner } from "./reference-holds";
 
 /**
- * Endpoint B (contract 4.2, 5.2, 6.1): what to do with one webhook delivery, framework-free.
- * Order of work: verify the signature over the raw bytes; only then parse; then record the
- * delivery and apply its status through the order state machine in ONE statement, so a
- * delivery is either fully recorded and applied or not at all (and then we answer 5xx so the
- * service retries). A PEN that brings a new bank reference runs that statement in a short
- * transaction, after counting the order's day-long holds under their locks
- * (lib/orders/reference-holds.ts). Nothing slow happens here: side effects are jobs, run after
- * the reply.
- *
- * With a `deadline`, the database work runs in a transaction that commits before it or not at
- * all (lib/db/deadline.ts): a row another transaction holds, or a pool with no free connection,
- * ends in DeadlineExceeded, so the route answers 503 in time and the service delivers again.
+ * Endpoint B (contract 4.2, 5.2, 6.1): what to do with one webhook delivery, framework-free:
+ * verify the signature over the raw bytes, only then parse, then record the delivery and apply its
+ * status through the order state machine. Nothing slow happens here: side effects are jobs, run
+ * after the reply.
  */
 
 /** Deliveries are small JSON documents; anything bigger is refused before it is read whole. */
@@ -53,6 +39,15 @@ export interface WebhookDeps {
   deadline?: number;
 }
 
+/**
+ * Recording and applying are ONE statement, so a delivery is either fully recorded and applied or
+ * not at all (and then we answer 5xx so the service retries). A PEN that brings a new bank
+ * reference runs it in a short transaction, after counting the order's day-long holds under their
+ * locks (lib/orders/reference-holds.ts). With a `deadline`, the database work runs in a
+ * transaction that commits before it or not at all (lib/db/deadline.ts): a row another
+ * transaction holds, or a pool with no free connection, ends in DeadlineExceeded, so the route
+ * answers 503 in time and the service delivers again.
+ */
 export async function receiveWebhook(
   rawBody: Uint8Array,
   signatureHeader: string | null,

@@ -13,30 +13,11 @@ import {
 } from "./status";
 
 /**
- * The reconcile sweep (`npm run reconcile`, the worker every minute, `/api/cron/reconcile`):
- * first it ends pending orders whose stock hold has run out, then it checks the pending orders
- * whose webhook may be late or lost, and the orders the shop cancelled itself because their hold
- * ran out while a payment of theirs could still come: for the payment reference's life span plus
- * its margin (REFERENCE_HOLD_MINUTES) after the cancellation. A shopper may pay such a reference
- * at the bank; if that webhook is lost too, this check finds the CON and the state machine
- * records it as paid after cancel (marked for attention, the mailbox told). All with the service,
- * through lib/orders/status.ts.
- *
- * - **A budget**: an order is asked about only when its step of the back-off has come
- *   (lib/orders/check-schedule.ts: 1, 5, 15, 60 minutes after its last change, then every
- *   4 hours), never within a minute of any other check, so an abandoned order costs about ten
- *   queries a day, not one a minute.
- * - **Fair**: among the due orders the least recently asked go first (never asked first), and a
- *   check moves the order to the back. After the expired holds (their units are waiting for
- *   shoppers), pending and shop-cancelled orders take turns a batch at a time, so each kind has
- *   at least half of what is left of the sweep whenever both have orders due: neither starves.
- * - **Bounded**: at most `limit` orders and nothing new after `deadline`, so a serverless
- *   function is not cut off mid-sweep (each check is itself bounded by STATUS_QUERY_RETRY).
- * - **Stops early** when a whole batch of calls failed: the service is down, and waiting on
- *   every order would only fill the sweep with timeouts. The next sweep tries again.
- * - **Concurrent sweeps never ask about the same order**: orders are claimed in batches with
- *   `FOR UPDATE SKIP LOCKED`, and a claim moves the order's next step, so another sweep (another
- *   instance, the cron and the worker) neither waits for them nor takes them.
+ * The reconcile sweep (`npm run reconcile`, the worker every minute, `/api/cron/reconcile`): it
+ * ends pending orders whose stock hold has run out, then asks the service (lib/orders/status.ts)
+ * about pending orders whose webhook may be late or lost, and about orders the shop cancelled
+ * itself while a bank reference of theirs could still be paid (REFERENCE_HOLD_MINUTES after the
+ * cancellation): a CON found then is recorded as paid after cancel.
  */
 
 export interface SweepOptions {
@@ -68,6 +49,22 @@ export const DEFAULT_SWEEP_BUDGET_MS = 25_000;
 
 type Claimer = (batch: number) => Promise<ClaimedOrder[]>;
 
+/**
+ * - **A budget**: an order is asked about only when its step of the back-off has come
+ *   (lib/orders/check-schedule.ts), never within a minute of any other check, so an abandoned
+ *   order costs about ten queries a day, not one a minute.
+ * - **Fair**: among the due orders the least recently asked go first (never asked first), and a
+ *   check moves the order to the back. After the expired holds (their units are waiting for
+ *   shoppers), pending and shop-cancelled orders take turns a batch at a time, so each kind has
+ *   at least half of what is left of the sweep whenever both have orders due: neither starves.
+ * - **Bounded**: at most `limit` orders and nothing new after `deadline`, so a serverless
+ *   function is not cut off mid-sweep (each check is itself bounded by STATUS_QUERY_RETRY).
+ * - **Stops early** when a whole batch of calls failed: the service is down, and waiting on
+ *   every order would only fill the sweep with timeouts. The next sweep tries again.
+ * - **Concurrent sweeps never ask about the same order**: orders are claimed in batches with
+ *   `FOR UPDATE SKIP LOCKED`, and a claim moves the order's next step, so another sweep (another
+ *   instance, the cron and the worker) neither waits for them nor takes them.
+ */
 export async function reconcilePendingOrders(deps: CheckDeps & SweepOptions): Promise<ReconcileSummary> {
   const now = deps.now ?? Date.now;
   const limit = deps.limit ?? DEFAULT_SWEEP_LIMIT;

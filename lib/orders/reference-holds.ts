@@ -5,21 +5,11 @@ import { phoneKey } from "../phone";
 import { REFERENCE_HOLD_MINUTES, type OrderLookup, type PaymentUpdate } from "./state-machine";
 
 /**
- * Day-long holds one client cannot multiply (README, "Holds a stranger cannot hoard"). A bank
- * reference, which anyone gets for free by choosing that method in the popup, keeps an order's
- * units for the reference's life span instead of ORDER_HOLD_SECONDS. So the orders holding one
- * (pending, a payment reference stored, hold running) count against MAX_REFERENCE_HOLDS per client
- * address and per phone (lib/phone.ts' phoneKey, whatever form it was typed in):
- *
- * - checkout refuses a new order from an address or a phone already at the cap (429 with
- *   Retry-After, lib/checkout/create-order.ts), before anything is held;
- * - a new reference stretches the hold only while the order's address and phone are each under
- *   the cap ({@link applyWithReferenceHoldCap}); past it the order keeps its ordinary hold. That
- *   is the rule a client cannot get around by placing its orders first and taking their
- *   references afterwards.
- *
- * Both count under advisory locks on the address, then the phone (after the shopper's lock, as
- * every checkout takes them), so concurrent checkouts and references count each other.
+ * Day-long holds one client cannot multiply. A bank reference, which anyone gets for free by
+ * choosing that method in the popup, keeps an order's units for the reference's life span instead
+ * of ORDER_HOLD_SECONDS, so the orders holding one (pending, a payment reference stored, hold
+ * running) count against MAX_REFERENCE_HOLDS per client address and per phone (lib/phone.ts'
+ * phoneKey, whatever form it was typed in).
  */
 
 type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
@@ -63,7 +53,9 @@ export const maxReferenceHolds = () => getEnv().orders.maxReferenceHolds;
 /**
  * Takes the holder's locks for the rest of the transaction, the address's then the phone's, and
  * returns the first of the two that already has `max` orders holding a reference (`exceptOrderId`
- * not counted), or null.
+ * not counted), or null. The checkout refuses a new order at the cap before anything is held (429
+ * with Retry-After, lib/checkout/open-order-caps.ts), taking these locks after the shopper's, as
+ * every checkout does, so concurrent checkouts and references count each other.
  */
 export async function referenceHoldsFull(
   tx: SqlRunner,
@@ -72,8 +64,8 @@ export async function referenceHoldsFull(
   exceptOrderId: string | null = null,
 ): Promise<ReferenceHoldsFull | null> {
   const key = holder.phone ? phoneKey(holder.phone) : "";
-  // The address's lock is the one the cap on its open orders takes (create-order.ts), so a
-  // checkout that holds it already takes it again without waiting.
+  // The address's lock is the one the cap on its open orders takes (lib/checkout/open-order-caps.ts),
+  // so a checkout that holds it already takes it again without waiting.
   const locks = [
     ...(holder.address ? [`open-orders-address:${holder.address}`] : []),
     ...(key ? [`reference-holds-phone:${key}`] : []),
@@ -114,6 +106,8 @@ function secondsUntilUnder(seconds: readonly number[], max: number): number {
  * reference stretches its hold only while the order's address and phone are under
  * MAX_REFERENCE_HOLDS: inside a transaction holding their locks when the update brings a
  * reference, as it is otherwise. `apply` receives the client to run on and the update to apply.
+ * Past the cap the order keeps its ordinary hold: the rule a client cannot get around by placing
+ * its orders first and taking their references afterwards.
  */
 export async function applyWithReferenceHoldCap<T>(
   db: UpdateRunner,

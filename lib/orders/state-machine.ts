@@ -5,35 +5,25 @@ import type { PaymentStatus } from "../pay/api/payment-status";
 import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "../pay/sdk/config";
 
 /**
- * The one order state machine (contract 3): PEN → CON, PEN → CAN; CON and CAN are final.
- *
- * Every status change — webhook, status fallback, reconcile sweep, a failed creation — is the
- * statement built here: a conditional `UPDATE … WHERE status = 'PEN'` whose side effects are
- * inserted as jobs by the same statement (outbox). PostgreSQL re-checks the condition on the
- * latest row version when concurrent updates race (READ COMMITTED), so of any number of
- * simultaneous duplicates exactly one changes the row and enqueues its jobs, and a final state
- * never changes. One statement is one round trip and atomic without an explicit transaction,
- * which keeps the webhook fast; callers that must record something in the same breath (the
- * webhook log) append their own CTE to it.
- *
- * Two more rules live here because they are part of what a status change means:
- * - **Stock holds.** A pending order keeps its units until `hold_expires_at`. When the service
- *   issues a payment reference (a new one arrives with a PEN update), the hold is extended to
- *   the reference's life span plus {@link REFERENCE_HOLD_MARGIN_MINUTES}: the shopper has a
- *   reference to pay at the bank, so the units must wait for it (lib/orders/holds.ts expires them).
- *   Unless the update says `referenceHold: false` (lib/orders/reference-holds.ts: the order's
- *   address or phone already holds MAX_REFERENCE_HOLDS such orders).
- * - **Paid after cancel.** A CON for an order that is already CAN is not a duplicate: a customer
- *   paid for an order the shop (or the service) cancelled. The order stays CAN and its stock is
- *   not taken again, but the payment is recorded (`paid_after_cancel_at`), the order is marked
- *   for attention and a job mails the orders mailbox, all in the same statement.
+ * The one order state machine (contract 3): PEN → CON, PEN → CAN; CON and CAN are final. Every
+ * status change (webhook, status fallback, reconcile sweep, a failed creation) is the statement
+ * built here, with the two rules that are part of what a status change means: a new payment
+ * reference extends the stock hold, and a CON for a cancelled order is recorded as paid after cancel.
  */
 
 /** How long a payment reference keeps an order's units beyond its life span: clocks and banks are not exact. */
 export const REFERENCE_HOLD_MARGIN_MINUTES = 60;
-/** The hold of an order with a payment reference, from when the reference reached us. */
+/**
+ * The hold of an order with a payment reference, from when the reference reached us: the shopper
+ * has a reference to pay at the bank, so the units wait for it (lib/orders/holds.ts expires them).
+ */
 export const REFERENCE_HOLD_MINUTES = REFERENCE_PAYMENT_LIFE_SPAN_MINUTES + REFERENCE_HOLD_MARGIN_MINUTES;
-/** `attention_reason` of an order paid after it was cancelled. */
+/**
+ * `attention_reason` of an order paid after it was cancelled. Such a CON is not a duplicate: a
+ * customer paid for an order the shop (or the service) cancelled. The order stays CAN and its
+ * stock is not taken again, but the payment is recorded (`paid_after_cancel_at`), the order is
+ * marked for attention and a job mails the orders mailbox, all in the same statement.
+ */
 export const PAID_AFTER_CANCEL = "paid_after_cancel";
 
 export type OrderStatus = PaymentStatus;
@@ -88,6 +78,12 @@ export interface UpdateResult {
 }
 
 /**
+ * A status change is one conditional `UPDATE … WHERE status = 'PEN'` whose side effects are
+ * inserted as jobs by the same statement (outbox): of any number of simultaneous duplicates
+ * exactly one changes the row and enqueues its jobs. One statement is one round trip and atomic
+ * without an explicit transaction, which keeps the webhook fast; callers that must record
+ * something in the same breath (the webhook log) append their own CTE to it.
+ *
  * The CTEs `target` (the order as found), `changed` (the row this statement changed, if any),
  * `late` (a CON recorded for a CAN order) and `enqueued` (the jobs of either). Follow it with
  * `, more AS (…) SELECT …` or with {@link outcomeSelect}; run it with {@link runUpdateStatement}.

@@ -10,21 +10,10 @@ import { applyPaymentUpdate, type OrderStatus, type UpdateOutcome } from "./stat
 
 /**
  * Endpoint C and every other check of an order with the service (contract 4.2 C, 4.1): the
- * order's status as we know it, and — when a pending order has gone quiet, was asked to
- * refresh, or its stock hold ran out — what the service says, applied through the same state
- * machine as the webhook, so the two can never disagree. The webhook stays the primary source;
- * this is the safety net for a notification that is late or lost.
- *
- * **One query at a time.** Before asking, a check *claims* the order: one conditional UPDATE
- * sets `status_checked_at = now()` only when the last check is older than the caller's window.
- * Of any number of concurrent requests, instances and sweeps, exactly one wins a window and
- * calls the service; the others serve the stored status. So nobody can turn page polls into
- * traffic that pushes the shop into the service's rate limit.
- *
- * **Expired holds.** A check of an order whose hold has run out ends it: CON or CAN from the
- * service is applied; a new payment reference extends the hold; anything else (still PEN, not
- * known, no answer) and the shop cancels the order itself (`cancel_reason = 'hold_expired'`),
- * which releases its stock and reopens its cart through the usual jobs (lib/orders/holds.ts).
+ * order's status as we know it, and, when a pending order has gone quiet, was asked to refresh,
+ * or its stock hold ran out, what the service says, applied through the same state machine as the
+ * webhook, so the two can never disagree. The webhook stays the primary source; this is the
+ * safety net for a notification that is late or lost.
  */
 
 /** `order_` + a lower-case UUID v4: the only form we issue (and the database accepts). */
@@ -132,7 +121,8 @@ export interface ClaimedOrder {
  * page or a hold also counts as the sweep's. Rows another claim is locking at this moment are
  * skipped (`SKIP LOCKED`), and a row another claim has just committed no longer qualifies, so of
  * any number of concurrent claimers — requests, instances, sweeps — exactly one gets each order
- * per window.
+ * per window: nobody can turn page polls into traffic that pushes the shop into the service's
+ * rate limit.
  */
 export function claimChecks(
   db: Database,
@@ -302,7 +292,9 @@ export async function refreshFromService(
 
 /**
  * The shop's own cancellation of a pending order whose hold had run out when it was claimed
- * (and still has: a new payment reference, or a webhook that arrived meanwhile, keeps it).
+ * (and still has: a new payment reference, or a webhook that arrived meanwhile, keeps it), when
+ * the service brought no CON or CAN (still PEN, not known, no answer): `cancel_reason =
+ * 'hold_expired'`, and the usual CAN jobs release its stock and reopen its cart.
  * True when it cancelled. An order whose hold still runs costs no statement here.
  */
 async function expireHold(order: ClaimedOrder, deps: CheckDeps): Promise<boolean> {

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
 import { isUniqueViolation } from "../db/known-error";
-import { Rollback, rolledBack } from "../refusal";
+import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { Prisma } from "../generated/prisma/client";
 import { isPromoCode, normalizePromoCode, PROMO_CODE_MAX, PROMO_KINDS, type PromoKind } from "./promo-code-rules";
 import { activeFlag, formIntegerBetween, formOptional, formUuidList, invalidInput } from "../text-input";
@@ -11,24 +11,10 @@ import { lockCategories } from "../catalog/categories-admin";
 import { luandaLocalToIso } from "../luanda-time";
 
 /**
- * The back office's promo codes (issue 25), without the web: create and edit a code on
- * /admin/promo-codes (app/api/admin/promo-codes), list them with their uses. The checkout applies
- * them (lib/promotions/promo-codes.ts); the format of a code is lib/promotions/promo-code-rules.ts's.
- *
- * - A code is stored upper-cased (" bemvindo10 " is BEMVINDO10); a code another has is refused
- *   (409 code_taken), never changed.
- * - `percent` takes 1–100, `fixed` 1–10 000 000 kwanza. Optional: a minimum subtotal, a start
- *   and an end (JSON: ISO 8601 with an offset; the page's form: a datetime-local in Luanda's time),
- *   a limit of uses in all and per checkout phone, and the categories it is limited to (none: every line).
- * - An edit replaces every field but the categories, which it replaces only when it names them:
- *   `categoryIds` left out keeps them, and only an explicit `[]` means every product (a code never
- *   widens to the whole shop by omission). The page's form always names them: it sends an empty
- *   `categoryIds` beside its ticked boxes, so ticking none says "every product" (components/admin/
- *   product-form.tsx CategoryChoices). An edit may not bring `maxUses` below the uses already
- *   counted: 409 max_uses_below_uses, checked under the code's row lock, which the checkout's
- *   count of a use waits for too.
- * - A category a code names cannot be deleted (lib/catalog/categories-admin.ts), for the same reason.
- * - A code is never deleted, since orders keep pointing at it: it is turned off (`active`).
+ * The back office's promo codes, without the web: create and edit a code on /admin/promo-codes
+ * (app/api/admin/promo-codes) and list them with their uses and state. A code is never deleted,
+ * since orders keep pointing at it: it is turned off (`active`). The checkout applies codes
+ * (lib/promotions/promo-codes.ts); their format is lib/promotions/promo-code-rules.ts'.
  */
 
 export const PROMO_LIMITS = {
@@ -113,6 +99,7 @@ const instant = (form: boolean) =>
 /**
  * A code's fields, from JSON or from the page's form (`form`: its dates are datetime-local values
  * in Luanda's time). Optional numbers may be absent, null or "" (the form's empty field): no limit.
+ * The code is upper-cased (" bemvindo10 " is BEMVINDO10); no categories: every line.
  */
 export const promoCodeInputSchema = (form = false) =>
   z
@@ -160,37 +147,32 @@ export const PROMO_FIELDS = [
 ] as const;
 export type PromoField = (typeof PROMO_FIELDS)[number];
 
-type Refusal = {
-  ok: false;
-  status: 400 | 404 | 409;
-  code: PromoError | "not_found";
-  message: string;
-  field?: PromoField;
-};
-export type PromoCodeResult = { ok: true; done: PromoDone; promoCode: AdminPromoCode } | Refusal;
+/** The statuses are the back office's form answers' (lib/http/admin-action.ts ActionOutcome). */
+type PromoCodeRefusal = Refusal<PromoError | "not_found", PromoField> & { status: 400 | 404 | 409 };
+export type PromoCodeResult = { ok: true; done: PromoDone; promoCode: AdminPromoCode } | PromoCodeRefusal;
 
-const notFound: Refusal = { ok: false, status: 404, code: "not_found", message: "no such promo code" };
-const invalidId: Refusal = {
+const notFound: PromoCodeRefusal = { ok: false, status: 404, code: "not_found", message: "no such promo code" };
+const invalidId: PromoCodeRefusal = {
   ok: false,
   status: 400,
   code: "invalid_id",
   message: "the promo code's id must be a UUID",
 };
-const codeTaken: Refusal = {
+const codeTaken: PromoCodeRefusal = {
   ok: false,
   status: 409,
   code: "code_taken",
   message: "another promo code already has this code",
   field: "code",
 };
-const unknownCategories: Refusal = {
+const unknownCategories: PromoCodeRefusal = {
   ok: false,
   status: 400,
   code: "invalid_input",
   message: "categoryIds names a category that does not exist",
   field: "categoryIds",
 };
-const usesAbove = (uses: number): Refusal => ({
+const usesAbove = (uses: number): PromoCodeRefusal => ({
   ok: false,
   status: 409,
   code: "max_uses_below_uses",
@@ -199,8 +181,9 @@ const usesAbove = (uses: number): Refusal => ({
 });
 
 /**
- * Refuses a code another has, up front (the unique index still refuses one made meanwhile: the
- * same 409), so that a duplicate is not a database error in the logs.
+ * Refuses a code another has (409 code_taken; a code is never changed to make it unique), up
+ * front (the unique index still refuses one made meanwhile: the same 409), so that a duplicate is
+ * not a database error in the logs.
  */
 async function refuseTakenCode(tx: Prisma.TransactionClient, code: string, id?: string): Promise<void> {
   const other = await tx.promoCode.findFirst({ where: { code, ...(id ? { NOT: { id } } : {}) }, select: { id: true } });
@@ -208,8 +191,8 @@ async function refuseTakenCode(tx: Prisma.TransactionClient, code: string, id?: 
 }
 
 /** A write's error as the admin's refusal, or the error again when it is a fault. */
-function refusalOf(error: unknown): Refusal {
-  const refused = rolledBack<Refusal>(error);
+function refusalOf(error: unknown): PromoCodeRefusal {
+  const refused = rolledBack<PromoCodeRefusal>(error);
   if (refused) return refused;
   if (isUniqueViolation(error)) return codeTaken;
   throw error;
@@ -286,7 +269,12 @@ export async function createPromoCode(
   }
 }
 
-/** A code's new fields, all of them, and its categories when named; `maxUses` not below its uses. */
+/**
+ * A code's new fields, all of them, and its categories when named; `maxUses` not below its uses.
+ * The categories are replaced only when named, so a code never widens to the whole shop by
+ * omission; the page's form always names them (an empty `categoryIds` beside its ticked boxes, so
+ * ticking none says "every product", components/admin/product-form.tsx CategoryChoices).
+ */
 export async function updatePromoCode(
   id: string,
   input: unknown,

@@ -4,32 +4,13 @@ import { Prisma } from "../generated/prisma/client";
 import { luandaFormatter } from "../luanda-time";
 import { formatAoa } from "../money";
 import { isAngolanKey, phoneKey } from "../phone";
+import { refusal, type Refusal } from "../refusal";
 import { isPromoCode, normalizePromoCode, type PromoKind } from "./promo-code-rules";
 
 /**
- * Promo codes at checkout (issue 25), without the web. The back office makes them
- * (lib/promotions/promo-codes-admin.ts); this module decides what a code takes off a basket and counts its
- * uses.
- *
- * - **What it applies to.** The lines whose product is in one of the code's categories (or in a
- *   subcategory of one), or every line when the code has none. Its minimum is on those lines'
- *   subtotal.
- * - **How much.** A percentage of those lines' subtotal, rounded down to the kwanza, or a fixed
- *   amount, never more than those lines cost. The discount is shared out over those lines in
- *   proportion to their totals (largest remainder), and each line keeps its share
- *   (`order_lines.discount_aoa`).
- * - **Counting uses.** The checkout's transaction locks the code's row (`FOR UPDATE`, after the
- *   stock, in lib/catalog/stock.ts' order, so no two checkouts deadlock), checks the uses left and the
- *   uses of the shopper's phone, and writes the redemption and `uses + 1` with the order. N
- *   concurrent checkouts on a code with one use left therefore queue on the row, and exactly one
- *   finds a use left. One phone is one phone however it is written (lib/phone.ts phoneKey: +244,
- *   00244, a trunk 0, spaces, dots…); a use stored under an older key counts too
- *   ({@link recordedPhoneKeys}). A preview (`POST /api/cart/promo`) runs the same checks without the lock
- *   and without counting.
- * - **Giving a use back.** When an order ends cancelled (the service's CAN, or the shop's own for
- *   an expired hold), the job that puts its units back also releases its redemption, once
- *   ({@link releasePromoUse}). An order paid after that keeps its discount: a person decides
- *   (it is on the attention list).
+ * Promo codes at checkout, without the web: what a code takes off a basket, its preview for the
+ * cart, and counting its use with the order (given back when the order ends cancelled). The back
+ * office makes the codes (lib/promotions/promo-codes-admin.ts).
  */
 
 export interface PromoRule {
@@ -56,11 +37,8 @@ export type PromoRefusalCode =
   | "promo_phone_required"
   | "promo_phone_limit";
 
-export interface PromoRefusal {
-  ok: false;
-  code: PromoRefusalCode;
-  message: string;
-}
+/** A code that does not apply to this basket: 422 wherever it is answered. */
+export type PromoRefusal = Refusal<PromoRefusalCode>;
 
 export interface PromoBasketLine {
   productId: string;
@@ -80,14 +58,17 @@ export interface AppliedPromo {
   lineDiscounts: number[];
 }
 
-const refuse = (code: PromoRefusalCode, message: string): PromoRefusal => ({ ok: false, code, message });
+const refuse = (code: PromoRefusalCode, message: string): PromoRefusal => refusal(422, code, message);
 
 const luanda = luandaFormatter("pt-AO", { dateStyle: "short", timeStyle: "short" });
 
 /**
  * What `rule` takes off a basket whose lines in the code's categories are `eligible` (one flag per
  * line), at `now`, with `phoneUses` uses already counted for the shopper's phone (null: no phone).
- * Pure; the uses it reads are those of the row as locked (or read, for a preview).
+ * Its minimum is on the eligible lines' subtotal; it takes a percentage of it, rounded down to the
+ * kwanza, or a fixed amount never above it, shared over those lines (each order line keeps its
+ * share, `order_lines.discount_aoa`). Pure; the uses it reads are those of the row as locked (or
+ * read, for a preview).
  */
 export function evaluatePromo(
   rule: PromoRule,
@@ -167,7 +148,9 @@ interface PromoRow extends Omit<PromoRule, "kind"> {
 /**
  * Reads the code (any case, spaces around it) and evaluates it for `lines`. With `lock`, inside
  * the checkout's transaction, the code's row stays locked until it commits, so the uses read here
- * are final for this transaction; without, it is a preview.
+ * are final for this transaction: N concurrent checkouts on a code with one use left queue on the
+ * row, and exactly one finds it. The checkout locks it after the stock (lib/catalog/stock.ts'
+ * order), so no two checkouts deadlock. Without `lock`, it is a preview.
  */
 export async function applyPromo(
   client: SqlClient,
@@ -195,6 +178,7 @@ WHERE NOT EXISTS (SELECT 1 FROM promo_code_categories WHERE promo_code_id = ${ru
      WHERE pc.product_id = p.id)`);
   const eligibleIds = new Set(eligibleRows.map((found) => found.productId));
 
+  // One phone is one phone however it is written (+244, 00244, a trunk 0, spaces, dots…).
   const phone = input.phone ? phoneKey(input.phone) : null;
   let phoneUses: number | null = null;
   if (phone) {
@@ -242,7 +226,8 @@ UPDATE promo_codes SET uses = uses + 1, updated_at = now() FROM used WHERE promo
  * Gives the cancelled order's use back, once: the redemption is marked released and the code's
  * count goes down in one statement; a second run finds it released and changes nothing. Runs in
  * the transaction of the job that puts the order's units back (after them, in lib/catalog/stock.ts' lock
- * order: products, then the code). Answers whether this call released it.
+ * order: products, then the code). Answers whether this call released it. An order paid after
+ * that keeps its discount: a person decides (it is on the attention list).
  */
 export async function releasePromoUse(client: SqlClient, orderId: string): Promise<boolean> {
   const released = await client.$executeRaw(Prisma.sql`
@@ -271,9 +256,9 @@ export interface PromoPreview {
 export async function previewPromo(
   db: Database,
   input: { cartId: string | undefined; code: string; phone: string | null },
-): Promise<PromoPreview | PromoRefusal | { ok: false; code: "cart_empty"; message: string }> {
+): Promise<PromoPreview | Refusal<PromoRefusalCode | "cart_empty">> {
   const cart = await getCart(db, input.cartId);
-  if (!cart || cart.lines.length === 0) return { ok: false, code: "cart_empty", message: "the cart is empty" };
+  if (!cart || cart.lines.length === 0) return refusal(422, "cart_empty", "the cart is empty");
   const applied = await applyPromo(db, {
     code: input.code,
     lines: cart.lines.map((line) => ({ productId: line.productId, lineTotalAoa: line.lineTotalAoa })),

@@ -1,6 +1,11 @@
 import type { DeliveryChoice } from "@/lib/checkout/checkout-rules";
 import type { PayCustomerInfo, PaymentReferenceItem } from "@/lib/pay/sdk/types";
 
+/**
+ * The PayButton's call to endpoint A: posts the checkout and reads the created order, or why it
+ * could not be created, from the answer.
+ */
+
 export const CREATE_ORDER_PATH = "/api/pay/create-order";
 
 /** Endpoint A's answer (app/api/pay/create-order/route.ts). */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { addToCart, getCart, MAX_CART_LINES, removeLine, setLineQuantity, type CartChange } from "@/lib/cart/cart";
+import { getCart, MAX_CART_LINES, type CartChange } from "@/lib/cart/cart";
+import { addToCart, removeLine, setLineQuantity } from "@/lib/cart/cart-changes";
 import { MAX_QUANTITY_INPUT } from "@/lib/order-limits";
 import { db } from "@/lib/db/client";
 import { insertTestProduct } from "../../../harness/support/orders";

@@ -4,7 +4,8 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { adjustStock, createProduct, updateProduct } from "@/lib/catalog/products-admin";
-import { addToCart, getCart, setLineQuantity } from "@/lib/cart/cart";
+import { getCart } from "@/lib/cart/cart";
+import { addToCart, setLineQuantity } from "@/lib/cart/cart-changes";
 import { findProductBySlug, listProducts } from "@/lib/catalog/products";
 import { db } from "@/lib/db/client";
 import { productGallery } from "@/lib/catalog/gallery";
@@ -573,7 +574,7 @@ describe("adjusting stock", () => {
 
   it("concurrent with checkouts' reservations, loses none of their decrements", async () => {
     const product = await insertTestProduct({ stock: 50 });
-    // What reserveOrder does for each line (lib/checkout/create-order.ts), twenty times at once.
+    // What reserveOrder does for each line (lib/checkout/reserve.ts), twenty times at once.
     const reserve = () =>
       db().$transaction((tx) =>
         tx.product.updateMany({ where: { id: product.id, stock: { gte: 1 } }, data: { stock: { decrement: 1 } } }),

@@ -1,7 +1,8 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addToCart, getCart } from "@/lib/cart/cart";
+import { getCart } from "@/lib/cart/cart";
+import { addToCart } from "@/lib/cart/cart-changes";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { getOrderSummary } from "@/lib/orders/summary";
 import { takeUnits } from "@/lib/catalog/stock";

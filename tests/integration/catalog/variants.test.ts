@@ -257,7 +257,8 @@ describe("a variant is a unit of stock", () => {
 
 describe("the cart holds variants", () => {
   it("adds two variants of one product as two lines, by id or by the option picker's values", async () => {
-    const { addToCart, getCart } = await import("@/lib/cart/cart");
+    const { getCart } = await import("@/lib/cart/cart");
+    const { addToCart } = await import("@/lib/cart/cart-changes");
     const product = await tshirt();
     const first = await addToCart(client, { productId: product.id, variantId: product.variantIds[0], quantity: 1 });
     if (!first.ok) throw new Error(first.code);
@@ -281,7 +282,7 @@ describe("the cart holds variants", () => {
   });
 
   it("refuses a combination the product does not sell, one that is sold out, and no choice at all", async () => {
-    const { addToCart } = await import("@/lib/cart/cart");
+    const { addToCart } = await import("@/lib/cart/cart-changes");
     const product = await insertTestProductWithOptions(
       [
         { name: "Tamanho", values: ["M", "L"] },

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createDeliveryZone, createPickupPoint, deliveryOptions, updateDeliveryZone } from "@/lib/delivery/zones";
+import { deliveryOptions } from "@/lib/delivery/zones";
+import { createDeliveryZone, createPickupPoint, updateDeliveryZone } from "@/lib/delivery/zones-admin";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { adminRequest, type AdminCaller } from "../../../harness/support/admin";

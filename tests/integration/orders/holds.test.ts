@@ -196,7 +196,7 @@ describe("stock holds", () => {
     expect((await findProductBySlug(product.slug))!.stock).toBe(2);
     expect(await stockOf(product.id)).toBe(0);
 
-    const { addToCart } = await import("@/lib/cart/cart");
+    const { addToCart } = await import("@/lib/cart/cart-changes");
     const { releaseExpiredHolds } = await import("@/lib/orders/holds");
     const { payClient } = await import("@/lib/orders/pay-client");
     const { runDueJobs } = await import("@/lib/jobs/runner");

@@ -3,7 +3,7 @@ import { AdminNav } from "@/components/admin/admin-nav";
 import { DeliveryFlash, deliveryFlashOf, DeliveryZoneForm, PickupPointForm } from "@/components/admin/delivery-forms";
 import { requireAdminSession } from "@/lib/http/admin-guard";
 import { db } from "@/lib/db/client";
-import { listDeliveryMethods } from "@/lib/delivery/zones";
+import { listDeliveryMethods } from "@/lib/delivery/zones-admin";
 import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { catalogueAction } from "@/lib/http/admin-action";
 import { db } from "@/lib/db/client";
-import { createDeliveryZone, DELIVERY_PAGE } from "@/lib/delivery/zones";
+import { createDeliveryZone, DELIVERY_PAGE } from "@/lib/delivery/zones-admin";
 
 // The "new delivery zone" form of /admin/delivery, or JSON: 201 with the zone (its id included).
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { catalogueAction } from "@/lib/http/admin-action";
 import { db } from "@/lib/db/client";
-import { createPickupPoint, DELIVERY_PAGE } from "@/lib/delivery/zones";
+import { createPickupPoint, DELIVERY_PAGE } from "@/lib/delivery/zones-admin";
 
 // The "new pickup point" form of /admin/delivery, or JSON: 201 with the point (its id included).
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { catalogueAction } from "@/lib/http/admin-action";
 import { db } from "@/lib/db/client";
-import { DELIVERY_PAGE, updateDeliveryZone } from "@/lib/delivery/zones";
+import { DELIVERY_PAGE, updateDeliveryZone } from "@/lib/delivery/zones-admin";
 
 // A delivery zone's row on /admin/delivery, or JSON: name, fee, threshold, days, position, active on/off.
 export const dynamic = "force-dynamic";

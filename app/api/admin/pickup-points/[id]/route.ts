@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { catalogueAction } from "@/lib/http/admin-action";
 import { db } from "@/lib/db/client";
-import { DELIVERY_PAGE, updatePickupPoint } from "@/lib/delivery/zones";
+import { DELIVERY_PAGE, updatePickupPoint } from "@/lib/delivery/zones-admin";
 
 // A pickup point's row on /admin/delivery, or JSON: name, address, hours, position, active on/off.
 export const dynamic = "force-dynamic";
