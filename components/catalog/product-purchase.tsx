@@ -23,7 +23,7 @@ export const VARIANT_PARAM = "variant";
  * The page around it is one cached page for every shopper; the choice lives here and in the URL
  * (`?variant=<id>`, read after hydration and written on every change), never in a per-request
  * render. The radios are fields of the add-to-cart form (`option:<name>`), so without JavaScript
- * the form still sends the choice and the server resolves it (lib/cart/cart.ts): a combination that
+ * the form still sends the choice and the server resolves it (lib/cart/cart-changes.ts): a combination that
  * does not exist or is sold out is refused there as here, where its button is disabled and its
  * values say so. The chosen variant's image is shown by choosing its thumbnail in the gallery
  * (components/catalog/product-gallery.tsx, `data-path`).

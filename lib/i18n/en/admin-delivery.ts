@@ -3,7 +3,7 @@
 import type { adminDeliveryTexts as pt } from "../pt/admin-delivery";
 
 export const adminDeliveryTexts: typeof pt = {
-  /** Delivery methods on /admin/delivery (lib/delivery/zones.ts): delivery zones and pickup points. */
+  /** Delivery methods on /admin/delivery (lib/delivery/zones-admin.ts): delivery zones and pickup points. */
   deliveryMethods: {
     title: "Delivery",
     hint: "The active delivery zones and pickup points are the ones the shop offers (GET /api/delivery-options). The checkout offers them; a zone that lists municipalities delivers only to those.",

@@ -4,7 +4,7 @@
  */
 
 export const adminDeliveryTexts = {
-  /** Delivery methods on /admin/delivery (lib/delivery/zones.ts): delivery zones and pickup points. */
+  /** Delivery methods on /admin/delivery (lib/delivery/zones-admin.ts): delivery zones and pickup points. */
   deliveryMethods: {
     title: "Entregas",
     hint: "As zonas de entrega e os pontos de levantamento ativos são os que a loja oferece (GET /api/delivery-options). O checkout oferece-os; uma zona com municípios listados só entrega nesses municípios.",
