@@ -1,7 +1,7 @@
 /**
  * `npm run explain-search` (in bench/): where the database's time goes in the `search` scenario.
  * On a scratch database with the bench catalogue (the bench's own: migrations, demo catalogue,
- * catalogue-data.ts), each search's page statement (scenarios/search.ts, a copy of
+ * catalog-data.ts), each search's page statement (scenarios/search.ts, a copy of
  * lib/catalog/search-sql.ts's) is planned and run EXPLAIN_RUNS times (9) with EXPLAIN ANALYZE: the
  * fastest planning and execution times, and how many products it finds. EXPLAIN_PLAN=<n> (from
  * 1) or EXPLAIN_PLAN=all also prints those plans. DATABASE_URL as for `npm run bench` (embedded
@@ -14,7 +14,7 @@ import pg from "pg";
 import { createScratchDatabase } from "../harness/scratch-database";
 import { applyMigrations } from "../scripts/db/migrate.mjs";
 import { seedCatalog } from "../scripts/db/seed.mjs";
-import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./scenarios/catalogue-data";
+import { BENCH_PRODUCT_COUNT, ensureBenchCatalog } from "./scenarios/catalog-data";
 import { SEARCH_PATHS, pageStatement, readCategoryIds, readQuery } from "./scenarios/search";
 
 const runs = Number(process.env.EXPLAIN_RUNS ?? 9);
@@ -31,7 +31,7 @@ const database = new pg.Pool({ connectionString: scratch.url, max: 1 });
 try {
   await applyMigrations({ connectionString: scratch.url });
   await seedCatalog(scratch.url);
-  await ensureBenchCatalogue(database);
+  await ensureBenchCatalog(database);
   console.log(`${scratch.description}: ${BENCH_PRODUCT_COUNT} bench products; fastest of ${runs} runs each\n`);
   const rows: string[][] = [];
   const sums = { planning: 0, execution: 0, found: 0 };

@@ -86,7 +86,7 @@ const apiProduct = async (page: Page, slug: string) => {
   );
 };
 
-const catalogueCard = (page: Page, name: string) =>
+const catalogCard = (page: Page, name: string) =>
   page.getByTestId("product-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
 
 test("without a session the pages go to the sign-in, the API answers 401, and a form post goes to the sign-in", async ({
@@ -173,7 +173,7 @@ test("editing a product's price, stock and image shows in /api/products and the 
   expect(image.headers()["x-content-type-options"]).toBe("nosniff");
 
   await page.goto("/");
-  const card = catalogueCard(page, DEMO.name);
+  const card = catalogCard(page, DEMO.name);
   expect(await card.getByTestId("price").textContent()).toBe(kwanza.format(newPrice));
   await expect(card.getByTestId("stock")).toHaveText(pt.catalog.inStock);
   const picture = card.getByRole("img");
@@ -241,7 +241,7 @@ test("a new product is created with its image, archived out of the shop and rest
   await expect(page.getByRole("button", { name: /apagar|eliminar/i })).toHaveCount(0);
   expect(await apiProduct(page, slug)).toBeUndefined();
   await page.goto("/");
-  await expect(catalogueCard(page, name)).toHaveCount(0);
+  await expect(catalogCard(page, name)).toHaveCount(0);
   expect((await page.goto(`/products/${slug}`))?.status()).toBe(404);
 
   await page.goto(productPage);
@@ -249,7 +249,7 @@ test("a new product is created with its image, archived out of the shop and rest
   await expect(page.getByRole("status").filter({ hasText: "Produto reposto à venda." })).toBeVisible();
   expect(await apiProduct(page, slug)).toMatchObject({ priceAoa: 4321 });
   await page.goto("/");
-  await expect(catalogueCard(page, name)).toHaveCount(1);
+  await expect(catalogCard(page, name)).toHaveCount(1);
 });
 
 test("in English through the language cookie", async ({ page, baseURL }) => {

@@ -27,7 +27,7 @@ export interface Scenario {
   /**
    * Rows the scenario needs for the whole run (the 10 000 products of `search`), written once
    * before `next build`, so that the pages the build renders ahead show them. Scenarios that
-   * share data must write it once between them (catalogue-data.ts).
+   * share data must write it once between them (catalog-data.ts).
    */
   setup?(database: pg.Pool): Promise<void>;
   /**

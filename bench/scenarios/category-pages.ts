@@ -1,9 +1,9 @@
 import type { Scenario } from "../lib/scenario";
-import { BENCH_CATEGORIES, ensureBenchCatalogue } from "./catalogue-data";
+import { BENCH_CATEGORIES, ensureBenchCatalog } from "./catalog-data";
 import { pageScenario, sameBytes } from "./pages";
 
 /**
- * A category of the bench catalogue (catalogue-data.ts) as a shopper browses it: "Alimentação",
+ * A category of the bench catalogue (catalog-data.ts) as a shopper browses it: "Alimentação",
  * a top-level category whose listing holds its five sub-categories' products (about 4 000, each
  * once), by name, 24 a page. Both pages come from Next's cache, as the catalogue page does
  * (pages.ts), and are measured the same way: against the same server sending the same HTML as a
@@ -34,7 +34,7 @@ export const categoryPageScenario: Scenario = {
     [`>${category.name}</h1>`, pageOf(1)],
     sameBytes("category", `.next/server/app/pt${PAGE_1}.html`),
   ),
-  setup: ensureBenchCatalogue,
+  setup: ensureBenchCatalog,
 };
 
 export const categoryPage2Scenario: Scenario = {
@@ -45,5 +45,5 @@ export const categoryPage2Scenario: Scenario = {
     [`>${category.name}</h1>`, pageOf(2)],
     { staticFile: "/bench-pages/category-2.html", visitFirst: PAGE_2 },
   ),
-  setup: ensureBenchCatalogue,
+  setup: ensureBenchCatalog,
 };

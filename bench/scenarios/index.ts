@@ -1,7 +1,7 @@
 import type { Scenario } from "../lib/scenario";
 import { categoryPage2Scenario, categoryPageScenario } from "./category-pages";
 import { createOrderScenario } from "./create-order";
-import { cataloguePageScenario, cataloguePageSmallFileScenario, productPageScenario } from "./pages";
+import { catalogPageScenario, catalogPageSmallFileScenario, productPageScenario } from "./pages";
 import { productsScenario } from "./products";
 import { searchScenario } from "./search";
 import { webhookConScenario, webhookDuplicateScenario } from "./webhooks";
@@ -9,9 +9,9 @@ import { webhookConScenario, webhookDuplicateScenario } from "./webhooks";
 /** Every scenario, in the order they run. */
 export const SCENARIOS: readonly Scenario[] = [
   productsScenario,
-  cataloguePageScenario,
+  catalogPageScenario,
   productPageScenario,
-  cataloguePageSmallFileScenario,
+  catalogPageSmallFileScenario,
   searchScenario,
   categoryPageScenario,
   categoryPage2Scenario,

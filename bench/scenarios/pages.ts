@@ -52,11 +52,11 @@ export const sameBytes = (name: string, built: string): StaticFileBaseline => ({
 
 /**
  * A listing with products. Not the first demo product's name: with the 10 000 products of
- * `search` and `category-page` (catalogue-data.ts) in the run, the first page by name shows others.
+ * `search` and `category-page` (catalog-data.ts) in the run, the first page by name shows others.
  */
 const LISTING = ['id="catalog-title"', 'href="/products/'];
 
-export const cataloguePageScenario = pageScenario(
+export const catalogPageScenario = pageScenario(
   "catalogue-page",
   "GET /: the catalogue page, against the same server sending the same HTML as a file",
   "/",
@@ -72,7 +72,7 @@ export const productPageScenario = pageScenario(
   sameBytes("product", `.next/server/app/pt/products/${product.slug}.html`),
 );
 
-export const cataloguePageSmallFileScenario = pageScenario(
+export const catalogPageSmallFileScenario = pageScenario(
   "catalogue-page-small-file",
   `GET /: the catalogue page, against the same server's ${SMALL_FILE} (1 KB)`,
   "/",

@@ -4,10 +4,10 @@ import { type BrowseQuery, defaultSort, PAGE_SIZE, type Sort } from "../../lib/c
 import { browseStatements, type FacetRow, facetStatement, facetsByOption } from "../../lib/catalog/search-sql";
 import { sendJson } from "../lib/http";
 import type { Answer, BaselineHandler, BenchRequest, PreparedRun, Scenario, Target } from "../lib/scenario";
-import { BENCH_PRODUCT_COUNT, ensureBenchCatalogue } from "./catalogue-data";
+import { BENCH_PRODUCT_COUNT, ensureBenchCatalog } from "./catalog-data";
 
 /**
- * GET /api/search over the bench catalogue (10 000 products, catalogue-data.ts): a rotating set
+ * GET /api/search over the bench catalogue (10 000 products, catalog-data.ts): a rotating set
  * of what shoppers type, with and without accents, one or two words, typos, with a category, a
  * sort, a filter or a later page.
  *
@@ -225,7 +225,7 @@ export const searchScenario: Scenario = {
   name: "search",
   summary: `GET ${SEARCH_PATH}?q=…: ${SEARCHES.length} searches in turn over the bench catalogue's ${BENCH_PRODUCT_COUNT} products, against the same statements through pg`,
   baseline: { method: "GET", path: SEARCH_PATH, handler: ({ database }) => search(database) },
-  setup: ensureBenchCatalogue,
+  setup: ensureBenchCatalog,
   fixedRate: 100,
   prepare: async ({ target, phase }) => searchRun(target, phase),
   checkAnswers({ app, baseline }) {

@@ -266,7 +266,7 @@ export function sitemapIndexXml(appUrl: string, sitemaps: readonly { id: number 
 }
 
 /** The catalogue page in a sitemap, changed when its latest product was. */
-export function catalogueSitemapEntry(appUrl: string, lastModified: Date | null): SitemapEntry {
+export function catalogSitemapEntry(appUrl: string, lastModified: Date | null): SitemapEntry {
   return { url: absoluteUrl(appUrl, "/"), ...(lastModified ? { lastModified } : {}) };
 }
 

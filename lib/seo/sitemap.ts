@@ -4,7 +4,7 @@ import { shownImage } from "../catalog/gallery";
 import { consoleLogger, errorKind } from "../log";
 import { ON_SALE } from "../catalog/on-sale";
 import {
-  catalogueSitemapEntry,
+  catalogSitemapEntry,
   categorySitemapEntry,
   productSitemapEntry,
   SITEMAP_MAX_URLS,
@@ -55,7 +55,7 @@ export async function sitemapEntriesOf(
 ): Promise<SitemapEntry[]> {
   const part = sitemapPart(id, await sitemapCounts(), maxUrls);
   const entries: SitemapEntry[] = [];
-  if (part.catalogue) entries.push(catalogueSitemapEntry(appUrl, await latestProductChange()));
+  if (part.catalogue) entries.push(catalogSitemapEntry(appUrl, await latestProductChange()));
   if (part.categories.take > 0) {
     const categories = await db().category.findMany({
       select: { slug: true, updatedAt: true },

@@ -85,7 +85,7 @@ it("a fresh database gets everything; a second run finds nothing missing and lea
 });
 
 /** Everything the seed writes about products, for products other than `except`. */
-const catalogueState = async (except: string) => {
+const catalogState = async (except: string) => {
   const rows = async (sql: string) => (await pool.query(sql, [except])).rows;
   return {
     products: await rows(`SELECT * FROM products WHERE slug <> $1 ORDER BY slug`),
@@ -136,14 +136,14 @@ it("never changes a product that exists: an owner's edits stay, and only what wa
     await pool.query("UPDATE categories SET name = 'Roupa' WHERE slug = 'moda'");
     await pool.query("DELETE FROM products WHERE slug = 'livro-mayombe-pepetela'");
     await pool.query("DELETE FROM categories WHERE slug = 'cultura'");
-    const before = await catalogueState("livro-mayombe-pepetela");
+    const before = await catalogState("livro-mayombe-pepetela");
 
     const result = await seedCatalog(pool);
     expect(describeSeed(result)).toBe(
       `added 1 product; left ${DEMO_PRODUCTS.length - 1} existing products as they are; added 1 category`,
     );
     // Every row of every product that existed, as it was: not a price, a stock, a name, an updated_at.
-    expect(await catalogueState("livro-mayombe-pepetela")).toEqual(before);
+    expect(await catalogState("livro-mayombe-pepetela")).toEqual(before);
     expect(await bySlug("pano-samakaka-6-jardas")).toMatchObject({
       name: "Pano samakaka (promoção)",
       priceAoa: 15000,

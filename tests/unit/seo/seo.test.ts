@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   absoluteUrl,
-  catalogueSitemapEntry,
+  catalogSitemapEntry,
   categorySitemapEntry,
   jsonForScript,
   productJsonLd,
@@ -272,8 +272,8 @@ describe("the sitemaps' entries", () => {
   const changed = new Date("2026-03-01T00:00:00Z");
 
   it("give the catalogue page its last change, when the shop has products", () => {
-    expect(catalogueSitemapEntry(APP_URL, changed)).toEqual({ url: "https://loja.example.ao/", lastModified: changed });
-    expect(catalogueSitemapEntry(APP_URL, null)).toEqual({ url: "https://loja.example.ao/" });
+    expect(catalogSitemapEntry(APP_URL, changed)).toEqual({ url: "https://loja.example.ao/", lastModified: changed });
+    expect(catalogSitemapEntry(APP_URL, null)).toEqual({ url: "https://loja.example.ao/" });
   });
 
   it("give a category its page and last change", () => {

@@ -485,16 +485,16 @@ export function benchProducts(): BenchProduct[] {
 const written = new WeakMap<pg.Pool, Promise<void>>();
 
 /** Writes the bench catalogue into the run's database, once. */
-export function ensureBenchCatalogue(database: pg.Pool): Promise<void> {
+export function ensureBenchCatalog(database: pg.Pool): Promise<void> {
   let done = written.get(database);
   if (!done) {
-    done = writeBenchCatalogue(database);
+    done = writeBenchCatalog(database);
     written.set(database, done);
   }
   return done;
 }
 
-async function writeBenchCatalogue(database: pg.Pool): Promise<void> {
+async function writeBenchCatalog(database: pg.Pool): Promise<void> {
   const client = await database.connect();
   try {
     await client.query("BEGIN");
