@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
 import { MAX_IMAGE_BYTES } from "../catalog/images/validate";
-import { readBodyCapped } from "./request-body";
+import { formDataOf, readBodyCapped } from "./request-body";
 import { isFormPost, isMultipart } from "./admin-requests";
 import { adminCookie, adminCookieName, type AdminConfig } from "../admin/session";
 
@@ -57,10 +57,7 @@ export async function draftOf(request: Request): Promise<AdminDraft> {
   if (!body.ok) return { ...draft, textLost: true };
   let form: FormData;
   try {
-    // readBodyCapped allocates a plain ArrayBuffer.
-    form = await new Response(body.bytes as Uint8Array<ArrayBuffer>, {
-      headers: { "content-type": request.headers.get("content-type")! },
-    }).formData();
+    form = await formDataOf(body.bytes, request.headers.get("content-type")!);
   } catch {
     return { ...draft, textLost: true };
   }
