@@ -5,6 +5,8 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 import { buttonClass, Field, fieldClass } from "./product-form";
 
+/** A category's form in the back office (new, or edit on its page) and the message of its last outcome. */
+
 /** The outcome of the last category form, from its redirect's `?done=`, `?error=` and `?field=`. */
 export const categoryFlashOf = (query: PageQuery) =>
   readFlash(query, { done: CATEGORY_DONE, errors: CATEGORY_ERRORS, fields: CATEGORY_FIELDS });

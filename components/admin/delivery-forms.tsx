@@ -13,6 +13,11 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 import { ActiveBox, buttonClass, Field, fieldClass } from "./product-form";
 
+/**
+ * The forms of /admin/delivery, a delivery zone's and a pickup point's (new, or a row to edit), and
+ * the message of their last outcome.
+ */
+
 /** The outcome of the last delivery form, from its redirect's `?done=`, `?error=` and `?field=`. */
 export const deliveryFlashOf = (query: PageQuery) =>
   readFlash(query, { done: DELIVERY_DONE, errors: DELIVERY_ERRORS, fields: DELIVERY_FIELDS });

@@ -13,6 +13,8 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 import { buttonClass, Field, fieldClass } from "./product-form";
 
+/** A product's gallery on its back-office page, and the message of its last outcome. */
+
 /** The outcome of the last gallery form, from its redirect's `?gallery=`, `?galleryError=` and `?galleryField=`. */
 export const galleryFlashOf = (query: PageQuery) =>
   readFlash(query, { done: GALLERY_DONE, errors: GALLERY_ERRORS, fields: GALLERY_FIELDS }, GALLERY_FLASH);

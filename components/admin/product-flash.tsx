@@ -3,6 +3,11 @@ import { PRODUCT_DONE, PRODUCT_ERRORS, PRODUCT_FIELDS, type ProductField } from 
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 
+/**
+ * The message of a product page's last outcome (the product form, stock, archive), and the labels
+ * of the fields an error may name.
+ */
+
 /** The outcome of the last product action, from its redirect's `?done=`, `?error=` and `?field=`. */
 export const productFlashOf = (query: PageQuery) =>
   readFlash(query, { done: PRODUCT_DONE, errors: PRODUCT_ERRORS, fields: PRODUCT_FIELDS });

@@ -15,6 +15,11 @@ import { isUuid } from "@/lib/uuid";
 import { Flash } from "./flash";
 import { ActiveBox, buttonClass, CategoryChoices, Field, fieldClass } from "./product-form";
 
+/**
+ * The forms of /admin/promo-codes (the new code's, and one per row to edit) and the message of
+ * their last outcome, shown beside the form it was about.
+ */
+
 /** The id of the page's message, which a refused field's aria-describedby points at. */
 const FLASH_ID = "promo-flash";
 

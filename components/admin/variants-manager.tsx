@@ -14,6 +14,8 @@ import { VARIANT_LIMITS } from "@/lib/catalog/variants";
 import { Flash } from "./flash";
 import { buttonClass, Field, fieldClass } from "./product-form";
 
+/** A product's options and variants on its back-office page, and the message of their last outcome. */
+
 /** The outcome of the last options or variants form, from `?variants=`, `?variantsError=` and `?variantsField=`. */
 export const variantsFlashOf = (query: PageQuery) =>
   readFlash(query, { done: VARIANT_DONE, errors: VARIANT_ERRORS, fields: VARIANT_FIELDS }, VARIANTS_FLASH);

@@ -12,13 +12,6 @@ import { formDataOf, readBodyCapped } from "./request-body";
  * POST /api/admin/catalogue/import (lib/catalog/csv/import.ts over HTTP, through ./admin-action.ts):
  * the CSV, as a multipart form's `file` (the back office's page) or as a text/csv body;
  * `?dryRun=1` checks without writing.
- *
- * - A JSON client gets `{ ok, dryRun, summary, problems }`: 200 when the file is good (and, without
- *   dryRun, imported), 400 with the problems by line and column when it is not (nothing written),
- *   413, 415 or 400 for a body it cannot read, 409 when another change collided with the import.
- * - The page's form gets a 303 back to the page with the outcome (lib/catalog/csv/flash.ts). Its
- *   "import" form sends `checked`, the SHA-256 the dry run answered: another file is refused
- *   (not_checked), so what is imported was checked.
  */
 
 /** The file and a form's few other fields. */
@@ -66,6 +59,16 @@ async function readCsv(request: NextRequest): Promise<BodyRead<CsvBody>> {
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
+/**
+ * The import's route:
+ *
+ * - A JSON client gets `{ ok, dryRun, summary, problems }`: 200 when the file is good (and, without
+ *   dryRun, imported), 400 with the problems by line and column when it is not (nothing written),
+ *   413, 415 or 400 for a body it cannot read, 409 when another change collided with the import.
+ * - The page's form gets a 303 back to the page with the outcome (lib/catalog/csv/flash.ts). Its
+ *   "import" form sends `checked`, the SHA-256 the dry run answered: another file is refused
+ *   (not_checked), so what is imported was checked.
+ */
 export function catalogueImport(request: NextRequest, deps: () => ImportDeps): Promise<Response> {
   const dryRun = ["1", "true"].includes(request.nextUrl.searchParams.get("dryRun") ?? "");
   return adminAction<ImportAnswer, CsvBody>(request, {
