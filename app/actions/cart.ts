@@ -8,7 +8,8 @@ import { catalogChanged } from "@/lib/catalog/cached-pages";
 import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
-import { cartNoticeQuery, type CartNoticeKind } from "@/lib/cart/cart-notices";
+import { cartNoticeParams, type CartNoticeKind } from "@/lib/cart/cart-notices";
+import { withFlash } from "@/lib/flash";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { consoleLogger } from "@/lib/log";
 import { releaseExpiredHolds } from "@/lib/orders/holds";
@@ -42,7 +43,7 @@ async function finish(
   if (result.ok) {
     (await cookies()).set(cartCookie(result.cartId, getEnv().appUrl));
   }
-  redirect(`${to}${to.includes("?") ? "&" : "?"}${cartNoticeQuery(result, success)}`);
+  redirect(withFlash(to, cartNoticeParams(result, success)));
 }
 
 /** The option picker's radios (`option:Tamanho` = "M"), as the product page's form sends them. */

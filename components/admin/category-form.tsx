@@ -1,20 +1,15 @@
-import { flashOf } from "@/lib/orders/order-flash";
+import { readFlash, type PageQuery } from "@/lib/flash";
 import { CATEGORY_DONE, CATEGORY_ERRORS, CATEGORY_FIELDS, type CategoryField } from "@/lib/catalog/categories-admin";
 import { CATEGORY_LIMITS, type Category } from "@/lib/catalog/categories";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 import { buttonClass, Field, fieldClass } from "./product-form";
 
-type Query = Record<string, string | string[] | undefined>;
+/** A category's form in the back office (new, or edit on its page) and the message of its last outcome. */
 
 /** The outcome of the last category form, from its redirect's `?done=`, `?error=` and `?field=`. */
-export function categoryFlashOf(query: Query) {
-  return {
-    done: flashOf(query.done, CATEGORY_DONE),
-    error: flashOf(query.error, CATEGORY_ERRORS),
-    field: flashOf(query.field, CATEGORY_FIELDS),
-  };
-}
+export const categoryFlashOf = (query: PageQuery) =>
+  readFlash(query, { done: CATEGORY_DONE, errors: CATEGORY_ERRORS, fields: CATEGORY_FIELDS });
 
 export function CategoryFlash({ t, flash }: { t: Dictionary; flash: ReturnType<typeof categoryFlashOf> }) {
   const text = t.admin.categories;

@@ -1,4 +1,4 @@
-import { flashOf } from "@/lib/orders/order-flash";
+import { readFlash, type PageQuery } from "@/lib/flash";
 import { MUNICIPALITY_LIMITS } from "@/lib/delivery/municipalities";
 import {
   DELIVERY_DONE,
@@ -13,16 +13,14 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 import { ActiveBox, buttonClass, Field, fieldClass } from "./product-form";
 
-type Query = Record<string, string | string[] | undefined>;
+/**
+ * The forms of /admin/delivery, a delivery zone's and a pickup point's (new, or a row to edit), and
+ * the message of their last outcome.
+ */
 
 /** The outcome of the last delivery form, from its redirect's `?done=`, `?error=` and `?field=`. */
-export function deliveryFlashOf(query: Query) {
-  return {
-    done: flashOf(query.done, DELIVERY_DONE),
-    error: flashOf(query.error, DELIVERY_ERRORS),
-    field: flashOf(query.field, DELIVERY_FIELDS),
-  };
-}
+export const deliveryFlashOf = (query: PageQuery) =>
+  readFlash(query, { done: DELIVERY_DONE, errors: DELIVERY_ERRORS, fields: DELIVERY_FIELDS });
 
 export function DeliveryFlash({ t, flash }: { t: Dictionary; flash: ReturnType<typeof deliveryFlashOf> }) {
   const text = t.admin.deliveryMethods;

@@ -1,5 +1,5 @@
 import Image from "next/image";
-import { flashOf } from "@/lib/orders/order-flash";
+import { readFlash, type PageQuery } from "@/lib/flash";
 import type { AdminGalleryImage } from "@/lib/catalog/gallery-admin";
 import {
   GALLERY_DONE,
@@ -13,16 +13,11 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 import { buttonClass, Field, fieldClass } from "./product-form";
 
-type Query = Record<string, string | string[] | undefined>;
+/** A product's gallery on its back-office page, and the message of its last outcome. */
 
 /** The outcome of the last gallery form, from its redirect's `?gallery=`, `?galleryError=` and `?galleryField=`. */
-export function galleryFlashOf(query: Query) {
-  return {
-    done: flashOf(query[GALLERY_FLASH.done], GALLERY_DONE),
-    error: flashOf(query[GALLERY_FLASH.error], GALLERY_ERRORS),
-    field: flashOf(query[GALLERY_FLASH.field], GALLERY_FIELDS),
-  };
-}
+export const galleryFlashOf = (query: PageQuery) =>
+  readFlash(query, { done: GALLERY_DONE, errors: GALLERY_ERRORS, fields: GALLERY_FIELDS }, GALLERY_FLASH);
 
 const secondaryButton =
   "rounded-md border border-stone-400 px-3 py-1.5 text-sm font-medium text-stone-900 hover:bg-stone-100";

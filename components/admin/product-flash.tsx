@@ -1,18 +1,16 @@
-import { flashOf } from "@/lib/orders/order-flash";
+import { readFlash, type PageQuery } from "@/lib/flash";
 import { PRODUCT_DONE, PRODUCT_ERRORS, PRODUCT_FIELDS, type ProductField } from "@/lib/catalog/product-rules";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { Flash } from "./flash";
 
-type Query = Record<string, string | string[] | undefined>;
+/**
+ * The message of a product page's last outcome (the product form, stock, archive), and the labels
+ * of the fields an error may name.
+ */
 
 /** The outcome of the last product action, from its redirect's `?done=`, `?error=` and `?field=`. */
-export function productFlashOf(query: Query) {
-  return {
-    done: flashOf(query.done, PRODUCT_DONE),
-    error: flashOf(query.error, PRODUCT_ERRORS),
-    field: flashOf(query.field, PRODUCT_FIELDS),
-  };
-}
+export const productFlashOf = (query: PageQuery) =>
+  readFlash(query, { done: PRODUCT_DONE, errors: PRODUCT_ERRORS, fields: PRODUCT_FIELDS });
 
 /** The field labels an error may name. */
 export function productFieldLabel(t: Dictionary, field: ProductField): string {

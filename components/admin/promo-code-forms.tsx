@@ -1,5 +1,5 @@
 import { luandaLocalInput } from "@/lib/luanda-time";
-import { flashOf } from "@/lib/orders/order-flash";
+import { readFlash, type PageQuery } from "@/lib/flash";
 import {
   PROMO_DONE,
   PROMO_ERRORS,
@@ -15,7 +15,10 @@ import { isUuid } from "@/lib/uuid";
 import { Flash } from "./flash";
 import { ActiveBox, buttonClass, CategoryChoices, Field, fieldClass } from "./product-form";
 
-type Query = Record<string, string | string[] | undefined>;
+/**
+ * The forms of /admin/promo-codes (the new code's, and one per row to edit) and the message of
+ * their last outcome, shown beside the form it was about.
+ */
 
 /** The id of the page's message, which a refused field's aria-describedby points at. */
 const FLASH_ID = "promo-flash";
@@ -24,14 +27,9 @@ const FLASH_ID = "promo-flash";
  * The outcome of the last promo code form, from its redirect's `?done=`, `?error=`, `?field=` and,
  * for a row's form, `?edit=<id>` (no `edit`: the new code's form).
  */
-export function promoFlashOf(query: Query) {
+export function promoFlashOf(query: PageQuery) {
   const edit = typeof query.edit === "string" && isUuid(query.edit) ? query.edit.toLowerCase() : undefined;
-  return {
-    done: flashOf(query.done, PROMO_DONE),
-    error: flashOf(query.error, PROMO_ERRORS),
-    field: flashOf(query.field, PROMO_FIELDS),
-    edit,
-  };
+  return { ...readFlash(query, { done: PROMO_DONE, errors: PROMO_ERRORS, fields: PROMO_FIELDS }), edit };
 }
 type PromoFlash = ReturnType<typeof promoFlashOf>;
 

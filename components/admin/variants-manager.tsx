@@ -1,4 +1,4 @@
-import { flashOf } from "@/lib/orders/order-flash";
+import { readFlash, type PageQuery } from "@/lib/flash";
 import { PRODUCT_LIMITS } from "@/lib/catalog/product-rules";
 import type { AdminVariants } from "@/lib/catalog/variants-admin";
 import {
@@ -14,16 +14,11 @@ import { VARIANT_LIMITS } from "@/lib/catalog/variants";
 import { Flash } from "./flash";
 import { buttonClass, Field, fieldClass } from "./product-form";
 
-type Query = Record<string, string | string[] | undefined>;
+/** A product's options and variants on its back-office page, and the message of their last outcome. */
 
 /** The outcome of the last options or variants form, from `?variants=`, `?variantsError=` and `?variantsField=`. */
-export function variantsFlashOf(query: Query) {
-  return {
-    done: flashOf(query[VARIANTS_FLASH.done], VARIANT_DONE),
-    error: flashOf(query[VARIANTS_FLASH.error], VARIANT_ERRORS),
-    field: flashOf(query[VARIANTS_FLASH.field], VARIANT_FIELDS),
-  };
-}
+export const variantsFlashOf = (query: PageQuery) =>
+  readFlash(query, { done: VARIANT_DONE, errors: VARIANT_ERRORS, fields: VARIANT_FIELDS }, VARIANTS_FLASH);
 
 const secondaryButton =
   "rounded-md border border-stone-400 px-3 py-1.5 text-sm font-medium text-stone-900 hover:bg-stone-100";

@@ -8,12 +8,8 @@ import { getEnv, isLoopback } from "../env";
 /**
  * The back office's session: a row of `admin_sessions` on the server, and one sealed (encrypted
  * and signed, iron-session's `sealData`) cookie under ADMIN_SESSION_SECRET that carries the
- * row's id, never the password. A request is signed in when its cookie unseals, is younger than
- * ADMIN_SESSION_SECONDS, was made for the current password (a fingerprint in the seal, so a new
- * ADMIN_PASSWORD signs every session out) and its row is still there: signing out deletes the
- * row, so a copy of the cookie is refused afterwards, and "sign out everywhere" deletes them all.
- * Nothing here logs or returns the password, the secret or a seal to anyone but the cookie's
- * owner. No Next.js here: the guards of pages and routes are in ./guard.ts.
+ * row's id, never the password. Nothing here logs or returns the password, the secret or a seal
+ * to anyone but the cookie's owner. No Next.js here: the guards are in lib/http/admin-guard.ts.
  */
 
 /** The cookie's name on this machine over plain http, where a Secure cookie cannot be set. */

@@ -1,11 +1,12 @@
 import type { CartChange, CartRefusalCode } from "./cart";
 import { MAX_ORDER_LINES } from "../order-limits";
 import type { Dictionary } from "../i18n/dictionaries";
+import { flashOf, flashQuery, type FlashParams, type PageQuery } from "../flash";
 
 /**
  * The outcome of a cart form, carried to the next page in its query (`?notice=added`,
- * `?notice=capped&quantity=4`, `?notice=cart_locked`), so the forms work without JavaScript.
- * Whatever arrives in the query is checked against this list before it is shown.
+ * `?notice=capped&quantity=4`, `?notice=cart_locked`, through lib/flash.ts), so the forms work
+ * without JavaScript. Whatever arrives in the query is checked against this list before it is shown.
  */
 
 const SUCCESS = ["added", "updated", "removed", "capped", "limited"] as const;
@@ -28,27 +29,30 @@ export type CartNoticeKind = (typeof SUCCESS)[number];
 export type CartNotice =
   { tone: "success"; kind: CartNoticeKind; quantity?: number } | { tone: "error"; kind: CartRefusalCode };
 
-export function cartNoticeQuery(result: CartChange, success: Exclude<CartNoticeKind, "capped" | "limited">): string {
-  if (!result.ok) return new URLSearchParams({ notice: result.code }).toString();
+/** The query parameters of a cart form's outcome. */
+export function cartNoticeParams(
+  result: CartChange,
+  success: Exclude<CartNoticeKind, "capped" | "limited">,
+): FlashParams {
+  if (!result.ok) return { notice: result.code };
   if (result.capped)
-    return new URLSearchParams({
-      notice: result.cappedBy === "limit" ? "limited" : "capped",
-      quantity: String(result.quantity),
-    }).toString();
-  return new URLSearchParams({ notice: success }).toString();
+    return { notice: result.cappedBy === "limit" ? "limited" : "capped", quantity: String(result.quantity) };
+  return { notice: success };
 }
 
-type Query = Record<string, string | string[] | undefined>;
+export const cartNoticeQuery = (result: CartChange, success: Exclude<CartNoticeKind, "capped" | "limited">) =>
+  flashQuery(cartNoticeParams(result, success));
 
-export function readCartNotice(query: Query): CartNotice | null {
-  const notice = query.notice;
-  const kind = SUCCESS.find((code) => code === notice);
+export function readCartNotice(query: PageQuery): CartNotice | null {
+  // A notice sent twice is none of the forms'.
+  const notice = typeof query.notice === "string" ? query.notice : undefined;
+  const kind = flashOf(notice, SUCCESS);
   if (kind && WITH_QUANTITY.includes(kind)) {
     const quantity = Number(query.quantity);
     return Number.isInteger(quantity) && quantity >= 0 ? { tone: "success", kind, quantity } : null;
   }
   if (kind) return { tone: "success", kind };
-  const refusal = REFUSALS.find((code) => code === notice);
+  const refusal = flashOf(notice, REFUSALS);
   return refusal ? { tone: "error", kind: refusal } : null;
 }
 

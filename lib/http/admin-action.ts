@@ -2,134 +2,145 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { refuseWithoutAdminSession } from "./admin-guard";
 import type { ImageUpload } from "../catalog/gallery-admin";
-import { answersWithRedirect, isFormPost, isJson, isMultipart, refuseCrossSite, seeOther } from "./admin-requests";
+import { answersWithRedirect, isFormPost, isJson, isMultipart, refuseCrossSite } from "./admin-requests";
 import { catalogChanged } from "../catalog/cached-pages";
+import { PAGE_FLASH, type FlashKeys, type FlashParams } from "../flash";
+import { outcomeParams, seeOtherWithFlash } from "./flash";
 import { jsonError } from "./json-error";
 import { MAX_IMAGE_BYTES } from "../catalog/images/validate";
-import { readBodyCapped } from "./request-body";
+import { formDataOf, readBodyCapped } from "./request-body";
 
 /**
- * What every back-office route that changes the catalogue shares: the products'
- * (app/api/admin/products, through ./product-actions.ts), the categories' (app/api/admin/categories)
- * and a product's gallery (app/api/admin/products/<id>/gallery). The session guard, the cross-site
- * check, the body (a form, urlencoded or multipart with an image, or JSON) read within a cap, then
- * the action; a form gets a 303 back to its page with the outcome in the query (`?done=` or
- * `?error=…&field=…`), any other client JSON (a multipart client that wants JSON says
- * `Accept: application/json`). A change calls catalogChanged() unless the action says its pages
- * show none of it: the shop's cached pages show products, categories and images.
+ * The one back-office action, behind every route under app/api/admin that changes something: the
+ * session guard, the cross-site refusal, the body read within a cap, the action, then one answer.
+ * A browser's form (answersWithRedirect) gets a 303 to its page with the outcome in the query
+ * (./flash.ts); any other client gets JSON with the status. A change the shop's cached pages
+ * show (products, categories, images, stock) refreshes them.
  */
 
-/** An image of at most 2 MB and the form's other fields. */
-export const MAX_PRODUCT_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
+/** Why an action did nothing: the client's status, code and message, and what the page's flash says. */
+export interface ActionRefusal {
+  ok: false;
+  status: number;
+  code: string;
+  message: string;
+  /** The form field it is about. */
+  field?: string;
+  /** The page's code for it, when it differs from the client's. */
+  flash?: string;
+}
+export type ActionResult = { ok: true; done?: string } | ActionRefusal;
+type Done<R> = Extract<R, { ok: true }>;
 
-export type Body =
-  { ok: true; fields: Record<string, unknown>; image?: ImageUpload } | { ok: false; refusal: BodyRefusal };
-type BodyRefusal = { status: 400 | 413 | 415; code: string; message: string; flash: string };
+/** A body as read by {@link AdminActionOptions.body}, or why it could not be. */
+export type BodyRead<B> = { ok: true; body: B } | ActionRefusal;
+export type BodyReader<B> = (request: NextRequest) => Promise<BodyRead<B>>;
 
-/**
- * The body of a back-office form (urlencoded or multipart, with at most one `image`) or of a JSON
- * client. A name a form sends more than once (the categories' checkboxes) becomes an array.
- */
-export async function readBody(request: NextRequest): Promise<Body> {
-  const multipart = isMultipart(request);
-  if (!multipart && !isFormPost(request) && !isJson(request))
-    return refused(415, "unsupported_media_type", "send a form or JSON", "invalid_input");
-  const body = await readBodyCapped(request, MAX_PRODUCT_BODY_BYTES);
-  if (!body.ok)
-    return body.reason === "too_large"
-      ? refused(413, "image_too_large", `the request exceeds ${MAX_PRODUCT_BODY_BYTES} bytes`, "image_too_large")
-      : refused(400, "unreadable_body", "the body could not be read to its end", "invalid_input");
-  try {
-    if (isJson(request)) {
-      const parsed: unknown = JSON.parse(new TextDecoder().decode(body.bytes));
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-        return refused(400, "invalid_input", "the body must be a JSON object", "invalid_input");
-      return { ok: true, fields: parsed as Record<string, unknown> };
-    }
-    // readBodyCapped allocates a plain ArrayBuffer.
-    const form = await new Response(body.bytes as Uint8Array<ArrayBuffer>, {
-      headers: { "content-type": request.headers.get("content-type")! },
-    }).formData();
-    const fields: Record<string, unknown> = {};
-    let image: ImageUpload | undefined;
-    for (const [name, value] of form) {
-      if (typeof value === "string") fields[name] = Object.hasOwn(fields, name) ? [fields[name], value].flat() : value;
-      else if (name === "image" && value.size > 0) image = { bytes: new Uint8Array(await value.arrayBuffer()) };
-    }
-    return { ok: true, fields, ...(image ? { image } : {}) };
-  } catch {
-    return refused(400, "invalid_body", "the body is not the form or JSON it says it is", "invalid_input");
-  }
+/** A back-office form's fields (a name sent more than once is an array) and its one `image`, or a JSON object. */
+export interface FormBody {
+  fields: Record<string, unknown>;
+  image?: ImageUpload;
 }
 
-const refused = (status: BodyRefusal["status"], code: string, message: string, flash: string): Body => ({
-  ok: false,
-  refusal: { status, code, message, flash },
-});
-
-export type ActionOutcome =
-  | { ok: true; done: string }
-  | { ok: false; status: 400 | 404 | 409 | 413 | 415; code: string; message: string; field?: string };
-
-/** The query parameters a page reads its flash from, and the part of the page to go back to. */
-export interface FlashKeys {
-  done: string;
-  error: string;
-  field: string;
-  /** `#…` of the form's section, so the browser comes back to it. */
-  hash?: string;
-  /** More of the query of a refusal (`&edit=<id>`): which of the page's forms it was, to show the error beside its field. */
-  refusedQuery?: string;
-}
-
-const PAGE_FLASH: FlashKeys = { done: "done", error: "error", field: "field" };
-
-export interface CatalogueActionOptions<R extends ActionOutcome> {
-  /** Where a form goes back to with its error: the page it was posted from. */
-  formPage: string;
-  /** Where a form goes when it worked; the form's page by default. */
-  donePage?: (result: Extract<R, { ok: true }>) => string;
+export interface AdminActionOptions<R extends ActionResult, B> {
+  /** The page the form was posted from: a browser goes back to it with the outcome. */
+  page: string;
+  /** Where a browser goes when it worked, if not `page`. */
+  donePage?: (result: Done<R>) => string;
+  /** The query parameters the page reads the outcome from, and its section. */
   flash?: FlashKeys;
-  readsBody: boolean;
-  action: (input: { fields: Record<string, unknown>; image?: ImageUpload }) => Promise<R>;
+  /** More of a refusal's query: which of the page's forms it was (`edit=<id>`). */
+  refusedFlash?: FlashParams;
+  /** A success's query, when it says more than `done` (the CSV import's summary). */
+  doneFlash?: (result: Done<R>) => FlashParams;
+  /** How the body is read; without it, none is (a button), and the action gets no fields. */
+  body?: BodyReader<B>;
+  /** The action's own answer to a body that could not be read (by default, the reader's refusal). */
+  bodyRefused?: (refusal: ActionRefusal) => R;
+  action: (body: B, context: { browser: boolean }) => Promise<R>;
   /** A JSON client's answer when it worked. */
-  json: (result: Extract<R, { ok: true }>) => { status: 200 | 201; body: unknown };
+  json: (result: Done<R>) => { status: number; body: unknown; headers?: HeadersInit };
   /**
-   * Whether a change shows on the shop's cached pages (default: yes), which are then refreshed
-   * (catalogChanged). Delivery methods and promo codes do not: the checkout reads them per request.
+   * Whether a change shows on the shop's cached pages (default: yes), which are then refreshed.
+   * Delivery methods and promo codes do not: the checkout reads them per request.
    */
-  changesCataloguePages?: boolean;
+  changesShopPages?: boolean | ((result: Done<R>) => boolean);
 }
 
-export async function catalogueAction<R extends ActionOutcome>(
+export async function adminAction<R extends ActionResult, B = FormBody>(
   request: NextRequest,
-  options: CatalogueActionOptions<R>,
+  options: AdminActionOptions<R, B>,
 ): Promise<Response> {
   const refusal = (await refuseWithoutAdminSession(request)) ?? refuseCrossSite(request);
   if (refusal) return refusal;
-  const redirect = answersWithRedirect(request);
-  const keys = options.flash ?? PAGE_FLASH;
-  const hash = keys.hash ?? "";
-  const which = keys.refusedQuery ?? "";
-  const body: Body = options.readsBody ? await readBody(request) : { ok: true, fields: {} };
-  if (!body.ok) {
-    const { status, code, message, flash } = body.refusal;
-    return redirect
-      ? seeOther(`${options.formPage}?${keys.error}=${flash}${which}${hash}`)
-      : jsonError(status, code, message);
-  }
-  const result = await options.action(body);
-  if (result.ok && options.changesCataloguePages !== false) catalogChanged();
-  if (!result.ok && result.code === "not_found") return jsonError(404, "not_found", result.message);
-  if (!redirect) {
-    if (!result.ok) return jsonError(result.status, result.code, result.message);
-    const answer = options.json(result as Extract<R, { ok: true }>);
-    return NextResponse.json(answer.body, { status: answer.status });
-  }
+  const browser = answersWithRedirect(request);
+  const read: BodyRead<B> = options.body ? await options.body(request) : { ok: true, body: { fields: {} } as B };
+  const result: R | ActionRefusal = read.ok
+    ? await options.action(read.body, { browser })
+    : (options.bodyRefused?.(read) ?? read);
   if (result.ok) {
-    const page = (options.donePage ?? (() => options.formPage))(result as Extract<R, { ok: true }>);
-    return seeOther(`${page}?${keys.done}=${result.done}${hash}`);
+    const done = result as Done<R>;
+    const changes = options.changesShopPages ?? true;
+    if (typeof changes === "function" ? changes(done) : changes) catalogChanged();
   }
-  const field = result.field ? `&${keys.field}=${result.field}` : "";
-  return seeOther(`${options.formPage}?${keys.error}=${result.code}${field}${which}${hash}`);
+  if (!result.ok && result.code === "not_found") return jsonError(404, "not_found", result.message);
+  const keys = options.flash ?? PAGE_FLASH;
+  if (!result.ok)
+    return browser
+      ? seeOtherWithFlash(options.page, outcomeParams(result, keys, options.refusedFlash), keys.hash)
+      : jsonError(result.status, result.code, result.message);
+  const done = result as Done<R>;
+  if (!browser) {
+    const answer = options.json(done);
+    return NextResponse.json(answer.body, { status: answer.status, headers: answer.headers });
+  }
+  const page = options.donePage?.(done) ?? options.page;
+  return seeOtherWithFlash(page, options.doneFlash?.(done) ?? outcomeParams(done, keys), keys.hash);
 }
+
+/** An image of at most 2 MB and the form's other fields. */
+export const MAX_FORM_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
+
+const bodyRefusal = (status: number, code: string, message: string, flash: string): ActionRefusal => ({
+  ok: false,
+  status,
+  code,
+  message,
+  flash,
+});
+
+/**
+ * The body of a back-office form (urlencoded or multipart, with at most one `image`) or of a JSON
+ * client (an object), read up to `maxBytes`. A name a form sends more than once (the categories'
+ * checkboxes) becomes an array.
+ */
+export const formBody =
+  (maxBytes = MAX_FORM_BODY_BYTES): BodyReader<FormBody> =>
+  async (request) => {
+    if (!isMultipart(request) && !isFormPost(request) && !isJson(request))
+      return bodyRefusal(415, "unsupported_media_type", "send a form or JSON", "invalid_input");
+    const body = await readBodyCapped(request, maxBytes);
+    if (!body.ok)
+      return body.reason === "too_large"
+        ? bodyRefusal(413, "image_too_large", `the request exceeds ${maxBytes} bytes`, "image_too_large")
+        : bodyRefusal(400, "unreadable_body", "the body could not be read to its end", "invalid_input");
+    try {
+      if (isJson(request)) {
+        const parsed: unknown = JSON.parse(new TextDecoder().decode(body.bytes));
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+          return bodyRefusal(400, "invalid_input", "the body must be a JSON object", "invalid_input");
+        return { ok: true, body: { fields: parsed as Record<string, unknown> } };
+      }
+      const form = await formDataOf(body.bytes, request.headers.get("content-type")!);
+      const fields: Record<string, unknown> = {};
+      let image: ImageUpload | undefined;
+      for (const [name, value] of form) {
+        if (typeof value === "string")
+          fields[name] = Object.hasOwn(fields, name) ? [fields[name], value].flat() : value;
+        else if (name === "image" && value.size > 0) image = { bytes: new Uint8Array(await value.arrayBuffer()) };
+      }
+      return { ok: true, body: { fields, ...(image ? { image } : {}) } };
+    } catch {
+      return bodyRefusal(400, "invalid_body", "the body is not the form or JSON it says it is", "invalid_input");
+    }
+  };

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
 import { MAX_IMAGE_BYTES } from "../catalog/images/validate";
-import { readBodyCapped } from "./request-body";
+import { formDataOf, readBodyCapped } from "./request-body";
 import { isFormPost, isMultipart } from "./admin-requests";
 import { adminCookie, adminCookieName, type AdminConfig } from "../admin/session";
 
@@ -11,9 +11,7 @@ import { adminCookie, adminCookieName, type AdminConfig } from "../admin/session
  * What a back-office form post carried when its session had ended: its text fields, sealed
  * (iron-session, under ADMIN_SESSION_SECRET) into a cookie for ADMIN_DRAFT_SECONDS, so that after
  * signing in again the page puts them back into the form (components/admin/draft-restorer.tsx).
- * Files cannot be kept (a cookie holds about 4 KB; the server keeps nothing for a request that is
- * not signed in), and neither can text past DRAFT_TEXT_BYTES: the draft says so, and the page
- * tells the owner to choose the files again. Nothing is written on the server.
+ * Nothing is written on the server.
  */
 
 export const ADMIN_DRAFT_COOKIE = "admin_draft";
@@ -42,7 +40,12 @@ const draftSchema = z.object({
 });
 export type AdminDraft = z.infer<typeof draftSchema>;
 
-/** The draft of a browser's form post (urlencoded or multipart); its body is read here, and is not read again. */
+/**
+ * The draft of a browser's form post (urlencoded or multipart); its body is read here, and is not
+ * read again. Files cannot be kept (a cookie holds about 4 KB; the server keeps nothing for a
+ * request that is not signed in), and neither can text past DRAFT_TEXT_BYTES: the draft says so,
+ * and the page tells the owner to choose the files again.
+ */
 export async function draftOf(request: Request): Promise<AdminDraft> {
   const draft: AdminDraft = {
     v: 1,
@@ -57,10 +60,7 @@ export async function draftOf(request: Request): Promise<AdminDraft> {
   if (!body.ok) return { ...draft, textLost: true };
   let form: FormData;
   try {
-    // readBodyCapped allocates a plain ArrayBuffer.
-    form = await new Response(body.bytes as Uint8Array<ArrayBuffer>, {
-      headers: { "content-type": request.headers.get("content-type")! },
-    }).formData();
+    form = await formDataOf(body.bytes, request.headers.get("content-type")!);
   } catch {
     return { ...draft, textLost: true };
   }

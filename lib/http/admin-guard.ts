@@ -8,10 +8,9 @@ import { draftCookieName, unsealDraft, type AdminDraft } from "./admin-draft";
 import { adminConfig, adminSessionCookieName, liveAdminSession } from "../admin/session";
 
 /**
- * The back office's guards, one for pages and one for API routes: every admin page but /admin
- * itself starts with `await requireAdminSession()`, every admin API route with
- * `refuseWithoutAdminSession(request)` (./route-guard.ts, without Next's page APIs, so that
- * lib/http/admin-sign-in.ts can use it too; and every mutation with `refuseCrossSite`, ./requests.ts).
+ * The back office's guards: every admin page but /admin itself starts with
+ * `await requireAdminSession()`, every admin API route with `refuseWithoutAdminSession(request)`
+ * (./admin-route-guard.ts, without Next's page APIs, so that ./admin-sign-in.ts can use it too).
  */
 
 export { refuseWithoutAdminSession } from "./admin-route-guard";

@@ -46,8 +46,11 @@ export const isMultipart = (request: Request) =>
   /^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "");
 
 /** A client that asks for JSON (`Accept`), even from a form. */
-export const wantsJson = (request: Request) => /application\/json/i.test(request.headers.get("accept") ?? "");
+const wantsJson = (request: Request) => /application\/json/i.test(request.headers.get("accept") ?? "");
 
-/** A browser's form post, answered with a redirect; a client asking for JSON gets JSON. */
+/**
+ * The one rule of the back office for "browser or JSON": a form post (urlencoded or multipart)
+ * that does not ask for JSON is a browser's, answered with a redirect; anything else gets JSON.
+ */
 export const answersWithRedirect = (request: Request) =>
   (isFormPost(request) || isMultipart(request)) && !wantsJson(request);

@@ -27,12 +27,6 @@ import {
  * Signing in and out of the back office, for the route handlers under app/api/admin/session.
  * Each answers the page's form (application/x-www-form-urlencoded) with a 303 to /admin, its
  * outcome in `?error=`, and a JSON client with JSON. Nothing a client sends leads to a 500.
- *
- * Every attempt counts against two limits before the password is looked at: one per client
- * address and one for the whole shop (against a guess spread over many addresses). Both fail
- * closed: when their counters cannot be reached, sign-in is refused (503) rather than left
- * without a limit. Every attempt past the cross-site check is logged, with the client's address
- * and the time, never the password or a cookie.
  */
 
 /** Why /admin shows the sign-in form again; app/[lang]/admin/page.tsx has a sentence for each. */
@@ -65,11 +59,16 @@ function logSession(level: "info" | "warn" | "error", event: string, address: st
   consoleLogger(level, event, { ...fields, address, at: new Date().toISOString() });
 }
 
-/** One log line per sign-in attempt. */
+/** One log line per sign-in attempt past the cross-site check: the client's address and the time, never the password or a cookie. */
 const logAttempt = (outcome: "succeeded" | "failed", address: string, fields: LogFields = {}) =>
   logSession(outcome === "succeeded" ? "info" : "warn", `admin.sign_in.${outcome}`, address, fields);
 
-/** The two limits, per address then shop-wide; an attempt refused by the first does not count against the second. */
+/**
+ * The two limits every attempt counts against before the password is looked at, per address
+ * then shop-wide (against a guess spread over many addresses); an attempt refused by the first
+ * does not count against the second. Both fail closed: when their counters cannot be reached,
+ * sign-in is refused (503) rather than left without a limit.
+ */
 async function spendAttempt(
   address: string,
 ): Promise<{ ok: true } | { ok: false; verdict: Extract<RateLimitVerdict, { ok: false }>; limit: string }> {

@@ -2,7 +2,26 @@ import { isIPv4, isIPv6 } from "node:net";
 
 /**
  * The address of the client a request came from, read only from what the platform guarantees,
- * so that a client cannot pick its own (and dodge a per-address limit) by sending headers.
+ * so that a client cannot pick its own (and dodge a per-address limit) by sending headers. Pure:
+ * no I/O, no environment.
+ */
+
+export const UNKNOWN_CLIENT_ADDRESS = "unknown";
+
+export interface ClientAddressSettings {
+  /** Running on Vercel: trust its `x-real-ip`. */
+  onVercel: boolean;
+  /** Reverse proxies in front of the shop's server that append to `x-forwarded-for` (TRUST_PROXY). */
+  trustedProxies: number;
+}
+
+/** Only `get` is read, so a `Headers` object or anything shaped like it will do. */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+/**
+ * The client's address (IPv4 dotted, IPv6 in canonical form):
  *
  * - **On Vercel** (`VERCEL=1`): `x-real-ip`, which Vercel sets to the client's address; its
  *   `x-forwarded-for` is overwritten the same way, so its first entry is the fallback. Neither
@@ -21,24 +40,8 @@ import { isIPv4, isIPv6 } from "node:net";
  *   production runs scripts/serve.mjs (`npm start`), which is why it exists.
  *
  * A missing or unreadable address is `UNKNOWN_CLIENT_ADDRESS`, one shared key, so limits still
- * apply to such requests. Pure: no I/O, no environment.
+ * apply to such requests.
  */
-
-export const UNKNOWN_CLIENT_ADDRESS = "unknown";
-
-export interface ClientAddressSettings {
-  /** Running on Vercel: trust its `x-real-ip`. */
-  onVercel: boolean;
-  /** Reverse proxies in front of the shop's server that append to `x-forwarded-for` (TRUST_PROXY). */
-  trustedProxies: number;
-}
-
-/** Only `get` is read, so a `Headers` object or anything shaped like it will do. */
-export interface HeaderSource {
-  get(name: string): string | null;
-}
-
-/** The client's address (IPv4 dotted, IPv6 in canonical form), or UNKNOWN_CLIENT_ADDRESS. */
 export function clientAddress(headers: HeaderSource, settings: ClientAddressSettings): string {
   const forwarded = forwardedForEntries(headers.get("x-forwarded-for"));
   if (settings.onVercel) {

@@ -1,5 +1,14 @@
 /**
- * The shop's Content-Security-Policy, sent with every page, in one of two forms:
+ * The shop's Content-Security-Policy, sent with every page: with a per-response nonce where a
+ * proxy runs (proxy.ts), without one for the pages served from the cache (next.config.mjs).
+ */
+
+export function newNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+}
+
+/**
+ * The policy, in one of two forms:
  *
  * - **With a nonce** (checkout, result and order pages, the cart, the back office; proxy.ts): scripts run
  *   only with this response's nonce (Next puts it on its own scripts; the PayButton's loader on
@@ -9,14 +18,9 @@
  *   to every shopper, so they cannot carry a per-response secret): scripts from the shop's own
  *   origin, plus the inline scripts Next writes into the page (its data for hydration), and
  *   nothing from anywhere else. These pages show only the owner's catalogue, escaped by React,
- *   never a shopper's data or the query string, and never load the SDK (README, security notes).
+ *   never a shopper's data or the query string, and never load the SDK.
  *   next.config.mjs sends it, as a header of those addresses: no proxy runs for a cached page.
  */
-
-export function newNonce(): string {
-  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
-}
-
 export function contentSecurityPolicy({
   nonce,
   development,

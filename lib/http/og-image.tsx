@@ -2,13 +2,8 @@ import { ImageResponse } from "next/og";
 
 /**
  * The pictures link previews show (Open Graph images): a PNG card per product and per category,
- * drawn by the `opengraph-image.tsx` next to each page with next/og. Link previews ignore SVG,
- * which is what the demo products' own images are.
- *
- * Offline by design: the only font is the one next/og ships (Geist Regular, read from
- * node_modules), and {@link ogText} keeps only characters it has a glyph for. For any other
- * character (an emoji, CJK, Arabic…) next/og would fetch a font or an emoji from Google Fonts or
- * a CDN while rendering, and fail with no network. tests/unit/seo/og-image.test.tsx checks both.
+ * drawn by the `opengraph-image.tsx` next to each page with next/og (link previews ignore SVG,
+ * which is what the demo products' own images are). Offline by design: see {@link ogText}.
  */
 
 /** The size link previews expect (1.91:1); `opengraph-image.tsx` repeats it in its `size` export. */
@@ -21,7 +16,9 @@ const DRAWABLE =
 /**
  * `text` with only characters the card's font can draw: a letter it lacks loses its accent when
  * the plain letter is there ("ǹ" → "n"), white space becomes a space (the no-break space of
- * formatAoa stays), anything else is left out.
+ * formatAoa stays), anything else is left out. The only font is the one next/og ships (Geist
+ * Regular, read from node_modules): for any other character (an emoji, CJK, Arabic…) next/og would
+ * fetch a font from Google Fonts or a CDN while rendering, and fail with no network.
  */
 export function ogText(text: string): string {
   let drawable = "";

@@ -45,3 +45,9 @@ export function bodyRefusal(body: Extract<CappedBody, { ok: false }>, maxBytes: 
     ? jsonError(413, "payload_too_large", `the body exceeds ${maxBytes} bytes`)
     : jsonError(400, "unreadable_body", "the body could not be read to its end");
 }
+
+/** A form body (urlencoded or multipart) already read by {@link readBodyCapped}, parsed; throws when it is not the form its type says. */
+export function formDataOf(bytes: Uint8Array, contentType: string): Promise<FormData> {
+  // readBodyCapped allocates a plain ArrayBuffer.
+  return new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { "content-type": contentType } }).formData();
+}

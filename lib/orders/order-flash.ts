@@ -1,7 +1,7 @@
 /**
- * The flash messages of the back office's action pages (/admin/orders/<externalTransactionId> and
- * /admin/webhooks/<id>, `?done=…` or `?error=…`), set by the actions of ./order-actions.ts. Apart
- * from them so the pages do not import the actions' service client and job runner.
+ * The outcomes of the back office's buttons on an order's page (/admin/orders/<externalTransactionId>)
+ * and a webhook delivery's (/admin/webhooks/<id>), `?done=…` or `?error=…`, and those pages'
+ * addresses. Apart from the actions so that the pages do not load the service client and the job runner.
  */
 
 /** Why an action did nothing; the order page has a sentence for each. */
@@ -28,9 +28,3 @@ export const orderPagePath = (externalTransactionId: string) =>
 
 /** A webhook delivery's page in the back office (one that matched no order has no other). */
 export const deliveryPagePath = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}`;
-
-/** One of `allowed`, from a page's query parameter (`?done=` or `?error=`), or undefined. */
-export function flashOf<T extends string>(value: string | string[] | undefined, allowed: readonly T[]): T | undefined {
-  const first = Array.isArray(value) ? value[0] : value;
-  return allowed.find((flag) => flag === first);
-}

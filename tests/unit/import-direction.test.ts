@@ -205,13 +205,17 @@ describe("import direction", () => {
   it("the back office's modules (lib/**/*-admin.ts) are imported only by the back office", () => {
     const backOffice = (file: string) =>
       /-admin\.tsx?$/.test(file) ||
-      ["lib/http/", "app/api/admin/", "app/[lang]/admin/", "components/admin/"].some((folder) => file.startsWith(folder));
+      ["lib/admin/", "lib/http/", "app/api/admin/", "app/[lang]/admin/", "components/admin/"].some((folder) =>
+        file.startsWith(folder),
+      );
     const shopImports = ["app", "components", "lib"].flatMap((folder) =>
       filesUnder(folder)
         .filter((file) => !backOffice(file))
         .flatMap((file) =>
           specifiersOf(readFileSync(join(root, file), "utf8"))
-            .filter((specifier) => /-admin$/.test(specifier) && (specifier.startsWith(".") || specifier.startsWith("@/lib/")))
+            .filter(
+              (specifier) => /-admin$/.test(specifier) && (specifier.startsWith(".") || specifier.startsWith("@/lib/")),
+            )
             .map((specifier) => `${file} → ${specifier}`),
         ),
     );

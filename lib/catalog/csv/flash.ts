@@ -1,3 +1,4 @@
+import { firstOf as first, flashOf, type FlashParams, type PageQuery } from "../../flash";
 import { PROBLEM_CODES, emptySummary, problem, type CsvProblem, type ImportSummary } from "./format";
 
 /**
@@ -40,34 +41,32 @@ export type ImportFlash =
   | { kind: "applied"; summary: ImportSummary }
   | { kind: "invalid"; dryRun: boolean; problems: CsvProblem[]; total: number };
 
-/** The page's address for an outcome. */
-export function importFlashUrl(flash: Exclude<ImportFlash, { kind: "none" }>): string {
-  const query = new URLSearchParams();
-  if (flash.kind === "error") query.set("error", flash.error);
-  else if (flash.kind === "invalid") {
-    query.set("outcome", "invalid");
-    if (flash.dryRun) query.set("dryRun", "1");
-    query.set("total", String(flash.total));
-    for (const { line, column, code, value } of flash.problems.slice(0, FLASH_PROBLEMS))
-      query.append("p", JSON.stringify([line, column ?? "", code, (value ?? "").slice(0, VALUE_MAX)]));
-  } else {
-    query.set("outcome", flash.kind);
-    for (const key of SUMMARY_KEYS) query.set(key, String(flash.summary[key]));
-    if (flash.kind === "checked") query.set("checked", flash.checked);
-  }
-  return `${CATALOGUE_PAGE}?${query}`;
+/** The query of the page's address (CATALOGUE_PAGE) for an outcome. */
+export function importFlashParams(flash: Exclude<ImportFlash, { kind: "none" }>): FlashParams {
+  if (flash.kind === "error") return { error: flash.error };
+  if (flash.kind === "invalid")
+    return {
+      outcome: "invalid",
+      dryRun: flash.dryRun ? "1" : undefined,
+      total: flash.total,
+      p: flash.problems
+        .slice(0, FLASH_PROBLEMS)
+        .map(({ line, column, code, value }) =>
+          JSON.stringify([line, column ?? "", code, (value ?? "").slice(0, VALUE_MAX)]),
+        ),
+    };
+  const summary = Object.fromEntries(SUMMARY_KEYS.map((key) => [key, flash.summary[key]]));
+  return { outcome: flash.kind, ...summary, checked: flash.kind === "checked" ? flash.checked : undefined };
 }
 
-type Query = Record<string, string | string[] | undefined>;
-const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 const count = (value: string | string[] | undefined) => {
   const number = Number(first(value));
   return Number.isSafeInteger(number) && number >= 0 ? number : 0;
 };
 
 /** The outcome in the page's query; anything malformed is ignored. */
-export function importFlashOf(query: Query): ImportFlash {
-  const error = IMPORT_ERRORS.find((code) => code === first(query.error));
+export function importFlashOf(query: PageQuery): ImportFlash {
+  const error = flashOf(query.error, IMPORT_ERRORS);
   if (error) return { kind: "error", error };
   const outcome = first(query.outcome);
   if (outcome === "checked" || outcome === "applied") {

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction, formBody } from "@/lib/http/admin-action";
 import { CATEGORIES_PAGE, createCategory } from "@/lib/catalog/categories-admin";
 import { db } from "@/lib/db/client";
 
@@ -7,9 +7,9 @@ import { db } from "@/lib/db/client";
 export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest) {
-  return catalogueAction(request, {
-    formPage: CATEGORIES_PAGE,
-    readsBody: true,
+  return adminAction(request, {
+    page: CATEGORIES_PAGE,
+    body: formBody(),
     action: ({ fields }) => createCategory(fields, { db: db() }),
     json: (result) => ({ status: 201, body: { done: result.done, category: result.category } }),
   });

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction, formBody } from "@/lib/http/admin-action";
 import { db } from "@/lib/db/client";
 import { createPickupPoint, DELIVERY_PAGE } from "@/lib/delivery/zones-admin";
 
@@ -7,11 +7,11 @@ import { createPickupPoint, DELIVERY_PAGE } from "@/lib/delivery/zones-admin";
 export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest) {
-  return catalogueAction(request, {
-    changesCataloguePages: false,
-    formPage: DELIVERY_PAGE,
+  return adminAction(request, {
+    changesShopPages: false,
+    page: DELIVERY_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#pickup-points" },
-    readsBody: true,
+    body: formBody(),
     action: ({ fields }) => createPickupPoint(fields, { db: db() }),
     json: (result) => ({ status: 201, body: { done: result.done, pickupPoint: result.pickupPoint } }),
   });

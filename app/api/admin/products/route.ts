@@ -2,6 +2,7 @@ import type { NextRequest } from "next/server";
 import { createProduct } from "@/lib/catalog/products-admin";
 import { db } from "@/lib/db/client";
 import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
+import { formBody } from "@/lib/http/admin-action";
 import { productAction, productPagePath } from "@/lib/http/product-actions";
 
 // The back office's "new product" form (/admin/products/new): multipart with its image, or JSON
@@ -10,9 +11,9 @@ export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest) {
   return productAction(request, {
-    formPage: "/admin/products/new",
+    page: "/admin/products/new",
     donePage: (result) => productPagePath(result.product.id),
-    readsBody: true,
+    body: formBody(),
     action: ({ fields, image }) => createProduct(fields, image, { db: db(), images: postgresImageStore(db()) }),
   });
 }

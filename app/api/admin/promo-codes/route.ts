@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction, formBody } from "@/lib/http/admin-action";
 import { createPromoCode, PROMO_PAGE } from "@/lib/promotions/promo-codes-admin";
 import { isJson } from "@/lib/http/admin-requests";
 import { db } from "@/lib/db/client";
@@ -8,11 +8,11 @@ import { db } from "@/lib/db/client";
 export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest) {
-  return catalogueAction(request, {
-    changesCataloguePages: false,
-    formPage: PROMO_PAGE,
+  return adminAction(request, {
+    changesShopPages: false,
+    page: PROMO_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#promo-codes" },
-    readsBody: true,
+    body: formBody(),
     action: ({ fields }) => createPromoCode(fields, { db: db(), form: !isJson(request) }),
     json: (result) => ({ status: 201, body: { done: result.done, promoCode: result.promoCode } }),
   });

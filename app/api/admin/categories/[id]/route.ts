@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction, formBody } from "@/lib/http/admin-action";
 import { categoryPagePath, updateCategory } from "@/lib/catalog/categories-admin";
 import { db } from "@/lib/db/client";
 
@@ -8,9 +8,9 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return catalogueAction(request, {
-    formPage: categoryPagePath(id),
-    readsBody: true,
+  return adminAction(request, {
+    page: categoryPagePath(id),
+    body: formBody(),
     action: ({ fields }) => updateCategory(id, fields, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, category: result.category } }),
   });

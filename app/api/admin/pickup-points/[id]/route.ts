@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction, formBody } from "@/lib/http/admin-action";
 import { db } from "@/lib/db/client";
 import { DELIVERY_PAGE, updatePickupPoint } from "@/lib/delivery/zones-admin";
 
@@ -8,11 +8,11 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return catalogueAction(request, {
-    changesCataloguePages: false,
-    formPage: DELIVERY_PAGE,
+  return adminAction(request, {
+    changesShopPages: false,
+    page: DELIVERY_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#pickup-points" },
-    readsBody: true,
+    body: formBody(),
     action: ({ fields }) => updatePickupPoint(id, fields, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, pickupPoint: result.pickupPoint } }),
   });

@@ -2,6 +2,7 @@ import type { NextRequest } from "next/server";
 import { updateProduct } from "@/lib/catalog/products-admin";
 import { db } from "@/lib/db/client";
 import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
+import { formBody } from "@/lib/http/admin-action";
 import { productAction, productPagePath } from "@/lib/http/product-actions";
 
 // The product form (/admin/products/<id>): name, slug, description, price, a new image, and the
@@ -13,8 +14,8 @@ type Params = { params: Promise<{ id: string }> };
 export async function POST(request: NextRequest, { params }: Params) {
   const { id } = await params;
   return productAction(request, {
-    formPage: productPagePath(id),
-    readsBody: true,
+    page: productPagePath(id),
+    body: formBody(),
     action: ({ fields, image }) => updateProduct(id, fields, image, { db: db(), images: postgresImageStore(db()) }),
   });
 }

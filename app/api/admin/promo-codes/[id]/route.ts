@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction, formBody } from "@/lib/http/admin-action";
 import { PROMO_PAGE, updatePromoCode } from "@/lib/promotions/promo-codes-admin";
 import { isJson } from "@/lib/http/admin-requests";
 import { db } from "@/lib/db/client";
@@ -9,17 +9,12 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return catalogueAction(request, {
-    changesCataloguePages: false,
-    formPage: PROMO_PAGE,
-    flash: {
-      done: "done",
-      error: "error",
-      field: "field",
-      hash: "#promo-codes",
-      refusedQuery: `&edit=${encodeURIComponent(id)}`,
-    },
-    readsBody: true,
+  return adminAction(request, {
+    changesShopPages: false,
+    page: PROMO_PAGE,
+    flash: { done: "done", error: "error", field: "field", hash: "#promo-codes" },
+    refusedFlash: { edit: id },
+    body: formBody(),
     action: ({ fields }) => updatePromoCode(id, fields, { db: db(), form: !isJson(request) }),
     json: (result) => ({ status: 200, body: { done: result.done, promoCode: result.promoCode } }),
   });

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction } from "@/lib/http/admin-action";
 import { CATEGORIES_PAGE, categoryPagePath, deleteCategory } from "@/lib/catalog/categories-admin";
 import { db } from "@/lib/db/client";
 
@@ -8,10 +8,9 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return catalogueAction(request, {
-    formPage: categoryPagePath(id),
+  return adminAction(request, {
+    page: categoryPagePath(id),
     donePage: () => CATEGORIES_PAGE,
-    readsBody: false,
     action: () => deleteCategory(id, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, category: result.category } }),
   });

@@ -1,5 +1,5 @@
 import { after, type NextRequest } from "next/server";
-import { adminOrderAction, fulfilOrder, orderParams } from "@/lib/http/order-actions";
+import { adminOrderAction, fulfilmentStep, orderParams } from "@/lib/http/order-actions";
 import { db } from "@/lib/db/client";
 import { runDueJobs } from "@/lib/jobs/runner";
 
@@ -9,7 +9,10 @@ export const dynamic = "force-dynamic";
 export const maxDuration = 60;
 
 export function POST(request: NextRequest, { params }: { params: Promise<{ externalTransactionId: string }> }) {
-  return adminOrderAction(request, params, orderParams, ({ externalTransactionId }) =>
-    fulfilOrder(request, externalTransactionId, { db: db(), runJobs: (ids) => after(() => runDueJobs({ ids })) }),
+  return adminOrderAction(
+    request,
+    params,
+    orderParams,
+    fulfilmentStep(request, { db: db(), runJobs: (ids) => after(() => runDueJobs({ ids })) }),
   );
 }

@@ -7,7 +7,10 @@ import { db } from "@/lib/db/client";
 export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest, { params }: { params: Promise<{ externalTransactionId: string }> }) {
-  return adminOrderAction(request, params, orderParams, ({ externalTransactionId }) =>
-    markResolved(request, (note) => resolveOrderAttention(db(), externalTransactionId, note)),
+  return adminOrderAction(
+    request,
+    params,
+    orderParams,
+    markResolved(({ externalTransactionId }, note) => resolveOrderAttention(db(), externalTransactionId, note)),
   );
 }

@@ -9,8 +9,7 @@ export const dynamic = "force-dynamic";
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   return productAction(request, {
-    formPage: productPagePath(id),
-    readsBody: false,
+    page: productPagePath(id),
     action: () => setArchived(id, true, { db: db() }),
   });
 }

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction, formBody } from "@/lib/http/admin-action";
 import { addGalleryImage } from "@/lib/catalog/gallery-admin";
 import { GALLERY_FLASH } from "@/lib/catalog/gallery-rules";
 import { productPagePath } from "@/lib/http/product-actions";
@@ -12,10 +12,10 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return catalogueAction(request, {
-    formPage: productPagePath(id),
+  return adminAction(request, {
+    page: productPagePath(id),
     flash: GALLERY_FLASH,
-    readsBody: true,
+    body: formBody(),
     action: ({ fields, image }) => addGalleryImage(id, fields, image, { db: db(), images: postgresImageStore(db()) }),
     json: (result) => ({ status: 201, body: { done: result.done, gallery: result.gallery } }),
   });

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction, formBody } from "@/lib/http/admin-action";
 import { productPagePath } from "@/lib/http/product-actions";
 import { setProductOptions } from "@/lib/catalog/options-admin";
 import { VARIANTS_FLASH } from "@/lib/catalog/variant-rules";
@@ -11,10 +11,10 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return catalogueAction(request, {
-    formPage: productPagePath(id),
+  return adminAction(request, {
+    page: productPagePath(id),
     flash: VARIANTS_FLASH,
-    readsBody: true,
+    body: formBody(),
     action: ({ fields }) => setProductOptions(id, fields, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, ...result.product } }),
   });

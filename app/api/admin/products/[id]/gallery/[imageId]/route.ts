@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction, formBody } from "@/lib/http/admin-action";
 import { saveGalleryAlt } from "@/lib/catalog/gallery-admin";
 import { GALLERY_FLASH } from "@/lib/catalog/gallery-rules";
 import { productPagePath } from "@/lib/http/product-actions";
@@ -12,10 +12,10 @@ type Params = { params: Promise<{ id: string; imageId: string }> };
 
 export async function POST(request: NextRequest, { params }: Params) {
   const { id, imageId } = await params;
-  return catalogueAction(request, {
-    formPage: productPagePath(id),
+  return adminAction(request, {
+    page: productPagePath(id),
     flash: GALLERY_FLASH,
-    readsBody: true,
+    body: formBody(),
     action: ({ fields }) => saveGalleryAlt(id, imageId, fields, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, gallery: result.gallery } }),
   });

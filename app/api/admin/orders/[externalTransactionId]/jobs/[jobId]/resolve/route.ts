@@ -10,7 +10,12 @@ export function POST(
   request: NextRequest,
   { params }: { params: Promise<{ externalTransactionId: string; jobId: string }> },
 ) {
-  return adminOrderAction(request, params, jobParams, ({ externalTransactionId, jobId }) =>
-    markResolved(request, (note) => resolveParkedJob(db(), { id: jobId, externalTransactionId }, note)),
+  return adminOrderAction(
+    request,
+    params,
+    jobParams,
+    markResolved(({ externalTransactionId, jobId }, note) =>
+      resolveParkedJob(db(), { id: jobId, externalTransactionId }, note),
+    ),
   );
 }

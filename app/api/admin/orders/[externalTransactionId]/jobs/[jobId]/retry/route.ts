@@ -1,8 +1,9 @@
 import type { NextRequest } from "next/server";
-import { adminOrderAction, jobParams, retryParkedJob } from "@/lib/http/order-actions";
+import { retryParkedJob } from "@/lib/admin/order-actions";
+import { adminOrderAction, jobParams } from "@/lib/http/order-actions";
 import { db } from "@/lib/db/client";
 
-// The order page's "Retry" of a parked job (lib/http/order-actions.ts).
+// The order page's "Retry" of a parked job (lib/admin/order-actions.ts).
 export const dynamic = "force-dynamic";
 // The job runs before the answer: 30 s at most (lib/jobs/runner.ts).
 export const maxDuration = 60;
@@ -11,5 +12,5 @@ export function POST(
   request: NextRequest,
   { params }: { params: Promise<{ externalTransactionId: string; jobId: string }> },
 ) {
-  return adminOrderAction(request, params, jobParams, (input) => retryParkedJob(input, { db: db() }));
+  return adminOrderAction(request, params, jobParams, { action: (input) => retryParkedJob(input, { db: db() }) });
 }

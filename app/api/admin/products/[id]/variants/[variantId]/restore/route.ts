@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueAction } from "@/lib/http/admin-action";
+import { adminAction } from "@/lib/http/admin-action";
 import { productPagePath } from "@/lib/http/product-actions";
 import { setVariantArchived } from "@/lib/catalog/variants-admin";
 import { VARIANTS_FLASH } from "@/lib/catalog/variant-rules";
@@ -12,10 +12,9 @@ type Params = { params: Promise<{ id: string; variantId: string }> };
 
 export async function POST(request: NextRequest, { params }: Params) {
   const { id, variantId } = await params;
-  return catalogueAction(request, {
-    formPage: productPagePath(id),
+  return adminAction(request, {
+    page: productPagePath(id),
     flash: VARIANTS_FLASH,
-    readsBody: false,
     action: () => setVariantArchived(id, variantId, false, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, ...result.product } }),
   });
