@@ -5,8 +5,11 @@
  * something is thrown as a Rollback and returned outside it.
  */
 
-/** The statuses a refusal may carry: what a client can cause, never a 5xx. */
-export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
+/**
+ * The statuses a refusal may carry: what a client can cause, or (502, 503) that the service or
+ * the database could not answer in time and the same request may be tried again. Never a 500.
+ */
+export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503;
 
 export interface Refusal<Code extends string = string, Field extends string = string> {
   ok: false;

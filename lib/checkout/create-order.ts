@@ -8,7 +8,7 @@ import { creationFailureReason } from "../orders/cancel-reasons";
 import { releaseExpiredHolds } from "../orders/holds";
 import { PayServiceError, type PayClient } from "../orders/pay-client";
 import { applyPaymentUpdate } from "../orders/state-machine";
-import { rolledBack, type Refusal, type RefusalStatus } from "../refusal";
+import { rolledBack, type Refusal } from "../refusal";
 import type { CheckoutRefusal, CheckoutRefusalCode } from "./checkout-refusal";
 import { answerForLockedCart } from "./locked-cart";
 import { additionalInfo, createdOrder, orderImage, paymentOrderName, type CreatedOrder } from "./payment-order";
@@ -26,9 +26,7 @@ export type { CreatedOrder } from "./payment-order";
 
 export type CreateOrderResult =
   | ({ ok: true; replayed: boolean } & CreatedOrder)
-  | (Omit<Refusal<CheckoutRefusalCode | "checkout_in_progress" | ServiceFailureCode>, "status"> & {
-      /** A refusal's, or 502/503 when the payment service failed. */
-      status: RefusalStatus | 502 | 503;
+  | (Refusal<CheckoutRefusalCode | "checkout_in_progress" | ServiceFailureCode> & {
       /** With 429: when the shopper may try again. */
       retryAfterSeconds?: number;
     });

@@ -4,6 +4,7 @@ import { refuseWithoutAdminSession } from "./admin-guard";
 import type { ImageUpload } from "../catalog/gallery-admin";
 import { answersWithRedirect, isFormPost, isJson, isMultipart, refuseCrossSite } from "./admin-requests";
 import { catalogChanged } from "../catalog/cached-pages";
+import type { Refusal } from "../refusal";
 import { PAGE_FLASH, type FlashKeys, type FlashParams } from "../flash";
 import { outcomeParams, seeOtherWithFlash } from "./flash";
 import { jsonError } from "./json-error";
@@ -18,17 +19,8 @@ import { formDataOf, readBodyCapped } from "./request-body";
  * show (products, categories, images, stock) refreshes them.
  */
 
-/** Why an action did nothing: the client's status, code and message, and what the page's flash says. */
-export interface ActionRefusal {
-  ok: false;
-  status: number;
-  code: string;
-  message: string;
-  /** The form field it is about. */
-  field?: string;
-  /** The page's code for it, when it differs from the client's. */
-  flash?: string;
-}
+/** Why an action did nothing: the shop's refusal, and the page's code for it when that differs from the client's. */
+export type ActionRefusal = Refusal & { flash?: string };
 export type ActionResult = { ok: true; done?: string } | ActionRefusal;
 type Done<R> = Extract<R, { ok: true }>;
 
@@ -101,7 +93,7 @@ export async function adminAction<R extends ActionResult, B = FormBody>(
 /** An image of at most 2 MB and the form's other fields. */
 export const MAX_FORM_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
 
-const bodyRefusal = (status: number, code: string, message: string, flash: string): ActionRefusal => ({
+const bodyRefusal = (status: 400 | 413 | 415, code: string, message: string, flash: string): ActionRefusal => ({
   ok: false,
   status,
   code,
