@@ -5,7 +5,7 @@ import { adminAction, formBody } from "./admin-action";
 import { clientAddress, UNKNOWN_CLIENT_ADDRESS } from "./client-address";
 import { getEnv } from "../env";
 import type { ResolveOutcome } from "../orders/attention-admin";
-import { deliveryPagePath, orderPagePath } from "../orders/order-flash";
+import { webhookEventPagePath, orderPagePath } from "../orders/order-flash";
 import { EXTERNAL_TRANSACTION_ID } from "../orders/status";
 import {
   fulfilOrder,
@@ -69,11 +69,11 @@ export const adminOrderAction = <Schema extends z.ZodType<{ externalTransactionI
 ) => pageAction(request, params, schema, (input) => orderPagePath(input.externalTransactionId), button, true);
 
 /** A button of a webhook delivery's page. */
-export const adminDeliveryAction = (
+export const adminWebhookEventAction = (
   request: NextRequest,
   params: Promise<unknown>,
   button: PageButton<z.infer<typeof deliveryParams>>,
-) => pageAction(request, params, deliveryParams, (input) => deliveryPagePath(input.id), button, false);
+) => pageAction(request, params, deliveryParams, (input) => webhookEventPagePath(input.id), button, false);
 
 /** The longest "mark resolved" body read: a note of 2000 characters, each up to 4 bytes, form-encoded. */
 const MAX_NOTE_BYTES = 32 * 1024;

@@ -190,7 +190,7 @@ export async function resolveParkedJob(
 }
 
 /** Closes an unmatched or unreadable webhook delivery with a note. */
-export async function resolveWebhookDelivery(db: Database, id: string, note: string): Promise<ResolveOutcome> {
+export async function resolveWebhookEvent(db: Database, id: string, note: string): Promise<ResolveOutcome> {
   const { count } = await db.webhookEvent.updateMany({
     where: { id, ...unmatchedDeliveryWhere },
     data: { resolvedAt: new Date(), resolutionNote: note },

@@ -27,4 +27,4 @@ export const orderPagePath = (externalTransactionId: string) =>
   `/admin/orders/${encodeURIComponent(externalTransactionId)}`;
 
 /** A webhook delivery's page in the back office (one that matched no order has no other). */
-export const deliveryPagePath = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}`;
+export const webhookEventPagePath = (id: string) => `/admin/webhooks/${encodeURIComponent(id)}`;

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { attentionItems, type Attention, type AttentionGroup } from "@/lib/orders/attention-admin";
 import { luandaMinute } from "@/lib/luanda-time";
-import { deliveryPagePath, orderPagePath } from "@/lib/orders/order-flash";
+import { webhookEventPagePath, orderPagePath } from "@/lib/orders/order-flash";
 import { adminOverview } from "@/lib/orders/overview-admin";
 import { adminState } from "@/lib/http/admin-guard";
 import { safeAdminPath } from "@/lib/http/return-path";
@@ -132,7 +132,7 @@ function AttentionSection({ attention, t }: { attention: Attention; t: Dictionar
       hint: text.unmatchedDeliveriesHint,
       ...rows(attention.unmatchedDeliveries, (delivery) => ({
         key: delivery.id,
-        href: deliveryPagePath(delivery.id),
+        href: webhookEventPagePath(delivery.id),
         label: `${delivery.paymentStatus ?? "—"} · ${delivery.externalTransactionId ?? text.noOrder}`,
         detail: delivery.outcome,
         at: delivery.at,
