@@ -114,21 +114,21 @@ test("categories in two levels, a product in one, and its gallery ordered with a
 
   // A new product in the sub-category, its image with its text alternative.
   await page.goto("/admin/products/new");
-  await page.getByLabel(pt.admin.products.name).fill(PRODUCT.name);
-  await page.getByLabel(pt.admin.products.slug).fill(PRODUCT.slug);
-  await page.getByLabel(pt.admin.products.description).fill("Criado pelo teste da estrutura do catálogo.");
-  await page.getByLabel(pt.admin.products.price).fill("2500");
-  await page.getByLabel(pt.admin.products.stock, { exact: true }).fill("4");
-  await page.getByRole("group", { name: pt.admin.products.categories }).getByLabel(SUB, { exact: true }).check();
+  await page.getByLabel(pt.admin.products.fields.name).fill(PRODUCT.name);
+  await page.getByLabel(pt.admin.products.fields.slug).fill(PRODUCT.slug);
+  await page.getByLabel(pt.admin.products.fields.description).fill("Criado pelo teste da estrutura do catálogo.");
+  await page.getByLabel(pt.admin.products.fields.priceAoa).fill("2500");
+  await page.getByLabel(pt.admin.products.fields.stock, { exact: true }).fill("4");
+  await page.getByRole("group", { name: pt.admin.products.fields.categories }).getByLabel(SUB, { exact: true }).check();
   await page
-    .getByLabel(pt.admin.products.image, { exact: true })
+    .getByLabel(pt.admin.products.fields.image, { exact: true })
     .setInputFiles({ name: "frente.png", mimeType: "image/png", buffer: PRODUCT_PNG });
-  await page.getByLabel(pt.admin.products.imageAlt, { exact: true }).fill("O pacote visto de frente");
+  await page.getByLabel(pt.admin.products.fields.imageAlt, { exact: true }).fill("O pacote visto de frente");
   await page.getByRole("button", { name: pt.admin.products.create }).click();
   await expect(page).toHaveURL(/\/admin\/products\/[0-9a-f-]{36}\?done=created$/);
   const productPage = page.url().replace(/\?.*$/, "");
   const productId = productPage.split("/").pop()!;
-  const categories = page.getByRole("group", { name: pt.admin.products.categories });
+  const categories = page.getByRole("group", { name: pt.admin.products.fields.categories });
   await expect(categories.getByLabel(SUB, { exact: true })).toBeChecked();
   await expect(categories.getByLabel(TOP, { exact: true })).not.toBeChecked();
 

@@ -148,9 +148,9 @@ test("editing a product's price, stock and image shows in /api/products and the 
   await screenshotAtEachWidth(page, testInfo, "admin-product", { accessible: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  await page.getByLabel(pt.admin.products.price).fill(String(newPrice));
-  await page.getByLabel(pt.admin.products.stock, { exact: true }).fill(String(newStock));
-  await page.getByLabel(pt.admin.products.stockReason).fill("Chegou uma palete");
+  await page.getByLabel(pt.admin.products.fields.priceAoa).fill(String(newPrice));
+  await page.getByLabel(pt.admin.products.fields.stock, { exact: true }).fill(String(newStock));
+  await page.getByLabel(pt.admin.products.fields.stockReason).fill("Chegou uma palete");
   await page
     .getByLabel(pt.admin.products.newImage)
     .setInputFiles({ name: "cafe.png", mimeType: "image/png", buffer: PRODUCT_PNG });
@@ -184,8 +184,8 @@ test("editing a product's price, stock and image shows in /api/products and the 
 
   // An adjustment with a reason, newest first in the history.
   await page.goto(`/admin/products/${before.id}`);
-  await page.getByLabel(pt.admin.products.delta).fill("-2");
-  await page.getByLabel(pt.admin.products.reason, { exact: true }).fill("Partido no transporte");
+  await page.getByLabel(pt.admin.products.fields.delta).fill("-2");
+  await page.getByLabel(pt.admin.products.fields.reason, { exact: true }).fill("Partido no transporte");
   await page.getByRole("button", { name: pt.admin.products.adjust }).click();
   await expect(page.getByRole("status").filter({ hasText: "Stock ajustado." })).toBeVisible();
   await expect(page.getByTestId("current-stock")).toHaveText(String(newStock - 2));
@@ -206,15 +206,15 @@ test("a new product is created with its image, archived out of the shop and rest
   await expect(page.getByRole("heading", { level: 1, name: pt.admin.products.newProduct })).toBeVisible();
 
   const fill = async (withSlug: string) => {
-    await page.getByLabel(pt.admin.products.name).fill(name);
-    await page.getByLabel(pt.admin.products.slug).fill(withSlug);
-    await page.getByLabel(pt.admin.products.description).fill("Criado pelo teste do navegador.");
-    await page.getByLabel(pt.admin.products.price).fill("4321");
-    await page.getByLabel(pt.admin.products.stock, { exact: true }).fill("9");
+    await page.getByLabel(pt.admin.products.fields.name).fill(name);
+    await page.getByLabel(pt.admin.products.fields.slug).fill(withSlug);
+    await page.getByLabel(pt.admin.products.fields.description).fill("Criado pelo teste do navegador.");
+    await page.getByLabel(pt.admin.products.fields.priceAoa).fill("4321");
+    await page.getByLabel(pt.admin.products.fields.stock, { exact: true }).fill("9");
     await page
-      .getByLabel(pt.admin.products.image, { exact: true })
+      .getByLabel(pt.admin.products.fields.image, { exact: true })
       .setInputFiles({ name: "novo.png", mimeType: "image/png", buffer: PRODUCT_PNG });
-    await page.getByLabel(pt.admin.products.imageAlt, { exact: true }).fill("Um quadrado verde");
+    await page.getByLabel(pt.admin.products.fields.imageAlt, { exact: true }).fill("Um quadrado verde");
     await page.getByRole("button", { name: pt.admin.products.create }).click();
   };
 
@@ -223,7 +223,7 @@ test("a new product is created with its image, archived out of the shop and rest
   await expect(page).toHaveURL(/\/admin\/products\/new\?error=slug_taken&field=slug$/);
   await expect(page.getByTestId("product-flash")).toHaveAttribute("role", "alert");
   await expect(page.getByTestId("product-flash")).toContainText(pt.admin.products.errors.slug_taken);
-  await expect(page.getByLabel(pt.admin.products.slug)).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel(pt.admin.products.fields.slug)).toHaveAttribute("aria-invalid", "true");
   await screenshotAtEachWidth(page, testInfo, "admin-product-new", { accessible: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 

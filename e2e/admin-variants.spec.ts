@@ -47,7 +47,7 @@ test("the owner adds options, sees the 4 variants and sets one's price and stock
   await signInToBackOffice(page);
   await page.goto(`/admin/products/${productId}`);
   // Without options the product form has its price; the table has the one variant.
-  await expect(page.getByLabel(pt.admin.products.price, { exact: true })).toBeVisible();
+  await expect(page.getByLabel(pt.admin.products.fields.priceAoa, { exact: true })).toBeVisible();
   await expect(page.getByTestId("variant-row")).toHaveCount(1);
 
   await page.getByLabel(text.optionName(1), { exact: true }).fill("Tamanho");
@@ -64,7 +64,7 @@ test("the owner adds options, sees the 4 variants and sets one's price and stock
   await expect(rows.locator("th")).toHaveText(["P, Azul", "P, Branco", "M, Azul", "M, Branco"]);
   // The first combination kept the product's stock; the price and stock are the variants' now.
   await expect(page.getByLabel(text.stockOf("P, Azul"), { exact: true })).toHaveValue("2");
-  await expect(page.getByLabel(pt.admin.products.price, { exact: true })).toHaveCount(0);
+  await expect(page.getByLabel(pt.admin.products.fields.priceAoa, { exact: true })).toHaveCount(0);
 
   await page.getByLabel(text.priceOf("M, Branco"), { exact: true }).fill("6500");
   await page.getByLabel(text.stockOf("M, Branco"), { exact: true }).fill("8");
@@ -82,8 +82,8 @@ test("the owner adds options, sees the 4 variants and sets one's price and stock
   // The stock history names the variant; the adjustment form asks which one.
   await expect(page.getByTestId("adjustment-variant").first()).toHaveText("M, Branco");
   await page.getByLabel(text.variantToAdjust, { exact: true }).selectOption({ label: "P, Azul (Stock: 2)" });
-  await page.getByLabel(pt.admin.products.delta).fill("3");
-  await page.getByLabel(pt.admin.products.reason, { exact: true }).fill("Devolução");
+  await page.getByLabel(pt.admin.products.fields.delta).fill("3");
+  await page.getByLabel(pt.admin.products.fields.reason, { exact: true }).fill("Devolução");
   await page.getByRole("button", { name: pt.admin.products.adjust }).click();
   await expect(page.getByRole("status").filter({ hasText: pt.admin.products.done.adjusted })).toBeVisible();
   await expect(page.getByLabel(text.stockOf("P, Azul"), { exact: true })).toHaveValue("5");

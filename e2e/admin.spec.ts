@@ -166,8 +166,8 @@ test("a product form saved after the session ended: to the sign-in, then back to
   await page.goto("/admin");
   await signInHere(page);
   await page.goto(`/admin/products/${product!.id}`);
-  const name = page.getByLabel(pt.admin.products.name, { exact: true });
-  const description = page.getByLabel(pt.admin.products.description, { exact: true });
+  const name = page.getByLabel(pt.admin.products.fields.name, { exact: true });
+  const description = page.getByLabel(pt.admin.products.fields.description, { exact: true });
   await expect(name).toHaveValue(product!.name);
   const typedName = `${product!.name} (edição ${randomUUID().slice(0, 8)})`;
   const typedDescription = `${product!.description}\nUma linha nova, escrita antes de a sessão acabar.`;

@@ -12,23 +12,9 @@ import { Flash } from "./flash";
 export const productFlashOf = (query: PageQuery) =>
   readFlash(query, { done: PRODUCT_DONE, errors: PRODUCT_ERRORS, fields: PRODUCT_FIELDS });
 
-/** The field labels an error may name. */
+/** The label of the field an error names: the form's own (lib/i18n, admin.products.fields). */
 export function productFieldLabel(t: Dictionary, field: ProductField): string {
-  const text = t.admin.products;
-  const labels: Record<ProductField, string> = {
-    name: text.name,
-    slug: text.slug,
-    description: text.description,
-    priceAoa: text.price,
-    stock: text.stock,
-    stockReason: text.stockReason,
-    delta: text.delta,
-    reason: text.reason,
-    image: text.image,
-    imageAlt: text.imageAlt,
-    categories: text.categories,
-  };
-  return labels[field];
+  return t.admin.products.fields[field];
 }
 
 export function ProductFlash({ t, flash }: { t: Dictionary; flash: ReturnType<typeof productFlashOf> }) {

@@ -47,7 +47,7 @@ export function ProductForm({
       encType="multipart/form-data"
       className="flex flex-col gap-4 rounded-xl border border-stone-200 bg-white p-4"
     >
-      <Field label={text.name} htmlFor={id("name")}>
+      <Field label={text.fields.name} htmlFor={id("name")}>
         <input
           id={id("name")}
           name="name"
@@ -58,7 +58,7 @@ export function ProductForm({
           {...invalidProps("name")}
         />
       </Field>
-      <Field label={text.slug} htmlFor={id("slug")} hint={text.slugHint}>
+      <Field label={text.fields.slug} htmlFor={id("slug")} hint={text.fieldHints.slug}>
         <input
           id={id("slug")}
           name="slug"
@@ -73,7 +73,7 @@ export function ProductForm({
           {...invalidProps("slug")}
         />
       </Field>
-      <Field label={text.description} htmlFor={id("description")}>
+      <Field label={text.fields.description} htmlFor={id("description")}>
         <textarea
           id={id("description")}
           name="description"
@@ -88,7 +88,7 @@ export function ProductForm({
       {!hasOptions && (
         <>
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-            <Field label={text.price} htmlFor={id("price")}>
+            <Field label={text.fields.priceAoa} htmlFor={id("price")}>
               <input
                 id={id("price")}
                 name="priceAoa"
@@ -103,7 +103,7 @@ export function ProductForm({
                 {...invalidProps("priceAoa")}
               />
             </Field>
-            <Field label={text.stock} htmlFor={id("stock")} hint={product ? text.stockHint : undefined}>
+            <Field label={text.fields.stock} htmlFor={id("stock")} hint={product ? text.stockHint : undefined}>
               <input
                 id={id("stock")}
                 name="stock"
@@ -123,7 +123,7 @@ export function ProductForm({
           {product && (
             <>
               <input type="hidden" name="stockShown" value={product.stock} />
-              <Field label={text.stockReason} htmlFor={id("stock-reason")}>
+              <Field label={text.fields.stockReason} htmlFor={id("stock-reason")}>
                 <input
                   id={id("stock-reason")}
                   name="stockReason"
@@ -138,15 +138,15 @@ export function ProductForm({
       )}
       <CategoryChoices
         idPrefix="product"
-        legend={t.admin.products.categories}
-        hint={categories.length === 0 ? t.admin.products.noCategories : t.admin.products.categoriesHint}
+        legend={text.fields.categories}
+        hint={categories.length === 0 ? text.noCategories : text.categoriesHint}
         categories={categories}
         selected={categoryIds}
         invalid={invalid === "categories"}
         testId="product-categories"
       />
       <Field
-        label={product ? text.newImage : text.image}
+        label={product ? text.newImage : text.fields.image}
         htmlFor={id("image")}
         hint={product ? text.newImageHint : text.imageHint}
       >
@@ -161,7 +161,7 @@ export function ProductForm({
         />
       </Field>
       <Field
-        label={product ? text.newImageAlt : text.imageAlt}
+        label={product ? text.newImageAlt : text.fields.imageAlt}
         htmlFor={id("image-alt")}
         hint={product ? text.newImageAltHint : text.imageAltHint}
       >

@@ -4,10 +4,26 @@ import { formInteger, formOptional, formUuidList, hasNoNul, NO_NUL, requiredText
 import { altSchema } from "./gallery-rules";
 
 /**
- * What a product may be: its limits, the product form's and the stock adjustment's schemas, and
- * the answers the back office has a sentence for. No database and no server-only import, so the
- * shop's routes, the search and the browser read the same limits as the back office.
+ * What a product may be: its own columns, its limits, the product form's and the stock
+ * adjustment's schemas, and the answers the back office has a sentence for. No database and no
+ * server-only import, so the shop's routes, the search and the browser read the same limits as the
+ * back office. A new column of products is added here: PRODUCT_COLUMNS, catalogFields, PRODUCT_FIELDS.
  */
+
+/**
+ * A product's own columns, as a Prisma select: what the shop's product page and the back office
+ * read of a product (./products.ts and ./products-admin.ts derive their types from it). Its price
+ * and stock are its variants' lowest price and total stock, which triggers keep.
+ */
+export const PRODUCT_COLUMNS = {
+  id: true,
+  slug: true,
+  name: true,
+  description: true,
+  priceAoa: true,
+  stock: true,
+  imagePath: true,
+} as const;
 
 export const PRODUCT_LIMITS = {
   nameMax: 120,

@@ -14,6 +14,7 @@ import { lockedGallery, type ImageUpload } from "./gallery-admin";
 import {
   adjustStockSchema,
   createProductSchema,
+  PRODUCT_COLUMNS,
   PRODUCT_FIELDS,
   PRODUCT_LIMITS,
   productIdSchema,
@@ -37,17 +38,10 @@ export type ProductRefusal = Refusal<ProductError | "not_found", ProductField> &
 };
 export type ProductResult = { ok: true; done: ProductDone; product: AdminProduct } | ProductRefusal;
 
-export interface AdminProduct {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  priceAoa: number;
-  stock: number;
-  imagePath: string;
-  archivedAt: Date | null;
-  updatedAt: Date;
-}
+/** A product's own columns (./product-rules.ts PRODUCT_COLUMNS), whether it is archived, and when it last changed. */
+const productFields = { ...PRODUCT_COLUMNS, archivedAt: true, updatedAt: true } as const satisfies Prisma.ProductSelect;
+
+export type AdminProduct = Prisma.ProductGetPayload<{ select: typeof productFields }>;
 
 export interface StockAdjustmentRow {
   id: string;
@@ -59,18 +53,6 @@ export interface StockAdjustmentRow {
   /** The variant whose stock it moved (the page names it for a product with options). */
   variantId: string | null;
 }
-
-const productFields = {
-  id: true,
-  slug: true,
-  name: true,
-  description: true,
-  priceAoa: true,
-  stock: true,
-  imagePath: true,
-  archivedAt: true,
-  updatedAt: true,
-} as const;
 
 const invalid = (error: z.ZodError): ProductRefusal =>
   invalidInput(error, PRODUCT_FIELDS, { categoryIds: "categories" });

@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { shownImage } from "./gallery";
 import { Prisma } from "../generated/prisma/client";
 import { ON_SALE } from "./on-sale";
+import { PRODUCT_COLUMNS } from "./product-rules";
 import { type ProductOptionDefinition, readVariantOptions, type ShopVariant, variantTitle } from "./variants";
 
 /** A product as the app shows it; prices are integer AOA. */
@@ -28,20 +29,17 @@ export interface CatalogProduct {
   stock: number;
 }
 
-/** The product page's product: its options and every variant on sale, in order. */
-export interface ProductDetail extends CatalogProduct {
+/** A product's own columns as read (./product-rules.ts PRODUCT_COLUMNS). */
+type ProductColumns = Prisma.ProductGetPayload<{ select: typeof PRODUCT_COLUMNS }>;
+
+/** The product page's product: its own columns, its options and every variant on sale, in order. */
+export interface ProductDetail extends CatalogProduct, Omit<ProductColumns, "imagePath" | keyof CatalogProduct> {
   options: ProductOptionDefinition[];
   variants: ShopVariant[];
 }
 
 const catalogFields = {
-  id: true,
-  slug: true,
-  name: true,
-  description: true,
-  priceAoa: true,
-  imagePath: true,
-  stock: true,
+  ...PRODUCT_COLUMNS,
   options: { select: { name: true, values: true }, orderBy: { position: "asc" as const } },
   variants: {
     where: { archivedAt: null },
@@ -50,24 +48,7 @@ const catalogFields = {
   },
 } satisfies Prisma.ProductSelect;
 
-interface CatalogRow {
-  id: string;
-  slug: string;
-  name: string;
-  description: string;
-  priceAoa: number;
-  imagePath: string;
-  stock: number;
-  options: { name: string; values: string[] }[];
-  variants: {
-    id: string;
-    sku: string | null;
-    options: unknown;
-    priceAoa: number;
-    stock: number;
-    imagePath: string | null;
-  }[];
-}
+type CatalogRow = Prisma.ProductGetPayload<{ select: typeof catalogFields }>;
 
 function toDetail({ imagePath, options, variants, ...product }: CatalogRow): ProductDetail {
   const prices = variants.map((variant) => variant.priceAoa);
@@ -92,9 +73,10 @@ function toDetail({ imagePath, options, variants, ...product }: CatalogRow): Pro
   };
 }
 
+/** The listing's product: the fields it names, not every column the product page shows. */
 const toCatalogProduct = (row: CatalogRow): CatalogProduct => {
-  const { options: _options, variants: _variants, ...product } = toDetail(row);
-  return product;
+  const { id, slug, name, description, priceAoa, stock, image, pricesVary, hasOptions } = toDetail(row);
+  return { id, slug, name, description, priceAoa, stock, image, pricesVary, hasOptions };
 };
 
 /** How many products one answer of GET /api/products holds; more come in pages. */

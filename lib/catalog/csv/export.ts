@@ -3,7 +3,8 @@ import { stringify } from "csv-stringify/sync";
 import type { Database } from "../../db/client";
 import { legacyGallery } from "../gallery";
 import { readVariantOptions } from "../variants";
-import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR } from "./format";
+import { CSV_COLUMNS, LIST_SEPARATOR, OPTION_COLUMNS, PATH_SEPARATOR, type CsvColumn } from "./format";
+import { PLAIN_SELECT, plainCells } from "./product-columns";
 
 /**
  * The catalog as the import reads it (GET /api/admin/catalogue/export): every product, archived
@@ -48,7 +49,7 @@ export function catalogCsv(
         where: after === undefined ? {} : { slug: { gt: after } },
         orderBy: { slug: "asc" },
         take: CATALOG_EXPORT_BATCH,
-        select: { id: true, slug: true, name: true, description: true, priceAoa: true, stock: true, imagePath: true },
+        select: { id: true, slug: true, ...PLAIN_SELECT, priceAoa: true, stock: true, imagePath: true },
       });
       const ids = products.map((product) => product.id);
       const [images, links, variantRows, optionRows] = await Promise.all([
@@ -81,41 +82,35 @@ export function catalogCsv(
         const categories = (categoriesOf.get(product.id) ?? [])
           .map((link) => paths!.get(link.categoryId)!)
           .sort((a, b) => a.localeCompare(b, "pt"));
-        const productCells = [
-          categories.join(LIST_SEPARATOR),
-          gallery.map((image) => image.path).join(LIST_SEPARATOR),
-          gallery.map((image) => image.alt).join(LIST_SEPARATOR),
-        ];
+        const productCells = {
+          slug: product.slug,
+          ...plainCells(product),
+          categories: categories.join(LIST_SEPARATOR),
+          images: gallery.map((image) => image.path).join(LIST_SEPARATOR),
+          image_alts: gallery.map((image) => image.alt).join(LIST_SEPARATOR),
+        };
         const names = (optionsOf.get(product.id) ?? []).map((option) => option.name);
         const variants = variantsOf.get(product.id) ?? [];
         // A product without an active variant (every one archived): its line as the product has it.
         if (variants.length === 0)
-          return [
-            [
-              product.slug,
-              product.name,
-              product.description,
-              product.priceAoa,
-              product.stock,
-              ...productCells,
-              ...Array(7).fill(""),
-            ],
-          ];
+          return [line({ ...productCells, price_aoa: product.priceAoa, stock: product.stock })];
         return variants.map((variant) => {
           const values = readVariantOptions(variant.options);
-          const options = [0, 1, 2].flatMap((i) =>
-            names[i] === undefined || values[names[i]] === undefined ? ["", ""] : [names[i], values[names[i]]],
+          const optionCells = OPTION_COLUMNS.flatMap(([nameColumn, valueColumn], i) =>
+            names[i] === undefined || values[names[i]] === undefined
+              ? []
+              : [
+                  [nameColumn, names[i]],
+                  [valueColumn, values[names[i]]],
+                ],
           );
-          return [
-            product.slug,
-            product.name,
-            product.description,
-            variant.priceAoa,
-            variant.stock,
+          return line({
             ...productCells,
-            ...options,
-            variant.sku ?? "",
-          ];
+            price_aoa: variant.priceAoa,
+            stock: variant.stock,
+            ...Object.fromEntries(optionCells),
+            sku: variant.sku ?? "",
+          });
         });
       });
       if (rows.length > 0) controller.enqueue(encoder.encode(stringify(rows, options)));
@@ -127,6 +122,9 @@ export function catalogCsv(
     },
   });
 }
+
+/** A line's cells in the file's order of columns; a column not given is empty. */
+const line = (cells: Partial<Record<CsvColumn, string | number>>) => CSV_COLUMNS.map((column) => cells[column] ?? "");
 
 /** Every category's path, `Parent > Child` or `Top`, by id. */
 async function categoryPaths(db: Pick<Database, "category">): Promise<Map<string, string>> {

@@ -2,6 +2,7 @@ import { CATEGORY_LIMITS } from "../categories";
 import { GALLERY_LIMITS } from "../gallery";
 import { MAX_IMAGE_BYTES, MAX_INPUT_PIXELS } from "../images/validate";
 import { VARIANT_LIMITS } from "../variants";
+import { plainHeaders } from "./product-columns";
 
 /**
  * The catalog's CSV: its columns, its limits, and every problem an import can answer, each by
@@ -10,10 +11,10 @@ import { VARIANT_LIMITS } from "../variants";
  * No database and no file system here: the page imports it too.
  */
 
+/** The product's plain columns (./product-columns.ts) sit after `slug`, or last when a file may leave them out. */
 export const CSV_COLUMNS = [
   "slug",
-  "name",
-  "description",
+  ...plainHeaders(true),
   "price_aoa",
   "stock",
   "categories",
@@ -26,14 +27,16 @@ export const CSV_COLUMNS = [
   "option3_name",
   "option3_value",
   "sku",
+  ...plainHeaders(false),
 ] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 
 /**
  * A file without these is refused at its header; `categories`, `images`, `image_alts`, the option
- * columns (by pairs: `option<n>_name` with `option<n>_value`) and `sku` may be left out.
+ * columns (by pairs: `option<n>_name` with `option<n>_value`), `sku` and the optional plain
+ * columns may be left out.
  */
-export const REQUIRED_COLUMNS = ["slug", "name", "description", "price_aoa", "stock"] as const satisfies CsvColumn[];
+export const REQUIRED_COLUMNS = ["slug", ...plainHeaders(true), "price_aoa", "stock"] as const satisfies CsvColumn[];
 
 export const CSV_LIMITS = {
   /** What the upload route reads and the CLI accepts: a 20 000-row catalogue is about 4 MB. */

@@ -6,6 +6,7 @@ import { emptySummary, problem, type CsvProblem, type ImportSummary } from "./fo
 import type { CsvProduct } from "./parse";
 import { categoryResolver, NEW, type PlannedCategory } from "./import-categories";
 import { planVariants, type ExistingVariant, type VariantWrite } from "./import-variants";
+import { mergedPlainValues, PLAIN_COLUMNS, plainValuesChange, type PlainValues } from "./product-columns";
 
 /**
  * What a catalog CSV import would change, against the database as a connection sees it: the
@@ -21,12 +22,11 @@ export interface FileImage {
   contentType: ImageContentType;
 }
 
-export interface ProductWrite {
+/** Its plain columns (./product-columns.ts) as they are after the import. */
+export interface ProductWrite extends PlainValues {
   /** Absent for a new product. */
   id?: string;
   slug: string;
-  name: string;
-  description: string;
   /** A new product's: its first variant's (the default variant the insert's trigger makes has them). */
   priceAoa: number;
   stock: number;
@@ -59,16 +59,15 @@ export interface Plan {
   filesToStore: Map<string, { name: string; contentType: ImageContentType }>;
 }
 
-const sameText = (a: string, b: string) => a.replace(/\r\n?/g, "\n") === b.replace(/\r\n?/g, "\n");
-
 const sameGallery = (a: readonly GalleryImage[], b: readonly GalleryImage[]) =>
   a.length === b.length && a.every((image, i) => image.path === b[i]!.path && image.alt === b[i]!.alt);
 
-interface ExistingProduct {
+/** The plain columns as the products' read names them (the table's constants, never input). */
+const PLAIN_SELECT = Prisma.raw(PLAIN_COLUMNS.map((column) => `${column.sql} AS "${column.key}"`).join(", "));
+
+interface ExistingProduct extends PlainValues {
   id: string;
   slug: string;
-  name: string;
-  description: string;
   priceAoa: number;
   stock: number;
   imagePath: string;
@@ -92,7 +91,7 @@ export async function planImport(
   const summary = emptySummary();
   const slugs = products.flatMap((product) => (product.slug === null ? [] : [product.slug]));
   const existingRows = await sql.$queryRaw<ExistingProduct[]>(Prisma.sql`
-SELECT id::text AS id, slug, name, description, price_aoa AS "priceAoa", stock, image_path AS "imagePath",
+SELECT id::text AS id, slug, ${PLAIN_SELECT}, price_aoa AS "priceAoa", stock, image_path AS "imagePath",
        archived_at IS NOT NULL AS archived
 FROM products WHERE slug = ANY(${slugs}::text[]) ORDER BY id ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`);
   const existing = new Map(existingRows.map((row) => [row.slug, row]));
@@ -236,10 +235,10 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
     if (!product.valid || problems.length > before) continue;
 
     const first = product.variants[0]!;
+    const plain = mergedPlainValues(current, product);
     const write: ProductWrite = {
       slug: product.slug!,
-      name: product.name,
-      description: product.description,
+      ...plain,
       priceAoa: first.priceAoa,
       stock: first.stock,
       imagePath: gallery ? (gallery[0]?.path ?? NO_IMAGE) : (current?.imagePath ?? NO_IMAGE),
@@ -279,12 +278,7 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
     // Every variant is compared (the file's SKUs against the others' too), changed or not.
     for (const [id, sku] of planned.finalSkus) finalSku.set(id, sku);
     for (const [line, id] of planned.variantOfLine) variantOfLine.set(line, id);
-    const changed =
-      categoriesChange ||
-      galleryChange ||
-      variantsChange ||
-      current.name !== product.name ||
-      !sameText(current.description, product.description);
+    const changed = categoriesChange || galleryChange || variantsChange || plainValuesChange(current, plain);
     if (!changed) {
       summary.unchanged += 1;
       continue;
@@ -293,8 +287,6 @@ WHERE id = ANY(${[...namedIds]}::uuid[]) OR sha256 = ANY(${[...shas]}::text[])`)
     updates.push({
       ...write,
       id: current.id,
-      // Unchanged but for its line breaks (a spreadsheet's \n for the form's \r\n): kept as it is.
-      description: sameText(current.description, product.description) ? current.description : product.description,
       categories: categoriesChange ? categories : null,
       gallery: galleryChange ? gallery : null,
     });

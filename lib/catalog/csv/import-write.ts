@@ -4,6 +4,7 @@ import { IMPORT_REASON } from "./format";
 import { NEW } from "./import-categories";
 import type { Plan, Sql } from "./import-plan";
 import type { VariantWrite } from "./import-variants";
+import { PLAIN_COLUMNS, type PlainValues } from "./product-columns";
 
 /**
  * A catalog CSV import's plan written, in the import's transaction: a few set-based statements
@@ -11,6 +12,17 @@ import type { VariantWrite } from "./import-variants";
  * variant's stock change is an adjustment, `edit` with the reason "CSV import", `initial` for a
  * new variant.
  */
+
+/** The plain columns' names, for a column list (the table's constants, never input). */
+const PLAIN_NAMES = Prisma.raw(PLAIN_COLUMNS.map((column) => column.sql).join(", "));
+/** An UPDATE's assignments of the plain columns from the unnest `v`. */
+const PLAIN_SET = Prisma.raw(PLAIN_COLUMNS.map((column) => `${column.sql} = v.${column.sql}`).join(", "));
+/** The rows' plain values as unnest arrays, one per column in the table's order. */
+const plainArrays = (rows: PlainValues[]) =>
+  Prisma.join(
+    PLAIN_COLUMNS.map((column) => Prisma.sql`${rows.map((row) => row[column.key])}::${Prisma.raw(column.sqlType)}[]`),
+    ", ",
+  );
 
 /** The plan's writes, a few set-based statements per table; `stored` has the paths of the files stored for it. */
 export async function writePlan(tx: Sql, plan: Plan, stored: Map<string, string>): Promise<void> {
@@ -42,9 +54,9 @@ RETURNING id::text AS id, slug`);
   if (plan.creates.length > 0) {
     const rows = plan.creates;
     const inserted = await tx.$queryRaw<{ id: string; slug: string }[]>(Prisma.sql`
-INSERT INTO products (slug, name, description, image_path, price_aoa, stock)
-SELECT * FROM unnest(${rows.map((r) => r.slug)}::text[], ${rows.map((r) => r.name)}::text[],
-                     ${rows.map((r) => r.description)}::text[], ${rows.map((r) => path(r.imagePath))}::text[],
+INSERT INTO products (slug, ${PLAIN_NAMES}, image_path, price_aoa, stock)
+SELECT * FROM unnest(${rows.map((r) => r.slug)}::text[], ${plainArrays(rows)},
+                     ${rows.map((r) => path(r.imagePath))}::text[],
                      ${rows.map((r) => r.priceAoa)}::int[], ${rows.map((r) => r.stock)}::int[])
 RETURNING id::text AS id, slug`);
     for (const row of inserted) productIds.set(row.slug, row.id);
@@ -58,10 +70,10 @@ WHERE v.product_id = ANY(${inserted.map((row) => row.id)}::uuid[])`);
     const rows = plan.updates;
     await tx.$executeRaw(Prisma.sql`
 UPDATE products AS p
-SET name = v.name, description = v.description, image_path = v.image_path, updated_at = CURRENT_TIMESTAMP
-FROM unnest(${rows.map((r) => r.id!)}::uuid[], ${rows.map((r) => r.name)}::text[],
-            ${rows.map((r) => r.description)}::text[], ${rows.map((r) => path(r.imagePath))}::text[])
-     AS v(id, name, description, image_path)
+SET ${PLAIN_SET}, image_path = v.image_path, updated_at = CURRENT_TIMESTAMP
+FROM unnest(${rows.map((r) => r.id!)}::uuid[], ${plainArrays(rows)},
+            ${rows.map((r) => path(r.imagePath))}::text[])
+     AS v(id, ${PLAIN_NAMES}, image_path)
 WHERE p.id = v.id`);
     for (const row of rows) productIds.set(row.slug, row.id!);
   }

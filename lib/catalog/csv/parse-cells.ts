@@ -4,10 +4,11 @@ import { SLUG_PATTERN } from "../../slug";
 import { CATEGORY_LIMITS } from "../categories";
 import { GALLERY_LIMITS } from "../gallery";
 import { PRODUCT_LIMITS } from "../product-rules";
-import { LIST_SEPARATOR, PATH_SEPARATOR, problem, type CsvProblem } from "./format";
+import { CSV_COLUMNS, LIST_SEPARATOR, PATH_SEPARATOR, problem, type CsvColumn, type CsvProblem } from "./format";
+import { PLAIN_CELLS, plainNotValue, textCell, wholeCell } from "./product-columns";
 
 /**
- * The cells of a catalog CSV line that describe the product: slug, name, description, price and
+ * The cells of a catalog CSV line that describe the product: slug, its plain columns, price and
  * stock through zod, its categories as paths, its images as shop paths or files beside the CSV.
  * Each problem is kept by line and column.
  */
@@ -27,25 +28,23 @@ export interface CsvImage {
   alt: string;
 }
 
-const text = (max: number) => z.string().trim().min(1).max(max);
-const whole = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .regex(/^[0-9]+$/)
-    .transform(Number)
-    .pipe(z.number().min(min).max(max));
+/** The shape's keys in the file's order of columns: the order in which a line's problems are found. */
+function inColumnOrder<Shape extends Partial<Record<CsvColumn, z.ZodType>>>(shape: Shape): Shape {
+  return Object.fromEntries(
+    CSV_COLUMNS.flatMap((column) => (column in shape ? [[column, shape[column]]] : [])),
+  ) as Shape;
+}
 
-export const rowSchema = z.object({
-  slug: text(PRODUCT_LIMITS.slugMax).regex(SLUG_PATTERN),
-  name: text(PRODUCT_LIMITS.nameMax),
-  description: text(PRODUCT_LIMITS.descriptionMax),
-  price_aoa: whole(1, PRODUCT_LIMITS.priceMax),
-  stock: whole(0, PRODUCT_LIMITS.stockMax),
-});
+export const rowSchema = z.object(
+  inColumnOrder({
+    slug: textCell(PRODUCT_LIMITS.slugMax).regex(SLUG_PATTERN),
+    ...PLAIN_CELLS,
+    price_aoa: wholeCell(1, PRODUCT_LIMITS.priceMax),
+    stock: wholeCell(0, PRODUCT_LIMITS.stockMax),
+  }),
+);
 
-/** A product's other lines: their own slug, price and stock; its name and description are its first line's. */
+/** A product's other lines: their own slug, price and stock; its plain columns are its first line's. */
 export const variantRowSchema = rowSchema.pick({ slug: true, price_aoa: true, stock: true });
 
 /** A zod issue of `rowSchema` as one of our problems. */
@@ -70,7 +69,7 @@ export function issueProblem(line: number, issue: z.core.$ZodIssue): CsvProblem 
             ? "not_whole"
             : column === "slug"
               ? "slug_format"
-              : "required",
+              : plainNotValue(column),
       );
   }
 }

@@ -20,6 +20,7 @@ import {
   type CsvImage,
 } from "./parse-cells";
 import { addCombination, parseOptions, parseSku, type CsvVariant } from "./parse-variants";
+import { PLAIN_COLUMNS, plainValues, sameText, type PlainValues } from "./product-columns";
 
 /**
  * The catalog CSV's bytes into products, without a database or a file system: UTF-8 with or
@@ -29,7 +30,8 @@ import { addCombination, parseOptions, parseSku, type CsvVariant } from "./parse
  * (categories by name, the shop's images, whether a slug is new) is ./import-plan.ts's.
  */
 
-export interface CsvProduct {
+/** Its plain columns' values (./product-columns.ts) come from its first line. */
+export interface CsvProduct extends PlainValues {
   /** Where its first line's record starts in the file. */
   line: number;
   /**
@@ -40,8 +42,6 @@ export interface CsvProduct {
   valid: boolean;
   /** null when the slug itself is wrong. */
   slug: string | null;
-  name: string;
-  description: string;
   /** Its options with their values in the order they first appear; [] for a product without options. */
   options: ProductOptionDefinition[];
   /** One per line, in the file's order; a product without options has one, whose options are `{}`. */
@@ -160,7 +160,7 @@ export function parseCatalogCsv(bytes: Uint8Array): ParsedCsv {
   interface Group {
     product: CsvProduct;
     /** Its first line's cells of the product's own columns, trimmed. */
-    first: Record<(typeof PRODUCT_COLUMNS)[number], string>;
+    first: Record<(typeof FIRST_LINE_COLUMNS)[number], string>;
     /** Its first line's option names, when they are readable; null otherwise. */
     names: string[] | null;
     /** Each option's values, in the order they first appear. */
@@ -178,14 +178,10 @@ export function parseCatalogCsv(bytes: Uint8Array): ParsedCsv {
     }
     const slugCell = cell(record, "slug").trim();
     const group = groups.get(slugCell);
-    const fields = {
-      slug: cell(record, "slug"),
-      name: cell(record, "name"),
-      description: cell(record, "description"),
-      price_aoa: cell(record, "price_aoa"),
-      stock: cell(record, "stock"),
-    };
-    // A product's other lines need not repeat its name and description.
+    const fields = Object.fromEntries(
+      Object.keys(rowSchema.shape).map((column) => [column, cell(record, column as CsvColumn)]),
+    );
+    // A product's other lines need not repeat its plain columns.
     const parsed = group ? variantRowSchema.safeParse(fields) : rowSchema.safeParse(fields);
     const badColumns = new Set<string>();
     for (const issue of parsed.error?.issues ?? []) {
@@ -212,9 +208,9 @@ export function parseCatalogCsv(bytes: Uint8Array): ParsedCsv {
       if (group.names?.length === 0 && rowNames?.length === 0)
         problems.push(problem(line, "slug", "duplicate_slug", firstLine));
       else {
-        for (const column of PRODUCT_COLUMNS) {
+        for (const column of FIRST_LINE_COLUMNS) {
           const value = cell(record, column).trim();
-          if (value !== "" && !sameCell(value, group.first[column]))
+          if (value !== "" && !sameText(value, group.first[column]))
             problems.push(problem(line, column, "product_column_differs", firstLine));
         }
         if (group.names && rowNames) {
@@ -236,8 +232,7 @@ export function parseCatalogCsv(bytes: Uint8Array): ParsedCsv {
       line,
       valid: problems.length === before,
       slug,
-      name: data?.name ?? "",
-      description: data?.description ?? "",
+      ...plainValues(data),
       options: [],
       variants: [variant],
       categories,
@@ -248,7 +243,7 @@ export function parseCatalogCsv(bytes: Uint8Array): ParsedCsv {
     const created: Group = {
       product,
       first: Object.fromEntries(
-        PRODUCT_COLUMNS.map((column) => [column, cell(record, column).trim()]),
+        FIRST_LINE_COLUMNS.map((column) => [column, cell(record, column).trim()]),
       ) as Group["first"],
       names: options?.map((option) => option.name) ?? null,
       values: [],
@@ -274,7 +269,11 @@ export function parseCatalogCsv(bytes: Uint8Array): ParsedCsv {
   return { products, problems, rows: dataRows.length, optionColumns };
 }
 
-/** The columns a product's first line gives, which its other lines leave empty or repeat. */
-const PRODUCT_COLUMNS = ["name", "description", "categories", "images", "image_alts"] as const;
-
-const sameCell = (a: string, b: string) => a.replace(/\r\n?/g, "\n") === b.replace(/\r\n?/g, "\n");
+/** The columns a product's first line gives, which its other lines leave empty or repeat, in the file's order. */
+const FIRST_LINE_COLUMNS = CSV_COLUMNS.filter(
+  (column) =>
+    PLAIN_COLUMNS.some((plain) => plain.header === column) ||
+    column === "categories" ||
+    column === "images" ||
+    column === "image_alts",
+);

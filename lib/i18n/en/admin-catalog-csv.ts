@@ -1,6 +1,7 @@
 /** The back office's catalogue CSV: its import and export. In English; composed into ../en.ts. */
 
 import type { adminCatalogCsvTexts as pt } from "../pt/admin-catalog-csv";
+import { productFieldTexts } from "./product-fields";
 
 export const adminCatalogCsvTexts: typeof pt = {
   catalogue: {
@@ -37,12 +38,11 @@ export const adminCatalogCsvTexts: typeof pt = {
       archived: "Archived (they stay archived)",
     },
     formatTitle: "The format",
+    /** Its first rule: `columns` are the header's names, in order. */
+    formatHeader: (columns: string) => `The first line names the columns: ${columns}. Those after stock are optional.`,
     formatRules: [
-      "The first line names the columns: slug, name, description, price_aoa, stock, categories, images, image_alts, option1_name, option1_value, option2_name, option2_value, option3_name, option3_value, sku. Those after stock are optional.",
       "Each product is found by its slug: a slug the shop does not have creates a new product; the others are updated. Importing the same file twice changes nothing.",
-      "price_aoa: whole kwanza, digits only (8500; not 8.500 nor 8500,50). stock: the stock the product should have; the difference goes into the stock history with the reason “CSV import”.",
-      "categories: “Top > Sub-category” paths separated by |, e.g. Mercearia > Café|Ofertas. Names are matched ignoring case and accents; missing ones are created. There are two levels only.",
-      "images: the addresses of images the shop already has (/products/… or /api/images/…, as the export writes them), separated by |; image_alts: each one's text alternative, in the same order. Both may stay empty: a product without images shows its initial in place of a photo.",
+      ...productFieldTexts.csvColumnRules,
       "An empty categories or images cell leaves the product's categories or images as they are.",
       "Products with options (Tamanho, Cor…): one line per variant, all with the same slug, each with the options' names and values (option1_name, option1_value…), its sku, price and stock. The name, description, categories and images come from the product's first line; on the others leave them empty or the same. A variant the file no longer lists is archived. An empty sku cell leaves the SKU as it is.",
       "To import image files (photos next to the CSV), run npm run catalogue:import -- catalogue.csv on the server.",

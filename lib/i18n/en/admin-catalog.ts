@@ -4,6 +4,7 @@
  */
 
 import type { adminCatalogTexts as pt } from "../pt/admin-catalog";
+import { productFieldTexts } from "./product-fields";
 
 export const adminCatalogTexts: typeof pt = {
   products: {
@@ -13,27 +14,19 @@ export const adminCatalogTexts: typeof pt = {
     back: "Back to products",
     count: (total: number) => (total === 1 ? "1 product" : `${total} products`),
     none: "No products yet.",
-    name: "Name",
-    slug: "Address (slug)",
-    slugHint:
-      "Lower-case letters, digits and hyphens, e.g. roasted-coffee-1kg. It is part of the product page's address.",
-    description: "Description",
-    price: "Price (Kz, whole)",
+    /** Each product field's label and the form's hints (./product-fields.ts). */
+    fields: productFieldTexts.labels,
+    fieldHints: productFieldTexts.hints,
     priceHeading: "Price",
-    stock: "Stock",
     stockHint:
       "If you change the stock here, say why. If a purchase takes units meanwhile, nothing is saved and the page shows the new stock.",
-    stockReason: "Reason for the stock change",
-    image: "Image (optional)",
     imageHint: "PNG, JPEG or WebP, up to 2 MB. Without one, the product shows its initial until you add a photo.",
     newImage: "New image (optional)",
     newImageHint: "PNG, JPEG or WebP, up to 2 MB. It replaces the gallery's first image, the catalogue's.",
-    imageAlt: "Image text alternative",
     imageAltHint:
       "Describe the image for people who cannot see it (screen readers say this text), e.g. “1 kg bag of roasted coffee”.",
     newImageAlt: "New image's text alternative (optional)",
     newImageAltHint: "Empty: the new image keeps the text of the image it replaces.",
-    categories: "Categories",
     categoriesHint:
       "Tick the categories the product appears in. A product in a sub-category also appears in its top-level category.",
     noCategories: "No categories yet: create them on the Categories page.",
@@ -53,8 +46,6 @@ export const adminCatalogTexts: typeof pt = {
     orderLines: (count: number) =>
       count === 0 ? "No orders yet." : count === 1 ? "In 1 order." : `In ${count} orders.`,
     adjustTitle: "Adjust stock",
-    delta: "Units to add (negative to take away)",
-    reason: "Reason",
     adjust: "Adjust",
     history: "Stock history",
     historyNote: "Changes made in the back office, newest first, Luanda time. Purchases are not listed here.",

@@ -1,5 +1,7 @@
 /** The back office's catalogue CSV: its import and export. In Portuguese (Angola); composed into ../pt.ts. */
 
+import { productFieldTexts } from "./product-fields";
+
 export const adminCatalogCsvTexts = {
   /** /admin/catalogue: the catalogue CSV's import and export (lib/catalog/csv/). */
   catalogue: {
@@ -36,12 +38,12 @@ export const adminCatalogCsvTexts = {
       archived: "Arquivados (continuam arquivados)",
     },
     formatTitle: "O formato",
+    /** Its first rule: `columns` are the header's names, in order. */
+    formatHeader: (columns: string) =>
+      `A primeira linha tem os nomes das colunas: ${columns}. As que vêm depois de stock são opcionais.`,
     formatRules: [
-      "A primeira linha tem os nomes das colunas: slug, name, description, price_aoa, stock, categories, images, image_alts, option1_name, option1_value, option2_name, option2_value, option3_name, option3_value, sku. As que vêm depois de stock são opcionais.",
       "Cada produto é encontrado pelo slug: um slug que a loja não tem cria um produto novo; os outros são actualizados. Importar o mesmo ficheiro duas vezes não muda nada.",
-      "price_aoa: kwanzas inteiros, só algarismos (8500; não 8.500 nem 8500,50). stock: o stock que o produto deve ter; a diferença fica no histórico do stock com o motivo “CSV import”.",
-      "categories: caminhos “Principal > Subcategoria” separados por |, por exemplo Mercearia > Café|Ofertas. Os nomes são encontrados sem contar maiúsculas nem acentos; os que não existem são criados. Só há dois níveis.",
-      "images: os endereços das imagens que a loja já tem (/products/… ou /api/images/…, como a exportação os escreve), separados por |; image_alts: o texto alternativo de cada uma, pela mesma ordem. Ambas podem ficar vazias: um produto sem imagens mostra a inicial do nome no lugar da foto.",
+      ...productFieldTexts.csvColumnRules,
       "Uma célula categories ou images vazia deixa as categorias ou as imagens do produto como estão.",
       "Produtos com opções (Tamanho, Cor…): uma linha por variante, todas com o mesmo slug, cada uma com os nomes e valores das opções (option1_name, option1_value…), o seu sku, preço e stock. O nome, a descrição, as categorias e as imagens vêm da primeira linha do produto; nas outras, deixe-os vazios ou iguais. Uma variante que o ficheiro deixa de ter é arquivada. Uma célula sku vazia deixa o SKU como está.",
       "Para importar ficheiros de imagem (fotografias ao lado do CSV), use no servidor npm run catalogue:import -- catalogo.csv.",

@@ -3,6 +3,8 @@
  * Portuguese (Angola); composed into ../pt.ts.
  */
 
+import { productFieldTexts } from "./product-fields";
+
 export const adminCatalogTexts = {
   products: {
     title: "Produtos e stock",
@@ -11,27 +13,19 @@ export const adminCatalogTexts = {
     back: "Voltar aos produtos",
     count: (total: number) => (total === 1 ? "1 produto" : `${total} produtos`),
     none: "Ainda não há produtos.",
-    name: "Nome",
-    slug: "Endereço (slug)",
-    slugHint:
-      "Letras minúsculas, algarismos e hífenes, por exemplo cafe-torrado-1kg. Faz parte do endereço da página do produto.",
-    description: "Descrição",
-    price: "Preço (Kz, inteiro)",
+    /** Each product field's label and the form's hints (./product-fields.ts). */
+    fields: productFieldTexts.labels,
+    fieldHints: productFieldTexts.hints,
     priceHeading: "Preço",
-    stock: "Stock",
     stockHint:
       "Se mudar o stock aqui, diga porquê. Se entretanto uma compra levar unidades, nada é guardado e a página mostra o stock novo.",
-    stockReason: "Motivo da mudança de stock",
-    image: "Imagem (opcional)",
     imageHint: "PNG, JPEG ou WebP, até 2 MB. Sem imagem, o produto mostra a sua inicial até lhe juntar uma fotografia.",
     newImage: "Nova imagem (opcional)",
     newImageHint: "PNG, JPEG ou WebP, até 2 MB. Substitui a primeira imagem da galeria, a do catálogo.",
-    imageAlt: "Texto alternativo da imagem",
     imageAltHint:
       "Descreva a imagem para quem não a vê (os leitores de ecrã dizem este texto), por exemplo «Pacote de café torrado de 1 kg».",
     newImageAlt: "Texto alternativo da imagem nova (opcional)",
     newImageAltHint: "Vazio: a imagem nova fica com o texto da imagem que substitui.",
-    categories: "Categorias",
     categoriesHint:
       "Marque as categorias onde o produto aparece. Um produto numa subcategoria aparece também na categoria principal.",
     noCategories: "Ainda não há categorias: crie-as na página Categorias.",
@@ -55,8 +49,6 @@ export const adminCatalogTexts = {
           ? "Aparece em 1 encomenda."
           : `Aparece em ${count} encomendas.`,
     adjustTitle: "Ajustar o stock",
-    delta: "Unidades a somar (negativo para tirar)",
-    reason: "Motivo",
     adjust: "Ajustar",
     history: "Histórico do stock",
     historyNote:

@@ -99,6 +99,7 @@ export default async function AdminCataloguePage({
           {text.formatTitle}
         </h2>
         <ul className="flex list-disc flex-col gap-1 pl-5 text-sm">
+          <li>{text.formatHeader(CSV_COLUMNS.join(", "))}</li>
           {text.formatRules.map((rule) => (
             <li key={rule}>{rule}</li>
           ))}

@@ -76,7 +76,7 @@ export default async function AdminProductsPage({
                     </dd>
                   </div>
                   <div className="flex gap-1">
-                    <dt className="text-stone-600">{text.stock}:</dt>
+                    <dt className="text-stone-600">{text.fields.stock}:</dt>
                     <dd className="tabular-nums" data-testid="admin-product-stock">
                       {product.stock}
                     </dd>

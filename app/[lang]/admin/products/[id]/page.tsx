@@ -118,21 +118,21 @@ export default async function AdminProductPage({
           {text.adjustTitle}
         </h2>
         <p className="text-sm">
-          {text.stock}: <strong data-testid="current-stock">{product.stock}</strong>
+          {text.fields.stock}: <strong data-testid="current-stock">{product.stock}</strong>
         </p>
         {hasOptions && (
           <Field label={t.admin.variantsAdmin.variantToAdjust} htmlFor="adjust-variant">
             <select id="adjust-variant" name="variantId" required className={fieldClass}>
               {activeVariants.map((variant) => (
                 <option key={variant.id} value={variant.id}>
-                  {variant.title} ({text.stock}: {variant.stock})
+                  {variant.title} ({text.fields.stock}: {variant.stock})
                 </option>
               ))}
             </select>
           </Field>
         )}
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-[12rem_1fr]">
-          <Field label={text.delta} htmlFor="adjust-delta">
+          <Field label={text.fields.delta} htmlFor="adjust-delta">
             <input
               id="adjust-delta"
               name="delta"
@@ -146,7 +146,7 @@ export default async function AdminProductPage({
               {...(flash.field === "delta" ? { "aria-invalid": true } : {})}
             />
           </Field>
-          <Field label={text.reason} htmlFor="adjust-reason">
+          <Field label={text.fields.reason} htmlFor="adjust-reason">
             <input
               id="adjust-reason"
               name="reason"
