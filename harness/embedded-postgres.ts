@@ -21,7 +21,7 @@ export async function startEmbeddedPostgres(options: {
   port?: number;
   maxConnections?: number;
 }): Promise<EmbeddedPostgres> {
-  // The contrib extensions the catalogue's search needs (migration 20261128000000 creates them).
+  // The contrib extensions the catalog's search needs (a migration creates them).
   const db = await PGlite.create(options.dataDir ?? "memory://", { extensions: { unaccent, pg_trgm } });
   const server = new PGLiteSocketServer({
     db,

@@ -10,9 +10,9 @@ import { withPgClient } from "../../scripts/db/pg-client.mjs";
  * A fact is a key naming the object and a text describing it, for example
  *   column "orders"."customer_name"   →  text NULL
  *   index "orders_status_updated_at_idx"  →  on "orders" (status, updated_at)
- * CHECK constraints, indexes on expressions (the search indexes of migration 20261128000100 and
- * 20261128000200, the municipalities' key of 20261216000000), partial indexes (one active variant per combination, migration 20261129000000)
- * and `_prisma_migrations` are left out: Prisma has no say over them.
+ * CHECK constraints, indexes on expressions (the search indexes, the municipalities' key), partial
+ * indexes (one active variant per combination) and `_prisma_migrations` are left out: Prisma has
+ * no say over them.
  */
 export type SchemaFacts = Map<string, string>;
 

@@ -15,7 +15,7 @@ import { readLocalMigrations } from "./migrate.mjs";
  * this file adds what squawk does not check:
  *
  * - `ban-drop-column-default`: dropping a column's default breaks the release that still inserts
- *   without that column (migration 20261123000000 did it to invoice numbers);
+ *   without that column (it happened once, to invoice numbers);
  * - `contract-migration`: a rule that breaks the serving release may be switched off (squawk's
  *   `-- squawk-ignore <rule>` comment) only in a contract migration, one with a
  *   `-- contract: <what>, unused since <release>` line saying which release stopped using it.

@@ -2,18 +2,7 @@ import type { PaymentReferenceItem } from "./types";
 
 /**
  * The items the payment button hands to the SDK's addAllPaymentReferences (contract 2.10), built
- * on the server from the order as stored, so they add up to the amount the service charges:
- *
- * - one item per order line: its name with the variant ("Camisola…, M, Preta"), its unit price
- *   and quantity;
- * - a line that carries a share of a promo discount is priced after it. When that total does not
- *   divide by the quantity, the line becomes two items, one a kwanza dearer than the other
- *   (3 units for 10 000 → 2 × 3 333 and 1 × 3 334), because an item's amount is whole kwanza and
- *   never negative (contract 8, and our decision in docs/contract-decisions.md): no item is a
- *   negative "discount";
- * - the delivery fee, when there is one, as an item of its own.
- *
- * Every item carries the order's one referenceNumber. Pure, for the unit tests.
+ * on the server from the order as stored, so they add up to the amount the service charges.
  */
 
 export interface ReferenceLine {
@@ -27,6 +16,18 @@ export interface ReferenceLine {
   stock: number;
 }
 
+/**
+ * - one item per order line: its name with the variant ("Camisola…, M, Preta"), its unit price
+ *   and quantity;
+ * - a line that carries a share of a promo discount is priced after it. When that total does not
+ *   divide by the quantity, the line becomes two items, one a kwanza dearer than the other
+ *   (3 units for 10 000 → 2 × 3 333 and 1 × 3 334), because an item's amount is whole kwanza and
+ *   never negative (contract 8, and our decision in docs/contract-decisions.md): no item is a
+ *   negative "discount";
+ * - the delivery fee, when there is one, as an item of its own.
+ *
+ * Every item carries the order's one referenceNumber.
+ */
 export function paymentReferenceItems(order: {
   referenceNumber: string;
   lines: readonly ReferenceLine[];
