@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { adminAction, type ActionRefusal, type BodyRead } from "./admin-action";
 import { isMultipart } from "./admin-requests";
-import { CATALOGUE_PAGE, importFlashParams, type ImportError } from "../catalog/csv/flash";
+import { CATALOG_PAGE, importFlashParams, type ImportError } from "../catalog/csv/flash";
 import { CSV_LIMITS, type CsvProblem } from "../catalog/csv/format";
 import { importCatalogCsv, type ImportDeps, type ImportResult } from "../catalog/csv/import";
 import { formDataOf, readBodyCapped } from "./request-body";
@@ -69,10 +69,10 @@ const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest(
  *   "import" form sends `checked`, the SHA-256 the dry run answered: another file is refused
  *   (not_checked), so what is imported was checked.
  */
-export function catalogueImport(request: NextRequest, deps: () => ImportDeps): Promise<Response> {
+export function catalogImport(request: NextRequest, deps: () => ImportDeps): Promise<Response> {
   const dryRun = ["1", "true"].includes(request.nextUrl.searchParams.get("dryRun") ?? "");
   return adminAction<ImportAnswer, CsvBody>(request, {
-    page: CATALOGUE_PAGE,
+    page: CATALOG_PAGE,
     body: readCsv,
     action: async (body, { browser }): Promise<ImportAnswer> => {
       const hash = sha256(body.bytes);

@@ -9,7 +9,7 @@ import { PROBLEM_CODES, emptySummary, problem, type CsvProblem, type ImportSumma
  * the page's "import" form sends back so that what is imported is the file that was checked.
  */
 
-export const CATALOGUE_PAGE = "/admin/catalogue";
+export const CATALOG_PAGE = "/admin/catalogue";
 /** The problems a redirect carries (its address stays a few kilobytes); the JSON API and the CLI give them all. */
 export const FLASH_PROBLEMS = 30;
 const VALUE_MAX = 120;
@@ -41,7 +41,7 @@ export type ImportFlash =
   | { kind: "applied"; summary: ImportSummary }
   | { kind: "invalid"; dryRun: boolean; problems: CsvProblem[]; total: number };
 
-/** The query of the page's address (CATALOGUE_PAGE) for an outcome. */
+/** The query of the page's address (CATALOG_PAGE) for an outcome. */
 export function importFlashParams(flash: Exclude<ImportFlash, { kind: "none" }>): FlashParams {
   if (flash.kind === "error") return { error: flash.error };
   if (flash.kind === "invalid")

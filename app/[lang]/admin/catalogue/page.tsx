@@ -31,7 +31,7 @@ const EXAMPLE = [
   "t-shirt-kianda,,,9500,2,,,,Tamanho,G,Cor,Azul,,,TK-G-AZ",
 ].join("\n");
 
-export default async function AdminCataloguePage({
+export default async function AdminCatalogPage({
   searchParams,
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { catalogueImport } from "@/lib/http/catalog-csv-actions";
+import { catalogImport } from "@/lib/http/catalog-csv-actions";
 import { db } from "@/lib/db/client";
 import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
 
@@ -8,5 +8,5 @@ import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
 export const dynamic = "force-dynamic";
 
 export function POST(request: NextRequest) {
-  return catalogueImport(request, () => ({ db: db(), images: postgresImageStore(db()) }));
+  return catalogImport(request, () => ({ db: db(), images: postgresImageStore(db()) }));
 }
