@@ -1,13 +1,7 @@
-import { z } from "zod";
+import { z } from "../browser-zod";
 import { PROMO_CODE_INPUT_MAX } from "../promotions/promo-code-rules";
 import { MAX_QUANTITY_INPUT, MAX_ORDER_LINES } from "../order-limits";
 import { customerSchema } from "../orders/customer-rules";
-
-// The checkout form checks the customer with these schemas in the browser, under a
-// Content-Security-Policy without 'unsafe-eval'. Zod would otherwise try `new Function("")` once
-// to decide whether it may compile its parsers, and the browser reports that attempt as a
-// policy violation. Interpreted parsing is what zod falls back to anyway.
-z.config({ jitless: true });
 
 /**
  * The body of endpoint A, `POST /api/pay/create-order`. Only product and variant ids and

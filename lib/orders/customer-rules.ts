@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../browser-zod";
 import { PHONE_DIGITS } from "../phone";
 
 /**
