@@ -161,3 +161,22 @@ test("a category page's Open Graph image is a PNG of its own too", async ({ page
   }
   expect((await request.get(`/pt/categories/nao-existe/opengraph-image`)).status()).toBe(404);
 });
+
+test("every page links the web app manifest, which is served as JSON with its icons, and says the theme colour", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/");
+  const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+  expect(href).toBe("/manifest.webmanifest");
+  await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute("content", "#9a3412");
+  const response = await request.get(href!);
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toContain("application/manifest+json");
+  const manifest = (await response.json()) as { start_url: string; icons: { src: string }[] };
+  expect(manifest.start_url).toBe("/");
+  for (const icon of manifest.icons) {
+    const image = await request.get(icon.src);
+    expect(`${image.status()} ${image.headers()["content-type"]}`, icon.src).toBe("200 image/png");
+  }
+});

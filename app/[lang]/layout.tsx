@@ -7,6 +7,7 @@ import { getEnv } from "@/lib/env";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { htmlLang } from "@/lib/i18n/languages";
 import { routeLang } from "@/lib/http/route-lang";
+import { THEME_COLOR } from "@/lib/seo/seo";
 import "../globals.css";
 
 // The root layout of every page, once per language (the address has none: next.config.mjs rewrites it
@@ -35,7 +36,7 @@ async function headerCategories(): Promise<{ slug: string; name: string }[]> {
   }
 }
 
-export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: THEME_COLOR };
 
 export default async function RootLayout({
   children,

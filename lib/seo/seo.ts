@@ -21,6 +21,9 @@ export const productPath = (slug: string) => `/products/${slug}`;
 /** The canonical address of a product's page. */
 export const productUrl = (appUrl: string, slug: string) => absoluteUrl(appUrl, productPath(slug));
 
+/** The colour of the browser's bar and of the installed shop's splash: the brand's (--color-brand-700 of app/globals.css). */
+export const THEME_COLOR = "#9a3412";
+
 /** A page's metadata as the shop writes it: the subset of Next's `Metadata` the pages return as is. */
 export interface PageMetadata {
   title: string;
