@@ -4,6 +4,10 @@ import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { pt } from "../lib/i18n/dictionaries";
+import { customerMessage } from "../lib/orders/customer-message";
+import { shortOrderId } from "../lib/orders/order-number";
+import { whatsappLink } from "../lib/whatsapp";
+import { E2E_SHOP_WHATSAPP } from "../harness/server-environment";
 
 /**
  * The back office's order page (/admin/orders/<externalTransactionId>, lib/orders/timeline-admin.ts
@@ -73,6 +77,46 @@ test("open an order from the list, see its history, retry its parked job and see
   } finally {
     await query("DELETE FROM jobs WHERE dedupe_key LIKE $1", [`%:${externalTransactionId}`]);
     await query("DELETE FROM invoices WHERE order_id = $1::uuid", [order!.id]);
+    await query("DELETE FROM orders WHERE id = $1::uuid", [order!.id]);
+  }
+});
+
+test("WhatsApp: the back office messages the customer about the order's state; the shopper's page talks to the shop", async ({
+  page,
+}) => {
+  const externalTransactionId = `order_${randomUUID()}`;
+  const [order] = await query<{ id: string }>(
+    `INSERT INTO orders (external_transaction_id, reference_number, status, amount_aoa, client_id,
+                         customer_name, customer_phone, finalized_at, fulfilment_state)
+     VALUES ($1, $2, 'CON', 5000, $3, 'Ana Tchissola', '0923-000-111', now(), 'shipped') RETURNING id`,
+    [externalTransactionId, String(randomInt(100_000_000, 999_999_999)), `shopper_${randomUUID()}`],
+  );
+  try {
+    await signInToBackOffice(page);
+    await page.goto(`/admin/orders/${externalTransactionId}`);
+    const message = page.getByRole("link", { name: pt.admin.order.message.link, exact: true });
+    // Always Portuguese, the customers' language, naming the order as the customer's page does.
+    await expect(message).toHaveAttribute(
+      "href",
+      whatsappLink(
+        "244923000111",
+        customerMessage({ externalTransactionId, status: "CON", fulfilmentState: "shipped" }),
+      ),
+    );
+    await expect(message).toHaveAttribute("href", /%20foi%20enviada%20/);
+    await expect(message).toHaveAttribute("rel", "noopener");
+
+    await page.goto(`/orders/${externalTransactionId}`);
+    const talk = page.getByRole("link", { name: pt.order.talkToUs, exact: true });
+    const href = whatsappLink(
+      E2E_SHOP_WHATSAPP.replace(/\D/g, ""),
+      pt.order.whatsappText(shortOrderId(externalTransactionId)),
+    );
+    await expect(talk).toHaveAttribute("href", href);
+    // The order's number only: never the shopper's name or phone.
+    expect(new URL(href).searchParams.get("text")).not.toMatch(/Tchissola|000-?111/);
+    await expect(talk).toHaveAttribute("target", "_blank");
+  } finally {
     await query("DELETE FROM orders WHERE id = $1::uuid", [order!.id]);
   }
 });

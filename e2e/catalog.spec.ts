@@ -2,6 +2,8 @@ import { DEMO_PRODUCTS, DEMO_VARIANTS } from "../scripts/db/seed.mjs";
 import { expect, loadAllImages, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { pt } from "../lib/i18n/dictionaries";
+import { whatsappLink } from "../lib/whatsapp";
+import { E2E_SHOP_WHATSAPP } from "../harness/server-environment";
 
 /** The catalogue page and GET /api/products, against the freshly seeded demo catalogue. */
 
@@ -86,4 +88,22 @@ test("full-page screenshots at phone and desktop widths", async ({ page }, testI
   await page.goto("/");
   await expect(page.getByTestId("product-card")).toHaveCount(DEMO_PRODUCTS.length);
   await screenshotAtEachWidth(page, testInfo, "catalog");
+});
+
+test("a product page asks on the shop's WhatsApp, with the product's name and address typed in", async ({
+  page,
+  baseURL,
+}) => {
+  const product = DEMO_PRODUCTS[0]!;
+  await page.goto(`/products/${product.slug}`);
+  const link = page.getByRole("link", { name: pt.product.askOnWhatsapp, exact: true });
+  await expect(link).toHaveAttribute(
+    "href",
+    whatsappLink(
+      E2E_SHOP_WHATSAPP.replace(/\D/g, ""),
+      pt.product.whatsappText(product.name, `${baseURL}/products/${product.slug}`),
+    ),
+  );
+  await expect(link).toHaveAttribute("target", "_blank");
+  await expect(link).toHaveAttribute("rel", "noopener");
 });

@@ -1,5 +1,6 @@
 import { prepareIsolatedShop, prepareServiceShop, type IsolatedShop, type ServiceShop } from "./isolated-shop";
 import { manageProcessLifetime, runUntilStopped, type ProcessLifetime } from "./process-lifetime";
+import { E2E_SHOP_WHATSAPP } from "./server-environment";
 
 /**
  * What Playwright's two web servers (playwright.config.ts) share: harness/e2e-server.ts serves
@@ -55,6 +56,8 @@ export function runE2eServer(options: {
         : await prepareIsolatedShop(shopOptions);
     lifetime.onStop(() => shop.close());
     if (lifetime.stopping) return;
+    // The shop's WhatsApp links show only with a number; the tests of the links read it from the harness.
+    shop.appEnv.SHOP_WHATSAPP = E2E_SHOP_WHATSAPP;
 
     const context: E2eServerContext = { shop, port, appUrl, lifetime, log };
     const app = await options.serve(context);

@@ -30,6 +30,9 @@ export interface E2eServerEnvironment {
   adminSessionSecret: string;
 }
 
+/** The shop's SHOP_WHATSAPP in the browser tests (harness/e2e-shop.ts), so its WhatsApp links show. */
+export const E2E_SHOP_WHATSAPP = "+244 923 000 999";
+
 const root = fileURLToPath(new URL("..", import.meta.url));
 export const E2E_ENVIRONMENT_FILE = path.join(root, "test-results", "e2e-server.json");
 

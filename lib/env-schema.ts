@@ -158,6 +158,19 @@ const shape = {
    * nginx or load balancer). 0 (the default): forwarded headers are ignored, the TCP peer counts.
    */
   TRUST_PROXY: wholeNumber("proxies").min(0).max(10).default(0),
+  /**
+   * The shop's WhatsApp number in international form ("+244 923 456 789"): its digits, as wa.me
+   * wants them. Unset or empty: the shop shows no WhatsApp links.
+   */
+  SHOP_WHATSAPP: z
+    .string()
+    .transform((value) => value.replace(/[\s-]/g, ""))
+    // No trunk 0 and no 00: the country code comes first, as wa.me wants it.
+    .refine((value) => /^\+?[1-9][0-9]{7,14}$/.test(value), {
+      error: "must be a phone number in international form, its country code first (8 to 15 digits, e.g. +244 …)",
+    })
+    .transform((value) => value.replace(/^\+/, ""))
+    .optional(),
   /** Vercel's production domain (no scheme): on Vercel, an unset APP_URL is https:// plus this. */
   VERCEL_PROJECT_PRODUCTION_URL: z.string().trim().optional(),
 };
@@ -290,6 +303,7 @@ export const DEFAULTED = new Set([
   "ADMIN_PASSWORD",
   "ADMIN_SESSION_SECRET",
   "TRUST_PROXY",
+  "SHOP_WHATSAPP",
   "VERCEL",
   "VERCEL_PROJECT_PRODUCTION_URL",
 ]);

@@ -78,6 +78,10 @@ export interface Env {
   };
   /** The back office (/admin); undefined when ADMIN_PASSWORD is unset, and the back office is off. */
   admin?: { password: string; sessionSecret: string };
+  shop: {
+    /** SHOP_WHATSAPP's digits (country code first, no +), for wa.me links; null: no links. */
+    whatsapp: string | null;
+  };
   /** Where the client's address comes from (lib/http/client-address.ts). */
   clientAddress: { onVercel: boolean; trustedProxies: number };
   databaseUrl: string;
@@ -166,6 +170,7 @@ export function parseEnv(raw: Source): Env {
     ...(e.ADMIN_PASSWORD && e.ADMIN_SESSION_SECRET
       ? { admin: { password: e.ADMIN_PASSWORD, sessionSecret: e.ADMIN_SESSION_SECRET } }
       : {}),
+    shop: { whatsapp: e.SHOP_WHATSAPP ?? null },
     clientAddress: { onVercel: e.VERCEL === "1", trustedProxies: e.TRUST_PROXY },
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,

@@ -1,13 +1,17 @@
 import { notFound } from "next/navigation";
 import { OrderStatus } from "@/components/orders/order-status";
 import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/http/request-lang";
+import { shortOrderId } from "@/lib/orders/order-number";
 import { EXTERNAL_TRANSACTION_ID } from "@/lib/orders/status";
 import { getOrderSummary } from "@/lib/orders/summary";
+import { whatsappLink } from "@/lib/whatsapp";
 
 /**
  * The body of /checkout/success/[id], /checkout/pending/[id] and /orders/[id]: the order as the
- * database has it, then kept current by OrderStatus. A malformed or unknown id is a 404.
+ * database has it, then kept current by OrderStatus, and the link to the shop's WhatsApp when
+ * SHOP_WHATSAPP is set. A malformed or unknown id is a 404.
  */
 export async function OrderResult({
   externalTransactionId,
@@ -19,19 +23,15 @@ export async function OrderResult({
   if (!EXTERNAL_TRANSACTION_ID.test(externalTransactionId)) notFound();
   const [{ lang, t }, order] = await Promise.all([getLang(), getOrderSummary(db(), externalTransactionId)]);
   if (!order) notFound();
+  const number = shortOrderId(externalTransactionId);
+  const whatsapp = getEnv().shop.whatsapp;
   const title =
-    page === "success"
-      ? t.order.successTitle
-      : page === "pending"
-        ? t.order.pendingTitle
-        : t.order.title(shortOrderId(externalTransactionId));
+    page === "success" ? t.order.successTitle : page === "pending" ? t.order.pendingTitle : t.order.title(number);
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-        {page !== "order" && (
-          <p className="mt-1 text-sm text-stone-500">{t.order.title(shortOrderId(externalTransactionId))}</p>
-        )}
+        {page !== "order" && <p className="mt-1 text-sm text-stone-500">{t.order.title(number)}</p>}
       </div>
       <OrderStatus
         lang={lang}
@@ -47,11 +47,18 @@ export async function OrderResult({
         lines={order.lines}
         cartCleared={order.cartCleared}
       />
+      {whatsapp && (
+        // The order's number only: the shopper's phone and name never go into a link's text.
+        <a
+          href={whatsappLink(whatsapp, t.order.whatsappText(number))}
+          target="_blank"
+          rel="noopener"
+          data-testid="order-whatsapp"
+          className="self-start text-sm text-brand-700 hover:underline"
+        >
+          {t.order.talkToUs}
+        </a>
+      )}
     </div>
   );
-}
-
-/** The first block of the UUID, enough for a person to tell orders apart. */
-export function shortOrderId(externalTransactionId: string): string {
-  return externalTransactionId.slice("order_".length, "order_".length + 8).toUpperCase();
 }

@@ -80,6 +80,35 @@ describe("parseEnv", () => {
     expect(env.appUrl).toBe("http://localhost:3000");
   });
 
+  describe("SHOP_WHATSAPP", () => {
+    it("is off when unset or empty", () => {
+      expect(parseEnv(valid).shop.whatsapp).toBeNull();
+      expect(parseEnv({ ...valid, SHOP_WHATSAPP: "" }).shop.whatsapp).toBeNull();
+    });
+
+    it.each([
+      ["+244 923 456 789", "244923456789"],
+      ["244-923-456-789", "244923456789"],
+      ["+351912345678", "351912345678"],
+    ])("keeps the digits of %s", (value, digits) => {
+      expect(parseEnv({ ...valid, SHOP_WHATSAPP: value }).shop.whatsapp).toBe(digits);
+    });
+
+    it.each([
+      "12 34 56",
+      "+244 923 456 789 0123",
+      "00244923456789",
+      "0923456789",
+      "+244923456789x",
+      "+ 244",
+      "wa.me/244923456789",
+    ])("refuses %s, naming the variable and not the value", (value) => {
+      const { problems, message } = problemsOf({ ...valid, SHOP_WHATSAPP: value });
+      expect(problems.map((p) => p.variable)).toEqual(["SHOP_WHATSAPP"]);
+      expect(message).not.toContain(value);
+    });
+  });
+
   it.each(Object.keys(valid))("names %s when it is missing", (variable) => {
     const { problems } = problemsOf({ ...valid, [variable]: undefined });
     expect(problems.map((p) => p.variable)).toEqual([variable]);

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import Link from "next/link";
-import { shortOrderId } from "@/components/orders/order-result";
+import { shortOrderId } from "@/lib/orders/order-number";
 import { readShopperId, SHOPPER_COOKIE } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/http/request-lang";

@@ -85,6 +85,20 @@ export const adminOrderTexts: typeof pt = {
       finished: "The fulfilment is complete.",
       notPaid: "Only once the payment is confirmed.",
     },
+    message: {
+      link: "Message the customer",
+      noPhone: "The customer's phone cannot take a WhatsApp chat.",
+      texts: {
+        PEN: (n: string) => `Hello! About your order ${n}: we are still waiting for the payment's confirmation.`,
+        CON: (n: string) =>
+          `Hello! Your order ${n} is paid. Thank you! We will let you know when it is on its way or ready for pickup.`,
+        shipped: (n: string) => `Hello! Your order ${n} has been shipped and is on its way.`,
+        ready_for_pickup: (n: string) => `Hello! Your order ${n} is ready for pickup.`,
+        delivered: (n: string) => `Hello! Your order ${n} has been delivered. Thank you for your purchase!`,
+        collected: (n: string) => `Hello! Your order ${n} has been collected. Thank you for your purchase!`,
+        CAN: (n: string) => `Hello! Your order ${n} has been cancelled.`,
+      },
+    },
     jobs: "Jobs",
     attempts: (attempts: number, max: number) => `${attempts} of ${max} attempts`,
     lastError: "Last error",

@@ -46,6 +46,8 @@ export const orderTexts: typeof pt = {
     total: "Total",
     viewOrder: "View the order",
     continueShopping: "Continue shopping",
+    talkToUs: "Talk to us",
+    whatsappText: (shortId: string) => `Hello! I have a question about order ${shortId}.`,
   },
   /** /orders ("My orders") and /orders/lookup (lib/orders/lookup.ts). */
   orders: {

@@ -83,6 +83,8 @@ export const storefrontTexts: typeof pt = {
     valueSoldOut: "sold out",
     valueMissing: "not available",
     combinationMissing: "This combination is not for sale",
+    askOnWhatsapp: "Ask on WhatsApp",
+    whatsappText: (name: string, url: string) => `Hello! I have a question about ${name}: ${url}`,
   },
   notFound: {
     title: "Page not found",

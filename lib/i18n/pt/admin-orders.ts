@@ -82,6 +82,24 @@ export const adminOrderTexts = {
       finished: "A entrega está concluída.",
       notPaid: "Só depois do pagamento confirmado.",
     },
+    /**
+     * The WhatsApp chat with the customer, and the text it types in for the order's state
+     * (lib/orders/customer-message.ts). The link always sends Portuguese's, the customers' language.
+     */
+    message: {
+      link: "Mensagem ao cliente",
+      noPhone: "O telefone do cliente não dá para uma conversa no WhatsApp.",
+      texts: {
+        PEN: (n: string) => `Olá! Sobre a sua encomenda ${n}: ainda aguardamos a confirmação do pagamento.`,
+        CON: (n: string) =>
+          `Olá! A sua encomenda ${n} está paga. Obrigado! Avisamos quando estiver a caminho ou pronta para levantar.`,
+        shipped: (n: string) => `Olá! A sua encomenda ${n} foi enviada e está a caminho.`,
+        ready_for_pickup: (n: string) => `Olá! A sua encomenda ${n} está pronta para levantar.`,
+        delivered: (n: string) => `Olá! A sua encomenda ${n} foi entregue. Obrigado pela sua compra!`,
+        collected: (n: string) => `Olá! A sua encomenda ${n} foi levantada. Obrigado pela sua compra!`,
+        CAN: (n: string) => `Olá! A sua encomenda ${n} foi cancelada.`,
+      },
+    },
     jobs: "Tarefas",
     attempts: (attempts: number, max: number) => `${attempts} de ${max} tentativas`,
     lastError: "Último erro",

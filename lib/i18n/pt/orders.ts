@@ -45,6 +45,9 @@ export const orderTexts = {
     total: "Total",
     viewOrder: "Ver a encomenda",
     continueShopping: "Continuar a comprar",
+    /** The link to the shop's WhatsApp (SHOP_WHATSAPP): the order's number only, never who bought it. */
+    talkToUs: "Falar connosco",
+    whatsappText: (shortId: string) => `Olá! Tenho uma pergunta sobre a encomenda ${shortId}.`,
   },
   /** /orders ("As minhas encomendas") and /orders/lookup (lib/orders/lookup.ts). */
   orders: {

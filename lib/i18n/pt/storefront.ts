@@ -85,6 +85,9 @@ export const storefrontTexts = {
     valueSoldOut: "esgotado",
     valueMissing: "não disponível",
     combinationMissing: "Esta combinação não está à venda",
+    /** The link to the shop's WhatsApp (SHOP_WHATSAPP), and the text it types in. */
+    askOnWhatsapp: "Perguntar no WhatsApp",
+    whatsappText: (name: string, url: string) => `Olá! Tenho uma pergunta sobre ${name}: ${url}`,
   },
   notFound: {
     title: "Página não encontrada",

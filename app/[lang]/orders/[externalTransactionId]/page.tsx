@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import { OrderProgressDetails } from "@/components/orders/order-progress";
-import { OrderResult, shortOrderId } from "@/components/orders/order-result";
+import { OrderResult } from "@/components/orders/order-result";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/http/request-lang";
 import { orderProgress } from "@/lib/orders/fulfilment";
+import { shortOrderId } from "@/lib/orders/order-number";
 
 export const dynamic = "force-dynamic";
 

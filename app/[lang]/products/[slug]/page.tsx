@@ -12,7 +12,8 @@ import { getEnv } from "@/lib/env";
 import { productGallery } from "@/lib/catalog/gallery";
 import { langParams, routeLang } from "@/lib/http/route-lang";
 import { lineName } from "@/lib/catalog/variants";
-import { jsonForScript, productJsonLd, productMetadata } from "@/lib/seo/seo";
+import { jsonForScript, productJsonLd, productMetadata, productUrl } from "@/lib/seo/seo";
+import { whatsappLink } from "@/lib/whatsapp";
 
 // Served from the cache in every language, like the catalogue (lib/catalog/cached-pages.ts): the
 // PRERENDERED_PRODUCTS changed last are built ahead, every other product is rendered on its first
@@ -59,6 +60,8 @@ export default async function ProductPage({ params }: Props) {
         : [],
     ),
   ];
+  // A setting of the build and the server alike, so the cached page may carry it.
+  const whatsapp = getEnv().shop.whatsapp;
   return (
     <article className="flex flex-col gap-6">
       {/* Product JSON-LD for search engines: a data block, never executed, so it needs no CSP nonce. */}
@@ -85,6 +88,20 @@ export default async function ProductPage({ params }: Props) {
             returnTo={`/products/${product.slug}`}
             action={addToCartAction}
           />
+          {whatsapp && (
+            <a
+              href={whatsappLink(
+                whatsapp,
+                t.product.whatsappText(product.name, productUrl(getEnv().appUrl, product.slug)),
+              )}
+              target="_blank"
+              rel="noopener"
+              data-testid="product-whatsapp"
+              className="self-start text-sm text-brand-700 hover:underline"
+            >
+              {t.product.askOnWhatsapp}
+            </a>
+          )}
         </div>
       </div>
     </article>

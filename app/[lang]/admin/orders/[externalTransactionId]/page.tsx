@@ -21,6 +21,8 @@ import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 import { MAX_FULFILMENT_NOTE } from "@/lib/orders/fulfilment";
 import { lineName } from "@/lib/catalog/variants";
+import { customerMessage } from "@/lib/orders/customer-message";
+import { customerWhatsappDigits, whatsappLink } from "@/lib/whatsapp";
 
 // One order in the back office: its header, lines, jobs and history (lib/orders/timeline-admin.ts),
 // and the buttons of lib/http/order-actions.ts.
@@ -51,6 +53,7 @@ export default async function AdminOrderPage({
   const { order, lines, jobs, timeline } = detail;
   const text = t.admin.order;
   const actionPath = orderPagePath(order.externalTransactionId).replace("/admin/", "/api/admin/");
+  const customerDigits = order.customerPhone ? customerWhatsappDigits(order.customerPhone) : null;
 
   return (
     <section className="flex flex-col gap-6">
@@ -96,6 +99,27 @@ export default async function AdminOrderPage({
           </Field>
         )}
       </dl>
+
+      {customerDigits ? (
+        <a
+          href={whatsappLink(
+            customerDigits,
+            customerMessage({
+              externalTransactionId: order.externalTransactionId,
+              status: order.status,
+              fulfilmentState: order.delivery.fulfilmentState,
+            }),
+          )}
+          target="_blank"
+          rel="noopener"
+          data-testid="customer-whatsapp"
+          className="self-start text-sm underline"
+        >
+          {text.message.link}
+        </a>
+      ) : (
+        order.customerPhone && <p className="text-sm text-stone-600">{text.message.noPhone}</p>
+      )}
 
       <OrderDeliveryDetails delivery={order.delivery} t={t} showEmail />
 
