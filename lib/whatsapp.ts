@@ -2,13 +2,16 @@ import { isAngolanKey, phoneKey } from "./phone";
 
 /**
  * WhatsApp as a channel, by plain links (https://wa.me/<digits>?text=…): no script, no API. The
- * link to a number with a prefilled text, and a customer's phone as wa.me's digits. Pure, so the
- * browser may load it.
+ * link to a number (or to a chat the person picks) with a prefilled text, and a customer's phone
+ * as wa.me's digits. Pure, so the browser may load it.
  */
 
 /** The chat with `digits` (country code first, no +) with `text` typed in, ready to send. */
 export const whatsappLink = (digits: string, text: string): string =>
   `https://wa.me/${digits}?text=${encodeURIComponent(text)}`;
+
+/** `text` typed in, ready to send to whichever chat the person picks (wa.me without a number). */
+export const whatsappShareLink = (text: string): string => `https://wa.me/?text=${encodeURIComponent(text)}`;
 
 /** Angola's country code, before a national number's nine digits. */
 const ANGOLA_CODE = "244";

@@ -46,6 +46,7 @@ export async function OrderResult({
         amountAoa={order.amountAoa}
         lines={order.lines}
         cartCleared={order.cartCleared}
+        {...(order.referenceValidUntil ? { referenceValidUntil: order.referenceValidUntil } : {})}
       />
       {whatsapp && (
         // The order's number only: the shopper's phone and name never go into a link's text.

@@ -9,10 +9,12 @@ import { useHeaderCartCount } from "@/components/cart/use-header-cart-count";
 import { useOrderStatus, type OrderStatusSnapshot } from "@/components/orders/use-order-status";
 import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
-import { luandaFormatter } from "@/lib/luanda-time";
 import { formatAoa } from "@/lib/money";
+import { shortOrderId } from "@/lib/orders/order-number";
+import { luandaDayAndTime, referenceSlipText, type ReferenceSlip } from "@/lib/orders/reference-slip";
 import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "@/lib/pay/sdk/config";
 import { Spinner } from "@/components/ui/spinner";
+import { ReferenceActions } from "@/components/orders/reference-actions";
 
 /**
  * An order's status on the result and order pages. The first paint is what the server read
@@ -20,7 +22,8 @@ import { Spinner } from "@/components/ui/spinner";
  * appears only once the webhook has made the order CON.
  *
  * - `success`: after onApprove; PEN means "waiting for confirmation".
- * - `pending`: after onPending; PEN shows the payment reference and entity to pay with.
+ * - `pending`: after onPending; PEN shows the payment reference and entity to pay with, to copy,
+ *   share or save.
  * - `order`: the order page; lines always shown.
  *
  * An order that turns CAN while the page is open goes to the cart, reopened for the shopper,
@@ -34,6 +37,7 @@ export function OrderStatus({
   amountAoa,
   lines,
   cartCleared,
+  referenceValidUntil,
 }: {
   lang: Lang;
   page: "success" | "pending" | "order";
@@ -43,6 +47,8 @@ export function OrderStatus({
   lines: OrderLineView[];
   /** The server's word at its latest render: the order is CON and the clear-cart job has run. */
   cartCleared: boolean;
+  /** Until when a reference issued for this order can be paid, ISO (lib/orders/reference-slip.ts); the snapshot's `payBy` comes first. */
+  referenceValidUntil?: string;
 }) {
   const t = dictionary(lang);
   const router = useRouter();
@@ -86,7 +92,13 @@ export function OrderStatus({
       </div>
 
       {status === "PEN" && (page === "pending" || snapshot.paymentReference) && (
-        <PaymentReference t={t} snapshot={snapshot} amountAoa={amountAoa} />
+        <PaymentReference
+          t={t}
+          snapshot={snapshot}
+          amountAoa={amountAoa}
+          orderNumber={shortOrderId(externalTransactionId)}
+          validUntil={snapshot.payBy ?? referenceValidUntil}
+        />
       )}
 
       {status === "PEN" && gaveUp && (
@@ -130,63 +142,86 @@ function PaymentReference({
   t,
   snapshot,
   amountAoa,
+  orderNumber,
+  validUntil,
 }: {
   t: ReturnType<typeof dictionary>;
   snapshot: OrderStatusSnapshot;
   amountAoa: number;
+  orderNumber: string;
+  validUntil: string | undefined;
 }) {
   const { paymentReference, entityNumber } = snapshot;
   if (!paymentReference && !entityNumber) return <p className="text-stone-600">{t.order.referenceUnknown}</p>;
+  const slip: ReferenceSlip = {
+    orderNumber,
+    amountAoa,
+    ...(entityNumber ? { entityNumber } : {}),
+    ...(paymentReference ? { paymentReference } : {}),
+    ...(validUntil ? { validUntil } : {}),
+  };
+  const until = validUntil ? t.order.slip.luandaTime(luandaDayAndTime(validUntil, t.locale)) : null;
   return (
-    <div className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-4">
+    <div className="flex flex-col gap-4 rounded-xl border border-stone-200 bg-white p-4">
       <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-3">
         {entityNumber && (
-          <CopyableValue testId="entity-number" label={t.order.entityNumber} value={entityNumber} t={t} />
+          <CopyableValue testId="entity-number" label={t.order.entityNumber} value={entityNumber} t={t} mono />
         )}
         {paymentReference && (
-          <CopyableValue testId="payment-reference" label={t.order.paymentReference} value={paymentReference} t={t} />
+          <CopyableValue
+            testId="payment-reference"
+            label={t.order.paymentReference}
+            value={paymentReference}
+            t={t}
+            mono
+          />
         )}
-        <dt className="text-stone-500">{t.order.amount}</dt>
-        <dd className="text-lg font-semibold tabular-nums">{formatAoa(amountAoa)}</dd>
+        {/* Home banking asks for the amount as a number: the copy is its digits. */}
+        <CopyableValue
+          testId="reference-amount"
+          label={t.order.amount}
+          value={formatAoa(amountAoa)}
+          copyValue={String(amountAoa)}
+          t={t}
+        />
+        {until && <CopyableValue testId="reference-valid-until" label={t.order.slip.validUntil} value={until} t={t} />}
       </dl>
       {/* A reference past the shop's cap on day-long holds keeps the units only for the ordinary hold. */}
       <p data-testid="reference-life-span" className="text-sm text-stone-600">
         {snapshot.payBy
-          ? t.order.payBy(luandaTime(snapshot.payBy, t.locale))
+          ? t.order.payBy(luandaDayAndTime(snapshot.payBy, t.locale))
           : t.order.lifeSpan(REFERENCE_PAYMENT_LIFE_SPAN_MINUTES)}
       </p>
+      <ReferenceActions t={t} text={referenceSlipText(t, slip)} orderNumber={orderNumber} />
     </div>
   );
 }
 
-/** "27/11, 14:05" in the shop's clock (Luanda), as the server and the browser both write it. */
-function luandaTime(iso: string, locale: string): string {
-  return luandaFormatter(locale, { day: "2-digit", month: "2-digit", hour: "2-digit", minute: "2-digit" }).format(
-    new Date(iso),
-  );
-}
-
-/** One line of the reference payment's details, with a button that copies it. */
+/** One line of the reference payment's details, large, with a button that copies it. */
 function CopyableValue({
   testId,
   label,
   value,
+  copyValue = value,
+  mono = false,
   t,
 }: {
   testId: string;
   label: string;
   value: string;
+  copyValue?: string;
+  mono?: boolean;
   t: ReturnType<typeof dictionary>;
 }) {
   return (
     <>
       <dt className="text-stone-500">{label}</dt>
       <dd className="flex flex-wrap items-center gap-3">
-        <span data-testid={testId} className="font-mono text-lg font-semibold">
+        <span data-testid={testId} className={`${mono ? "font-mono " : ""}text-xl font-semibold tabular-nums`}>
           {value}
         </span>
         <CopyButton
-          value={value}
+          value={copyValue}
           label={t.order.copyNamed(label)}
           copiedText={t.order.copied}
           failedText={t.order.copyFailed}

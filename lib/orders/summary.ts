@@ -1,6 +1,7 @@
 import "server-only";
 import type { Database } from "../db/client";
 import { referencePayBy } from "./reference-holds";
+import { referenceValidUntil } from "./reference-slip";
 import type { OrderStatus } from "./state-machine";
 
 /**
@@ -25,6 +26,8 @@ export interface OrderSummary {
   entityNumber?: string;
   /** Endpoint C's `payBy` (lib/orders/reference-holds.ts referencePayBy), ISO. */
   payBy?: string;
+  /** A pending order's: until when a bank reference issued for it can be paid, ISO (lib/orders/reference-slip.ts). */
+  referenceValidUntil?: string;
   /** The cart the order was made from, if any. */
   cartId: string | null;
   /**
@@ -63,6 +66,7 @@ export async function getOrderSummary(db: Database, externalTransactionId: strin
     ...(order.paymentReference ? { paymentReference: order.paymentReference } : {}),
     ...(order.entityNumber ? { entityNumber: order.entityNumber } : {}),
     ...(payBy ? { payBy: payBy.toISOString() } : {}),
+    ...(order.status === "PEN" ? { referenceValidUntil: referenceValidUntil(order.createdAt) } : {}),
     cartId: order.cartId,
     // The job leaves the cart CHECKED_OUT; until then the paid order keeps it LOCKED.
     cartCleared: order.status === "CON" && order.cart?.status !== "LOCKED",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { customerWhatsappDigits, whatsappLink } from "@/lib/whatsapp";
+import { customerWhatsappDigits, whatsappLink, whatsappShareLink } from "@/lib/whatsapp";
 
 describe("whatsappLink", () => {
   it("opens a chat with the number and the text typed in, encoded", () => {
@@ -11,6 +11,12 @@ describe("whatsappLink", () => {
   it("keeps an address in the text whole once decoded", () => {
     const url = new URL(whatsappLink("244923456789", "Ver https://loja.example/products/a-b?x=1#y"));
     expect(url.searchParams.get("text")).toBe("Ver https://loja.example/products/a-b?x=1#y");
+  });
+});
+
+describe("whatsappShareLink", () => {
+  it("types the text in a chat the person picks: wa.me without a number", () => {
+    expect(whatsappShareLink("Referência: 123 & 4?")).toBe("https://wa.me/?text=Refer%C3%AAncia%3A%20123%20%26%204%3F");
   });
 });
 

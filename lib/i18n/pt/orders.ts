@@ -33,6 +33,16 @@ export const orderTexts = {
     lifeSpan: (minutes: number) => `A referência é válida durante ${duration(minutes)}.`,
     payBy: (when: string) =>
       `Pague até ${when}: depois dessa hora a encomenda é cancelada e os artigos voltam à venda.`,
+    /** A pending bank reference as the shopper keeps it (lib/orders/reference-slip.ts): shared, saved, shown. */
+    slip: {
+      heading: (shop: string) => `${shop}: pagamento por referência`,
+      validUntil: "Válida até",
+      luandaTime: (when: string) => `${when} (hora de Luanda)`,
+      share: "Partilhar",
+      shareName: "Partilhar a referência",
+      save: "Guardar",
+      saveName: "Guardar a referência num ficheiro",
+    },
     confirmed: "Pagamento confirmado",
     confirmedBody: "Recebemos o seu pagamento. Obrigado!",
     cancelled: "Pagamento cancelado",
