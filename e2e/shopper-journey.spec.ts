@@ -1,5 +1,7 @@
+import { readFile } from "node:fs/promises";
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { pt } from "../lib/i18n/dictionaries";
+import { formatAoa } from "../lib/money";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { expect, loadAllImages, test } from "./support/fixtures";
 import { addFromCatalog, openCheckout, openPopup, payButton } from "./support/shop";
@@ -73,4 +75,36 @@ test("a payment reference: the pending page has no axe violation", async ({ page
   await expect(page).toHaveURL(/\/checkout\/pending\/order_/, { timeout: 15_000 });
   await expect(page.getByTestId("payment-reference")).toBeVisible();
   await expectNoAxeViolations(page, `pending page (${testInfo.project.name})`);
+
+  // What the shopper keeps: the values shown, shared and saved are the same.
+  const number = orderIdIn(page.url())
+    .slice("order_".length, "order_".length + 8)
+    .toUpperCase();
+  const entity = (await page.getByTestId("entity-number").textContent())!;
+  const reference = (await page.getByTestId("payment-reference").textContent())!;
+  const amount = (await page.getByTestId("reference-amount").textContent())!;
+  const until = (await page.getByTestId("reference-valid-until").textContent())!;
+  expect(entity).toMatch(/^\d+$/);
+  expect(reference).toMatch(/^\d+$/);
+  expect(amount).toBe(formatAoa(Number(amount.replace(/\D/g, ""))));
+  expect(until).toMatch(/^\d{2}\/\d{2},? \d{2}:\d{2} \(hora de Luanda\)$/);
+  const text = [
+    "Loja Kwanza: pagamento por referência",
+    `Encomenda ${number}`,
+    `Entidade: ${entity}`,
+    `Referência: ${reference}`,
+    `Montante: ${amount}`,
+    `Válida até: ${until}`,
+  ].join("\n");
+
+  // Headless Chromium has no navigator.share: "Partilhar" stays the WhatsApp link the server rendered.
+  const share = page.getByRole("link", { name: pt.order.slip.shareName });
+  await expect(share).toHaveAttribute("href", `https://wa.me/?text=${encodeURIComponent(text)}`);
+
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: pt.order.slip.saveName }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe(`referencia-${number}.txt`);
+  expect(await readFile((await download.path())!, "utf8")).toBe(text);
 });
