@@ -184,7 +184,15 @@ function PaymentReference({
           copyValue={String(amountAoa)}
           t={t}
         />
-        {until && <CopyableValue testId="reference-valid-until" label={t.order.slip.validUntil} value={until} t={t} />}
+        {until && (
+          <CopyableValue
+            testId="reference-valid-until"
+            label={t.order.slip.validUntil}
+            copyLabel={t.order.slip.copyValidUntil}
+            value={until}
+            t={t}
+          />
+        )}
       </dl>
       {/* A reference past the shop's cap on day-long holds keeps the units only for the ordinary hold. */}
       <p data-testid="reference-life-span" className="text-sm text-stone-600">
@@ -203,6 +211,7 @@ function CopyableValue({
   label,
   value,
   copyValue = value,
+  copyLabel,
   mono = false,
   t,
 }: {
@@ -210,6 +219,8 @@ function CopyableValue({
   label: string;
   value: string;
   copyValue?: string;
+  /** The copy button's name, when "Copiar <label>" does not read well. */
+  copyLabel?: string;
   mono?: boolean;
   t: ReturnType<typeof dictionary>;
 }) {
@@ -222,7 +233,7 @@ function CopyableValue({
         </span>
         <CopyButton
           value={copyValue}
-          label={t.order.copyNamed(label)}
+          label={copyLabel ?? t.order.copyNamed(label)}
           copiedText={t.order.copied}
           failedText={t.order.copyFailed}
         />

@@ -37,6 +37,7 @@ export const orderTexts: typeof pt = {
     slip: {
       heading: (shop: string) => `${shop}: payment by reference`,
       validUntil: "Valid until",
+      copyValidUntil: "Copy the deadline",
       luandaTime: (when: string) => `${when} (Luanda time)`,
       share: "Share",
       shareName: "Share the reference",

@@ -37,6 +37,7 @@ export const orderTexts = {
     slip: {
       heading: (shop: string) => `${shop}: pagamento por referência`,
       validUntil: "Válida até",
+      copyValidUntil: "Copiar a data limite",
       luandaTime: (when: string) => `${when} (hora de Luanda)`,
       share: "Partilhar",
       shareName: "Partilhar a referência",
