@@ -18,6 +18,12 @@ export function luandaFormatter(locale: string, options: Intl.DateTimeFormatOpti
   return new Intl.DateTimeFormat(locale, { ...options, timeZone: LUANDA_TIME_ZONE });
 }
 
+/** "27/11, 14:05" in the shop's clock (Luanda), as the server and the browser both write it. */
+export const luandaDayAndTime = (iso: string, locale: string): string =>
+  luandaFormatter(locale, { day: "2-digit", month: "2-digit", hour: "2-digit", minute: "2-digit" }).format(
+    new Date(iso),
+  );
+
 /** A date of the Luanda calendar, YYYY-MM-DD. */
 export function luandaDate(instant: Date): string {
   return new Date(instant.getTime() + LUANDA_OFFSET_MS).toISOString().slice(0, 10);

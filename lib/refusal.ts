@@ -20,10 +20,6 @@ export interface Refusal<Code extends string = string, Field extends string = st
   field?: Field;
 }
 
-/** A change's answer: `{ ok: true, …what it made }` or a refusal. */
-export type Outcome<Success extends object, Code extends string = string, Field extends string = string> =
-  ({ ok: true } & Success) | Refusal<Code, Field>;
-
 /** A refusal, built in one expression. */
 export function refusal<Code extends string, Field extends string = never>(
   status: RefusalStatus,

@@ -11,7 +11,7 @@ export const whatsappLink = (digits: string, text: string): string =>
   `https://wa.me/${digits}?text=${encodeURIComponent(text)}`;
 
 /** `text` typed in, ready to send to whichever chat the person picks (wa.me without a number). */
-export const whatsappShareLink = (text: string): string => `https://wa.me/?text=${encodeURIComponent(text)}`;
+export const whatsappShareLink = (text: string): string => whatsappLink("", text);
 
 /** Angola's country code, before a national number's nine digits. */
 const ANGOLA_CODE = "244";

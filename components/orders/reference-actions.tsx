@@ -2,7 +2,8 @@
 
 import { useEffect, useState } from "react";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { referenceFileHref, referenceFileName, referenceShareHref } from "@/lib/orders/reference-slip";
+import { referenceFileHref, referenceFileName } from "@/lib/orders/reference-slip";
+import { whatsappShareLink } from "@/lib/whatsapp";
 
 /**
  * "Share" and "Save" for a pending bank reference's slip. Both are plain links in the server's
@@ -12,7 +13,7 @@ import { referenceFileHref, referenceFileName, referenceShareHref } from "@/lib/
  */
 export function ReferenceActions({ t, text, orderNumber }: { t: Dictionary; text: string; orderNumber: string }) {
   const [canShare, setCanShare] = useState(false);
-  const shareHref = referenceShareHref(text);
+  const shareHref = whatsappShareLink(text);
 
   // Known only in the browser, after the first paint: the server's HTML always has the link.
   useEffect(() => setCanShare(typeof navigator.share === "function"), []);

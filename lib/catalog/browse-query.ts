@@ -206,14 +206,5 @@ export function browseSearch(query: Partial<BrowseQuery>, overrides: Partial<Bro
   return text ? `?${text}` : "";
 }
 
-/** Whether a listing shows more than the cached default view (a sort, a filter or a search). */
-export const isFiltered = (query: BrowseQuery): boolean =>
-  Boolean(query.q) ||
-  query.sort !== defaultSort(query.q) ||
-  query.minPrice !== undefined ||
-  query.maxPrice !== undefined ||
-  query.inStock ||
-  (query.options?.length ?? 0) > 0;
-
 /** How many pages a listing of `total` products has (at least one, to show it is empty). */
 export const pageCount = (total: number): number => Math.max(1, Math.ceil(total / PAGE_SIZE));

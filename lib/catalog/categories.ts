@@ -124,17 +124,3 @@ export async function countProductsOnSaleIn(
 ): Promise<number> {
   return db.product.count({ where: { ...ON_SALE, categories: { some: { categoryId: { in: [...categoryIds] } } } } });
 }
-
-/** The categories of a product, as "Parent > Child" paths in the tree's order (the CSV's column, the admin form). */
-export async function productCategoryPaths(
-  db: Pick<Database, "productCategory">,
-  productId: string,
-): Promise<string[]> {
-  const rows = await db.productCategory.findMany({
-    where: { productId },
-    select: { category: { select: { name: true, position: true, parent: { select: { name: true } } } } },
-  });
-  return rows
-    .map(({ category }) => (category.parent ? `${category.parent.name} > ${category.name}` : category.name))
-    .sort((a, b) => a.localeCompare(b, "pt"));
-}

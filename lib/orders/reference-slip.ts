@@ -1,8 +1,7 @@
 import type { Dictionary } from "../i18n/pt";
-import { luandaFormatter } from "../luanda-time";
+import { luandaDayAndTime } from "../luanda-time";
 import { formatAoa } from "../money";
 import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "../pay/sdk/config";
-import { whatsappShareLink } from "../whatsapp";
 
 /**
  * A pending bank reference as the shopper keeps it: the few lines (shop, order, entity, reference,
@@ -29,13 +28,6 @@ export function referenceValidUntil(createdAt: Date, payBy?: string): string {
   return payBy ?? new Date(createdAt.getTime() + REFERENCE_PAYMENT_LIFE_SPAN_MINUTES * 60_000).toISOString();
 }
 
-/** "27/11, 14:05" in the shop's clock (Luanda), as the server and the browser both write it. */
-export function luandaDayAndTime(iso: string, locale: string): string {
-  return luandaFormatter(locale, { day: "2-digit", month: "2-digit", hour: "2-digit", minute: "2-digit" }).format(
-    new Date(iso),
-  );
-}
-
 /** The slip as plain text, one fact a line, in the page's language. */
 export function referenceSlipText(t: Dictionary, slip: ReferenceSlip): string {
   const s = t.order.slip;
@@ -48,9 +40,6 @@ export function referenceSlipText(t: Dictionary, slip: ReferenceSlip): string {
     ...(slip.validUntil ? [`${s.validUntil}: ${s.luandaTime(luandaDayAndTime(slip.validUntil, t.locale))}`] : []),
   ].join("\n");
 }
-
-/** Where "Share" goes without the Web Share API: WhatsApp with the slip typed in. */
-export const referenceShareHref = (text: string): string => whatsappShareLink(text);
 
 /** The saved file's contents as a link the browser downloads, with no script and no request to the shop. */
 export const referenceFileHref = (text: string): string => `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;

@@ -4,10 +4,10 @@ import { formatAoa } from "@/lib/money";
 import {
   referenceFileHref,
   referenceFileName,
-  referenceShareHref,
   referenceSlipText,
   referenceValidUntil,
 } from "@/lib/orders/reference-slip";
+import { whatsappShareLink as referenceShareHref } from "@/lib/whatsapp";
 
 const slip = {
   orderNumber: "7CDAC2DD",
