@@ -9,7 +9,7 @@ import { resolutionNoteSchema, type ResolveOutcome } from "../orders/attention-a
 import { changeFulfilment, fulfilmentInputSchema } from "../orders/fulfilment";
 import type { OrderActionDone, OrderActionError } from "../orders/order-flash";
 import type { PayClient } from "../orders/pay-client";
-import { changedTheOrder, orderStatus } from "../orders/status";
+import { changedTheOrder, orderStatus, storedAReference } from "../orders/status";
 
 /**
  * What the back office's buttons on an order's page and a webhook delivery's page do: ask the
@@ -82,7 +82,7 @@ export async function askServiceNow(externalTransactionId: string, deps: AskServ
     return { ok: false, status: 409, code: "checked_recently", message: "the order was checked a moment ago" };
   if (result.refresh === "service_failed")
     return { ok: false, status: 503, code: "service_failed", message: "the service did not answer; try again" };
-  if (changedTheOrder(result.refresh)) {
+  if (changedTheOrder(result.refresh) || storedAReference(result.refresh)) {
     const jobs = await jobsOfOrders(deps.db, Object.values(JOB_TYPES), [externalTransactionId]);
     if (jobs.length) await runDueJobs({ ids: jobs.map((job) => job.id) });
   }

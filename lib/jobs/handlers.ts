@@ -3,11 +3,13 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { getEnv } from "../env";
-import { shopperPaidMail, fulfilmentMail, type ShopperMailOrder } from "../mail/shopper-mails";
+import { shopperPaidMail, fulfilmentMail, shopperReferenceMail, type ShopperMailOrder } from "../mail/shopper-mails";
 import { orderConfirmationMail, paidAfterCancelMail } from "../mail/order-confirmation";
 import type { Mailer } from "../mail/types";
 import { orderDelivery } from "../orders/delivery-details";
 import { FULFILMENT_STATES } from "../orders/fulfilment-states";
+import { referencePayBy } from "../orders/reference-holds";
+import { referenceValidUntil } from "../orders/reference-slip";
 import { releasePromoUse } from "../promotions/promo-codes";
 import { returnUnits } from "../catalog/stock";
 import { JOB_TYPES, type JobType } from "./job-types";
@@ -120,12 +122,14 @@ const shopperOrderOf = (order: OrderWithLines): ShopperMailOrder => ({
 
 /**
  * A mail to the shopper (the order's `customer_email`), once, under the job's key: skipped with
- * a reason when the order has no email, when `skipReason` says so, or when an earlier run sent it.
+ * a reason when the order has no email, is not in the status the mail is about (CON, unless
+ * `status` says PEN), when `skipReason` says so, or when an earlier run sent it.
  */
 async function mailShopper(
   job: ClaimedJob,
   { db, mail }: JobContext,
   compose: {
+    status?: "PEN" | "CON";
     skipReason: (order: OrderWithLines) => Promise<string | undefined> | string | undefined;
     message: (order: OrderWithLines) => Promise<{ subject: string; text: string }> | { subject: string; text: string };
   },
@@ -134,7 +138,8 @@ async function mailShopper(
   const order = await findOrderWithLines(db, orderId);
   if (!order) throw orderNotFound(orderId);
   if (!order.customerEmail) return skipped("the order has no customer email");
-  if (order.status !== "CON") return skipped(`order is ${order.status}, not CON`);
+  const status = compose.status ?? "CON";
+  if (order.status !== status) return skipped(`order is ${order.status}, not ${status}`);
   const reason = await compose.skipReason(order);
   if (reason) return skipped(reason);
   if (await db.email.findFirst({ where: { jobKey: job.dedupeKey }, select: { id: true } }))
@@ -149,6 +154,30 @@ const sendShopperPaidMail: JobHandler = (job, context) =>
     skipReason: () => undefined,
     message: (order) => shopperPaidMail(shopperOrderOf(order)),
   });
+
+const referencePayload = z.object({ paymentReference: z.string().min(1) });
+
+/**
+ * PEN with a bank reference: mail the shopper what to pay and until when. Only while the order
+ * waits for that very reference: paid or cancelled meanwhile, the mail would mislead, and a newer
+ * reference has its own job.
+ */
+const sendShopperReferenceMail: JobHandler = (job, context) => {
+  const parsed = referencePayload.safeParse(job.payload);
+  if (!parsed.success) throw new PermanentJobError("payload has no paymentReference");
+  const { paymentReference } = parsed.data;
+  return mailShopper(job, context, {
+    status: "PEN",
+    skipReason: (order) =>
+      order.paymentReference === paymentReference ? undefined : "the order has another payment reference",
+    message: (order) =>
+      shopperReferenceMail(shopperOrderOf(order), {
+        entityNumber: order.entityNumber,
+        paymentReference,
+        validUntil: referenceValidUntil(order.createdAt, referencePayBy(order)?.toISOString()),
+      }),
+  });
+};
 
 const fulfilmentPayload = z.object({ state: z.enum(FULFILMENT_STATES) });
 
@@ -299,4 +328,5 @@ export const jobHandlers: Record<JobType, JobHandler> = {
   [JOB_TYPES.paidAfterCancelMail]: sendPaidAfterCancelMail,
   [JOB_TYPES.shopperPaidMail]: sendShopperPaidMail,
   [JOB_TYPES.fulfilmentMail]: sendFulfilmentMail,
+  [JOB_TYPES.shopperReferenceMail]: sendShopperReferenceMail,
 };

@@ -22,12 +22,18 @@ export const JOB_TYPES = {
   shopperPaidMail: "shopper-paid-mail",
   /** A fulfilment change (shipped, ready for pickup, delivered, collected): mail the shopper, when there is an email. */
   fulfilmentMail: "fulfilment-mail",
+  /**
+   * PEN with a new bank reference, for an order with an email: mail the shopper the entity,
+   * reference, amount and until when, so the reference survives a closed tab. Payload adds
+   * `paymentReference`; key `shopper-reference-mail:<reference>:<externalTransactionId>`.
+   */
+  shopperReferenceMail: "shopper-reference-mail",
 } as const;
 
 export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];
 
 /**
- * Payload of every job (a fulfilment mail's adds `state`). Every job names its order in
+ * Payload of every job (a fulfilment mail's adds `state`, a reference mail's `paymentReference`). Every job names its order in
  * `jobs.order_id` too, set by the statement that enqueues it, which is how the back office and
  * `jobsOfOrders` find an order's jobs (an index, not the keys read one by one).
  */
@@ -44,7 +50,8 @@ export function jobsForTransition(to: Exclude<PaymentStatus, "PEN">): JobType[] 
 
 /**
  * `<type>:<externalTransactionId>`, so a job is enqueued once per order; a fulfilment mail's is
- * `fulfilment-mail:<state>:<externalTransactionId>`, once per order and state. A mail's
+ * `fulfilment-mail:<state>:<externalTransactionId>`, once per order and state, a reference mail's
+ * `shopper-reference-mail:<reference>:<externalTransactionId>`, once per reference. A mail's
  * `emails.job_key` is its job's key.
  */
 export const dedupeKeyOf = (type: JobType, externalTransactionId: string) => `${type}:${externalTransactionId}`;

@@ -2,11 +2,14 @@ import { formatAoa } from "../money";
 import { addressLine, type OrderDelivery } from "../orders/delivery-details";
 import type { FulfilmentState } from "../orders/fulfilment-states";
 import { lineName } from "../catalog/variants";
+import { pt } from "../i18n/pt";
+import { shortOrderId } from "../orders/order-number";
+import { referenceSlipText } from "../orders/reference-slip";
 import { luanda, oneLine } from "./order-confirmation";
 
 /**
- * The mails the shopper receives at the email given at checkout: one when the payment
- * is confirmed, one at each fulfilment step. Portuguese, plain text; whatever the shopper or the
+ * The mails the shopper receives at the email given at checkout: the bank reference to pay,
+ * when the service issues one, one when the payment is confirmed, one at each fulfilment step. Portuguese, plain text; whatever the shopper or the
  * shop typed (names, address, the step's note) is kept to one line, so it cannot forge lines of
  * the mail. Each carries the order page's address, where the shopper follows the order.
  */
@@ -22,12 +25,52 @@ export interface ShopperMailOrder {
   pageUrl: string;
 }
 
-/** "7CDAC2DD": the number the shop's pages show. */
-const shortNumber = (externalTransactionId: string) =>
-  externalTransactionId.slice("order_".length, "order_".length + 8).toUpperCase();
+/** The bank reference as the pending page shows, shares and saves it (lib/orders/reference-slip.ts). */
+export interface ReferenceMailSlip {
+  entityNumber: string | null;
+  paymentReference: string;
+  /** Until when to pay, ISO: the order's own deadline or the reference's life span. */
+  validUntil: string;
+}
+
+/**
+ * PEN with a bank reference: the same lines as the slip the pending page shares and saves, so a
+ * shopper who closed the tab still has what the ATM asks for. It says plainly that nothing is
+ * paid yet, and what happens after the deadline.
+ */
+export function shopperReferenceMail(
+  order: ShopperMailOrder,
+  slip: ReferenceMailSlip,
+): { subject: string; text: string } {
+  const number = shortOrderId(order.externalTransactionId);
+  const text = [
+    `Olá ${oneLine(order.customerName)},`,
+    "",
+    `A sua encomenda ${number} está reservada à espera do pagamento por referência.`,
+    "Pague com estes dados num caixa automático ou no seu banco:",
+    "",
+    referenceSlipText(pt, {
+      orderNumber: number,
+      ...(slip.entityNumber ? { entityNumber: slip.entityNumber } : {}),
+      paymentReference: slip.paymentReference,
+      amountAoa: order.amountAoa,
+      validUntil: slip.validUntil,
+    }),
+    "",
+    `Pague até ${luanda.format(new Date(slip.validUntil))} (hora de Luanda): depois, a encomenda é cancelada e os artigos voltam à venda.`,
+    "Este e-mail não confirma nenhum pagamento: enviamos outro quando o banco o confirmar.",
+    "",
+    ...details(order),
+    "",
+    `Acompanhe a encomenda em: ${order.pageUrl}`,
+    "",
+    "Mensagem automática da loja.",
+  ].join("\n");
+  return { subject: `Encomenda ${number}: referência para pagar ${formatAoa(order.amountAoa)}`, text };
+}
 
 export function shopperPaidMail(order: ShopperMailOrder): { subject: string; text: string } {
-  const number = shortNumber(order.externalTransactionId);
+  const number = shortOrderId(order.externalTransactionId);
   const next =
     order.delivery.method === "pickup"
       ? "Avisamos quando a encomenda estiver pronta para levantar."
@@ -60,7 +103,7 @@ export function fulfilmentMail(
   order: ShopperMailOrder,
   step: { state: FulfilmentState; at: Date; note: string | null },
 ): { subject: string; text: string } {
-  const number = shortNumber(order.externalTransactionId);
+  const number = shortOrderId(order.externalTransactionId);
   const sentence = STEP_SENTENCE[step.state];
   const text = [
     `Olá ${oneLine(order.customerName)},`,
@@ -115,7 +158,7 @@ function details(order: ShopperMailOrder): string[] {
           ]
         : [];
   return [
-    `Encomenda: ${shortNumber(order.externalTransactionId)} (${order.externalTransactionId})`,
+    `Encomenda: ${shortOrderId(order.externalTransactionId)} (${order.externalTransactionId})`,
     ...(order.finalizedAt ? [`Paga em: ${luanda.format(order.finalizedAt)} (hora de Luanda)`] : []),
     "",
     "Artigos:",

@@ -7,8 +7,9 @@ import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "../pay/sdk/config";
 /**
  * The one order state machine (contract 3): PEN → CON, PEN → CAN; CON and CAN are final. Every
  * status change (webhook, status fallback, reconcile sweep, a failed creation) is the statement
- * built here, with the two rules that are part of what a status change means: a new payment
- * reference extends the stock hold, and a CON for a cancelled order is recorded as paid after cancel.
+ * built here, with the rules that are part of what a status change means: a new payment
+ * reference extends the stock hold (and is mailed to a shopper who gave an email), and a CON for
+ * a cancelled order is recorded as paid after cancel.
  */
 
 /** How long a payment reference keeps an order's units beyond its life span: clocks and banks are not exact. */
@@ -136,7 +137,7 @@ WITH target AS (
       OR (${reference}::text IS NOT NULL AND ${reference} IS DISTINCT FROM o.payment_reference)
       OR (${entity}::text IS NOT NULL AND ${entity} IS DISTINCT FROM o.entity_number)
     )
-  RETURNING o.id, o.external_transaction_id, o.status, o.updated_at
+  RETURNING o.id, o.external_transaction_id, o.status, o.updated_at, o.customer_email, o.payment_reference
 ), late AS (
   -- Paid after cancel: recorded once (the first CON); later ones find it recorded.
   UPDATE orders o SET
@@ -157,6 +158,17 @@ WITH target AS (
     UNION ALL
     SELECT late.id, late.external_transaction_id, ${JOB_TYPES.paidAfterCancelMail}::text FROM late
   ) job
+  UNION ALL
+  -- A bank reference stored for the first time (or a new one) while PEN: the shopper who gave an
+  -- email gets it by mail, keyed by the reference so a repeated PEN mails nothing more.
+  SELECT ${JOB_TYPES.shopperReferenceMail}::text,
+         ${`${JOB_TYPES.shopperReferenceMail}:`}::text || changed.payment_reference || ':' || changed.external_transaction_id,
+         jsonb_build_object('orderId', changed.id, 'externalTransactionId', changed.external_transaction_id,
+                            'paymentReference', changed.payment_reference),
+         changed.id
+  FROM changed
+  WHERE changed.status = 'PEN' AND changed.customer_email IS NOT NULL
+    AND ${reference}::text IS NOT NULL AND changed.payment_reference = ${reference}
   ON CONFLICT (dedupe_key) DO NOTHING
   RETURNING id
 )`;

@@ -73,6 +73,8 @@ export const CHANGING_OUTCOMES: readonly RefreshOutcome[] = [
   "paid_after_cancel",
 ];
 export const changedTheOrder = (outcome: RefreshOutcome) => CHANGING_OUTCOMES.includes(outcome);
+/** A new bank reference leaves the order pending but may have enqueued its mail to the shopper. */
+export const storedAReference = (outcome: RefreshOutcome) => outcome === "pending_updated";
 
 const viewFields = {
   id: true,

@@ -4,18 +4,19 @@ import { JOB_TYPES } from "@/lib/jobs/job-types";
 import { jobHandlers } from "@/lib/jobs/handlers";
 import { claimJobs } from "@/lib/jobs/queue";
 import { createOutboxMailer } from "@/lib/mail";
+import { luandaDayAndTime } from "@/lib/luanda-time";
 import { formatAoa } from "@/lib/money";
 import { startAppServer, type AppServer } from "../../../harness/support/app-server";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct, jobsOf } from "../../../harness/support/orders";
 import { useOwnSandbox } from "../../../harness/support/sandbox";
 
-// The shopper's confirmation mail (job shopper-paid-mail): when the sandbox's signed
-// webhook makes an order CON, the mail lands in the outbox (the `emails` table, transport
-// "outbox") addressed to the order's customer_email, once; an order without an email gets none.
-// End to end over HTTP like contract-flows.test.ts: the app's routes behind a real listener, the
-// sandbox creating the order and delivering its webhook. Checkout does not store the email in
-// this branch yet, so the test writes it (and the delivery snapshot) on the pending order.
+// The shopper's mails before and at payment (jobs shopper-reference-mail and shopper-paid-mail):
+// when the sandbox's signed webhook brings a bank reference, or makes an order CON, the mail lands
+// in the outbox (the `emails` table, transport "outbox") addressed to the order's customer_email,
+// once; an order without an email gets none. End to end over HTTP like contract-flows.test.ts: the
+// app's routes behind a real listener, the sandbox creating the order and delivering its webhook.
+// The test writes the email (and the delivery snapshot) on the pending order itself.
 
 let app: AppServer;
 let sandbox: Awaited<ReturnType<typeof useOwnSandbox>>;
@@ -118,5 +119,118 @@ describe("the shopper's confirmation mail", () => {
     });
     expect(result).toEqual({ skipped: "already mailed" });
     expect(await shopperMails(order.externalTransactionId)).toHaveLength(1);
+  });
+});
+
+/** The sandbox issues a bank reference for the order (the shopper picked that method) and delivers its PEN. */
+async function issueReference(externalTransactionId: string, paymentReference: string, entityNumber = "00123") {
+  await sandbox.control.call("POST", `/orders/${externalTransactionId}/pending`, { paymentReference, entityNumber });
+  await waitFor(async () => {
+    const order = await db().order.findUniqueOrThrow({ where: { externalTransactionId } });
+    return order.paymentReference === paymentReference;
+  });
+  await settleAfterTasks();
+}
+
+async function waitFor(condition: () => Promise<boolean>) {
+  const until = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error("timed out waiting for the webhook");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const referenceMails = (externalTransactionId: string) =>
+  db().email.findMany({
+    where: {
+      jobKey: { startsWith: `${JOB_TYPES.shopperReferenceMail}:` },
+      AND: { jobKey: { endsWith: externalTransactionId } },
+    },
+    orderBy: { createdAt: "asc" },
+  });
+
+describe("the shopper's bank reference mail", () => {
+  it("carries the entity, reference, amount and until when, once, when the service issues a reference", async () => {
+    const order = await pendingOrder("referencia@example.com");
+    await issueReference(order.externalTransactionId, "987654321");
+
+    const [mail, ...more] = await referenceMails(order.externalTransactionId);
+    expect(more).toEqual([]);
+    const number = order.externalTransactionId.slice(6, 14).toUpperCase();
+    expect(mail).toMatchObject({
+      to: "referencia@example.com",
+      transport: "outbox",
+      subject: `Encomenda ${number}: referência para pagar ${formatAoa(8000)}`,
+    });
+    const row = await db().order.findUniqueOrThrow({ where: { externalTransactionId: order.externalTransactionId } });
+    // The slip's lines, as the pending page shares and saves them.
+    const until = new Date(row.createdAt.getTime() + 1440 * 60_000);
+    expect(mail!.text).toContain("Entidade: 00123");
+    expect(mail!.text).toContain("Referência: 987654321");
+    expect(mail!.text).toContain(`Montante: ${formatAoa(8000)}`);
+    expect(mail!.text).toContain(`Válida até: ${luandaDayAndTime(until.toISOString(), "pt-AO")} (hora de Luanda)`);
+    expect(mail!.text).toContain("não confirma nenhum pagamento");
+    expect(mail!.text).toContain(`2 × ${order.productName}`);
+    expect(mail!.text).toContain(new URL(`/orders/${order.externalTransactionId}`, process.env.APP_URL).toString());
+    // Nothing is paid by it: the order waits, and no paid mail exists.
+    expect(row.status).toBe("PEN");
+    expect(await shopperMails(order.externalTransactionId)).toEqual([]);
+
+    // The same PEN again (a redelivery) mails nothing more.
+    await sandbox.control.call("POST", `/orders/${order.externalTransactionId}/redeliver`, {});
+    await sandbox.waitForDeliveries({
+      externalTransactionId: order.externalTransactionId,
+      state: "delivered",
+      count: 2,
+    } as Parameters<typeof sandbox.waitForDeliveries>[0]);
+    await settleAfterTasks();
+    expect(await referenceMails(order.externalTransactionId)).toHaveLength(1);
+  });
+
+  it("is not enqueued for an order without an email", async () => {
+    const order = await pendingOrder(null);
+    await issueReference(order.externalTransactionId, "987654322");
+    const jobs = await jobsOf(order.externalTransactionId);
+    expect(jobs.filter((j) => j.type === JOB_TYPES.shopperReferenceMail)).toEqual([]);
+    expect(await referenceMails(order.externalTransactionId)).toEqual([]);
+  });
+
+  it("mails a newer reference again, and a job whose reference was replaced or whose order was paid is skipped", async () => {
+    const order = await pendingOrder("skip@example.com");
+    await issueReference(order.externalTransactionId, "987654323");
+    const first = (await jobsOf(order.externalTransactionId)).find((j) => j.type === JOB_TYPES.shopperReferenceMail)!;
+    expect(first).toMatchObject({ status: "DONE" });
+
+    await issueReference(order.externalTransactionId, "987654324", "00456");
+    const mails = await referenceMails(order.externalTransactionId);
+    expect(mails.map((m) => m.text.match(/Referência: (\d+)/)![1])).toEqual(["987654323", "987654324"]);
+    expect(mails[1]!.text).toContain("Entidade: 00456");
+
+    // Run the first job again now: its reference is no longer the order's.
+    await db().job.update({ where: { id: first.id }, data: { status: "QUEUED", runAt: new Date(0) } });
+    const [claimed] = await claimJobs(db(), { limit: 1, ids: [first.id] });
+    const context = {
+      db: db(),
+      mail: () => ({ mailer: createOutboxMailer({ db: db(), log: () => {} }), to: "encomendas@loja.test" }),
+      signal: new AbortController().signal,
+    };
+    await db().email.deleteMany({ where: { jobKey: first.dedupeKey } });
+    expect(await jobHandlers[JOB_TYPES.shopperReferenceMail](claimed!, context)).toEqual({
+      skipped: "the order has another payment reference",
+    });
+
+    // Paid meanwhile (at the bank): the reference mail would mislead.
+    await sandbox.control.call("POST", `/orders/${order.externalTransactionId}/confirm`, {});
+    await waitFor(
+      async () =>
+        (await db().order.findUniqueOrThrow({ where: { externalTransactionId: order.externalTransactionId } }))
+          .status === "CON",
+    );
+    await settleAfterTasks();
+    await db().job.update({ where: { id: first.id }, data: { status: "QUEUED", runAt: new Date(0) } });
+    const [again] = await claimJobs(db(), { limit: 1, ids: [first.id] });
+    expect(await jobHandlers[JOB_TYPES.shopperReferenceMail](again!, context)).toEqual({
+      skipped: "order is CON, not PEN",
+    });
   });
 });

@@ -1,11 +1,10 @@
 import { after } from "next/server";
 import { catalogChanged } from "@/lib/catalog/cached-pages";
-import { drainJobsThenRefreshCatalog } from "@/lib/jobs/runner";
 import { db } from "@/lib/db/client";
 import { DeadlineExceeded } from "@/lib/db/deadline";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http/json-error";
-import { endOfInvocation } from "@/lib/jobs/runner";
+import { drainJobsInBackground, drainJobsThenRefreshCatalog, endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { bodyRefusal, readBodyCapped } from "@/lib/http/request-body";
 import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/orders/receive-webhook";
@@ -69,6 +68,9 @@ export async function POST(request: Request): Promise<Response> {
     // A payment of an order whose hold had run out takes units the catalogue showed as free.
     catalogChanged();
     after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
+  } else if (receipt.outcome === "pending_updated") {
+    // A new bank reference takes no stock; the shopper's mail with it may be due.
+    after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
   }
   return Response.json({ received: true, outcome: receipt.outcome === "not_found" ? "unmatched" : receipt.outcome });
 }

@@ -1,12 +1,11 @@
 import { after } from "next/server";
-import { drainJobsThenRefreshCatalog } from "@/lib/jobs/runner";
 import { refuseOverClientLimit } from "@/lib/http/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http/json-error";
-import { endOfInvocation } from "@/lib/jobs/runner";
+import { drainJobsInBackground, drainJobsThenRefreshCatalog, endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
-import { changedTheOrder, EXTERNAL_TRANSACTION_ID, orderStatus } from "@/lib/orders/status";
+import { changedTheOrder, EXTERNAL_TRANSACTION_ID, orderStatus, storedAReference } from "@/lib/orders/status";
 import { payClient } from "@/lib/orders/pay-client";
 
 // Endpoint C (contract 4.2): the order's status from our database, checked with the service when stale.
@@ -50,5 +49,8 @@ export async function GET(
   // A change enqueued jobs (a release of stock, a mail): run them once the answer is on its way.
   if (changedTheOrder(result.refresh))
     after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
+  // A new reference takes no stock: its mail runs, the cached pages stay.
+  else if (storedAReference(result.refresh))
+    after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
   return Response.json(result.view, { headers: { "Cache-Control": "no-store" } });
 }
