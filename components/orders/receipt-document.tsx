@@ -69,7 +69,7 @@ export function ReceiptDocument({
       className={
         thermal
           ? "mx-auto flex w-[72mm] flex-col gap-3 bg-white p-3 text-xs text-black shadow-sm print:p-0 print:shadow-none"
-          : "mx-auto flex max-w-3xl flex-col gap-6 rounded-xl border border-stone-200 bg-white p-8 text-sm text-black print:max-w-none print:rounded-none print:border-0 print:p-0"
+          : "mx-auto flex max-w-3xl flex-col gap-6 rounded-xl border border-stone-200 bg-white p-4 text-sm text-black sm:p-8 print:max-w-none print:rounded-none print:border-0 print:p-0"
       }
     >
       <header className={thermal ? "flex flex-col gap-2 text-center" : "flex flex-wrap justify-between gap-6"}>
@@ -85,7 +85,7 @@ export function ReceiptDocument({
             <p key={index}>{line}</p>
           ))}
         </div>
-        <div className={thermal ? "flex flex-col gap-0.5" : "flex flex-col gap-0.5 text-right"}>
+        <div className={thermal ? "flex flex-col gap-0.5" : "flex flex-col gap-0.5 sm:text-right print:text-right"}>
           <h1
             id="receipt-heading"
             className={thermal ? "text-base font-bold uppercase" : "text-2xl font-bold uppercase"}

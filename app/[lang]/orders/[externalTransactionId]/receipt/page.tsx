@@ -65,14 +65,15 @@ export default async function ReceiptPage({ params, searchParams }: Props) {
   const format = formatOf(query);
   const env = getEnv();
   const path = `${orderPath}/receipt`;
+  // Plain links: a whole page load, whose @page rule is the only one in the document.
   const formatLink = (target: ReceiptFormat, label: string) => (
-    <Link
+    <a
       href={target === "a4" ? path : `${path}?format=80mm`}
       aria-current={format === target ? "page" : undefined}
       className="rounded-md border border-stone-300 px-3 py-1.5 text-sm hover:bg-stone-100 aria-[current=page]:border-stone-900 aria-[current=page]:font-semibold"
     >
       {label}
-    </Link>
+    </a>
   );
   return (
     <>
