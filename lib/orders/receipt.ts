@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { ORDER_DELIVERY_SELECT, orderDelivery } from "./delivery-details";
 import type { DeliveryMethod } from "./fulfilment-states";
 import { shortOrderId } from "./order-number";
+import { EXTERNAL_TRANSACTION_ID } from "./status";
 
 /**
  * A paid order's receipt (/orders/<externalTransactionId>/receipt, docs/checkout.md#receipts):
@@ -55,6 +56,8 @@ export type ReceiptState = { state: "issued"; receipt: Receipt } | { state: "pre
 
 /** The receipt of a paid order, "preparing" until its invoice is written, or null (no such order, or not paid). */
 export async function orderReceipt(db: Database, externalTransactionId: string): Promise<ReceiptState | null> {
+  // What is not an order's id names no order: no query.
+  if (!EXTERNAL_TRANSACTION_ID.test(externalTransactionId)) return null;
   const order = await db.order.findUnique({
     where: { externalTransactionId },
     select: {

@@ -157,6 +157,7 @@ describe("the buyer's NIF at checkout", () => {
 describe("a paid order's receipt", () => {
   it("none for an unknown or unpaid order; 'preparing' when paid before its invoice; then the receipt", async () => {
     expect(await receiptOf("order_00000000-0000-4000-8000-000000000000")).toBeNull();
+    expect(await receiptOf("order_not-an-id")).toBeNull();
     const product = await insertTestProduct({ priceAoa: 3_000, stock: 5 });
     const order = await placeOrder({
       items: [{ productId: product.id, quantity: 2 }],

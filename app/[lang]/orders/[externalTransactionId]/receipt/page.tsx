@@ -8,7 +8,6 @@ import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/http/request-lang";
 import { orderReceipt, receiptNumber, receiptSeller } from "@/lib/orders/receipt";
-import { EXTERNAL_TRANSACTION_ID } from "@/lib/orders/status";
 
 // A paid order's receipt (lib/orders/receipt.ts), beside its order page and under the same rule:
 // whoever has the order's unguessable id may open it; never indexed. `?format=80mm` lays it out
@@ -33,9 +32,7 @@ const PAGE_RULE: Record<ReceiptFormat, string> = {
 };
 
 /** Read once per request, for the title and the page alike. */
-const receiptOf = cache((externalTransactionId: string) =>
-  EXTERNAL_TRANSACTION_ID.test(externalTransactionId) ? orderReceipt(db(), externalTransactionId) : null,
-);
+const receiptOf = cache((externalTransactionId: string) => orderReceipt(db(), externalTransactionId));
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const [{ t }, { externalTransactionId }] = await Promise.all([getLang(), params]);
