@@ -1,6 +1,6 @@
 import { prepareIsolatedShop, prepareServiceShop, type IsolatedShop, type ServiceShop } from "./isolated-shop";
 import { manageProcessLifetime, runUntilStopped, type ProcessLifetime } from "./process-lifetime";
-import { E2E_SHOP_WHATSAPP } from "./server-environment";
+import { E2E_SHOP_SELLER, E2E_SHOP_WHATSAPP } from "./server-environment";
 
 /**
  * What Playwright's two web servers (playwright.config.ts) share: harness/e2e-server.ts serves
@@ -58,6 +58,8 @@ export function runE2eServer(options: {
     if (lifetime.stopping) return;
     // The shop's WhatsApp links show only with a number; the tests of the links read it from the harness.
     shop.appEnv.SHOP_WHATSAPP = E2E_SHOP_WHATSAPP;
+    // And a receipt names a seller with its legal name, NIF and address.
+    Object.assign(shop.appEnv, E2E_SHOP_SELLER);
 
     const context: E2eServerContext = { shop, port, appUrl, lifetime, log };
     const app = await options.serve(context);

@@ -33,6 +33,13 @@ export interface E2eServerEnvironment {
 /** The shop's SHOP_WHATSAPP in the browser tests (harness/e2e-shop.ts), so its WhatsApp links show. */
 export const E2E_SHOP_WHATSAPP = "+244 923 000 999";
 
+/** The seller a receipt names in the browser tests (harness/e2e-shop.ts): SHOP_LEGAL_NAME, SHOP_NIF, SHOP_ADDRESS. */
+export const E2E_SHOP_SELLER = {
+  SHOP_LEGAL_NAME: "Kwanza Comércio, Lda",
+  SHOP_NIF: "5000 0285 50",
+  SHOP_ADDRESS: "Rua Rainha Ginga 12, Ingombota\nLuanda, Angola",
+} as const;
+
 const root = fileURLToPath(new URL("..", import.meta.url));
 export const E2E_ENVIRONMENT_FILE = path.join(root, "test-results", "e2e-server.json");
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NIF_RULE, nifKind, normaliseNif } from "./nif";
 import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT } from "./order-limits";
 
 /**
@@ -171,6 +172,30 @@ const shape = {
     })
     .transform((value) => value.replace(/^\+/, ""))
     .optional(),
+  /**
+   * What a paid order's receipt says of the seller (docs/configuration.md): the shop's legal name
+   * (the company or trader the NIF belongs to), its NIF and its address. Each unset or empty: the
+   * receipt names the shop as the header does and leaves out what is missing.
+   */
+  SHOP_LEGAL_NAME: z
+    .string()
+    .trim()
+    .min(1, { error: "is empty" })
+    .max(200, { error: "is longer than 200 characters" })
+    .optional(),
+  /** The same two forms as a buyer's NIF at checkout (lib/nif.ts), written with or without spaces. */
+  SHOP_NIF: z
+    .string()
+    .transform(normaliseNif)
+    .refine((nif) => nifKind(nif) !== null, { error: NIF_RULE })
+    .optional(),
+  /** One line, or several separated by new lines (each printed on its own). */
+  SHOP_ADDRESS: z
+    .string()
+    .trim()
+    .min(1, { error: "is empty" })
+    .max(300, { error: "is longer than 300 characters" })
+    .optional(),
   /** Vercel's production domain (no scheme): on Vercel, an unset APP_URL is https:// plus this. */
   VERCEL_PROJECT_PRODUCTION_URL: z.string().trim().optional(),
 };
@@ -304,6 +329,9 @@ export const DEFAULTED = new Set([
   "ADMIN_SESSION_SECRET",
   "TRUST_PROXY",
   "SHOP_WHATSAPP",
+  "SHOP_LEGAL_NAME",
+  "SHOP_NIF",
+  "SHOP_ADDRESS",
   "VERCEL",
   "VERCEL_PROJECT_PRODUCTION_URL",
 ]);

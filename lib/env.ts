@@ -81,6 +81,10 @@ export interface Env {
   shop: {
     /** SHOP_WHATSAPP's digits (country code first, no +), for wa.me links; null: no links. */
     whatsapp: string | null;
+    /** SHOP_LEGAL_NAME, SHOP_NIF (normalised) and SHOP_ADDRESS: the seller on a receipt; null when unset. */
+    legalName: string | null;
+    nif: string | null;
+    address: string | null;
   };
   /** Where the client's address comes from (lib/http/client-address.ts). */
   clientAddress: { onVercel: boolean; trustedProxies: number };
@@ -170,7 +174,12 @@ export function parseEnv(raw: Source): Env {
     ...(e.ADMIN_PASSWORD && e.ADMIN_SESSION_SECRET
       ? { admin: { password: e.ADMIN_PASSWORD, sessionSecret: e.ADMIN_SESSION_SECRET } }
       : {}),
-    shop: { whatsapp: e.SHOP_WHATSAPP ?? null },
+    shop: {
+      whatsapp: e.SHOP_WHATSAPP ?? null,
+      legalName: e.SHOP_LEGAL_NAME ?? null,
+      nif: e.SHOP_NIF ?? null,
+      address: e.SHOP_ADDRESS ?? null,
+    },
     clientAddress: { onVercel: e.VERCEL === "1", trustedProxies: e.TRUST_PROXY },
     databaseUrl: e.DATABASE_URL,
     databasePoolMax: e.DATABASE_POOL_MAX,

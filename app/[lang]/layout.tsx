@@ -48,10 +48,11 @@ export default async function RootLayout({
   const [{ lang, t }, categories] = await Promise.all([routeLang(params), headerCategories()]);
   return (
     <html lang={htmlLang(lang)}>
-      <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased">
+      {/* On paper (a receipt) only the page itself: no header, banner or margins of the screen. */}
+      <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased print:bg-white">
         <TestModeBanner t={t} mode={getEnv().pay.mode} />
         <SiteHeader t={t} lang={lang} setLanguage={setLanguageAction} categories={categories} />
-        <main className="mx-auto max-w-6xl px-4 py-8">{children}</main>
+        <main className="mx-auto max-w-6xl px-4 py-8 print:max-w-none print:p-0">{children}</main>
       </body>
     </html>
   );

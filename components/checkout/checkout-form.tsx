@@ -6,6 +6,7 @@ import type { CheckoutDetails } from "@/components/checkout/pay-button/request-o
 import { PromoCodeField, type AppliedPromo } from "@/components/cart/promo-code-field";
 import { ADDRESS_LIMITS, deliveryAddressSchema } from "@/lib/checkout/checkout-rules";
 import { customerSchema } from "@/lib/orders/customer-rules";
+import { NIF_INPUT_MAX } from "@/lib/nif";
 import type { DeliveryOptions } from "@/lib/delivery/zones";
 import { deliveryFee } from "@/lib/delivery/delivery-rules";
 import { dictionary } from "@/lib/i18n/dictionaries";
@@ -29,7 +30,7 @@ const ADDRESS_AUTOCOMPLETE: Record<AddressField, string> = {
 };
 
 /**
- * The checkout's form: the customer (name, phone, optional email), how the goods reach them (a
+ * The checkout's form: the customer (name, phone, optional email and NIF), how the goods reach them (a
  * pickup point, or a delivery to an address), a promo code, and what they will pay, checked as
  * they type with the very schemas endpoint A applies (lib/checkout/checkout-rules.ts). The PayButton
  * appears once everything is valid. The amounts shown are the server's rules (the zone's fee
@@ -59,8 +60,8 @@ export function CheckoutForm({
 }) {
   const t = dictionary(lang);
   const id = useId();
-  const [fields, setFields] = useState({ name: "", phone: "", email: "" });
-  const [touched, setTouched] = useState({ name: false, phone: false, email: false });
+  const [fields, setFields] = useState({ name: "", phone: "", email: "", nif: "" });
+  const [touched, setTouched] = useState({ name: false, phone: false, email: false, nif: false });
   const restricted = delivery.zones.filter((candidate) => candidate.municipalities.length > 0);
   const unrestricted = delivery.zones.filter((candidate) => candidate.municipalities.length === 0);
   const served = restricted
@@ -92,6 +93,7 @@ export function CheckoutForm({
     name: touched.name && invalid.has("name") ? t.checkout.nameInvalid : undefined,
     phone: touched.phone && invalid.has("phone") ? t.checkout.phoneInvalid : undefined,
     email: touched.email && invalid.has("email") ? t.checkout.emailInvalid : undefined,
+    nif: touched.nif && invalid.has("nif") ? t.checkout.nifInvalid : undefined,
   };
 
   const byMunicipality = choice === BY_MUNICIPALITY;
@@ -121,7 +123,7 @@ export function CheckoutForm({
   const ready = parsed.success && (!offersDelivery || deliveryChoice !== undefined);
 
   const field = (
-    key: "name" | "phone" | "email",
+    key: "name" | "phone" | "email" | "nif",
     label: string,
     props: React.InputHTMLAttributes<HTMLInputElement>,
     hint?: string,
@@ -138,7 +140,7 @@ export function CheckoutForm({
         onBlur={() => setTouched((current) => ({ ...current, [key]: true }))}
         aria-invalid={errors[key] ? true : undefined}
         aria-describedby={`${id}-${key}-message`}
-        required={key !== "email"}
+        required={key === "name" || key === "phone"}
         className="rounded-md border border-stone-300 px-3 py-2 text-base aria-invalid:border-red-600"
         {...props}
       />
@@ -253,6 +255,12 @@ export function CheckoutForm({
           { type: "email", autoComplete: "email", maxLength: 254 },
           t.checkout.emailHint,
         )}
+        {field(
+          "nif",
+          t.checkout.nif,
+          { autoComplete: "off", autoCapitalize: "characters", spellCheck: false, maxLength: NIF_INPUT_MAX },
+          t.checkout.nifHint,
+        )}
 
         {offersDelivery && (
           <fieldset className="flex flex-col gap-2">
@@ -330,6 +338,7 @@ export function CheckoutForm({
             customer={{ name: parsed.data.name, phone: parsed.data.phone }}
             details={{
               ...(parsed.data.email ? { email: parsed.data.email } : {}),
+              ...(parsed.data.nif ? { nif: parsed.data.nif } : {}),
               ...(deliveryChoice ? { delivery: deliveryChoice } : {}),
               ...(promo ? { promoCode: promo.code } : {}),
             }}

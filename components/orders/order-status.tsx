@@ -27,6 +27,8 @@ import { ReferenceActions } from "@/components/orders/reference-actions";
  *   share or save.
  * - `order`: the order page; lines always shown.
  *
+ * A paid order links its receipt (app/[lang]/orders/[externalTransactionId]/receipt).
+ *
  * An order that turns CAN while the page is open goes to the cart, reopened for the shopper,
  * which says the payment was cancelled (app/cart/page.tsx, `?cancelled=`).
  */
@@ -122,6 +124,16 @@ export function OrderStatus({
         {status === "CAN" && (
           <Link href="/cart" className="font-medium text-brand-700 hover:underline">
             {t.order.backToCart}
+          </Link>
+        )}
+        {/* Paid: the receipt, which says "being prepared" until the invoice job has numbered it. */}
+        {status === "CON" && (
+          <Link
+            href={`/orders/${externalTransactionId}/receipt`}
+            data-testid="receipt-link"
+            className="font-medium text-brand-700 hover:underline"
+          >
+            {t.receipt.open}
           </Link>
         )}
         {page !== "order" && (

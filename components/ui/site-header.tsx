@@ -21,7 +21,7 @@ export function SiteHeader({
   setLanguage: (formData: FormData) => Promise<void>;
 }) {
   return (
-    <header className="border-b border-stone-200 bg-white">
+    <header className="border-b border-stone-200 bg-white print:hidden">
       <nav
         aria-label={t.shop.mainNavigation}
         className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-4"

@@ -8,7 +8,11 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 export function TestModeBanner({ t, mode }: { t: Dictionary; mode: PayMode }) {
   if (mode !== "sandbox") return null;
   return (
-    <div role="status" data-testid="test-mode-banner" className="border-b border-amber-300 bg-amber-100 text-amber-950">
+    <div
+      role="status"
+      data-testid="test-mode-banner"
+      className="border-b border-amber-300 bg-amber-100 text-amber-950 print:hidden"
+    >
       <p className="mx-auto max-w-6xl px-4 py-1.5 text-center text-sm font-medium">{t.shop.testMode}</p>
     </div>
   );

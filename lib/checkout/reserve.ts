@@ -166,6 +166,7 @@ export async function reserveOrder(input: CreateOrderInput, db: Database, policy
         customerName: input.customer?.name ?? null,
         customerPhone: input.customer?.phone ?? null,
         customerEmail: input.customer?.email ?? null,
+        customerNif: input.customer?.nif ?? null,
         subtotalAoa,
         discountAoa,
         deliveryFeeAoa,

@@ -8,6 +8,7 @@ import { adminOrderTexts } from "./en/admin-orders";
 import { adminPromotionTexts } from "./en/admin-promotions";
 import { checkoutTexts } from "./en/checkout";
 import { orderTexts } from "./en/orders";
+import { receiptTexts } from "./en/receipt";
 import { storefrontTexts } from "./en/storefront";
 import type { Dictionary } from "./pt";
 
@@ -16,6 +17,7 @@ export const en: Dictionary = {
   ...storefrontTexts,
   ...checkoutTexts,
   ...orderTexts,
+  ...receiptTexts,
   admin: {
     ...adminTexts,
     ...adminOrderTexts,

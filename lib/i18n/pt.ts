@@ -14,6 +14,7 @@ import { adminOrderTexts } from "./pt/admin-orders";
 import { adminPromotionTexts } from "./pt/admin-promotions";
 import { checkoutTexts } from "./pt/checkout";
 import { orderTexts } from "./pt/orders";
+import { receiptTexts } from "./pt/receipt";
 import { storefrontTexts } from "./pt/storefront";
 
 export const pt = {
@@ -22,6 +23,7 @@ export const pt = {
   ...storefrontTexts,
   ...checkoutTexts,
   ...orderTexts,
+  ...receiptTexts,
   admin: {
     ...adminTexts,
     ...adminOrderTexts,

@@ -1,9 +1,10 @@
 import { z } from "../browser-zod";
+import { NIF_INPUT_MAX, NIF_RULE, nifKind, normaliseNif } from "../nif";
 import { PHONE_DIGITS } from "../phone";
 
 /**
- * Who a shopper is to the shop: a name, a phone and an optional e-mail, as the checkout takes
- * them and the order lookup asks for the phone again. Safe to load in the browser (the checkout
+ * Who a shopper is to the shop: a name, a phone, an optional e-mail and an optional NIF, as the
+ * checkout takes them and the order lookup asks for the phone again. Safe to load in the browser (the checkout
  * form checks the customer with it before sending).
  */
 
@@ -28,6 +29,17 @@ export const customerSchema = z.object({
     .trim()
     .max(254, { error: "is longer than 254 characters" })
     .pipe(z.email({ error: "must be an email address such as nome@exemplo.ao" }))
+    .optional(),
+  /**
+   * Optional: the buyer's NIF for their receipt (lib/nif.ts: a person's or a company's), stored
+   * normalised. Empty, or only separators, means none.
+   */
+  nif: z
+    .string()
+    .max(NIF_INPUT_MAX, { error: `is longer than ${NIF_INPUT_MAX} characters` })
+    .transform(normaliseNif)
+    .refine((nif) => nif === "" || nifKind(nif) !== null, { error: NIF_RULE })
+    .transform((nif) => nif || undefined)
     .optional(),
 });
 

@@ -24,7 +24,8 @@ const DAY_MS = 86_400_000;
  * After the lines: the delivery method, the zone or pickup point (their names as snapshotted), the
  * address's parts, the amount's parts and the promo code (empty for orders from before the shop
  * stored them), the fulfilment state (`to_prepare` for a paid order with none yet, empty for an
- * unpaid or cancelled one) and the shopper's email.
+ * unpaid or cancelled one), the shopper's email and NIF (normalised: a person's `001234567LA042`,
+ * a company's ten digits, which a spreadsheet may show as a number but never shortens).
  */
 export const EXPORT_COLUMNS = [
   "order_id",
@@ -52,6 +53,7 @@ export const EXPORT_COLUMNS = [
   "delivery_fee_aoa",
   "fulfilment_state",
   "customer_email",
+  "customer_nif",
 ] as const;
 
 const isoDate = z.iso.date();
@@ -180,6 +182,7 @@ export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): Read
             order.deliveryFeeAoa,
             order.status === "CON" ? (delivery.fulfilmentState ?? "to_prepare") : "",
             order.customerEmail ?? "",
+            order.customerNif ?? "",
           ];
         });
         controller.enqueue(encoder.encode(stringify(rows, csvOptions)));

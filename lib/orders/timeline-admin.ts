@@ -46,6 +46,10 @@ export interface AdminOrderHeader {
   amountAoa: number;
   customerName: string | null;
   customerPhone: string | null;
+  /** The NIF the buyer gave for the receipt, normalised; null: none. */
+  customerNif: string | null;
+  /** The invoice's number once the record-invoice job wrote it: the receipt is open from then on. */
+  invoiceNumber: number | null;
   referenceNumber: string | null;
   paymentReference: string | null;
   entityNumber: string | null;
@@ -145,6 +149,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
       amountAoa: true,
       customerName: true,
       customerPhone: true,
+      customerNif: true,
       referenceNumber: true,
       paymentReference: true,
       entityNumber: true,
@@ -226,6 +231,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
   } = order;
   const header: AdminOrderHeader = {
     ...columns,
+    invoiceNumber: invoice?.number ?? null,
     delivery,
     nextFulfilmentSteps:
       columns.status === "CON" ? nextFulfilmentStates(delivery.fulfilmentState, delivery.method) : [],

@@ -109,6 +109,40 @@ describe("parseEnv", () => {
     });
   });
 
+  describe("the seller on a receipt: SHOP_LEGAL_NAME, SHOP_NIF, SHOP_ADDRESS", () => {
+    it("leaves each out when unset or empty", () => {
+      const empty = { SHOP_LEGAL_NAME: "", SHOP_NIF: "", SHOP_ADDRESS: "" };
+      for (const source of [valid, { ...valid, ...empty }]) {
+        const { shop } = parseEnv(source);
+        expect([shop.legalName, shop.nif, shop.address]).toEqual([null, null, null]);
+      }
+    });
+
+    it("keeps them, the NIF normalised as the checkout stores a buyer's", () => {
+      const { shop } = parseEnv({
+        ...valid,
+        SHOP_LEGAL_NAME: " Loja Kwanza, Lda ",
+        SHOP_NIF: "500 002 85 50",
+        SHOP_ADDRESS: "Rua Rainha Ginga 12\nLuanda",
+      });
+      expect(shop).toMatchObject({
+        legalName: "Loja Kwanza, Lda",
+        nif: "5000028550",
+        address: "Rua Rainha Ginga 12\nLuanda",
+      });
+      expect(parseEnv({ ...valid, SHOP_NIF: "001234567la042" }).shop.nif).toBe("001234567LA042");
+    });
+
+    it.each(["9876", "500002855", "50000285501", "001234567LA42", "ABC1234567"])(
+      "refuses the SHOP_NIF %s, naming the variable and not the value",
+      (value) => {
+        const { problems, message } = problemsOf({ ...valid, SHOP_NIF: value });
+        expect(problems.map((p) => p.variable)).toEqual(["SHOP_NIF"]);
+        expect(message).not.toContain(value);
+      },
+    );
+  });
+
   it.each(Object.keys(valid))("names %s when it is missing", (variable) => {
     const { problems } = problemsOf({ ...valid, [variable]: undefined });
     expect(problems.map((p) => p.variable)).toEqual([variable]);

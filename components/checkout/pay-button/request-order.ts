@@ -20,6 +20,8 @@ export interface CreatedPayOrder {
 /** The rest of endpoint A's body besides the customer's name and phone (lib/checkout/checkout-rules.ts). */
 export interface CheckoutDetails {
   email?: string;
+  /** The buyer's NIF for the receipt, normalised (lib/nif.ts). */
+  nif?: string;
   delivery?: DeliveryChoice;
   promoCode?: string;
 }
@@ -50,13 +52,17 @@ export async function requestPayOrder(
   customer: PayCustomerInfo | undefined,
   details: CheckoutDetails = {},
 ): Promise<CreatedPayOrder> {
-  const { email, delivery, promoCode } = details;
+  const { email, nif, delivery, promoCode } = details;
   let response: Response;
   try {
     response = await fetch(CREATE_ORDER_PATH, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ customer: customer && email ? { ...customer, email } : customer, delivery, promoCode }),
+      body: JSON.stringify({
+        customer: customer && { ...customer, ...(email ? { email } : {}), ...(nif ? { nif } : {}) },
+        delivery,
+        promoCode,
+      }),
     });
   } catch {
     throw new PayOrderError("network", "the shop could not be reached; check the connection and try again");

@@ -38,6 +38,8 @@ export const adminOrderTexts: typeof pt = {
     amount: "Amount",
     customer: "Customer",
     phone: "Phone",
+    nif: "NIF",
+    receipt: "Receipt",
     referenceNumber: "Reference number",
     paymentReference: "Payment reference",
     entity: "Entity",

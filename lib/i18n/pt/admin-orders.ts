@@ -36,6 +36,8 @@ export const adminOrderTexts = {
     amount: "Valor",
     customer: "Cliente",
     phone: "Telefone",
+    nif: "NIF",
+    receipt: "Recibo",
     referenceNumber: "Número de referência",
     paymentReference: "Referência de pagamento",
     entity: "Entidade",

@@ -174,6 +174,8 @@ describe("the CSV export's delivery columns", () => {
       "1500",
       "shipped",
       "ana@example.com",
+      // customer_nif: none given.
+      "",
     ]);
     const pickupRow = byId.get(pickup.externalTransactionId)!;
     expect(column(pickupRow, "delivery_method")).toBe("pickup");

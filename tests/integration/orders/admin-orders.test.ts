@@ -45,6 +45,7 @@ interface NewOrder {
   paymentReference?: string | null;
   customerName?: string | null;
   customerPhone?: string | null;
+  customerNif?: string | null;
   attentionReason?: string | null;
   finalizedAt?: Date | null;
   lines?: { productName: string; quantity: number; unitPriceAoa: number }[];
@@ -78,6 +79,7 @@ async function insertOrder(order: NewOrder) {
       clientId: `shopper_${randomUUID()}`,
       customerName: order.customerName ?? null,
       customerPhone: order.customerPhone ?? null,
+      customerNif: order.customerNif ?? null,
       attentionReason: order.attentionReason ?? null,
       attentionAt: order.attentionReason ? order.createdAt : null,
       createdAt: order.createdAt,
@@ -378,6 +380,7 @@ describe("GET /api/admin/orders/export", () => {
         paymentReference: "PR-1",
         customerName: '=HYPERLINK("http://evil.example","ver")',
         customerPhone: "+244 923 456 789",
+        customerNif: "001234567LA042",
         lines: [
           { productName: "Café Amboim", quantity: 2, unitPriceAoa: 2500 },
           { productName: "Caneca, grande", quantity: 1, unitPriceAoa: 7500 },
@@ -424,6 +427,8 @@ describe("GET /api/admin/orders/export", () => {
         "2 x Café Amboim; 1 x Caneca, grande",
         // An order from before delivery methods: no delivery, no parts but the zero defaults, to prepare.
         ...["", "", "", "", "", "", "", "", "", "0", "", "0", "to_prepare", ""],
+        // The buyer's NIF, as stored.
+        "001234567LA042",
       ]);
       expect(records[2]).toEqual([
         lastMinute.externalTransactionId,
@@ -439,6 +444,8 @@ describe("GET /api/admin/orders/export", () => {
         "",
         "",
         ...["", "", "", "", "", "", "", "", "", "0", "", "0", "", ""],
+        // No NIF given.
+        "",
       ]);
       const ids = records.map((record) => record[0]);
       expect(ids).not.toContain(dayBefore.externalTransactionId);

@@ -22,6 +22,7 @@ import { formatAoa } from "@/lib/money";
 import { MAX_FULFILMENT_NOTE } from "@/lib/orders/fulfilment";
 import { lineName } from "@/lib/catalog/variants";
 import { customerMessage } from "@/lib/orders/customer-message";
+import { receiptNumber } from "@/lib/orders/receipt";
 import { customerWhatsappDigits, whatsappLink } from "@/lib/whatsapp";
 
 // One order in the back office: its header, lines, jobs and history (lib/orders/timeline-admin.ts),
@@ -73,6 +74,23 @@ export default async function AdminOrderPage({
         <Field label={text.amount}>{formatAoa(order.amountAoa)}</Field>
         <Field label={text.customer}>{order.customerName ?? "—"}</Field>
         <Field label={text.phone}>{order.customerPhone ?? "—"}</Field>
+        <Field label={text.nif}>
+          <span data-testid="order-nif" className="font-mono">
+            {order.customerNif ?? "—"}
+          </span>
+        </Field>
+        {order.invoiceNumber !== null && (
+          <Field label={text.receipt}>
+            {/* The shopper's receipt page: the back office opens the same document the shopper prints. */}
+            <Link
+              href={`/orders/${order.externalTransactionId}/receipt`}
+              data-testid="order-receipt"
+              className="underline"
+            >
+              {t.receipt.openAdmin(receiptNumber(order.invoiceNumber))}
+            </Link>
+          </Field>
+        )}
         <Field label={text.referenceNumber}>{order.referenceNumber ?? "—"}</Field>
         <Field label={text.paymentReference}>
           {order.paymentReference ?? "—"}
