@@ -7,6 +7,7 @@ import { adminDeliveryTexts } from "./en/admin-delivery";
 import { adminOrderTexts } from "./en/admin-orders";
 import { adminPromotionTexts } from "./en/admin-promotions";
 import { checkoutTexts } from "./en/checkout";
+import { offlineTexts } from "./en/offline";
 import { orderTexts } from "./en/orders";
 import { storefrontTexts } from "./en/storefront";
 import type { Dictionary } from "./pt";
@@ -16,6 +17,7 @@ export const en: Dictionary = {
   ...storefrontTexts,
   ...checkoutTexts,
   ...orderTexts,
+  ...offlineTexts,
   admin: {
     ...adminTexts,
     ...adminOrderTexts,

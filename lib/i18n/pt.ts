@@ -13,6 +13,7 @@ import { adminDeliveryTexts } from "./pt/admin-delivery";
 import { adminOrderTexts } from "./pt/admin-orders";
 import { adminPromotionTexts } from "./pt/admin-promotions";
 import { checkoutTexts } from "./pt/checkout";
+import { offlineTexts } from "./pt/offline";
 import { orderTexts } from "./pt/orders";
 import { storefrontTexts } from "./pt/storefront";
 
@@ -22,6 +23,7 @@ export const pt = {
   ...storefrontTexts,
   ...checkoutTexts,
   ...orderTexts,
+  ...offlineTexts,
   admin: {
     ...adminTexts,
     ...adminOrderTexts,
