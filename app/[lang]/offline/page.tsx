@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { KeptOrderPages, RetryButton } from "@/components/offline/kept-order-pages";
+import { EnvError, getEnv } from "@/lib/env";
 import { langParams, routeLang } from "@/lib/http/route-lang";
 import { ORDER_PAGE_KEPT_DAYS } from "@/lib/offline/offline-rules";
 
@@ -9,7 +10,17 @@ import { ORDER_PAGE_KEPT_DAYS } from "@/lib/offline/offline-rules";
 // pages this browser kept (read from the worker's cache by the browser itself).
 export const dynamic = "force-static";
 
+/**
+ * Both languages, built ahead when the build has the shop's settings. A build without them (a
+ * Docker image's) builds none: the page is rendered on its first request, and kept from then on.
+ */
 export function generateStaticParams() {
+  try {
+    getEnv();
+  } catch (error) {
+    if (error instanceof EnvError) return [];
+    throw error;
+  }
   return langParams();
 }
 

@@ -7,8 +7,10 @@ import { OFFLINE_PAGE_PATH } from "@/lib/offline/offline-rules";
 // /serwist/sw.js, the shop's service worker (app/sw.ts), and its source map: Serwist's route for
 // Next's Turbopack build, which has no webpack plugin to emit a worker. `next build` prerenders
 // both files (esbuild bundles app/sw.ts with Serwist, on this machine, nothing fetched); after
-// that they are static files. The precache list is the offline page alone: the budget of a first
-// visit has no room for every chunk, which the worker keeps as they are used instead.
+// that they are static files, so serwist and @serwist/turbopack are dev dependencies: the
+// production server (pruned of them) serves what the build wrote. The precache list is the
+// offline page alone: the budget of a first visit has no room for every chunk, which the worker
+// keeps as they are used instead.
 
 /**
  * This build's id for the worker's caches and the offline page's revision: a digest of the names
