@@ -1,8 +1,6 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { dictionary } from "@/lib/i18n/dictionaries";
-import type { Lang } from "@/lib/i18n/languages";
 import { luandaDayAndTime } from "@/lib/luanda-time";
 import { keptUntil, ORDER_PAGES_CACHE, orderPageOf, type OrderPageKind } from "@/lib/offline/offline-rules";
 import { shortOrderId } from "@/lib/orders/order-number";
@@ -11,7 +9,27 @@ import { shortOrderId } from "@/lib/orders/order-number";
  * The offline page's list of the order pages this browser kept (the service worker's cache,
  * read here by the page itself), newest first, each a plain link: offline, the worker answers
  * it from that cache. Those past their time are left out; the worker deletes them.
+ *
+ * Its texts come from the server, each with a SLOT for what only the browser knows (the order's
+ * number, when the page was saved), so the page loads no dictionary: what the worker precaches
+ * for it stays small.
  */
+
+/** Where a text from the server takes the value the browser fills in. */
+export const SLOT = "{}";
+
+export interface KeptOrderPagesTexts {
+  /** The shop's locale, for the dates. */
+  locale: string;
+  none: string;
+  /** "Encomenda <SLOT>". */
+  order: string;
+  kinds: Record<OrderPageKind, string>;
+  /** "Guardada a <SLOT> (hora de Luanda)". */
+  savedAt: string;
+}
+
+const fill = (text: string, value: string) => text.replace(SLOT, value);
 
 interface KeptPage {
   path: string;
@@ -37,8 +55,7 @@ async function keptOrderPages(now: number): Promise<KeptPage[]> {
   return pages.filter((page) => page !== null).sort((a, b) => b.savedAt.localeCompare(a.savedAt));
 }
 
-export function KeptOrderPages({ lang }: { lang: Lang }) {
-  const t = dictionary(lang);
+export function KeptOrderPages({ texts }: { texts: KeptOrderPagesTexts }) {
   const [pages, setPages] = useState<KeptPage[] | null>(null);
 
   useEffect(() => {
@@ -54,17 +71,17 @@ export function KeptOrderPages({ lang }: { lang: Lang }) {
 
   // Before the cache is read: nothing, rather than "none" flashing first.
   if (pages === null) return null;
-  if (pages.length === 0) return <p data-testid="no-kept-order-pages">{t.offline.keptNone}</p>;
+  if (pages.length === 0) return <p data-testid="no-kept-order-pages">{texts.none}</p>;
   return (
     <ul className="flex flex-col gap-3">
       {pages.map((page) => (
         <li key={page.path} data-testid="kept-order-page">
           {/* A plain link: the worker answers the navigation, the router would ask the server first. */}
           <a href={page.path} className="font-medium text-brand-700 hover:underline">
-            {t.order.title(shortOrderId(page.externalTransactionId))}: {t.offline.pageKinds[page.kind]}
+            {fill(texts.order, shortOrderId(page.externalTransactionId))}: {texts.kinds[page.kind]}
           </a>
           <span className="block text-sm text-stone-600">
-            {t.offline.savedAt(luandaDayAndTime(page.savedAt, t.locale))}
+            {fill(texts.savedAt, luandaDayAndTime(page.savedAt, texts.locale))}
           </span>
         </li>
       ))}

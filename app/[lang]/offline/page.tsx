@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { KeptOrderPages, RetryButton } from "@/components/offline/kept-order-pages";
+import { KeptOrderPages, RetryButton, SLOT } from "@/components/offline/kept-order-pages";
 import { EnvError, getEnv } from "@/lib/env";
 import { langParams, routeLang } from "@/lib/http/route-lang";
 import { ORDER_PAGE_KEPT_DAYS } from "@/lib/offline/offline-rules";
@@ -30,7 +30,7 @@ export async function generateMetadata({ params }: { params: Promise<{ lang: str
 }
 
 export default async function OfflinePage({ params }: { params: Promise<{ lang: string }> }) {
-  const { lang, t } = await routeLang(params);
+  const { t } = await routeLang(params);
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
       <div className="flex flex-col items-start gap-3">
@@ -46,7 +46,15 @@ export default async function OfflinePage({ params }: { params: Promise<{ lang: 
           {t.offline.keptTitle}
         </h2>
         <p className="text-sm text-stone-600">{t.offline.keptIntro(ORDER_PAGE_KEPT_DAYS)}</p>
-        <KeptOrderPages lang={lang} />
+        <KeptOrderPages
+          texts={{
+            locale: t.locale,
+            none: t.offline.keptNone,
+            order: t.order.title(SLOT),
+            kinds: t.offline.pageKinds,
+            savedAt: t.offline.savedAt(SLOT),
+          }}
+        />
       </section>
     </div>
   );
