@@ -4,32 +4,13 @@ import { useEffect, useState } from "react";
 import { luandaDayAndTime } from "@/lib/luanda-time";
 import { keptUntil, ORDER_PAGES_CACHE, orderPageOf, type OrderPageKind } from "@/lib/offline/offline-rules";
 import { shortOrderId } from "@/lib/orders/order-number";
+import { fillSlot, type KeptOrderPagesTexts } from "@/components/offline/kept-order-texts";
 
 /**
  * The offline page's list of the order pages this browser kept (the service worker's cache,
  * read here by the page itself), newest first, each a plain link: offline, the worker answers
  * it from that cache. Those past their time are left out; the worker deletes them.
- *
- * Its texts come from the server, each with a SLOT for what only the browser knows (the order's
- * number, when the page was saved), so the page loads no dictionary: what the worker precaches
- * for it stays small.
  */
-
-/** Where a text from the server takes the value the browser fills in. */
-export const SLOT = "{}";
-
-export interface KeptOrderPagesTexts {
-  /** The shop's locale, for the dates. */
-  locale: string;
-  none: string;
-  /** "Encomenda <SLOT>". */
-  order: string;
-  kinds: Record<OrderPageKind, string>;
-  /** "Guardada a <SLOT> (hora de Luanda)". */
-  savedAt: string;
-}
-
-const fill = (text: string, value: string) => text.replace(SLOT, value);
 
 interface KeptPage {
   path: string;
@@ -78,10 +59,10 @@ export function KeptOrderPages({ texts }: { texts: KeptOrderPagesTexts }) {
         <li key={page.path} data-testid="kept-order-page">
           {/* A plain link: the worker answers the navigation, the router would ask the server first. */}
           <a href={page.path} className="font-medium text-brand-700 hover:underline">
-            {fill(texts.order, shortOrderId(page.externalTransactionId))}: {texts.kinds[page.kind]}
+            {fillSlot(texts.order, shortOrderId(page.externalTransactionId))}: {texts.kinds[page.kind]}
           </a>
           <span className="block text-sm text-stone-600">
-            {fill(texts.savedAt, luandaDayAndTime(page.savedAt, texts.locale))}
+            {fillSlot(texts.savedAt, luandaDayAndTime(page.savedAt, texts.locale))}
           </span>
         </li>
       ))}

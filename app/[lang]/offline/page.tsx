@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { KeptOrderPages, RetryButton, SLOT } from "@/components/offline/kept-order-pages";
+import { KeptOrderPages, RetryButton } from "@/components/offline/kept-order-pages";
+import { SLOT } from "@/components/offline/kept-order-texts";
 import { EnvError, getEnv } from "@/lib/env";
 import { langParams, routeLang } from "@/lib/http/route-lang";
 import { ORDER_PAGE_KEPT_DAYS } from "@/lib/offline/offline-rules";
