@@ -19,10 +19,11 @@ const LANGUAGE_IMAGE = `(?:${[DEFAULT_LANG, ...OTHER_LANGS].join("|")})/.+/openg
 
 /**
  * Every address but the API's, Next's own, the sitemaps' (/sitemap/<n>.xml: a route with a
- * parameter, which comes after these rewrites; their index) and a language's Open Graph images;
- * files (public/, robots.txt, the icon) are served before any of these.
+ * parameter, which comes after these rewrites; their index), the service worker's
+ * (/serwist/sw.js: app/serwist/[path]/route.ts, a route with a parameter too) and a language's
+ * Open Graph images; files (public/, robots.txt, the icon) are served before any of these.
  */
-const PAGE = `/:path((?!api(?:/|$)|_next/|sitemap/|sitemap_index\\.xml$|${LANGUAGE_IMAGE}).+)`;
+const PAGE = `/:path((?!api(?:/|$)|_next/|sitemap/|sitemap_index\\.xml$|serwist/|${LANGUAGE_IMAGE}).+)`;
 
 function languageRewrites() {
   const into = (lang, has) => [
@@ -37,7 +38,7 @@ function languageRewrites() {
 
 /**
  * The Content-Security-Policy of the cached pages (`/`, `/page/<n>`, `/categories/<slug>` and its
- * pages, `/products/<slug>`), which cannot carry a
+ * pages, `/products/<slug>`, and the offline page, built once for the service worker), which cannot carry a
  * per-response nonce: lib/http/csp.ts, `contentSecurityPolicy({ nonce: null })`. Every other
  * page gets its nonce policy from proxy.ts.
  */
@@ -49,6 +50,7 @@ const cachedPagePolicy = (development) =>
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
+    "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -60,7 +62,9 @@ const nextConfig = (phase) => ({
   reactStrictMode: true,
   poweredByHeader: false,
   // pg and Prisma's driver adapter are Node libraries; load them from node_modules at run time.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg"],
+  // esbuild (native, or its WebAssembly build) bundles the service worker when the build
+  // prerenders app/serwist/[path]/route.ts: a program to run, not code to bundle.
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "esbuild", "esbuild-wasm"],
   images: { unoptimized: true },
   // GET /api/health compares the database's migrations with this build's (lib/db/health.ts);
   // file tracing cannot see a directory read, so ship it with that function.
@@ -100,6 +104,8 @@ const nextConfig = (phase) => ({
       { source: "/page/:page", headers: cachedPolicy },
       { source: "/categories/:slug", headers: cachedPolicy },
       { source: "/categories/:slug/page/:page", headers: cachedPolicy },
+      // The page the service worker shows offline (app/[lang]/offline/page.tsx): built once.
+      { source: "/offline", headers: cachedPolicy },
     ];
   },
 });

@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { nodeEnv } from "@/lib/env";
 import { contentSecurityPolicy, newNonce } from "@/lib/http/csp";
+import { ORDER_PAGE_CACHE_CONTROL, orderPageOf } from "@/lib/offline/offline-rules";
 
 // The Content-Security-Policy with a fresh nonce, for every page rendered per request (the
 // cart, checkout, result and order pages, the back office, the 404): Next reads the nonce from
@@ -15,18 +16,22 @@ export function proxy(request: NextRequest) {
   headers.set("Content-Security-Policy", policy);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", policy);
+  // The shopper's order pages may be kept in this browser (the service worker keeps them to be
+  // read offline) and nowhere else; every other page keeps Next's no-store (lib/offline/offline-rules.ts).
+  if (orderPageOf(request.nextUrl.pathname)) response.headers.set("Cache-Control", ORDER_PAGE_CACHE_CONTROL);
   return response;
 }
 
 export const config = {
   // Not `/`, `/page/…`, `/categories/…` nor `/products/…` (the cached pages and the product images), nor the API (the
   // webhook above all), Next's files, the icon, the sitemaps (/sitemap/<n>.xml) and their index (/sitemap.xml), robots.txt or the
-  // Open Graph images (/pt/products/<slug>/opengraph-image): no script runs in those.
+  // Open Graph images (/pt/products/<slug>/opengraph-image): no script runs in those. Nor the offline page (built once,
+  // its policy from next.config.mjs) or the service worker's script (/serwist/sw.js).
   // Prefetches neither: they carry no script to run.
   matcher: [
     {
       source:
-        "/((?!api/|_next/static|_next/image|products/|categories/|page/|icon\\.svg$|sitemap/|sitemap(?:_index)?\\.xml$|robots\\.txt$|[a-z]{2}/.+/opengraph-image$).+)",
+        "/((?!api/|_next/static|_next/image|products/|categories/|page/|icon\\.svg$|sitemap/|sitemap(?:_index)?\\.xml$|robots\\.txt$|[a-z]{2}/.+/opengraph-image$|offline$|serwist/).+)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -3,8 +3,7 @@ import { OrderStatus } from "@/components/orders/order-status";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/http/request-lang";
-import { shortOrderId } from "@/lib/orders/order-number";
-import { EXTERNAL_TRANSACTION_ID } from "@/lib/orders/status";
+import { EXTERNAL_TRANSACTION_ID, shortOrderId } from "@/lib/orders/order-number";
 import { getOrderSummary } from "@/lib/orders/summary";
 import { whatsappLink } from "@/lib/whatsapp";
 

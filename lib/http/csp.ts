@@ -14,7 +14,7 @@ export function newNonce(): string {
  *   only with this response's nonce (Next puts it on its own scripts; the PayButton's loader on
  *   the SDK's tag), and 'strict-dynamic' lets those scripts load what they need, so the SDK's
  *   address does not have to be listed and one build serves the sandbox and production.
- * - **Without a nonce** (the catalogue and product pages, built once and served from the cache
+ * - **Without a nonce** (the catalogue and product pages and the offline page, built once and served from the cache
  *   to every shopper, so they cannot carry a per-response secret): scripts from the shop's own
  *   origin, plus the inline scripts Next writes into the page (its data for hydration), and
  *   nothing from anywhere else. These pages show only the owner's catalogue, escaped by React,
@@ -39,6 +39,9 @@ export function contentSecurityPolicy({
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
+    // The service worker (/serwist/sw.js, app/sw.ts). Without it, the nonce policy's script-src
+    // would decide, and a worker's script can carry no nonce ('strict-dynamic' drops 'self').
+    "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -6,7 +6,7 @@ import { clientAddress, UNKNOWN_CLIENT_ADDRESS } from "./client-address";
 import { getEnv } from "../env";
 import type { ResolveOutcome } from "../orders/attention-admin";
 import { webhookEventPagePath, orderPagePath } from "../orders/order-flash";
-import { EXTERNAL_TRANSACTION_ID } from "../orders/status";
+import { EXTERNAL_TRANSACTION_ID } from "../orders/order-number";
 import {
   fulfilOrder,
   INVALID_FULFILMENT_BODY,

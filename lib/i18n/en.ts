@@ -7,6 +7,7 @@ import { adminDeliveryTexts } from "./en/admin-delivery";
 import { adminOrderTexts } from "./en/admin-orders";
 import { adminPromotionTexts } from "./en/admin-promotions";
 import { checkoutTexts } from "./en/checkout";
+import { offlineTexts } from "./en/offline";
 import { orderTexts } from "./en/orders";
 import { receiptTexts } from "./en/receipt";
 import { storefrontTexts } from "./en/storefront";
@@ -18,6 +19,7 @@ export const en: Dictionary = {
   ...checkoutTexts,
   ...orderTexts,
   ...receiptTexts,
+  ...offlineTexts,
   admin: {
     ...adminTexts,
     ...adminOrderTexts,

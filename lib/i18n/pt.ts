@@ -13,6 +13,7 @@ import { adminDeliveryTexts } from "./pt/admin-delivery";
 import { adminOrderTexts } from "./pt/admin-orders";
 import { adminPromotionTexts } from "./pt/admin-promotions";
 import { checkoutTexts } from "./pt/checkout";
+import { offlineTexts } from "./pt/offline";
 import { orderTexts } from "./pt/orders";
 import { receiptTexts } from "./pt/receipt";
 import { storefrontTexts } from "./pt/storefront";
@@ -24,6 +25,7 @@ export const pt = {
   ...checkoutTexts,
   ...orderTexts,
   ...receiptTexts,
+  ...offlineTexts,
   admin: {
     ...adminTexts,
     ...adminOrderTexts,

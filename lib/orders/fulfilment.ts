@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { JOB_TYPES } from "../jobs/job-types";
-import { EXTERNAL_TRANSACTION_ID } from "./status";
+import { EXTERNAL_TRANSACTION_ID } from "./order-number";
 import { ORDER_DELIVERY_SELECT, orderDelivery, type OrderDelivery } from "./delivery-details";
 import {
   FULFILMENT_STATES,

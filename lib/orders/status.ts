@@ -16,9 +16,6 @@ import { applyPaymentUpdate, type OrderStatus, type UpdateOutcome } from "./stat
  * safety net for a notification that is late or lost.
  */
 
-/** `order_` + a lower-case UUID v4: the only form we issue (and the database accepts). */
-export const EXTERNAL_TRANSACTION_ID = /^order_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
 /** `?refresh=1`, and an order whose hold ran out, ask the service at most this often per order. */
 export const MIN_REFRESH_INTERVAL_MS = 2_000;
 /** An order the service never heard of, this old, was abandoned mid-creation: cancel it. */

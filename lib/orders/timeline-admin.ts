@@ -4,7 +4,7 @@ import { isCreationFailure } from "./cancel-reasons";
 import { ORDER_DELIVERY_SELECT, orderDelivery, type OrderDelivery } from "./delivery-details";
 import { fulfilmentEventsOf, type FulfilmentEventView } from "./fulfilment";
 import { nextFulfilmentStates, type FulfilmentState } from "./fulfilment-states";
-import { EXTERNAL_TRANSACTION_ID } from "./status";
+import { EXTERNAL_TRANSACTION_ID } from "./order-number";
 import type { OrderStatusCode } from "./orders-admin";
 
 /**

@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEMO_PRODUCTS } from "@/scripts/db/seed.mjs";
+import { pt } from "@/lib/i18n/dictionaries";
 import { withPgClient } from "@/scripts/db/pg-client.mjs";
 import { waitUntilAnswering } from "@/harness/next-production";
 import { composeServices, parseDockerfile, type DockerStage } from "../../harness/support/container-recipe";
@@ -278,7 +279,7 @@ describe.skipIf(Boolean(process.env.CI) && embedded)(
       });
     });
 
-    it("the image's CMD serves the shop: health 200, the catalogue, pages, public files, next.config's headers; the HEALTHCHECK passes; SIGTERM stops it", async () => {
+    it("the image's CMD serves the shop: health 200, the catalogue, pages, public files, the service worker, next.config's headers; the HEALTHCHECK passes; SIGTERM stops it", async () => {
       const runtime = stage("runtime");
       const port = String(await freePort());
       const cronSecret = "operators-secret-for-the-health-details";
@@ -330,6 +331,16 @@ describe.skipIf(Boolean(process.env.CI) && embedded)(
       const image = await fetch(`${url}${DEMO_PRODUCTS[0]!.imagePath}`);
       expect(image.status).toBe(200);
       expect(image.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+      // The service worker, prerendered by the build: served without the packages that built it
+      // (serwist and @serwist/turbopack are dev dependencies, pruned), for the whole shop.
+      const worker = await fetch(`${url}/serwist/sw.js`);
+      expect(worker.status, server.output()).toBe(200);
+      expect(worker.headers.get("service-worker-allowed")).toBe("/");
+      expect(await worker.text()).toContain('url:"/offline"');
+      // The page it precaches: not built ahead by an image's build (no settings then), rendered on its first request.
+      const offline = await fetch(`${url}/offline`);
+      expect(offline.status, server.output()).toBe(200);
+      expect(await offline.text()).toContain(pt.offline.title);
 
       const healthcheck = await run(runtime.healthcheck!, { cwd: runtimeDir, env });
       expect(healthcheck.code, healthcheck.output).toBe(0);

@@ -72,6 +72,7 @@ const LIB_LAYERS: string[][] = [
   ["lib/promotions/"],
   ["lib/delivery/"],
   ["lib/orders/"],
+  ["lib/offline/"],
   ["lib/checkout/"],
   ["lib/mail/"],
   ["lib/jobs/handlers.ts", "lib/jobs/runner.ts"],

@@ -45,6 +45,13 @@ describe("next.config.mjs", () => {
       expect(await rewrite(path), path).toBeUndefined();
   });
 
+  it("leaves the service worker's script at its address, for every language", async () => {
+    for (const lang of LANGS)
+      for (const path of ["/serwist/sw.js", "/serwist/sw.js.map"])
+        expect(await rewrite(path, { [LANG_COOKIE]: lang }), path).toBeUndefined();
+    expect(await rewrite("/offline")).toBe(`/${DEFAULT_LANG}/offline`);
+  });
+
   it("leaves the split sitemaps and a language's Open Graph images at the addresses Next gives them", async () => {
     for (const path of [
       "/sitemap/0.xml",
@@ -78,6 +85,7 @@ describe("next.config.mjs", () => {
         "/page/:page",
         "/categories/:slug",
         "/categories/:slug/page/:page",
+        "/offline",
       ]);
       for (const rule of policies)
         expect(rule.headers).toEqual([

@@ -14,7 +14,7 @@ import { db } from "@/lib/db/client";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
-import { EXTERNAL_TRANSACTION_ID } from "@/lib/orders/status";
+import { EXTERNAL_TRANSACTION_ID } from "@/lib/orders/order-number";
 import { getOrderSummary } from "@/lib/orders/summary";
 
 // The cart actions of this page may end expired stock holds, asking the service once (1.5 s at most).

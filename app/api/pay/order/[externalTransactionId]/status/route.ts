@@ -5,7 +5,8 @@ import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http/json-error";
 import { drainJobsInBackground, drainJobsThenRefreshCatalog, endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
-import { changedTheOrder, EXTERNAL_TRANSACTION_ID, orderStatus, storedAReference } from "@/lib/orders/status";
+import { EXTERNAL_TRANSACTION_ID } from "@/lib/orders/order-number";
+import { changedTheOrder, orderStatus, storedAReference } from "@/lib/orders/status";
 import { payClient } from "@/lib/orders/pay-client";
 
 // Endpoint C (contract 4.2): the order's status from our database, checked with the service when stale.

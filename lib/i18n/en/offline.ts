@@ -1,0 +1,20 @@
+/**
+ * The offline page (app/[lang]/offline/page.tsx), which the service worker shows for a page it
+ * cannot load without the internet. In English; composed into ../en.ts.
+ */
+
+import type { offlineTexts as pt } from "../pt/offline";
+
+export const offlineTexts: typeof pt = {
+  offline: {
+    title: "You are offline",
+    body: "This page needs the internet and is not kept on this device. Try again when you are back online.",
+    retry: "Try again",
+    keptTitle: "What you can open offline",
+    keptIntro: (days: number) =>
+      `The pages of the orders you opened in this browser in the last ${days} days: the reference to pay, the entity, the amount and until when, and the order's status when you opened them.`,
+    keptNone: "No orders are kept in this browser yet.",
+    pageKinds: { pending: "Reference to pay", success: "Payment confirmation", order: "Order page" },
+    savedAt: (when: string) => `Saved ${when} (Luanda time)`,
+  },
+};
