@@ -15,6 +15,9 @@ export function proxy(request: NextRequest) {
   headers.set("Content-Security-Policy", policy);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", policy);
+  // /search answers `Save-Data: on` with cards without pictures (lib/http/save-data.ts); the cached
+  // pages say so from next.config.mjs.
+  if (request.nextUrl.pathname === "/search") response.headers.append("Vary", "Save-Data");
   return response;
 }
 
