@@ -18,20 +18,47 @@ const OTHER_LANGS = ["en"];
 const LANGUAGE_IMAGE = `(?:${[DEFAULT_LANG, ...OTHER_LANGS].join("|")})/.+/opengraph-image(?:/|$)`;
 
 /**
+ * The cached pages' form for a shopper saving data lives under app/[lang]/save-data/, reached
+ * only through the rewrites below: its address is never a page of its own.
+ */
+const SAVE_DATA_SEGMENT = "save-data";
+
+/**
  * Every address but the API's, Next's own, the sitemaps' (/sitemap/<n>.xml: a route with a
  * parameter, which comes after these rewrites; their index), the service worker's
- * (/serwist/sw.js: app/serwist/[path]/route.ts, a route with a parameter too) and a language's
- * Open Graph images; files (public/, robots.txt, the icon) are served before any of these.
+ * (/serwist/sw.js: app/serwist/[path]/route.ts, a route with a parameter too), a language's Open
+ * Graph images and the Save-Data pages' own; files (public/, robots.txt, the icon) are served
+ * before any of these.
  */
-const PAGE = `/:path((?!api(?:/|$)|_next/|sitemap/|sitemap_index\\.xml$|serwist/|${LANGUAGE_IMAGE}).+)`;
+const PAGE = `/:path((?!api(?:/|$)|_next/|sitemap/|sitemap_index\\.xml$|serwist/|${SAVE_DATA_SEGMENT}(?:/|$)|${LANGUAGE_IMAGE}).+)`;
+
+/**
+ * The cached pages but `/` (CACHED_PAGES below): the catalogue's later pages, a category and its
+ * pages, a product (not its image files, which are served before any rewrite).
+ */
+const CACHED_PAGE = "/:path(page/[^/]+|categories/[^/]+|categories/[^/]+/page/[^/]+|products/[^/]+)";
+
+/**
+ * A browser that sends `Save-Data: on` (its data saver) gets the cached pages' lighter form
+ * (app/[lang]/save-data/, docs/storefront.md#saving-data), chosen here by the header alone so
+ * that both forms stay cached pages; their responses say `Vary: Save-Data` (headers below). The
+ * header's value is a case-insensitive token.
+ */
+const SAVE_DATA = { type: "header", key: "save-data", value: "[Oo][Nn]" };
 
 function languageRewrites() {
-  const into = (lang, has) => [
-    { source: "/", destination: `/${lang}`, ...(has ? { has } : {}) },
-    { source: PAGE, destination: `/${lang}/:path`, ...(has ? { has } : {}) },
-  ];
+  const into = (lang, cookie) => {
+    const when = (...has) => (has.length > 0 ? { has } : {});
+    const language = cookie ? [cookie] : [];
+    return [
+      { source: "/", destination: `/${lang}/${SAVE_DATA_SEGMENT}`, ...when(SAVE_DATA, ...language) },
+      { source: CACHED_PAGE, destination: `/${lang}/${SAVE_DATA_SEGMENT}/:path`, ...when(SAVE_DATA, ...language) },
+      { source: "/", destination: `/${lang}`, ...when(...language) },
+      { source: PAGE, destination: `/${lang}/:path`, ...when(...language) },
+    ];
+  };
   return [
-    ...OTHER_LANGS.flatMap((lang) => into(lang, [{ type: "cookie", key: LANG_COOKIE, value: lang }])),
+    ...OTHER_LANGS.flatMap((lang) => into(lang, { type: "cookie", key: LANG_COOKIE, value: lang })),
     ...into(DEFAULT_LANG),
   ];
 }
@@ -57,6 +84,19 @@ const cachedPagePolicy = (development) =>
     "frame-ancestors 'none'",
   ].join("; ");
 
+/**
+ * The cached pages' addresses, as the headers below match them: the catalogue and its later
+ * pages, a product page (the product images under public/products/ are files, not pages), a
+ * category's pages (app/[lang]/categories/).
+ */
+const CACHED_PAGES = [
+  "/",
+  "/products/:slug((?!.*\\.svg$)[^/]+)",
+  "/page/:page",
+  "/categories/:slug",
+  "/categories/:slug/page/:page",
+];
+
 /** @type {(phase: string) => import('next').NextConfig} */
 const nextConfig = (phase) => ({
   reactStrictMode: true,
@@ -65,7 +105,18 @@ const nextConfig = (phase) => ({
   // esbuild (native, or its WebAssembly build) bundles the service worker when the build
   // prerenders app/serwist/[path]/route.ts: a program to run, not code to bundle.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "esbuild", "esbuild-wasm"],
-  images: { unoptimized: true },
+  // Product pictures are resized for the screen by Next's image optimizer (components/catalog/
+  // product-image.tsx): the back office's uploads (/api/images/<id>, up to 4000 px) and any raster
+  // file under public/products/; the demo's SVGs are served as they are. 75 is every picture's
+  // quality, 50 a shopper's saving data (SAVE_DATA_QUALITY); WebP where the browser takes it.
+  images: {
+    localPatterns: [
+      { pathname: "/api/images/**", search: "" },
+      { pathname: "/products/**", search: "" },
+    ],
+    qualities: [50, 75],
+    formats: ["image/webp"],
+  },
   // GET /api/health compares the database's migrations with this build's (lib/db/health.ts);
   // file tracing cannot see a directory read, so ship it with that function.
   outputFileTracingIncludes: { "/api/health": ["./prisma/migrations/**/*"] },
@@ -97,13 +148,10 @@ const nextConfig = (phase) => ({
           { key: "X-Frame-Options", value: "DENY" },
         ],
       },
-      { source: "/", headers: cachedPolicy },
-      // A product page; the product images under public/products/ are files, not pages.
-      { source: "/products/:slug((?!.*\\.svg$)[^/]+)", headers: cachedPolicy },
-      // The catalogue's later pages, and a category's pages (app/[lang]/categories/).
-      { source: "/page/:page", headers: cachedPolicy },
-      { source: "/categories/:slug", headers: cachedPolicy },
-      { source: "/categories/:slug/page/:page", headers: cachedPolicy },
+      ...CACHED_PAGES.map((source) => ({ source, headers: cachedPolicy })),
+      // The cached pages answer a `Save-Data: on` request with their lighter form (the rewrites
+      // above): caches between the shop and the shopper must keep both.
+      ...CACHED_PAGES.map((source) => ({ source, headers: [{ key: "Vary", value: "Save-Data" }] })),
       // The page the service worker shows offline (app/[lang]/offline/page.tsx): built once.
       { source: "/offline", headers: cachedPolicy },
     ];

@@ -19,6 +19,9 @@ export function proxy(request: NextRequest) {
   // The shopper's order pages may be kept in this browser (the service worker keeps them to be
   // read offline) and nowhere else; every other page keeps Next's no-store (lib/offline/offline-rules.ts).
   if (orderPageOf(request.nextUrl.pathname)) response.headers.set("Cache-Control", ORDER_PAGE_CACHE_CONTROL);
+  // /search answers `Save-Data: on` with cards without pictures (lib/http/save-data.ts); the cached
+  // pages say so from next.config.mjs.
+  if (request.nextUrl.pathname === "/search") response.headers.append("Vary", "Save-Data");
   return response;
 }
 

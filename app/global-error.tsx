@@ -1,7 +1,8 @@
 "use client";
 
 import { ErrorState, errorDigest } from "@/components/ui/error-state";
-import { en, pt } from "@/lib/i18n/dictionaries";
+import { DEFAULT_LANG, htmlLang, LANGS } from "@/lib/i18n/languages";
+import { STATE_TEXTS } from "@/lib/i18n/state-texts";
 import "./globals.css";
 
 /**
@@ -15,24 +16,25 @@ import "./globals.css";
  * choice made in the shop (an Angolan shopper with an English browser who picked Portuguese),
  * would differ between the server's render and the browser's, and is absent on the server. A
  * page in both, in the same order everywhere, is right for everyone and renders the same on
- * both sides. `<html lang>` is the default's; the English half says it is English.
+ * both sides. `<html lang>` is the default's; the English half says it is English. Its texts are
+ * the error pages' alone (lib/i18n/state-texts.ts): Next loads this file's code on every page.
  */
+
 export default function GlobalError({ error, retry }: { error: unknown; retry: () => void }) {
   const digest = errorDigest(error);
   return (
-    <html lang={pt.locale}>
+    <html lang={htmlLang(DEFAULT_LANG)}>
       <body className="min-h-screen bg-stone-50 font-sans text-stone-900 antialiased">
-        <title>{`${pt.states.errorTitle} · ${en.states.errorTitle}`}</title>
+        <title>{LANGS.map((lang) => STATE_TEXTS[lang].states.errorTitle).join(" · ")}</title>
         <main data-testid="global-error" className="mx-auto flex max-w-2xl flex-col gap-8 px-4 py-12">
-          <p className="text-lg font-semibold tracking-tight text-brand-700">{pt.shop.name}</p>
-          {([pt, en] as const).map((t, index) => (
+          {LANGS.map((lang, index) => (
             // One page, one main heading: the second language's title is a level below.
             <ErrorState
-              key={t.locale}
-              t={t}
+              key={lang}
+              t={STATE_TEXTS[lang]}
               digest={digest}
               retry={retry}
-              lang={t.locale}
+              lang={htmlLang(lang)}
               heading={index === 0 ? "h1" : "h2"}
             />
           ))}

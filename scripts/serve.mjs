@@ -1,11 +1,12 @@
 // The shop's production server (`npm start`; the e2e tests and the benchmarks start it too, via
 // harness/next-production.ts): `next start`'s job done through Next's programmatic API, plus
-// one thing `next start` does not do. Next sets X-Forwarded-For to the TCP peer only when the
+// two things `next start` does not do. Next sets X-Forwarded-For to the TCP peer only when the
 // request has none, so a route handler cannot tell a client's made-up header from the real
 // peer, and a per-address rate limit could be dodged with a new header on every request. This
 // server appends the peer to X-Forwarded-For on every request, as a proxy does, so its last
 // entry is always the real peer (lib/http/client-address.ts reads it; TRUST_PROXY counts the
-// proxies in front, from the right).
+// proxies in front, from the right). And a `Vary` that next.config.mjs set on a page is kept when
+// Next sets its own (scripts/lib/keep-vary.mjs): the cached pages vary by Save-Data.
 //
 // Plain JavaScript on plain `node`: a production server needs no TypeScript runner.
 // Usage: node scripts/serve.mjs [--port <port>] [--hostname <host>]; PORT and HOSTNAME in the
@@ -15,6 +16,7 @@ import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { appendForwardedFor, untrustedProxyWarning } from "./lib/forwarded-for.mjs";
+import { keepVary } from "./lib/keep-vary.mjs";
 import { loggedPath } from "./lib/logged-path.mjs";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -72,6 +74,8 @@ const server = createServer((request, response) => {
     request.headers["x-forwarded-for"],
     request.socket.remoteAddress,
   );
+  // The cached pages' `Vary: Save-Data` (next.config.mjs) survives Next's own Vary.
+  keepVary(response);
   handle(request, response).catch((error) => {
     // Never the address as sent: its order id opens the order's page (scripts/lib/logged-path.mjs).
     console.error(`[serve] failed to handle ${request.method} ${loggedPath(request.url)}`, error);

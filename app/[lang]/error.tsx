@@ -2,7 +2,7 @@
 
 import { ErrorState, errorDigest } from "@/components/ui/error-state";
 import { useDocumentLang } from "@/components/ui/use-document-lang";
-import { dictionary } from "@/lib/i18n/dictionaries";
+import { stateTexts } from "@/lib/i18n/state-texts";
 
 /**
  * A page of the shop that failed (a database hiccup, say), inside the root layout: the header
@@ -12,6 +12,6 @@ import { dictionary } from "@/lib/i18n/dictionaries";
  * app/global-error.tsx's.
  */
 export default function ErrorPage({ error, retry }: { error: unknown; retry: () => void }) {
-  const t = dictionary(useDocumentLang());
+  const t = stateTexts(useDocumentLang());
   return <ErrorState t={t} digest={errorDigest(error)} retry={retry} />;
 }

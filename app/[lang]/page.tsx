@@ -7,7 +7,8 @@ import { langParams, routeLang } from "@/lib/http/route-lang";
 
 // Built once per language and served from the cache (lib/catalog/cached-pages.ts): rendered again on
 // the next visit after any change to the catalogue, and at the latest every 30 s. Its later pages
-// are ./page/[page]; another sort, a filter or a search is /search.
+// are ./page/[page]; another sort, a filter or a search is /search; a `Save-Data: on` request is
+// answered by ./save-data (next.config.mjs).
 export const revalidate = 30;
 // Adding to the cart posts a server action, which runs in this page's function and may release
 // expired holds (lib/orders/holds.ts): it asks the service, so it gets the same bound as the cart.

@@ -2,9 +2,9 @@
 
 import { useSearchParams } from "next/navigation";
 import { Suspense } from "react";
-import { dictionary } from "@/lib/i18n/dictionaries";
 import { cartNoticeMessage, readCartNotice } from "@/lib/cart/cart-notices";
 import type { Lang } from "@/lib/i18n/languages";
+import { storefrontTexts } from "@/lib/i18n/storefront-texts";
 
 /**
  * The outcome of the last cart form, from the page's query (see lib/cart/cart-notices.ts). Read in
@@ -34,7 +34,7 @@ function QueryNotice({ lang }: { lang: Lang }) {
         error ? "border-red-200 bg-red-50 text-red-800" : "border-emerald-200 bg-emerald-50 text-emerald-800"
       }`}
     >
-      {cartNoticeMessage(dictionary(lang), notice)}
+      {cartNoticeMessage(storefrontTexts(lang), notice)}
     </p>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { useState } from "react";
 import { PromoCodeField, type AppliedPromo } from "@/components/cart/promo-code-field";
 import { dictionary } from "@/lib/i18n/dictionaries";
@@ -34,12 +34,12 @@ export function CartPromo({ lang, totalAoa, checkoutLabel }: { lang: Lang; total
           </div>
         </dl>
       )}
-      <Link
+      <ShopLink
         href={promo ? `/checkout?promo=${encodeURIComponent(promo.code)}` : "/checkout"}
         className="self-end rounded-md bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-600"
       >
         {checkoutLabel}
-      </Link>
+      </ShopLink>
     </div>
   );
 }

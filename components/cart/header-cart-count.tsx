@@ -1,10 +1,10 @@
 "use client";
 
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { usePathname, useSearchParams } from "next/navigation";
 import { Suspense, useEffect, useState } from "react";
-import { dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
+import { storefrontTexts } from "@/lib/i18n/storefront-texts";
 
 const CART_CHANGED = "shop:cart-changed";
 
@@ -59,9 +59,9 @@ function LiveCartLink({ lang }: { lang: Lang }) {
 }
 
 function CartLink({ lang, count }: { lang: Lang; count: number | null }) {
-  const t = dictionary(lang);
+  const t = storefrontTexts(lang);
   return (
-    <Link href="/cart" className="flex items-center gap-2 rounded-md px-2 py-1 font-medium hover:bg-stone-100">
+    <ShopLink href="/cart" className="flex items-center gap-2 rounded-md px-2 py-1 font-medium hover:bg-stone-100">
       <span>{t.shop.cart}</span>
       <span
         data-testid="cart-count"
@@ -71,6 +71,6 @@ function CartLink({ lang, count }: { lang: Lang; count: number | null }) {
         {count ?? ""}
       </span>
       {count === null ? null : <span className="sr-only">{t.shop.cartUnit(count)}</span>}
-    </Link>
+    </ShopLink>
   );
 }

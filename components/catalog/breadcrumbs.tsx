@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { breadcrumbJsonLd, jsonForScript } from "@/lib/seo/seo";
 
@@ -23,9 +23,9 @@ export function Breadcrumbs({ t, crumbs, appUrl }: { t: Dictionary; crumbs: Crum
           <li key={`${crumb.name}-${i}`} className="flex items-center gap-1">
             {i > 0 ? <span aria-hidden="true">/</span> : null}
             {crumb.path && i < trail.length - 1 ? (
-              <Link href={crumb.path} className="text-brand-700 hover:underline">
+              <ShopLink href={crumb.path} className="text-brand-700 hover:underline">
                 {crumb.name}
-              </Link>
+              </ShopLink>
             ) : (
               <span aria-current={i === trail.length - 1 ? "page" : undefined}>{crumb.name}</span>
             )}

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { type BrowseQuery, OPTION_PARAM, type OptionFacet, SORTS } from "@/lib/catalog/browse-query";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
@@ -103,9 +103,9 @@ export function BrowseForm({
       <button type="submit" className="rounded-md bg-stone-900 px-4 py-2 font-medium text-white hover:bg-stone-700">
         {t.browse.apply}
       </button>
-      <Link href={clearHref} className="py-2 text-sm text-brand-700 hover:underline">
+      <ShopLink href={clearHref} className="py-2 text-sm text-brand-700 hover:underline">
         {t.browse.clearFilters}
-      </Link>
+      </ShopLink>
     </form>
   );
 }

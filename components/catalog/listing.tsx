@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { CartNotice } from "@/components/cart/cart-notice";
 import { ProductCard } from "@/components/catalog/product-card";
 import { BrowseForm } from "@/components/catalog/browse-form";
@@ -26,6 +26,7 @@ export function Listing({
   subcategories,
   facets,
   addToCart,
+  saveData = false,
 }: {
   lang: Lang;
   t: Dictionary;
@@ -46,6 +47,8 @@ export function Listing({
   facets?: readonly OptionFacet[];
   /** The cart's server action (app/actions/cart.ts), handed in by the page. */
   addToCart: (formData: FormData) => Promise<void>;
+  /** The shopper saves data (docs/storefront.md): cards without pictures. */
+  saveData?: boolean;
 }) {
   const pages = pageCount(result.total);
   return (
@@ -56,12 +59,12 @@ export function Listing({
           <ul className="flex flex-wrap gap-2 text-sm">
             {subcategories.map((child) => (
               <li key={child.id}>
-                <Link
+                <ShopLink
                   href={`/categories/${child.slug}`}
                   className="inline-block rounded-full border border-stone-300 bg-white px-3 py-1.5 hover:bg-stone-100"
                 >
                   {child.name}
-                </Link>
+                </ShopLink>
               </li>
             ))}
           </ul>
@@ -84,6 +87,7 @@ export function Listing({
                 lowStockThreshold={lowStockThreshold}
                 returnTo={returnTo}
                 priority={i < 3}
+                saveData={saveData}
               />
             </li>
           ))}
@@ -111,9 +115,9 @@ function NoProducts({
     return (
       <p className="text-stone-600">
         {t.browse.pastLastPage}{" "}
-        <Link href={firstPage} className="text-brand-700 hover:underline">
+        <ShopLink href={firstPage} className="text-brand-700 hover:underline">
           {t.browse.firstPage}
-        </Link>
+        </ShopLink>
       </p>
     );
   return (
@@ -125,12 +129,12 @@ function NoProducts({
           <ul className="flex flex-wrap gap-2">
             {suggestions.map((category) => (
               <li key={category.id}>
-                <Link
+                <ShopLink
                   href={`/categories/${category.slug}`}
                   className="inline-block rounded-full border border-stone-300 bg-white px-3 py-1.5 hover:bg-stone-100"
                 >
                   {category.name}
-                </Link>
+                </ShopLink>
               </li>
             ))}
           </ul>

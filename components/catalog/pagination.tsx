@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
 /** The page numbers shown around the current one: the first, the last, and two on each side. */
@@ -27,9 +27,9 @@ export function Pagination({
   return (
     <nav aria-label={t.browse.pagination} className="mt-8 flex flex-wrap items-center justify-center gap-2 text-sm">
       {page > 1 ? (
-        <Link href={href(page - 1)} rel="prev" className={link}>
+        <ShopLink href={href(page - 1)} rel="prev" className={link}>
           {t.browse.previous}
-        </Link>
+        </ShopLink>
       ) : null}
       {visiblePages(page, pages).map((n, i) =>
         n === "gap" ? (
@@ -46,15 +46,16 @@ export function Pagination({
             <span aria-hidden="true">{n}</span>
           </span>
         ) : (
-          <Link key={n} href={href(n)} className={link} aria-label={t.browse.goToPage(n)}>
+          <ShopLink key={n} href={href(n)} className={link} aria-label={t.browse.goToPage(n)}>
             {n}
-          </Link>
+          </ShopLink>
         ),
       )}
       {page < pages ? (
-        <Link href={href(page + 1)} rel="next" className={link}>
+        // The likely next step of a shopper reading a listing: worth its data, fetched once in view.
+        <ShopLink href={href(page + 1)} rel="next" prefetchInView className={link}>
           {t.browse.next}
-        </Link>
+        </ShopLink>
       ) : null}
       <p className="w-full text-center text-stone-500">{t.browse.pageOf(page, pages)}</p>
     </nav>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { AddToCartForm } from "@/components/cart/add-to-cart-form";
 import { ProductImage } from "@/components/catalog/product-image";
 import { stockLabel } from "@/components/catalog/stock-label";
@@ -13,6 +13,7 @@ export function ProductCard({
   lowStockThreshold,
   returnTo = "/",
   priority = false,
+  saveData = false,
 }: {
   product: CatalogProduct;
   t: Dictionary;
@@ -22,6 +23,8 @@ export function ProductCard({
   returnTo?: string;
   /** The first cards of a listing: their images load first (the page's largest paint). */
   priority?: boolean;
+  /** The shopper saves data (docs/storefront.md): no picture, a card of text. */
+  saveData?: boolean;
   /** The cart's server action (app/cart/actions.ts). */
   addToCart: (formData: FormData) => Promise<void>;
 }) {
@@ -31,20 +34,24 @@ export function ProductCard({
       data-testid="product-card"
       className="flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm"
     >
-      <ProductImage
-        src={product.image}
-        alt={product.name}
-        name={product.name}
-        width={480}
-        height={360}
-        priority={priority}
-        className="aspect-[4/3] w-full bg-stone-100 object-cover"
-      />
+      {/* Saving data, the card goes without its picture: the product's page has it (docs/storefront.md). */}
+      {saveData ? null : (
+        <ProductImage
+          src={product.image}
+          alt={product.name}
+          name={product.name}
+          width={480}
+          height={360}
+          sizes="(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw"
+          priority={priority}
+          className="aspect-[4/3] w-full bg-stone-100 object-cover"
+        />
+      )}
       <div className="flex flex-1 flex-col gap-2 p-4">
         <h2 className="font-medium leading-snug">
-          <Link href={href} className="hover:underline">
+          <ShopLink href={href} className="hover:underline">
             {product.name}
-          </Link>
+          </ShopLink>
         </h2>
         <p className="line-clamp-2 text-sm text-stone-600">{product.description}</p>
         <div className="mt-auto flex items-baseline justify-between pt-2">
@@ -57,14 +64,14 @@ export function ProductCard({
         </div>
         {product.hasOptions ? (
           // The shopper chooses the size, the colour… on the product's page.
-          <Link
+          <ShopLink
             href={href}
             aria-label={t.browse.chooseOptionsFor(product.name)}
             className="self-start rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600"
             data-testid="choose-options"
           >
             {t.browse.chooseOptions}
-          </Link>
+          </ShopLink>
         ) : (
           <AddToCartForm t={t} product={product} returnTo={returnTo} action={addToCart} />
         )}

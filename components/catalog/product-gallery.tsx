@@ -1,5 +1,4 @@
-import Image from "next/image";
-import { ProductImage } from "@/components/catalog/product-image";
+import { pictureProps, ProductImage } from "@/components/catalog/product-image";
 import type { GalleryImage } from "@/lib/catalog/gallery";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
@@ -11,17 +10,23 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
  * `[data-gallery]`). The page stays one cached page for every shopper. Each thumbnail carries its
  * image's path (`data-path`): the option picker shows a variant's image by choosing its thumbnail.
  * A product without images shows the placeholder of components/catalog/product-image.tsx in its place.
+ *
+ * With `saveData` the thumbnails are numbers, not pictures (they only repeat the large one's, so
+ * they are decorative: their radio's name says which image it shows), and the large image is one
+ * smaller file (components/catalog/product-image.tsx), still sharp enough to see the product.
  */
 export function ProductGallery({
   t,
   images,
   productId,
   productName,
+  saveData = false,
 }: {
   t: Dictionary;
   images: readonly GalleryImage[];
   productId: string;
   productName: string;
+  saveData?: boolean;
 }) {
   const group = `gallery-${productId}`;
   if (images.length === 0)
@@ -35,6 +40,8 @@ export function ProductGallery({
         className="aspect-[4/3] w-full rounded-xl border border-stone-200"
       />
     );
+  const focus =
+    "peer-checked:border-brand-700 peer-focus-visible:outline peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-stone-900";
   return (
     <div data-gallery className="flex flex-col gap-3">
       {images.length > 1 ? (
@@ -52,13 +59,24 @@ export function ProductGallery({
                   aria-label={`${t.gallery.showImage(i + 1, images.length)}: ${image.alt}`}
                   className="peer sr-only"
                 />
-                <Image
-                  src={image.path}
-                  alt=""
-                  width={96}
-                  height={72}
-                  className="aspect-[4/3] w-20 rounded-md border-2 border-transparent bg-stone-100 object-cover peer-checked:border-brand-700 peer-focus-visible:outline peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-stone-900"
-                />
+                {saveData ? (
+                  <span
+                    aria-hidden="true"
+                    className={`flex min-h-11 min-w-11 items-center justify-center rounded-md border-2 border-stone-300 bg-white px-3 text-sm font-medium ${focus}`}
+                  >
+                    {i + 1}
+                  </span>
+                ) : (
+                  <img
+                    {...pictureProps({
+                      src: image.path,
+                      alt: "",
+                      width: 96,
+                      height: 72,
+                      className: `aspect-[4/3] w-20 rounded-md border-2 border-transparent bg-stone-100 object-cover ${focus}`,
+                    })}
+                  />
+                )}
               </label>
             ))}
           </div>
@@ -66,15 +84,19 @@ export function ProductGallery({
       ) : null}
       <div className="order-1">
         {images.map((image, i) => (
-          <Image
+          <img
             key={`${image.path}-${i}`}
             data-slide={i}
-            src={image.path}
-            alt={image.alt}
-            width={640}
-            height={480}
-            priority={i === 0}
-            className="aspect-[4/3] w-full rounded-xl border border-stone-200 bg-stone-100 object-cover"
+            {...pictureProps({
+              src: image.path,
+              alt: image.alt,
+              width: 640,
+              height: 480,
+              sizes: "(min-width: 1152px) 544px, (min-width: 768px) 50vw, 100vw",
+              priority: i === 0,
+              saveData,
+              className: "aspect-[4/3] w-full rounded-xl border border-stone-200 bg-stone-100 object-cover",
+            })}
           />
         ))}
       </div>

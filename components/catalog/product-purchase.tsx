@@ -2,7 +2,8 @@
 
 import { useEffect, useId, useState } from "react";
 import { stockLabel } from "@/components/catalog/stock-label";
-import { dictionary, type Lang } from "@/lib/i18n/dictionaries";
+import type { Lang } from "@/lib/i18n/languages";
+import { storefrontTexts } from "@/lib/i18n/storefront-texts";
 import { formatAoa } from "@/lib/money";
 import {
   findVariant,
@@ -48,7 +49,7 @@ export function ProductPurchase({
   returnTo: string;
   action: (formData: FormData) => Promise<void>;
 }) {
-  const t = dictionary(lang);
+  const t = storefrontTexts(lang);
   const id = useId();
   const initial = variants.find((variant) => variant.stock > 0) ?? variants[0];
   const [chosen, setChosen] = useState<VariantOptions>(initial?.options ?? {});

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { Breadcrumbs } from "@/components/catalog/breadcrumbs";
@@ -9,6 +10,7 @@ import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
+import { categoryPath } from "@/lib/seo/seo";
 
 /**
  * The catalogue's three listings, each a server component its pages render:
@@ -19,6 +21,14 @@ import type { Lang } from "@/lib/i18n/languages";
  */
 
 type AddToCart = (formData: FormData) => Promise<void>;
+
+/** What every listing's view takes. `saveData`: the page is for a shopper saving data (docs/storefront.md). */
+interface ViewProps {
+  lang: Lang;
+  t: Dictionary;
+  addToCart: AddToCart;
+  saveData?: boolean;
+}
 
 /** A page number from a `/page/<n>` segment: 2 to MAX_PAGE (page 1 is the listing's own address). */
 export function pageFromSegment(segment: string): number {
@@ -43,23 +53,25 @@ export const topCategories = cache(async () =>
 );
 export const categoryBySlug = cache((slug: string) => findCategoryBySlug(db(), slug));
 
+/** A category page's title, description and canonical address (its first page, in either form). */
+export async function categoryPageMetadata(slug: string): Promise<Metadata> {
+  const found = await categoryBySlug(slug);
+  if (!found) return {};
+  const { category } = found;
+  return {
+    title: category.name,
+    ...(category.description ? { description: category.description } : {}),
+    alternates: { canonical: categoryPath(slug) },
+  };
+}
+
 /** The ids a category's listing covers: its own and its sub-categories'. */
 const listingIds = (found: { category: { id: string }; children: readonly { id: string }[] }) => [
   found.category.id,
   ...found.children.map((child) => child.id),
 ];
 
-export async function AllProductsView({
-  lang,
-  t,
-  page,
-  addToCart,
-}: {
-  lang: Lang;
-  t: Dictionary;
-  page: number;
-  addToCart: AddToCart;
-}) {
+export async function AllProductsView({ lang, t, page, addToCart, saveData }: ViewProps & { page: number }) {
   const query: BrowseQuery = { sort: defaultSort(undefined), inStock: false, page };
   const [result, suggestions] = await Promise.all([browseProducts(db(), query), topCategories()]);
   if (!result || (page > 1 && page > pageCount(result.total))) notFound();
@@ -78,6 +90,7 @@ export async function AllProductsView({
         clearHref="/"
         suggestions={suggestions}
         addToCart={addToCart}
+        saveData={saveData}
       />
     </section>
   );
@@ -89,13 +102,8 @@ export async function CategoryView({
   slug,
   page,
   addToCart,
-}: {
-  lang: Lang;
-  t: Dictionary;
-  slug: string;
-  page: number;
-  addToCart: AddToCart;
-}) {
+  saveData,
+}: ViewProps & { slug: string; page: number }) {
   const found = await categoryBySlug(slug);
   if (!found) notFound();
   const { category, parent, children } = found;
@@ -135,22 +143,13 @@ export async function CategoryView({
         subcategories={children}
         facets={facets ?? []}
         addToCart={addToCart}
+        saveData={saveData}
       />
     </section>
   );
 }
 
-export async function SearchView({
-  lang,
-  t,
-  query,
-  addToCart,
-}: {
-  lang: Lang;
-  t: Dictionary;
-  query: BrowseQuery;
-  addToCart: AddToCart;
-}) {
+export async function SearchView({ lang, t, query, addToCart, saveData = false }: ViewProps & { query: BrowseQuery }) {
   const found = query.category ? await categoryBySlug(query.category) : null;
   if (query.category && !found) notFound();
   const ids = found ? listingIds(found) : undefined;
@@ -176,7 +175,9 @@ export async function SearchView({
       ? `/categories/${found.category.slug}`
       : "/";
   return (
-    <section aria-labelledby="catalog-title">
+    // Rendered per request, so it marks itself for the browser's links (components/ui/shop-link.tsx);
+    // the cached pages are marked by app/[lang]/save-data/layout.tsx.
+    <section aria-labelledby="catalog-title" data-save-data={saveData ? "" : undefined}>
       <Breadcrumbs t={t} appUrl={env.appUrl} crumbs={crumbs} />
       <Title>{title}</Title>
       <Listing
@@ -192,6 +193,7 @@ export async function SearchView({
         subcategories={found && !query.q ? found.children : undefined}
         facets={facets ?? []}
         addToCart={addToCart}
+        saveData={saveData}
       />
     </section>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -122,9 +122,9 @@ export function OrderStatus({
 
       <div className="flex flex-wrap gap-4 text-sm">
         {status === "CAN" && (
-          <Link href="/cart" className="font-medium text-brand-700 hover:underline">
+          <ShopLink href="/cart" className="font-medium text-brand-700 hover:underline">
             {t.order.backToCart}
-          </Link>
+          </ShopLink>
         )}
         {/* Paid: the receipt, which says "being prepared" until the invoice job has numbered it. */}
         {status === "CON" && (
@@ -137,14 +137,14 @@ export function OrderStatus({
           </Link>
         )}
         {page !== "order" && (
-          <Link href={`/orders/${externalTransactionId}`} className="text-brand-700 hover:underline">
+          <ShopLink href={`/orders/${externalTransactionId}`} className="text-brand-700 hover:underline">
             {t.order.viewOrder}
-          </Link>
+          </ShopLink>
         )}
         {status !== "CAN" && (
-          <Link href="/" className="text-brand-700 hover:underline">
+          <ShopLink href="/" className="text-brand-700 hover:underline">
             {t.order.continueShopping}
-          </Link>
+          </ShopLink>
         )}
       </div>
     </section>

@@ -1,4 +1,4 @@
-import type { Dictionary } from "@/lib/i18n/dictionaries";
+import type { StateTexts } from "@/lib/i18n/state-texts";
 
 /** The page a failed render shows instead (app/error.tsx, app/global-error.tsx), and the error's digest. */
 
@@ -23,7 +23,7 @@ export function ErrorState({
   lang,
   heading: Heading = "h1",
 }: {
-  t: Dictionary;
+  t: StateTexts;
   digest?: string;
   retry: () => void;
   /** When the section's language differs from the page's. */

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { HeaderCartCount } from "@/components/cart/header-cart-count";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { LANGS, type Lang } from "@/lib/i18n/languages";
@@ -26,9 +26,9 @@ export function SiteHeader({
         aria-label={t.shop.mainNavigation}
         className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-4"
       >
-        <Link href="/" className="text-lg font-semibold tracking-tight text-brand-700">
+        <ShopLink href="/" className="text-lg font-semibold tracking-tight text-brand-700">
           {t.shop.name}
-        </Link>
+        </ShopLink>
         {/* A plain GET form: search works before (or without) JavaScript. */}
         <form
           action="/search"
@@ -74,9 +74,9 @@ export function SiteHeader({
               </button>
             ))}
           </form>
-          <Link href="/orders" className="text-sm font-medium text-stone-700 hover:underline">
+          <ShopLink href="/orders" className="text-sm font-medium text-stone-700 hover:underline">
             {t.shop.myOrders}
-          </Link>
+          </ShopLink>
           <HeaderCartCount lang={lang} />
         </div>
       </nav>
@@ -85,12 +85,12 @@ export function SiteHeader({
           <ul className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-4 py-2 text-sm">
             {categories.map((category) => (
               <li key={category.slug} className="shrink-0">
-                <Link
+                <ShopLink
                   href={`/categories/${category.slug}`}
                   className="inline-block rounded-md px-3 py-1.5 font-medium text-stone-700 hover:bg-stone-100"
                 >
                   {category.name}
-                </Link>
+                </ShopLink>
               </li>
             ))}
           </ul>

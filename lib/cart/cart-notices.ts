@@ -1,6 +1,7 @@
 import type { CartChange, CartRefusalCode } from "./cart";
 import { MAX_ORDER_LINES } from "../order-limits";
 import type { Dictionary } from "../i18n/dictionaries";
+import type { StorefrontTexts } from "../i18n/storefront-texts";
 import { flashOf, flashQuery, type FlashParams, type PageQuery } from "../flash";
 
 /**
@@ -56,7 +57,7 @@ export function readCartNotice(query: PageQuery): CartNotice | null {
   return refusal ? { tone: "error", kind: refusal } : null;
 }
 
-export function cartNoticeMessage(t: Dictionary, notice: CartNotice): string {
+export function cartNoticeMessage(t: Pick<StorefrontTexts, "cartNotices">, notice: CartNotice): string {
   switch (notice.kind) {
     case "capped":
     case "limited":

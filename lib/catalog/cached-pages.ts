@@ -28,13 +28,21 @@ export const CATALOG_PAGE_SECONDS = 30;
  */
 export const PRERENDERED_PRODUCTS = 100;
 
-/** Every cached page that shows products: the catalogue, a category, their later pages, a product. */
+/**
+ * Every cached page that shows products: the catalogue, a category, their later pages, a product;
+ * and each of them in its form for a shopper saving data (app/[lang]/save-data/).
+ */
 export const CATALOG_ROUTES = [
   "/[lang]",
   "/[lang]/page/[page]",
   "/[lang]/categories/[slug]",
   "/[lang]/categories/[slug]/page/[page]",
   "/[lang]/products/[slug]",
+  "/[lang]/save-data",
+  "/[lang]/save-data/page/[page]",
+  "/[lang]/save-data/categories/[slug]",
+  "/[lang]/save-data/categories/[slug]/page/[page]",
+  "/[lang]/save-data/products/[slug]",
 ] as const;
 
 /**

@@ -1,16 +1,16 @@
 import { en } from "./en";
 import { pt, type Dictionary } from "./pt";
+import { DEFAULT_LANG, type Lang } from "./languages";
 
 /**
- * The shop's languages: one dictionary each (./pt.ts, the default and the shape every other must
- * have; ./en.ts), each composed of its parts by area. The language list, the header's buttons and the `lang` cookie's accepted
- * values all come from this object (./languages.ts), so a language is added here and nowhere else.
+ * The shop's languages (./languages.ts): one dictionary each (./pt.ts, the default and the shape
+ * every other must have; ./en.ts), each composed of its parts by area. The type checker refuses a
+ * language without its dictionary. The browser never loads this module: client components take
+ * their parts (./storefront-texts.ts, ./state-texts.ts).
  */
-export const DICTIONARIES = { pt, en } as const satisfies Record<string, Dictionary>;
+export const DICTIONARIES = { pt, en } as const satisfies Record<Lang, Dictionary>;
 
-export type Lang = keyof typeof DICTIONARIES;
-
-export const DEFAULT_LANG: Lang = "pt";
+export { DEFAULT_LANG, type Lang };
 
 /** Fails the build when a language is added without a name in the dictionaries (the header's buttons). */
 export const LANGUAGE_NAMES: Record<Lang, string> = pt.shop.languageNames;

@@ -6,16 +6,21 @@ import { adminCatalogCsvTexts } from "./en/admin-catalog-csv";
 import { adminDeliveryTexts } from "./en/admin-delivery";
 import { adminOrderTexts } from "./en/admin-orders";
 import { adminPromotionTexts } from "./en/admin-promotions";
+import { browseTexts } from "./en/browse";
 import { checkoutTexts } from "./en/checkout";
 import { offlineTexts } from "./en/offline";
 import { orderTexts } from "./en/orders";
 import { receiptTexts } from "./en/receipt";
+import { stateTexts } from "./en/states";
 import { storefrontTexts } from "./en/storefront";
+import { htmlLang } from "./languages";
 import type { Dictionary } from "./pt";
 
 export const en: Dictionary = {
-  locale: "en",
+  locale: htmlLang("en"),
   ...storefrontTexts,
+  ...browseTexts,
+  ...stateTexts,
   ...checkoutTexts,
   ...orderTexts,
   ...receiptTexts,

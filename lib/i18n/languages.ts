@@ -1,15 +1,22 @@
 /**
- * The shop's languages, as many as ./dictionaries.ts has dictionaries. Portuguese (Angola) is the
- * default; the others are offered in the header. Framework-free, so the server, client
- * components and tests share it.
+ * The shop's languages. Portuguese (Angola) is the default; the others are offered in the header.
+ * Framework-free and free of the dictionaries, so the server, client components and tests share
+ * it without the browser downloading every sentence of the shop.
+ *
+ * A language is a line here, its dictionary (./dictionaries.ts) and its parts that the browser
+ * loads (./storefront-texts.ts, ./state-texts.ts): the type checker refuses one without the others.
  */
 
 import { shopCookie } from "../cookies";
-import { DEFAULT_LANG, DICTIONARIES, type Lang } from "./dictionaries";
 
-export { DEFAULT_LANG, type Lang };
+/** Each language's code (the `[lang]` segment, the cookie's value) and its `<html lang>`: prices and dates follow it. */
+const LOCALES = { pt: "pt-AO", en: "en" } as const;
 
-export const LANGS = Object.keys(DICTIONARIES) as Lang[];
+export type Lang = keyof typeof LOCALES;
+
+export const DEFAULT_LANG: Lang = "pt";
+
+export const LANGS = Object.keys(LOCALES) as Lang[];
 
 /** Holds the shopper's choice; not httpOnly-sensitive, but only the server reads it. */
 export const LANG_COOKIE = "lang";
@@ -19,9 +26,9 @@ export function parseLang(value: unknown): Lang {
   return LANGS.find((lang) => lang === value) ?? DEFAULT_LANG;
 }
 
-/** The `<html lang>` value, from the language's dictionary: prices and dates follow Angola's conventions in Portuguese. */
+/** The `<html lang>` value: prices and dates follow Angola's conventions in Portuguese. */
 export function htmlLang(lang: Lang): string {
-  return DICTIONARIES[lang].locale;
+  return LOCALES[lang];
 }
 
 /**

@@ -12,16 +12,21 @@ import { adminCatalogCsvTexts } from "./pt/admin-catalog-csv";
 import { adminDeliveryTexts } from "./pt/admin-delivery";
 import { adminOrderTexts } from "./pt/admin-orders";
 import { adminPromotionTexts } from "./pt/admin-promotions";
+import { browseTexts } from "./pt/browse";
 import { checkoutTexts } from "./pt/checkout";
 import { offlineTexts } from "./pt/offline";
 import { orderTexts } from "./pt/orders";
 import { receiptTexts } from "./pt/receipt";
+import { stateTexts } from "./pt/states";
 import { storefrontTexts } from "./pt/storefront";
+import { htmlLang } from "./languages";
 
 export const pt = {
   /** The `<html lang>` of pages in this language; prices and dates follow it. */
-  locale: "pt-AO",
+  locale: htmlLang("pt"),
   ...storefrontTexts,
+  ...browseTexts,
+  ...stateTexts,
   ...checkoutTexts,
   ...orderTexts,
   ...receiptTexts,

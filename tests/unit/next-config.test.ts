@@ -12,11 +12,20 @@ type HeaderRule = { source: string; headers: { key: string; value: string }[] };
 
 const config = (phase = "phase-production-server") => nextConfig(phase);
 
-/** The first rewrite that applies, as Next picks them: in order, each with its cookie condition. */
-async function rewrite(path: string, cookies: Record<string, string> = {}): Promise<string | undefined> {
+/** The first rewrite that applies, as Next picks them: in order, each with its cookie and header conditions. */
+async function rewrite(
+  path: string,
+  cookies: Record<string, string> = {},
+  headers: Record<string, string> = {},
+): Promise<string | undefined> {
   const { afterFiles } = (await config().rewrites!()) as unknown as { afterFiles: Rewrite[] };
+  // Next matches a condition's value as an anchored regular expression (prepare-destination.js matchHas).
+  const holds = ({ type, key, value }: { type: string; key: string; value?: string }) => {
+    const actual = type === "cookie" ? cookies[key] : type === "header" ? headers[key.toLowerCase()] : undefined;
+    return actual !== undefined && new RegExp(`^${value}$`).test(actual);
+  };
   for (const rule of afterFiles) {
-    if (rule.has?.some((has) => has.type !== "cookie" || cookies[has.key] !== has.value)) continue;
+    if (rule.has && !rule.has.every(holds)) continue;
     if (rule.source === "/") {
       if (path === "/") return rule.destination;
       continue;
@@ -38,6 +47,36 @@ describe("next.config.mjs", () => {
     }
     // A cookie nobody set that way is the default language, as lib/i18n reads it.
     expect(await rewrite("/cart", { [LANG_COOKIE]: "xx" })).toBe(`/${DEFAULT_LANG}/cart`);
+  });
+
+  it("sends a Save-Data request for a cached page to its lighter form, in the cookie's language, and nothing else", async () => {
+    const saving = { "save-data": "on" };
+    expect(await rewrite("/", {}, saving)).toBe(`/${DEFAULT_LANG}/save-data`);
+    expect(await rewrite("/", {}, { "save-data": "On" })).toBe(`/${DEFAULT_LANG}/save-data`);
+    for (const lang of LANGS)
+      for (const path of ["/products/cafe", "/page/2", "/categories/mercearia", "/categories/mercearia/page/3"])
+        expect(await rewrite(path, { [LANG_COOKIE]: lang }, saving), path).toBe(`/${lang}/save-data${path}`);
+    // Pages rendered per request read the header themselves (/search), or have no lighter form.
+    for (const path of ["/search", "/cart", "/checkout", "/orders"])
+      expect(await rewrite(path, {}, saving), path).toBe(`/${DEFAULT_LANG}${path}`);
+    // Without the header, or with another value, the usual page.
+    expect(await rewrite("/products/cafe", {}, { "save-data": "off" })).toBe(`/${DEFAULT_LANG}/products/cafe`);
+    // The lighter form has no address of its own: typed, it is no page (a 404).
+    expect(await rewrite("/save-data/products/cafe")).toBeUndefined();
+    expect(await rewrite("/save-data")).toBeUndefined();
+  });
+
+  it("says the cached pages vary by Save-Data", async () => {
+    const rules = (await config().headers!()) as HeaderRule[];
+    const varying = rules.filter((rule) => rule.headers.some((header) => header.key === "Vary"));
+    expect(varying.map((rule) => rule.source)).toEqual([
+      "/",
+      "/products/:slug((?!.*\\.svg$)[^/]+)",
+      "/page/:page",
+      "/categories/:slug",
+      "/categories/:slug/page/:page",
+    ]);
+    for (const rule of varying) expect(rule.headers).toEqual([{ key: "Vary", value: "Save-Data" }]);
   });
 
   it("leaves the API and Next's own files alone", async () => {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { CartPromo } from "@/components/cart/cart-promo";
 import type { ReactNode } from "react";
 import { removeLineAction, setLineQuantityAction } from "@/app/actions/cart";
@@ -118,9 +118,9 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
       {!cart || cart.lines.length === 0 ? (
         <div className="flex flex-col items-start gap-3">
           <p className="text-stone-600">{t.cart.empty}</p>
-          <Link href="/" className="font-medium text-brand-700 hover:underline">
+          <ShopLink href="/" className="font-medium text-brand-700 hover:underline">
             {t.cart.continueShopping}
-          </Link>
+          </ShopLink>
         </div>
       ) : (
         <CartContents lang={lang} t={t} cart={cart} />
@@ -159,9 +159,9 @@ function PaymentNotice({
         {title && <strong>{title}.</strong>} {body}
       </p>
       {link && (
-        <Link href={link.href} className="font-medium underline">
+        <ShopLink href={link.href} className="font-medium underline">
           {link.text}
-        </Link>
+        </ShopLink>
       )}
       {children}
     </div>
@@ -222,9 +222,9 @@ function CartLineItem({
         className="h-[60px] w-[80px] shrink-0 rounded-md bg-stone-100 object-cover"
       />
       <div className="flex min-w-40 flex-1 flex-col gap-1">
-        <Link href={`/products/${line.slug}`} className="font-medium hover:underline">
+        <ShopLink href={`/products/${line.slug}`} className="font-medium hover:underline">
           {line.name}
-        </Link>
+        </ShopLink>
         <span className="text-sm text-stone-600">
           {t.cart.unitPrice}: <span className="tabular-nums">{formatAoa(line.unitPriceAoa)}</span>
         </span>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { redirect } from "next/navigation";
 import { CheckoutForm } from "@/components/checkout/checkout-form";
 import { getCart } from "@/lib/cart/cart";
@@ -44,9 +44,9 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
             {t.checkout.summary}
           </h2>
           {cart.status === "OPEN" && (
-            <Link href="/cart" className="text-sm text-brand-700 hover:underline">
+            <ShopLink href="/cart" className="text-sm text-brand-700 hover:underline">
               {t.checkout.editCart}
-            </Link>
+            </ShopLink>
           )}
         </div>
         <ul className="divide-y divide-stone-200 rounded-xl border border-stone-200 bg-white">

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { shortOrderId } from "@/lib/orders/order-number";
 import { readShopperId, SHOPPER_COOKIE } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
@@ -54,12 +54,12 @@ export default async function MyOrdersPage() {
             {orders.map((order) => (
               <tr key={order.externalTransactionId} data-testid="my-order" className="border-b border-stone-200">
                 <td className="py-2 pr-3">
-                  <Link
+                  <ShopLink
                     href={`/orders/${order.externalTransactionId}`}
                     className="font-mono text-brand-700 hover:underline"
                   >
                     {shortOrderId(order.externalTransactionId)}
-                  </Link>
+                  </ShopLink>
                 </td>
                 <td className="py-2 pr-3">{date.format(order.createdAt)}</td>
                 <td className="py-2 pr-3">{t.order.status[order.status]}</td>
@@ -71,9 +71,9 @@ export default async function MyOrdersPage() {
         </table>
       )}
       <p>
-        <Link href="/orders/lookup" className="text-brand-700 hover:underline">
+        <ShopLink href="/orders/lookup" className="text-brand-700 hover:underline">
           {t.orders.lookupLink}
-        </Link>
+        </ShopLink>
       </p>
     </div>
   );

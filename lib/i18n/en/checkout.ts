@@ -1,25 +1,8 @@
-/** The cart, its notices, the checkout form and the pay button. In English; composed into ../en.ts. */
+/** The cart, the checkout form and the pay button. In English; composed into ../en.ts. */
 
 import type { checkoutTexts as pt } from "../pt/checkout";
 
 export const checkoutTexts: typeof pt = {
-  cartNotices: {
-    added: "Added to your cart.",
-    updated: "Cart updated.",
-    removed: "Item removed from your cart.",
-    capped: (max: number) => `The quantity was limited to what is available (${max}).`,
-    limited: (max: number) => `The quantity was limited to ${max}: the shop sells a limited number of units per order.`,
-    invalid_input: "Invalid request: check the quantity (a whole number from 1).",
-    unknown_product: "That product does not exist (or is no longer for sale).",
-    unknown_variant: "That combination does not exist (or is no longer for sale). Choose another.",
-    variant_required: "Choose the product's options (its size and colour, for example) before adding it.",
-    out_of_stock: "That product is sold out.",
-    too_many_lines: (max: number) => `A cart can hold at most ${max} different products.`,
-    cart_full: "The cart already holds as many units as one order may. Remove some to add others.",
-    cart_locked: "A payment is in progress for this cart: it cannot change until the payment ends or is cancelled.",
-    no_cart: "There is no cart: add a product first.",
-    line_not_found: "That item is no longer in your cart.",
-  },
   cart: {
     title: "Cart",
     empty: "Your cart is empty.",

@@ -1,6 +1,7 @@
 /**
- * The shop's frame and catalogue pages: header, product lists, browse and search, the product
- * page, the not-found and error pages. In English; composed into ../en.ts.
+ * The shop's frame and catalogue pages: header, product cards, the product page and the cart's
+ * notices: with ./states.ts, all that the catalogue's client components show
+ * (../storefront-texts.ts). In English; composed into ../en.ts.
  */
 
 import type { storefrontTexts as pt } from "../pt/storefront";
@@ -27,51 +28,6 @@ export const storefrontTexts: typeof pt = {
     addToCart: "Add to cart",
     addNamedToCart: (name: string) => `Add to cart: ${name}`,
   },
-  browse: {
-    categories: "Categories",
-    allProducts: "All products",
-    breadcrumbs: "Breadcrumbs",
-    home: "Home",
-    searchLabel: "Search products",
-    searchPlaceholder: "Search…",
-    searchButton: "Search",
-    searchTitle: (q: string) => `Results for “${q}”`,
-    searchTitleEmpty: "Search",
-    resultCount: (total: number) => (total === 1 ? "1 product" : `${total} products`),
-    noResults: (q: string) => `No products found for “${q}”.`,
-    noResultsFiltered: "No products match these filters.",
-    trySuggestions: "Try one of these categories:",
-    clearFilters: "Clear filters",
-    subcategories: "Subcategories",
-    refine: "Sort and filter",
-    sort: "Sort by",
-    sorts: {
-      relevance: "Relevance",
-      newest: "Newest",
-      price_asc: "Price: low to high",
-      price_desc: "Price: high to low",
-      name: "Name",
-    },
-    minPrice: "Minimum price (Kz)",
-    maxPrice: "Maximum price (Kz)",
-    inStockOnly: "In stock only",
-    apply: "Apply",
-    pagination: "Pages",
-    previous: "Previous",
-    next: "Next",
-    pageOf: (page: number, pages: number) => `Page ${page} of ${pages}`,
-    goToPage: (page: number) => `Page ${page}`,
-    pastLastPage: "This page no longer exists.",
-    firstPage: "Back to the first page",
-    priceFrom: (price: string) => `from ${price}`,
-    chooseOptions: "Choose options",
-    chooseOptionsFor: (name: string) => `Choose options: ${name}`,
-    optionValue: (value: string, count: number) => `${value} (${count})`,
-  },
-  gallery: {
-    label: "Product images",
-    showImage: (index: number, count: number) => `Show image ${index} of ${count}`,
-  },
   product: {
     backToCatalog: "← Back to products",
     price: "Price",
@@ -86,17 +42,22 @@ export const storefrontTexts: typeof pt = {
     askOnWhatsapp: "Ask on WhatsApp",
     whatsappText: (name: string, url: string) => `Hello! I have a question about ${name}: ${url}`,
   },
-  notFound: {
-    title: "Page not found",
-    body: "This address does not exist or is no longer available.",
-    home: "Go to the products",
-  },
-  states: {
-    loading: "Loading…",
-    errorTitle: "Something went wrong",
-    errorBody: "This page could not be shown. Please try again in a moment.",
-    tryAgain: "Try again",
-    home: "Go to the products",
-    errorCode: (digest: string) => `Error code: ${digest}`,
+  /** The outcome of a cart form, shown on the next page (lib/cart/cart-notices.ts). */
+  cartNotices: {
+    added: "Added to your cart.",
+    updated: "Cart updated.",
+    removed: "Item removed from your cart.",
+    capped: (max: number) => `The quantity was limited to what is available (${max}).`,
+    limited: (max: number) => `The quantity was limited to ${max}: the shop sells a limited number of units per order.`,
+    invalid_input: "Invalid request: check the quantity (a whole number from 1).",
+    unknown_product: "That product does not exist (or is no longer for sale).",
+    unknown_variant: "That combination does not exist (or is no longer for sale). Choose another.",
+    variant_required: "Choose the product's options (its size and colour, for example) before adding it.",
+    out_of_stock: "That product is sold out.",
+    too_many_lines: (max: number) => `A cart can hold at most ${max} different products.`,
+    cart_full: "The cart already holds as many units as one order may. Remove some to add others.",
+    cart_locked: "A payment is in progress for this cart: it cannot change until the payment ends or is cancelled.",
+    no_cart: "There is no cart: add a product first.",
+    line_not_found: "That item is no longer in your cart.",
   },
 };

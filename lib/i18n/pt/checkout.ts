@@ -1,25 +1,6 @@
-/** The cart, its notices, the checkout form and the pay button. In Portuguese (Angola); composed into ../pt.ts. */
+/** The cart, the checkout form and the pay button. In Portuguese (Angola); composed into ../pt.ts. */
 
 export const checkoutTexts = {
-  cartNotices: {
-    added: "Adicionado ao carrinho.",
-    updated: "Carrinho actualizado.",
-    removed: "Artigo removido do carrinho.",
-    capped: (max: number) => `A quantidade foi ajustada ao máximo disponível (${max}).`,
-    limited: (max: number) =>
-      `A quantidade foi ajustada a ${max}: a loja vende um número limitado de unidades por encomenda.`,
-    invalid_input: "Pedido inválido: verifique a quantidade (um número inteiro a partir de 1).",
-    unknown_product: "Esse produto não existe (ou já não está à venda).",
-    unknown_variant: "Essa combinação não existe (ou já não está à venda). Escolha outra.",
-    variant_required: "Escolha as opções do produto (por exemplo, o tamanho e a cor) antes de o adicionar.",
-    out_of_stock: "Esse produto está esgotado.",
-    too_many_lines: (max: number) => `O carrinho pode ter no máximo ${max} produtos diferentes.`,
-    cart_full: "O carrinho já tem o máximo de unidades que uma encomenda pode ter. Retire algumas para juntar outras.",
-    cart_locked:
-      "Há um pagamento em curso para este carrinho: não pode ser alterado até o pagamento terminar ou ser cancelado.",
-    no_cart: "Não há carrinho: adicione um produto primeiro.",
-    line_not_found: "Esse artigo já não está no carrinho.",
-  },
   cart: {
     title: "Carrinho",
     empty: "O seu carrinho está vazio.",

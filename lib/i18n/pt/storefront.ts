@@ -1,6 +1,8 @@
 /**
- * The shop's frame and catalogue pages: header, product lists, browse and search, the product
- * page, the not-found and error pages. In Portuguese (Angola); composed into ../pt.ts.
+ * The shop's frame and catalogue pages: header, product cards, the product page and the cart's
+ * notices: with ./states.ts, all that the catalogue's client components show
+ * (../storefront-texts.ts), so what only the server renders belongs elsewhere (./browse.ts). In
+ * Portuguese (Angola); composed into ../pt.ts.
  */
 
 export const storefrontTexts = {
@@ -29,51 +31,6 @@ export const storefrontTexts = {
     addToCart: "Adicionar ao carrinho",
     addNamedToCart: (name: string) => `Adicionar ao carrinho: ${name}`,
   },
-  browse: {
-    categories: "Categorias",
-    allProducts: "Todos os produtos",
-    breadcrumbs: "Caminho",
-    home: "Início",
-    searchLabel: "Pesquisar produtos",
-    searchPlaceholder: "Pesquisar…",
-    searchButton: "Pesquisar",
-    searchTitle: (q: string) => `Resultados para “${q}”`,
-    searchTitleEmpty: "Pesquisar",
-    resultCount: (total: number) => (total === 1 ? "1 produto" : `${total} produtos`),
-    noResults: (q: string) => `Nenhum produto encontrado para “${q}”.`,
-    noResultsFiltered: "Nenhum produto corresponde a estes filtros.",
-    trySuggestions: "Experimente uma destas categorias:",
-    clearFilters: "Limpar filtros",
-    subcategories: "Subcategorias",
-    refine: "Ordenar e filtrar",
-    sort: "Ordenar por",
-    sorts: {
-      relevance: "Relevância",
-      newest: "Mais recentes",
-      price_asc: "Preço: do mais baixo",
-      price_desc: "Preço: do mais alto",
-      name: "Nome",
-    },
-    minPrice: "Preço mínimo (Kz)",
-    maxPrice: "Preço máximo (Kz)",
-    inStockOnly: "Só com stock",
-    apply: "Aplicar",
-    pagination: "Páginas",
-    previous: "Anterior",
-    next: "Seguinte",
-    pageOf: (page: number, pages: number) => `Página ${page} de ${pages}`,
-    goToPage: (page: number) => `Página ${page}`,
-    pastLastPage: "Esta página já não existe.",
-    firstPage: "Voltar à primeira página",
-    priceFrom: (price: string) => `desde ${price}`,
-    chooseOptions: "Escolher opções",
-    chooseOptionsFor: (name: string) => `Escolher opções: ${name}`,
-    optionValue: (value: string, count: number) => `${value} (${count})`,
-  },
-  gallery: {
-    label: "Imagens do produto",
-    showImage: (index: number, count: number) => `Mostrar imagem ${index} de ${count}`,
-  },
   product: {
     backToCatalog: "← Voltar aos produtos",
     price: "Preço",
@@ -89,19 +46,24 @@ export const storefrontTexts = {
     askOnWhatsapp: "Perguntar no WhatsApp",
     whatsappText: (name: string, url: string) => `Olá! Tenho uma pergunta sobre ${name}: ${url}`,
   },
-  notFound: {
-    title: "Página não encontrada",
-    body: "O endereço não existe ou já não está disponível.",
-    home: "Ir para os produtos",
-  },
-  /** A page on its way (the loading.tsx files), and app/error.tsx and app/global-error.tsx. */
-  states: {
-    loading: "A carregar…",
-    errorTitle: "Algo correu mal",
-    errorBody: "Não foi possível mostrar esta página. Tente de novo daqui a pouco.",
-    tryAgain: "Tentar de novo",
-    home: "Ir para os produtos",
-    /** The error's digest, which the shop's logs carry, for whoever the shopper contacts. */
-    errorCode: (digest: string) => `Código do erro: ${digest}`,
+  /** The outcome of a cart form, shown on the next page (lib/cart/cart-notices.ts). */
+  cartNotices: {
+    added: "Adicionado ao carrinho.",
+    updated: "Carrinho actualizado.",
+    removed: "Artigo removido do carrinho.",
+    capped: (max: number) => `A quantidade foi ajustada ao máximo disponível (${max}).`,
+    limited: (max: number) =>
+      `A quantidade foi ajustada a ${max}: a loja vende um número limitado de unidades por encomenda.`,
+    invalid_input: "Pedido inválido: verifique a quantidade (um número inteiro a partir de 1).",
+    unknown_product: "Esse produto não existe (ou já não está à venda).",
+    unknown_variant: "Essa combinação não existe (ou já não está à venda). Escolha outra.",
+    variant_required: "Escolha as opções do produto (por exemplo, o tamanho e a cor) antes de o adicionar.",
+    out_of_stock: "Esse produto está esgotado.",
+    too_many_lines: (max: number) => `O carrinho pode ter no máximo ${max} produtos diferentes.`,
+    cart_full: "O carrinho já tem o máximo de unidades que uma encomenda pode ter. Retire algumas para juntar outras.",
+    cart_locked:
+      "Há um pagamento em curso para este carrinho: não pode ser alterado até o pagamento terminar ou ser cancelado.",
+    no_cart: "Não há carrinho: adicione um produto primeiro.",
+    line_not_found: "Esse artigo já não está no carrinho.",
   },
 };

@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
 import { addToCartAction } from "@/app/actions/cart";
-import { categoryBySlug, CategoryView } from "@/components/catalog/views";
+import { categoryPageMetadata, CategoryView } from "@/components/catalog/views";
 import { catalogParamsAtBuild } from "@/lib/catalog/cached-pages";
 import { categoryTree } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";
 import { langParams, routeLang } from "@/lib/http/route-lang";
-import { categoryPath } from "@/lib/seo/seo";
 
 // A category's products and its sub-categories', each once, in the default order: built for every
 // category at build (when the build reaches the database), served from the cache, rendered again
-// when the catalogue changes (lib/catalog/cached-pages.ts). Later pages: ./page/[page]; sort and filters: /search.
+// when the catalogue changes (lib/catalog/cached-pages.ts). Later pages: ./page/[page]; sort and filters: /search;
+// a `Save-Data: on` request: ../../save-data/categories/[slug].
 export const revalidate = 30;
 export const maxDuration = 30;
 
@@ -25,15 +25,7 @@ interface Props {
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { slug } = await params;
-  const found = await categoryBySlug(slug);
-  if (!found) return {};
-  const { category } = found;
-  return {
-    title: category.name,
-    ...(category.description ? { description: category.description } : {}),
-    alternates: { canonical: categoryPath(slug) },
-  };
+  return categoryPageMetadata((await params).slug);
 }
 
 export default async function CategoryPage({ params }: Props) {

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { ShopLink } from "@/components/ui/shop-link";
 import { getLang } from "@/lib/http/request-lang";
 
 // Finding an order again from another device: its number and the phone given at checkout, posted
@@ -80,9 +80,9 @@ export default async function OrderLookupPage({ searchParams }: { searchParams: 
         </button>
       </form>
       <p>
-        <Link href="/orders" className="text-brand-700 hover:underline">
+        <ShopLink href="/orders" className="text-brand-700 hover:underline">
           {t.orders.myOrdersLink}
-        </Link>
+        </ShopLink>
       </p>
     </div>
   );
