@@ -26,6 +26,10 @@ function hrefOf(query: OrdersQuery): string {
   if (query.search) params.set("q", query.search);
   if (query.fulfilment) params.set("fulfilment", query.fulfilment);
   if (query.method) params.set("method", query.method);
+  if (query.paid) {
+    params.set("paidFrom", query.paid.from);
+    params.set("paidTo", query.paid.to);
+  }
   if (query.page > 1) params.set("page", String(query.page));
   const search = params.toString();
   return search ? `/admin/orders?${search}` : "/admin/orders";
@@ -47,6 +51,12 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
       <AdminNav t={t} current="orders" />
 
       <form method="get" action="/admin/orders" role="search" className="flex flex-wrap items-end gap-3">
+        {query.paid && (
+          <>
+            <input type="hidden" name="paidFrom" value={query.paid.from} />
+            <input type="hidden" name="paidTo" value={query.paid.to} />
+          </>
+        )}
         <div className="flex flex-col gap-1">
           <label htmlFor="orders-status" className="text-sm font-medium">
             {text.status}
@@ -108,9 +118,22 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
         </p>
       </form>
 
-      <p className="text-sm text-stone-600" data-testid="orders-count">
-        {text.count(list.total)}
-      </p>
+      {query.paid ? (
+        // Linked from the dashboard's figures: the same orders, by the same definition of paid (lib/orders/paid.ts).
+        <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
+          <p className="font-medium">{text.paidFilter(query.paid.from, query.paid.to)}</p>
+          <p className="text-stone-600" data-testid="orders-count">
+            {text.paidTotal(text.count(list.total), formatAoa(list.amountAoa))}
+          </p>
+          <Link href={hrefOf({ ...query, paid: undefined, page: 1 })} className="underline">
+            {text.clearPaidFilter}
+          </Link>
+        </div>
+      ) : (
+        <p className="text-sm text-stone-600" data-testid="orders-count">
+          {text.count(list.total)}
+        </p>
+      )}
 
       {list.orders.length === 0 ? (
         <p>{text.none}</p>
@@ -231,6 +254,15 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
               {text.to}
             </label>
             <input id="export-to" name="to" type="date" required defaultValue={today} className={fieldClass} />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="export-by" className="text-sm font-medium">
+              {text.exportBasis}
+            </label>
+            <select id="export-by" name="by" defaultValue="created" className={fieldClass}>
+              <option value="created">{text.basisCreated}</option>
+              <option value="paid">{text.basisPaid}</option>
+            </select>
           </div>
           <button type="submit" className={buttonClass}>
             {text.download}
