@@ -7,14 +7,14 @@ import { periodDates, type Period } from "./period";
 /**
  * The owner's dashboard (the back office's home): how a period of Luanda days went, each figure
  * beside the previous period of the same length. Computed in SQL from the orders, their lines and
- * the variants as they are, five statements in all, run at once, each reading an index made for
- * it (migrations 20261219000000 and 20261219000100):
+ * the variants as they are, four statements in all, run at once, reading the indexes made for
+ * them (migrations 20261219000000 and 20261219000100):
  *
  * - paid: the paid orders of both periods (lib/orders/paid.ts), by Luanda day, and of this one
  *   by hour placed, delivery method and zone, and promo code;
  * - checkouts: the orders created in both periods, by Luanda day and how each ended;
- * - products: this period's paid lines by variant, the top 10 by revenue and by units;
- * - stock: the active variants at or below the low-stock threshold, with this period's units sold;
+ * - sales: this period's paid lines by variant: the top 10 by revenue and by units, and the
+ *   active variants at or below the low-stock threshold with their units sold;
  * - paid after cancel: the payments for cancelled orders still waiting for a person's decision.
  *
  * Each statement is built by {@link dashboardStatements} so the bench's baseline can send the very
@@ -121,8 +121,7 @@ const luandaHour = (column: string) => Prisma.raw(`extract(hour FROM ${column} +
 export interface DashboardStatements {
   paid: Prisma.Sql;
   checkouts: Prisma.Sql;
-  products: Prisma.Sql;
-  stock: Prisma.Sql;
+  sales: Prisma.Sql;
   paidAfterCancel: Prisma.Sql;
 }
 
@@ -167,40 +166,50 @@ SELECT ${luandaDay("o.created_at")} AS day,
 FROM orders o
 WHERE o.created_at >= ${previousStart} AND o.created_at < ${end}
 GROUP BY 1`,
-    // A line's revenue is what it cost less its share of the promo discount (bigint: price × quantity may pass int4).
-    products: Prisma.sql`
+    // This period's paid lines by variant (the paid orders from their index, joined to their lines
+    // as the planner finds cheaper: by order_id's index for a short period, by hash for a long one), once for both panels: the top 10 by revenue and by units,
+    // and the units sold of the variants at or below the threshold (sold out first, then the fewest
+    // left). A line's revenue is what it cost less its share of the promo discount (bigint: price ×
+    // quantity may pass int4). Names and titles are the variants' own now, so a renamed product
+    // sells under one name; the title is the option values in the options' order.
+    sales: Prisma.sql`
 WITH sold AS (
-  SELECT COALESCE(l.variant_id, l.product_id)::text AS key, max(l.product_name) AS "productName",
-         max(l.variant_title) AS "variantTitle", sum(l.quantity)::int AS units,
-         sum(l.unit_price_aoa::bigint * l.quantity - l.discount_aoa)::float8 AS "revenueAoa"
+  SELECT COALESCE(l.variant_id, l.product_id) AS key, sum(l.quantity)::int AS units,
+         sum(l.unit_price_aoa::bigint * l.quantity - l.discount_aoa)::float8 AS revenue
   FROM orders o JOIN order_lines l ON l.order_id = o.id
   WHERE ${paidBetween(start, end)}
   GROUP BY 1
 ), ranked AS (
   SELECT sold.*,
-         row_number() OVER (ORDER BY "revenueAoa" DESC, "productName", "variantTitle", key) AS "revenueRank",
-         row_number() OVER (ORDER BY units DESC, "productName", "variantTitle", key) AS "unitsRank"
+         row_number() OVER (ORDER BY revenue DESC, key) AS "revenueRank",
+         row_number() OVER (ORDER BY units DESC, key) AS "unitsRank"
   FROM sold
-)
-SELECT key, "productName", "variantTitle", units, "revenueAoa", "revenueRank"::int, "unitsRank"::int
-FROM ranked WHERE "revenueRank" <= ${TOP_PRODUCTS} OR "unitsRank" <= ${TOP_PRODUCTS}`,
-    // Sold out first, then the fewest left; the title is the variant's option values in the options' order.
-    stock: Prisma.sql`
-SELECT listed."variantId", p.name AS "productName", listed.sku, listed.stock, listed.total,
-       COALESCE((SELECT string_agg(v.options ->> po.name, ', ' ORDER BY po.position)
-                 FROM product_options po WHERE po.product_id = v.product_id), '') AS "variantTitle",
-       COALESCE((SELECT sum(l.quantity) FROM order_lines l JOIN orders o ON o.id = l.order_id
-                 WHERE l.variant_id = v.id AND ${paidBetween(start, end)}), 0)::int AS "unitsSold"
-FROM (
-  SELECT v.id AS id, v.id::text AS "variantId", v.sku, v.stock,
+), top AS (
+  SELECT * FROM ranked WHERE "revenueRank" <= ${TOP_PRODUCTS} OR "unitsRank" <= ${TOP_PRODUCTS}
+), low AS (
+  SELECT v.id, v.stock,
          row_number() OVER (PARTITION BY v.stock <= 0 ORDER BY v.stock, p.name, v.position, v.id) AS place,
          count(*) OVER (PARTITION BY v.stock <= 0)::int AS total
   FROM product_variants v JOIN products p ON p.id = v.product_id
   WHERE v.archived_at IS NULL AND p.archived_at IS NULL AND v.stock <= ${lowStockThreshold}
-) listed
-JOIN product_variants v ON v.id = listed.id JOIN products p ON p.id = v.product_id
-WHERE listed.place <= ${STOCK_ROWS}
-ORDER BY listed.stock, p.name, v.position, v.id`,
+), listed AS (
+  SELECT 'top' AS panel, top.key, top.units, top.revenue, top."revenueRank"::int AS "revenueRank",
+         top."unitsRank"::int AS "unitsRank", NULL::int AS stock, NULL::int AS total, NULL::int AS place
+  FROM top
+  UNION ALL
+  SELECT 'stock', low.id, COALESCE(sold.units, 0), COALESCE(sold.revenue, 0), NULL, NULL, low.stock, low.total,
+         low.place::int
+  FROM low LEFT JOIN sold ON sold.key = low.id
+  WHERE low.place <= ${STOCK_ROWS}
+)
+SELECT listed.panel, listed.key::text AS key, listed.units, listed.revenue, listed."revenueRank", listed."unitsRank",
+       listed.stock, listed.total, COALESCE(p.name, '') AS "productName", v.sku,
+       COALESCE((SELECT string_agg(v.options ->> po.name, ', ' ORDER BY po.position)
+                 FROM product_options po WHERE po.product_id = p.id), '') AS "variantTitle"
+FROM listed
+LEFT JOIN product_variants v ON v.id = listed.key
+LEFT JOIN products p ON p.id = COALESCE(v.product_id, listed.key)
+ORDER BY listed.panel, listed.stock, listed.place`,
     // attention_at is set with paid_after_cancel_at (lib/orders/state-machine.ts): its index finds them.
     paidAfterCancel: Prisma.sql`
 SELECT count(*)::int AS orders, COALESCE(sum(o.amount_aoa), 0)::float8 AS amount
@@ -229,8 +238,20 @@ export interface CheckoutRow {
   references: number;
   referencesPaid: number;
 }
-export type ProductRow = ProductSales & { revenueRank: number; unitsRank: number };
-export type StockQueryRow = Omit<StockRow, "perDay" | "daysLeft"> & { total: number };
+/** A top product (`top`), or a variant at or below the threshold with its sales (`stock`). */
+export interface SalesRow {
+  panel: "top" | "stock";
+  key: string;
+  units: number;
+  revenue: number;
+  revenueRank: number | null;
+  unitsRank: number | null;
+  stock: number | null;
+  total: number | null;
+  productName: string;
+  variantTitle: string;
+  sku: string | null;
+}
 export interface PaidAfterCancelRow {
   orders: number;
   amount: number;
@@ -239,8 +260,7 @@ export interface PaidAfterCancelRow {
 export interface DashboardRows {
   paid: PaidRow[];
   checkouts: CheckoutRow[];
-  products: ProductRow[];
-  stock: StockQueryRow[];
+  sales: SalesRow[];
   paidAfterCancel: PaidAfterCancelRow[];
 }
 
@@ -248,14 +268,13 @@ type SqlRunner = Pick<Database, "$queryRaw">;
 
 /** Runs the dashboard's statements at once. */
 export async function dashboardRows(db: SqlRunner, statements: DashboardStatements): Promise<DashboardRows> {
-  const [paid, checkouts, products, stock, paidAfterCancel] = await Promise.all([
+  const [paid, checkouts, sales, paidAfterCancel] = await Promise.all([
     db.$queryRaw<PaidRow[]>(statements.paid),
     db.$queryRaw<CheckoutRow[]>(statements.checkouts),
-    db.$queryRaw<ProductRow[]>(statements.products),
-    db.$queryRaw<StockQueryRow[]>(statements.stock),
+    db.$queryRaw<SalesRow[]>(statements.sales),
     db.$queryRaw<PaidAfterCancelRow[]>(statements.paidAfterCancel),
   ]);
-  return { paid, checkouts, products, stock, paidAfterCancel };
+  return { paid, checkouts, sales, paidAfterCancel };
 }
 
 /** The dashboard of `period`, read from `db`. */
@@ -266,6 +285,49 @@ export async function adminDashboard(
 ): Promise<Dashboard> {
   const rows = await dashboardRows(db, dashboardStatements(period, options.lowStockThreshold));
   return readDashboard(period, options.lowStockThreshold, rows);
+}
+
+/**
+ * What the dashboard reads, in one cheap statement: the latest change of the orders of each
+ * status (an index probe each: every insert and status change sets updated_at, and so does a
+ * resolution), and of the catalogue's products and variants with the variants' stock together
+ * (a stock change in SQL need not touch updated_at). Equal versions, equal dashboards.
+ */
+const DATA_VERSION = Prisma.sql`
+SELECT concat_ws('|',
+  (SELECT max(updated_at) FROM orders WHERE status = 'PEN'),
+  (SELECT max(updated_at) FROM orders WHERE status = 'CON'),
+  (SELECT max(updated_at) FROM orders WHERE status = 'CAN'),
+  (SELECT max(updated_at) FROM products),
+  (SELECT max(updated_at)::text || ':' || sum(stock) FROM product_variants)) AS version`;
+
+/** Dashboards kept, by period and threshold: a few periods are asked for again and again. */
+const MEMO_SIZE = 32;
+const memo = new Map<string, { version: string; dashboard: Promise<Dashboard> }>();
+
+/**
+ * {@link adminDashboard}, computed again only when something it reads has changed since it was
+ * last computed for the same period in this process ({@link DATA_VERSION}): an owner coming back
+ * to the home, or several tabs, cost one small statement instead of the four aggregates, and
+ * never see a figure the database no longer agrees with. Simultaneous requests share one run.
+ */
+export async function currentDashboard(
+  db: SqlRunner,
+  period: Period,
+  options: { lowStockThreshold: number },
+): Promise<Dashboard> {
+  const [{ version } = { version: "" }] = await db.$queryRaw<{ version: string }[]>(DATA_VERSION);
+  const key = `${period.kind}|${period.from}|${period.to}|${options.lowStockThreshold}`;
+  const kept = memo.get(key);
+  if (kept?.version === version) return kept.dashboard;
+  const dashboard = adminDashboard(db, period, options);
+  memo.delete(key);
+  memo.set(key, { version, dashboard });
+  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  dashboard.catch(() => {
+    if (memo.get(key)?.dashboard === dashboard) memo.delete(key);
+  });
+  return dashboard;
 }
 
 const compared = (current: number, previous: number): Compared => ({ current, previous });
@@ -298,18 +360,40 @@ export function readDashboard(period: Period, lowStockThreshold: number, rows: D
   const revenue = paidFigure("amount");
   const paidOrders = paidFigure("orders");
 
-  const stockRows = rows.stock.map(({ total: _total, ...row }): StockRow => {
-    const perDay = row.unitsSold / period.days;
-    return { ...row, perDay, daysLeft: row.stock <= 0 ? 0 : perDay > 0 ? row.stock / perDay : null };
-  });
-  const soldOut = rows.stock.filter((row) => row.stock <= 0);
-  const lowStock = rows.stock.filter((row) => row.stock > 0);
+  const stockRows = rows.sales
+    .filter((row) => row.panel === "stock")
+    .map((row) => {
+      const stock = row.stock ?? 0;
+      const perDay = row.units / period.days;
+      const listed: StockRow & { total: number } = {
+        variantId: row.key,
+        productName: row.productName,
+        variantTitle: row.variantTitle,
+        sku: row.sku,
+        stock,
+        unitsSold: row.units,
+        perDay,
+        daysLeft: stock <= 0 ? 0 : perDay > 0 ? stock / perDay : null,
+        total: row.total ?? 0,
+      };
+      return listed;
+    });
+  const soldOut = stockRows.filter((row) => row.stock <= 0);
+  const lowStock = stockRows.filter((row) => row.stock > 0);
+  const withoutTotal = ({ total: _total, ...row }: StockRow & { total: number }): StockRow => row;
 
+  const top = rows.sales.filter((row) => row.panel === "top");
   const byRank = (rank: "revenueRank" | "unitsRank") =>
-    rows.products
-      .filter((row) => row[rank] <= TOP_PRODUCTS)
-      .sort((a, b) => a[rank] - b[rank])
-      .map(({ revenueRank: _r, unitsRank: _u, ...product }) => product);
+    top
+      .filter((row) => (row[rank] ?? Infinity) <= TOP_PRODUCTS)
+      .sort((a, b) => a[rank]! - b[rank]!)
+      .map((row): ProductSales => ({
+        key: row.key,
+        productName: row.productName,
+        variantTitle: row.variantTitle,
+        units: row.units,
+        revenueAoa: row.revenue,
+      }));
 
   const hours = new Map(rows.paid.filter((row) => row.panel === "hour").map((row) => [Number(row.key), row]));
   const paidAfterCancel = rows.paidAfterCancel[0] ?? { orders: 0, amount: 0 };
@@ -380,8 +464,8 @@ export function readDashboard(period: Period, lowStockThreshold: number, rows: D
       .sort((a, b) => b.discountAoa - a.discountAoa || a.code.localeCompare(b.code)),
     stock: {
       threshold: lowStockThreshold,
-      lowStock: stockRows.filter((row) => row.stock > 0).slice(0, STOCK_ROWS),
-      soldOut: stockRows.filter((row) => row.stock <= 0).slice(0, STOCK_ROWS),
+      lowStock: lowStock.map(withoutTotal),
+      soldOut: soldOut.map(withoutTotal),
       lowStockTotal: lowStock[0]?.total ?? 0,
       soldOutTotal: soldOut[0]?.total ?? 0,
     },

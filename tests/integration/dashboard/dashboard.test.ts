@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminDashboard } from "@/lib/dashboard/dashboard-admin";
+import { adminDashboard, currentDashboard } from "@/lib/dashboard/dashboard-admin";
 import { dashboardCsv, DASHBOARD_SERIES } from "@/lib/dashboard/dashboard-csv-admin";
 import { namedPeriod, periodOf, type Period } from "@/lib/dashboard/period";
 import { EXPORT_COLUMNS, ordersCsv, parseExportRange } from "@/lib/orders/export-admin";
@@ -454,5 +454,38 @@ describe("one definition of paid", () => {
       "2026-12-01T23:05:00.000Z",
     ]);
     expect((await paidBy(namedPeriod("today", NOW))).invoices).toBe(20_500);
+  });
+});
+
+describe("the page's dashboard", () => {
+  it("is computed again once an order changes, and reused while nothing does", async () => {
+    const first = await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD });
+    expect(await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD })).toBe(first);
+    expect(first.figures.revenueAoa.current).toBe(30_500);
+
+    const late = await client.order.create({
+      data: {
+        externalTransactionId: `order_${randomUUID()}`,
+        status: "CON",
+        amountAoa: 1_000,
+        clientId: `shopper_${randomUUID()}`,
+        createdAt: new Date("2026-12-01T10:00:00Z"),
+        finalizedAt: new Date("2026-12-01T10:01:00Z"),
+      },
+    });
+    try {
+      const second = await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD });
+      expect(second.figures.revenueAoa.current).toBe(31_500);
+      // A stock change alone, made in SQL without touching updated_at, is seen too.
+      await client.$executeRaw`UPDATE product_variants SET stock = stock + 10 WHERE stock = 3`;
+      const third = await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD });
+      expect(third.stock.lowStock).toEqual([]);
+    } finally {
+      await client.$executeRaw`UPDATE product_variants SET stock = stock - 10 WHERE stock = 13`;
+      await client.order.delete({ where: { id: late.id } });
+    }
+    expect((await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD })).figures.revenueAoa.current).toBe(
+      30_500,
+    );
   });
 });

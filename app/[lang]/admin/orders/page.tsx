@@ -7,6 +7,7 @@ import { listAdminOrders, ORDER_STATUSES, parseOrdersQuery, type OrdersQuery } f
 import { DELIVERY_METHODS, FULFILMENT_FILTERS, isFulfilmentState } from "@/lib/orders/fulfilment-states";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/http/request-lang";
+import { backOfficeTexts } from "@/lib/i18n/back-office";
 import { formatAoa } from "@/lib/money";
 
 // The back office's orders list and CSV export form (lib/orders/orders-admin.ts, lib/orders/export-admin.ts).
@@ -40,10 +41,11 @@ const buttonClass = "rounded-md bg-brand-700 px-4 py-2 font-medium text-white ho
 
 export default async function AdminOrdersPage({ searchParams }: { searchParams: Promise<Query> }) {
   await requireAdminSession();
-  const [{ t }, params] = await Promise.all([getLang(), searchParams]);
+  const [{ t, lang }, params] = await Promise.all([getLang(), searchParams]);
   const query = parseOrdersQuery(params);
   const list = await listAdminOrders(db(), query);
   const text = t.admin.orders;
+  const paidText = backOfficeTexts(lang).paidOrders;
   const today = luandaDate(new Date());
   return (
     <section className="flex flex-col gap-6">
@@ -121,12 +123,12 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
       {query.paid ? (
         // Linked from the dashboard's figures: the same orders, by the same definition of paid (lib/orders/paid.ts).
         <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
-          <p className="font-medium">{text.paidFilter(query.paid.from, query.paid.to)}</p>
+          <p className="font-medium">{paidText.paidFilter(query.paid.from, query.paid.to)}</p>
           <p className="text-stone-600" data-testid="orders-count">
-            {text.paidTotal(text.count(list.total), formatAoa(list.amountAoa))}
+            {paidText.paidTotal(text.count(list.total), formatAoa(list.amountAoa))}
           </p>
           <Link href={hrefOf({ ...query, paid: undefined, page: 1 })} className="underline">
-            {text.clearPaidFilter}
+            {paidText.clearPaidFilter}
           </Link>
         </div>
       ) : (
@@ -257,13 +259,14 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
           </div>
           <div className="flex flex-col gap-1">
             <label htmlFor="export-by" className="text-sm font-medium">
-              {text.exportBasis}
+              {paidText.exportBasis}
             </label>
             <select id="export-by" name="by" defaultValue="created" className={fieldClass}>
-              <option value="created">{text.basisCreated}</option>
-              <option value="paid">{text.basisPaid}</option>
+              <option value="created">{paidText.basisCreated}</option>
+              <option value="paid">{paidText.basisPaid}</option>
             </select>
           </div>
+          <p className="w-full text-sm text-stone-600">{paidText.basisHint}</p>
           <button type="submit" className={buttonClass}>
             {text.download}
           </button>
