@@ -78,7 +78,7 @@ test("the dashboard switches periods, shows a picture's table, downloads a serie
   page,
 }, testInfo) => {
   // Three pages, a download, and axe and a screenshot at two widths.
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await signInToBackOffice(page);
   const dashboard = page.getByTestId("dashboard");
   await expect(dashboard.getByRole("heading", { level: 2, name: text.title })).toBeVisible();

@@ -419,7 +419,13 @@ function Panel({
       {chart?.(summary)}
       <details open={open || undefined} className="text-sm">
         <summary className="cursor-pointer underline">{text.showTable}</summary>
-        <DataTable caption={title} headers={headers} rows={rows} testId={`dashboard-table-${id}`} />
+        <DataTable
+          caption={title}
+          label={text.tableOf(title)}
+          headers={headers}
+          rows={rows}
+          testId={`dashboard-table-${id}`}
+        />
       </details>
       <a href={csv} download className="text-sm underline" data-testid={`dashboard-csv-${id}`}>
         {text.download}
@@ -430,17 +436,21 @@ function Panel({
 
 function DataTable({
   caption,
+  label,
   headers,
   rows,
   testId,
 }: {
   caption: string;
+  /** The scrolling region's name: "Tabela: …". */
+  label: string;
   headers: string[];
   rows: string[][];
   testId: string;
 }) {
   return (
-    <div className="mt-2 max-h-96 overflow-auto" tabIndex={0} role="region" aria-label={caption}>
+    // Scrolls on its own, so the keyboard can reach it: a region named apart from its panel's.
+    <div className="mt-2 max-h-96 overflow-auto" tabIndex={0} role="region" aria-label={label}>
       <table className="w-full text-left text-sm" data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         <thead className="sticky top-0 bg-stone-50">
@@ -518,6 +528,7 @@ function StockPanel({ data, text, csv }: { data: Dashboard; text: Words; csv: st
           {group.list.length > 0 && (
             <DataTable
               caption={`${group.title}, ${period.from} – ${period.to}`}
+              label={text.tableOf(group.title)}
               headers={headers}
               rows={rows(group.list)}
               testId={`dashboard-table-${group.id}`}

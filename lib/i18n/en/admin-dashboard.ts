@@ -55,6 +55,7 @@ export const adminDashboardTexts: typeof pt = {
         ? "None."
         : `${orders === 1 ? "1 order" : `${orders} orders`}, ${amount}: not revenue until you decide.`,
     exportPaid: "Export the orders paid in this period (CSV)",
+    tableOf: (title) => `Table: ${title}`,
     showTable: "Show the table",
     download: "Download CSV",
     charts: {

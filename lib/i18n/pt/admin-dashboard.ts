@@ -55,6 +55,7 @@ export const adminDashboardTexts = {
         ? "Nenhuma."
         : `${orders === 1 ? "1 encomenda" : `${orders} encomendas`}, ${amount}: não contam como receita até decidir.`,
     exportPaid: "Exportar as encomendas pagas neste período (CSV)",
+    tableOf: (title: string) => `Tabela: ${title}`,
     showTable: "Ver a tabela",
     download: "Descarregar CSV",
     charts: {
