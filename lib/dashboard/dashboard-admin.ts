@@ -8,7 +8,7 @@ import { periodDates, type Period } from "./period";
  * The owner's dashboard (the back office's home): how a period of Luanda days went, each figure
  * beside the previous period of the same length. Computed in SQL from the orders, their lines and
  * the variants as they are, four statements in all, run at once, reading the indexes made for
- * them (migrations 20261219000000 and 20261219000100):
+ * them (migrations 20261219000000 to 20261219000200):
  *
  * - paid: the paid orders of both periods (lib/orders/paid.ts), by Luanda day, and of this one
  *   by hour placed, delivery method and zone, and promo code;
@@ -166,8 +166,8 @@ SELECT ${luandaDay("o.created_at")} AS day,
 FROM orders o
 WHERE o.created_at >= ${previousStart} AND o.created_at < ${end}
 GROUP BY 1`,
-    // This period's paid lines by variant (the paid orders from their index, joined to their lines
-    // as the planner finds cheaper: by order_id's index for a short period, by hash for a long one), once for both panels: the top 10 by revenue and by units,
+    // This period's paid lines by variant (the paid orders' index, then the lines' covering index on
+    // order_id, neither visiting a table), once for both panels: the top 10 by revenue and by units,
     // and the units sold of the variants at or below the threshold (sold out first, then the fewest
     // left). A line's revenue is what it cost less its share of the promo discount (bigint: price ×
     // quantity may pass int4). Names and titles are the variants' own now, so a renamed product
@@ -176,7 +176,12 @@ GROUP BY 1`,
 WITH sold AS (
   SELECT COALESCE(l.variant_id, l.product_id) AS key, sum(l.quantity)::int AS units,
          sum(l.unit_price_aoa::bigint * l.quantity - l.discount_aoa)::float8 AS revenue
-  FROM orders o JOIN order_lines l ON l.order_id = o.id
+  -- Each paid order's lines by the lines' covering index on order_id (OFFSET 0 keeps the planner
+  -- from flattening it into a hash join over every line ever sold, which grows with the shop).
+  FROM orders o CROSS JOIN LATERAL (
+    SELECT l.variant_id, l.product_id, l.quantity, l.unit_price_aoa, l.discount_aoa
+    FROM order_lines l WHERE l.order_id = o.id OFFSET 0
+  ) l
   WHERE ${paidBetween(start, end)}
   GROUP BY 1
 ), ranked AS (

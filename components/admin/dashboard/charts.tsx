@@ -15,8 +15,8 @@ import {
 import { formatAoa } from "@/lib/money";
 
 /**
- * The dashboard's pictures (Recharts, SVG), imported only by components/admin/dashboard/, so the
- * chart library is in the back office's bundle and in no page of the shop. Each picture is one
+ * The dashboard's pictures (Recharts, SVG), loaded by ./charts-lazy.tsx alone, in the browser, so
+ * the chart library is a chunk that the back office's home asks for and no page of the shop. Each picture is one
  * image to assistive technology (role="img", named by its summary sentence); its numbers are in
  * the table beside it, which is also the keyboard's way in. Colours are the Okabe–Ito palette,
  * told apart by readers with any common colour blindness, and in grey print by their lightness

@@ -4,7 +4,7 @@ import type { DashboardSeries } from "@/lib/dashboard/dashboard-csv-admin";
 import { PERIOD_KINDS, periodQuery } from "@/lib/dashboard/period";
 import type { BackOfficeTexts } from "@/lib/i18n/back-office";
 import { formatAoa } from "@/lib/money";
-import { BarsChart, RevenueChart } from "./charts";
+import { BarsChart, RevenueChart } from "./charts-lazy";
 
 /**
  * The owner's dashboard (lib/dashboard/dashboard-admin.ts) on the back office's home: the period
