@@ -100,6 +100,7 @@ runUntilStopped(lifetime, "bench", async () => {
     },
     appUrl: `http://127.0.0.1:${port}`,
     cronSecret: shop.appEnv.CRON_SECRET,
+    adminPassword: shop.appEnv.ADMIN_PASSWORD!,
   };
   // The bench's own connections, to prepare each run's rows and check them afterwards.
   const database = new pg.Pool({ connectionString: shop.databaseUrl, max: 2 });

@@ -50,6 +50,8 @@ test("without a session /admin shows only the sign-in form; a wrong password is 
 test("the right password opens the home with the day's totals; sign-out returns to the sign-in", async ({
   page,
 }, testInfo) => {
+  // The home carries the dashboard now: axe and a screenshot of it at two widths take longer.
+  test.slow();
   const { adminPassword } = readE2eServerEnvironment();
   await page.goto("/admin");
   const form = signInForm(page);

@@ -40,3 +40,23 @@ test("the client JavaScript holds neither ADMIN_PASSWORD nor ADMIN_SESSION_SECRE
   });
   expect(leaks).toEqual([]);
 });
+
+/**
+ * The dashboard's chart library (Recharts, components/admin/dashboard/charts.tsx) is a chunk of its
+ * own that the back office's home loads after the page (charts-lazy.tsx): no route's first load
+ * carries a byte of it, and so no page of the shop. Read from the build's own per-route lists of
+ * first-load chunks; "recharts-surface", the class of every chart's SVG, marks it.
+ */
+test("the chart library is in no route's first load, and so in no page of the shop", () => {
+  test.skip(process.env.E2E_SKIP_BUILD === "1", "E2E_SKIP_BUILD=1: the build is not this run's");
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  const routes: { route: string; firstLoadChunkPaths: string[] }[] = JSON.parse(
+    readFileSync(path.join(root, ".next/diagnostics/route-bundle-stats.json"), "utf8"),
+  );
+  const charts = (chunk: string) => readFileSync(path.join(root, chunk), "utf8").includes("recharts-surface");
+  expect(routes.length).toBeGreaterThan(10);
+  expect(routes.filter((route) => route.firstLoadChunkPaths.some(charts)).map((route) => route.route)).toEqual([]);
+  // It is in the build all the same: the check would pass on nothing otherwise.
+  const scripts = readdirSync(staticDir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+  expect(scripts.filter((file) => charts(path.join(".next/static", file))).length).toBeGreaterThan(0);
+});

@@ -16,6 +16,7 @@ const to = path.join(root, "docs", "screenshots");
 export const DOCUMENTED = [
   "admin-sign-in",
   "admin-home-attention",
+  "admin-dashboard",
   "admin-orders",
   "admin-order",
   "admin-webhook",

@@ -99,6 +99,8 @@ export interface ShopSettings {
   appUrl: string;
   /** Authorizes /api/cron/* on the app: the bench runs jobs the app's after() left behind. */
   cronSecret: string;
+  /** The back office's password (the dashboard scenarios sign in once). */
+  adminPassword: string;
 }
 
 export interface RunSetup {

@@ -1,6 +1,7 @@
 import type { Scenario } from "../lib/scenario";
 import { categoryPage2Scenario, categoryPageScenario } from "./category-pages";
 import { createOrderScenario } from "./create-order";
+import { dashboardMonthScenario, dashboardYearScenario } from "./dashboard";
 import { catalogPageScenario, catalogPageSmallFileScenario, productPageScenario } from "./pages";
 import { productsScenario } from "./products";
 import { searchScenario } from "./search";
@@ -18,6 +19,8 @@ export const SCENARIOS: readonly Scenario[] = [
   webhookConScenario,
   webhookDuplicateScenario,
   createOrderScenario,
+  dashboardMonthScenario,
+  dashboardYearScenario,
 ];
 
 /** The scenarios named in BENCH_SCENARIOS (comma-separated), or all of them. */

@@ -6,12 +6,15 @@ import { orderDelivery } from "./delivery-details";
 import { isAngolanKey, phoneKey } from "../phone";
 import { lineName } from "../catalog/variants";
 import { luandaDate, luandaDayStart, luandaIso } from "../luanda-time";
+import { paidBetween } from "./paid";
 
 /**
  * The orders as CSV for an accountant (GET /api/admin/orders/export): every order created between
  * two dates of the Luanda calendar (UTC+1 all year, like the home's totals), both included, oldest
- * first. Read in batches of 1000 by keyset (created_at, id), each written to the response as it
- * comes, so a year of orders is never in memory at once.
+ * first; or, with the `paid` basis, every order paid between them (lib/orders/paid.ts, what the
+ * dashboard counts), in the order they were paid. Read in batches of 1000 by keyset (created_at
+ * or finalized_at, and id), each written to the response as it comes, so a year of orders is
+ * never in memory at once.
  */
 
 export const EXPORT_BATCH_SIZE = 1000;
@@ -92,6 +95,39 @@ export function parseExportRange(from: string | null, to: string | null, now = n
  */
 const csvOptions = { escape_formulas: true, record_delimiter: "\r\n" } as const;
 
+/** Records as CSV text, escaped as the orders export is: what every CSV of the back office writes. */
+export const csvRecords = (records: unknown[][]): string => stringify(records, csvOptions);
+
+/** Which orders an export holds: those created in its range, or those paid in it. */
+export const EXPORT_BASES = ["created", "paid"] as const;
+export type ExportBasis = (typeof EXPORT_BASES)[number];
+
+interface ExportKey {
+  at: Date;
+  id: string;
+}
+
+const batchInclude = {
+  invoice: { select: { number: true } },
+  lines: {
+    select: { productName: true, variantTitle: true, sku: true, quantity: true },
+    orderBy: [{ productName: "asc" as const }, { variantTitle: "asc" as const }],
+  },
+};
+
+/** The next batch of an export by payment: the ids by the shared definition of paid, then their rows. */
+async function paidBatch(db: Pick<Database, "order" | "$queryRaw">, range: ExportRange, after: ExportKey | undefined) {
+  const keys = await db.$queryRaw<{ id: string }[]>`
+    SELECT o.id::text AS id FROM orders o
+    WHERE ${paidBetween(range.start, range.end)}
+      AND (o.finalized_at, o.id) > (${after?.at ?? new Date(0)}, ${after?.id ?? "00000000-0000-0000-0000-000000000000"}::uuid)
+    ORDER BY o.finalized_at, o.id LIMIT ${EXPORT_BATCH_SIZE}`;
+  const ids = keys.map((key) => key.id);
+  const orders = await db.order.findMany({ where: { id: { in: ids } }, include: batchInclude });
+  const place = new Map(ids.map((id, index) => [id, index]));
+  return orders.sort((a, b) => place.get(a.id)! - place.get(b.id)!);
+}
+
 /**
  * A shopper's phone as the CSV writes it: read at once by a person, and neither a formula nor a
  * number to a spreadsheet. As typed at checkout, `+244 923 456 789` starts with `+`, which Excel
@@ -117,9 +153,13 @@ export function spreadsheetPhone(phone: string): string {
 }
 
 /** The CSV, header first, as a stream of UTF-8 text read from `db` batch by batch. */
-export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): ReadableStream<Uint8Array> {
+export function ordersCsv(
+  db: Pick<Database, "order" | "$queryRaw">,
+  range: ExportRange,
+  basis: ExportBasis = "created",
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let after: { createdAt: Date; id: string } | undefined;
+  let after: ExportKey | undefined;
   let done = false;
   return new ReadableStream({
     start(controller) {
@@ -128,27 +168,24 @@ export function ordersCsv(db: Pick<Database, "order">, range: ExportRange): Read
     },
     async pull(controller) {
       if (done) return;
-      const orders = await db.order.findMany({
-        where: {
-          // From the last batch's time on, so each batch reads the index from where the last one stopped.
-          createdAt: { gte: after?.createdAt ?? range.start, lt: range.end },
-          ...(after && {
-            OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }],
-          }),
-        },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        take: EXPORT_BATCH_SIZE,
-        include: {
-          invoice: { select: { number: true } },
-          lines: {
-            select: { productName: true, variantTitle: true, sku: true, quantity: true },
-            orderBy: [{ productName: "asc" }, { variantTitle: "asc" }],
-          },
-        },
-      });
+      const orders =
+        basis === "paid"
+          ? await paidBatch(db, range, after)
+          : await db.order.findMany({
+              where: {
+                // From the last batch's time on, so each batch reads the index from where the last one stopped.
+                createdAt: { gte: after?.at ?? range.start, lt: range.end },
+                ...(after && {
+                  OR: [{ createdAt: { gt: after.at } }, { createdAt: after.at, id: { gt: after.id } }],
+                }),
+              },
+              orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+              take: EXPORT_BATCH_SIZE,
+              include: batchInclude,
+            });
       const last = orders.at(-1);
       if (last) {
-        after = { createdAt: last.createdAt, id: last.id };
+        after = { at: (basis === "paid" ? last.finalizedAt : null) ?? last.createdAt, id: last.id };
         const rows = orders.map((order) => {
           const delivery = orderDelivery(order);
           return [

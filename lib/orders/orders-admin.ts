@@ -4,12 +4,16 @@ import { Prisma } from "../generated/prisma/client";
 import type { Database } from "../db/client";
 import { DELIVERY_METHODS, FULFILMENT_FILTERS, type DeliveryMethod, type FulfilmentFilter } from "./fulfilment-states";
 import { phoneDigitForms, phoneKey } from "../phone";
+import { parseExportRange, type ExportRange } from "./export-admin";
+import { paidBetween } from "./paid";
 
 /**
- * The back office's orders list (/admin/orders): newest first, filtered by status, fulfilment and
- * delivery method, searched by order id, reference number, payment reference or phone, 50 to a
- * page. One query for the page and one count, each on an index of the orders (created_at, status +
- * created_at, status + fulfilment_state + created_at, and the searched columns).
+ * The back office's orders list (/admin/orders): newest first, filtered by status, fulfilment,
+ * delivery method and the Luanda dates they were paid on (lib/orders/paid.ts, what the dashboard
+ * counts, whose figures link here), searched by order id, reference number, payment reference or
+ * phone, 50 to a page. One query for the page and one for the count and the amounts' total, each
+ * on an index of the orders (created_at, status + created_at, status + fulfilment_state +
+ * created_at, the paid orders' finalized_at, and the searched columns).
  */
 
 export const ORDERS_PAGE_SIZE = 50;
@@ -27,6 +31,8 @@ export interface OrdersQuery {
   search?: string;
   fulfilment?: FulfilmentFilter;
   method?: DeliveryMethod;
+  /** Only the orders paid between these Luanda dates (`paidFrom`, `paidTo`, both included). */
+  paid?: ExportRange;
   /** From 1. */
   page: number;
 }
@@ -41,9 +47,10 @@ const fulfilmentParam = z.preprocess(single, z.enum(FULFILMENT_FILTERS));
 const methodParam = z.preprocess(single, z.enum(DELIVERY_METHODS));
 
 /**
- * The list's query parameters (`status`, `q`, `fulfilment`, `method`, `page`), each validated on
- * its own: a bad one is ignored (all statuses, no search, any fulfilment and method, page 1),
- * never an error.
+ * The list's query parameters (`status`, `q`, `fulfilment`, `method`, `paidFrom` with `paidTo`,
+ * `page`), each validated on its own: a bad one is ignored (all statuses, no search, any
+ * fulfilment and method, paid or not, page 1), never an error. The paid dates follow the
+ * export's rules (at most 366 days, from not after to).
  */
 export function parseOrdersQuery(params: Record<string, string | string[] | undefined>): OrdersQuery {
   const status = statusParam.safeParse(params.status);
@@ -51,11 +58,16 @@ export function parseOrdersQuery(params: Record<string, string | string[] | unde
   const page = pageParam.safeParse(params.page);
   const fulfilment = fulfilmentParam.safeParse(params.fulfilment);
   const method = methodParam.safeParse(params.method);
+  const paidFrom = single(params.paidFrom);
+  const paidTo = single(params.paidTo);
+  const paid =
+    typeof paidFrom === "string" && typeof paidTo === "string" ? parseExportRange(paidFrom, paidTo) : undefined;
   return {
     status: status.success ? status.data : undefined,
     search: search.success ? search.data : undefined,
     ...(fulfilment.success ? { fulfilment: fulfilment.data } : {}),
     ...(method.success ? { method: method.data } : {}),
+    ...(paid?.ok ? { paid: paid.range } : {}),
     page: page.success ? page.data : 1,
   };
 }
@@ -89,6 +101,8 @@ export interface AdminOrdersPage {
   orders: AdminOrderRow[];
   /** Orders matching the status and search, on every page. */
   total: number;
+  /** Their amounts together, integer AOA. */
+  amountAoa: number;
   page: number;
   pageCount: number;
 }
@@ -112,6 +126,7 @@ function whereOf(query: OrdersQuery): Prisma.Sql {
         : Prisma.sql`status = 'CON' AND fulfilment_state = ${query.fulfilment}`,
     );
   if (query.method) conditions.push(Prisma.sql`delivery_method = ${query.method}`);
+  if (query.paid) conditions.push(paidBetween(query.paid.start, query.paid.end, "orders"));
   if (query.search) {
     const search = query.search;
     const matches = [
@@ -142,8 +157,15 @@ export async function listAdminOrders(db: Pick<Database, "$queryRaw">, query: Or
       FROM orders ${where}
       ORDER BY created_at DESC, id DESC
       LIMIT ${ORDERS_PAGE_SIZE} OFFSET ${(query.page - 1) * ORDERS_PAGE_SIZE}`,
-    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM orders ${where}`,
+    db.$queryRaw<{ total: number; amountAoa: number }[]>`
+      SELECT count(*)::int AS total, COALESCE(sum(amount_aoa), 0)::float8 AS "amountAoa" FROM orders ${where}`,
   ]);
   const total = counted?.total ?? 0;
-  return { orders, total, page: query.page, pageCount: Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE)) };
+  return {
+    orders,
+    total,
+    amountAoa: counted?.amountAoa ?? 0,
+    page: query.page,
+    pageCount: Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE)),
+  };
 }

@@ -1,11 +1,13 @@
 import "server-only";
 import type { Database } from "../db/client";
 import { luandaPeriods } from "../luanda-time";
+import { paidBetween } from "./paid";
 
 /**
  * The back office's home figures. "Today" and "this month" are the shop's calendar in Luanda
  * (lib/luanda-time.ts): an order paid at 00:30 in Luanda on the 1st counts for the 1st.
- * A paid order counts on the day the shop learnt it was paid (`finalized_at`).
+ * Paid is lib/orders/paid.ts's definition, the dashboard's: CON, on the day the shop learnt it was
+ * paid (`finalized_at`), up to `now`.
  */
 
 export interface AdminOverview {
@@ -17,19 +19,12 @@ export interface AdminOverview {
   pendingOrders: number;
 }
 
-export async function adminOverview(db: Pick<Database, "order">, now = new Date()): Promise<AdminOverview> {
+export async function adminOverview(db: Pick<Database, "$queryRaw">, now = new Date()): Promise<AdminOverview> {
   const { dayStart, monthStart } = luandaPeriods(now);
-  const paidSince = async (start: Date) =>
-    (
-      await db.order.aggregate({
-        _sum: { amountAoa: true },
-        where: { status: "CON", finalizedAt: { gte: start, lte: now } },
-      })
-    )._sum.amountAoa ?? 0;
-  const [paidTodayAoa, paidThisMonthAoa, pendingOrders] = await Promise.all([
-    paidSince(dayStart),
-    paidSince(monthStart),
-    db.order.count({ where: { status: "PEN" } }),
-  ]);
-  return { paidTodayAoa, paidThisMonthAoa, pendingOrders };
+  const [row] = await db.$queryRaw<{ today: number; month: number; pending: number }[]>`
+    SELECT COALESCE(sum(o.amount_aoa) FILTER (WHERE o.finalized_at >= ${dayStart}), 0)::float8 AS today,
+           COALESCE(sum(o.amount_aoa), 0)::float8 AS month,
+           (SELECT count(*) FROM orders WHERE status = 'PEN')::int AS pending
+    FROM orders o WHERE ${paidBetween(monthStart, now)}`;
+  return { paidTodayAoa: row?.today ?? 0, paidThisMonthAoa: row?.month ?? 0, pendingOrders: row?.pending ?? 0 };
 }

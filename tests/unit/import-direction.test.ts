@@ -77,6 +77,7 @@ const LIB_LAYERS: string[][] = [
   ["lib/mail/"],
   ["lib/jobs/handlers.ts", "lib/jobs/runner.ts"],
   ["lib/seo/"],
+  ["lib/dashboard/"],
   ["lib/admin/"],
   ["lib/http/"],
 ];

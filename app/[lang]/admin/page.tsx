@@ -4,6 +4,11 @@ import { attentionItems, type Attention, type AttentionGroup } from "@/lib/order
 import { luandaMinute } from "@/lib/luanda-time";
 import { webhookEventPagePath, orderPagePath } from "@/lib/orders/order-flash";
 import { adminOverview } from "@/lib/orders/overview-admin";
+import { currentDashboard } from "@/lib/dashboard/dashboard-admin";
+import { parsePeriod } from "@/lib/dashboard/period";
+import { getEnv } from "@/lib/env";
+import { backOfficeTexts } from "@/lib/i18n/back-office";
+import { DashboardView } from "@/components/admin/dashboard/dashboard";
 import { adminState } from "@/lib/http/admin-guard";
 import { safeAdminPath } from "@/lib/http/return-path";
 import { SIGN_IN_ERRORS, type SignInError } from "@/lib/http/admin-sign-in";
@@ -14,7 +19,8 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 
-// The back office's home (lib/admin): the sign-in form without a session, the day's figures with one.
+// The back office's home (lib/admin): the sign-in form without a session; with one, the day's
+// figures, what needs attention, and the owner's dashboard for the period in the query string.
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -25,7 +31,7 @@ export async function generateMetadata(): Promise<Metadata> {
 type Query = Record<string, string | string[] | undefined>;
 
 export default async function AdminPage({ searchParams }: { searchParams: Promise<Query> }) {
-  const [{ t }, state, query] = await Promise.all([getLang(), adminState(), searchParams]);
+  const [{ t, lang }, state, query] = await Promise.all([getLang(), adminState(), searchParams]);
   if (state === "off") {
     return (
       <section className="mx-auto flex max-w-md flex-col gap-3">
@@ -43,7 +49,13 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   }
   // Signed in meanwhile (another tab): straight back to that page.
   if (next && next !== "/admin") redirect(next);
-  const [overview, attention] = await Promise.all([adminOverview(db()), attentionItems(db())]);
+  // A bad period falls back to the default, with a notice: never an error page.
+  const { period, invalid } = parsePeriod(query);
+  const [overview, attention, dashboard] = await Promise.all([
+    adminOverview(db()),
+    attentionItems(db()),
+    currentDashboard(db(), period, { lowStockThreshold: getEnv().catalog.lowStockThreshold }),
+  ]);
   const figures = [
     { label: t.admin.paidToday, value: formatAoa(overview.paidTodayAoa), testId: "paid-today" },
     { label: t.admin.paidThisMonth, value: formatAoa(overview.paidThisMonthAoa), testId: "paid-this-month" },
@@ -79,6 +91,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       </dl>
       <p className="text-sm text-stone-600">{t.admin.periodNote}</p>
       <AttentionSection attention={attention} t={t} />
+      <DashboardView data={dashboard} text={backOfficeTexts(lang).dashboard} locale={t.locale} invalid={invalid} />
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { listAdminOrders, ORDER_STATUSES, parseOrdersQuery, type OrdersQuery } f
 import { DELIVERY_METHODS, FULFILMENT_FILTERS, isFulfilmentState } from "@/lib/orders/fulfilment-states";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/http/request-lang";
+import { backOfficeTexts } from "@/lib/i18n/back-office";
 import { formatAoa } from "@/lib/money";
 
 // The back office's orders list and CSV export form (lib/orders/orders-admin.ts, lib/orders/export-admin.ts).
@@ -26,6 +27,10 @@ function hrefOf(query: OrdersQuery): string {
   if (query.search) params.set("q", query.search);
   if (query.fulfilment) params.set("fulfilment", query.fulfilment);
   if (query.method) params.set("method", query.method);
+  if (query.paid) {
+    params.set("paidFrom", query.paid.from);
+    params.set("paidTo", query.paid.to);
+  }
   if (query.page > 1) params.set("page", String(query.page));
   const search = params.toString();
   return search ? `/admin/orders?${search}` : "/admin/orders";
@@ -36,10 +41,11 @@ const buttonClass = "rounded-md bg-brand-700 px-4 py-2 font-medium text-white ho
 
 export default async function AdminOrdersPage({ searchParams }: { searchParams: Promise<Query> }) {
   await requireAdminSession();
-  const [{ t }, params] = await Promise.all([getLang(), searchParams]);
+  const [{ t, lang }, params] = await Promise.all([getLang(), searchParams]);
   const query = parseOrdersQuery(params);
   const list = await listAdminOrders(db(), query);
   const text = t.admin.orders;
+  const paidText = backOfficeTexts(lang).paidOrders;
   const today = luandaDate(new Date());
   return (
     <section className="flex flex-col gap-6">
@@ -47,6 +53,12 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
       <AdminNav t={t} current="orders" />
 
       <form method="get" action="/admin/orders" role="search" className="flex flex-wrap items-end gap-3">
+        {query.paid && (
+          <>
+            <input type="hidden" name="paidFrom" value={query.paid.from} />
+            <input type="hidden" name="paidTo" value={query.paid.to} />
+          </>
+        )}
         <div className="flex flex-col gap-1">
           <label htmlFor="orders-status" className="text-sm font-medium">
             {text.status}
@@ -108,9 +120,22 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
         </p>
       </form>
 
-      <p className="text-sm text-stone-600" data-testid="orders-count">
-        {text.count(list.total)}
-      </p>
+      {query.paid ? (
+        // Linked from the dashboard's figures: the same orders, by the same definition of paid (lib/orders/paid.ts).
+        <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1 text-sm">
+          <p className="font-medium">{paidText.paidFilter(query.paid.from, query.paid.to)}</p>
+          <p className="text-stone-600" data-testid="orders-count">
+            {paidText.paidTotal(text.count(list.total), formatAoa(list.amountAoa))}
+          </p>
+          <Link href={hrefOf({ ...query, paid: undefined, page: 1 })} className="underline">
+            {paidText.clearPaidFilter}
+          </Link>
+        </div>
+      ) : (
+        <p className="text-sm text-stone-600" data-testid="orders-count">
+          {text.count(list.total)}
+        </p>
+      )}
 
       {list.orders.length === 0 ? (
         <p>{text.none}</p>
@@ -232,6 +257,16 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
             </label>
             <input id="export-to" name="to" type="date" required defaultValue={today} className={fieldClass} />
           </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor="export-by" className="text-sm font-medium">
+              {paidText.exportBasis}
+            </label>
+            <select id="export-by" name="by" defaultValue="created" className={fieldClass}>
+              <option value="created">{paidText.basisCreated}</option>
+              <option value="paid">{paidText.basisPaid}</option>
+            </select>
+          </div>
+          <p className="w-full text-sm text-stone-600">{paidText.basisHint}</p>
           <button type="submit" className={buttonClass}>
             {text.download}
           </button>

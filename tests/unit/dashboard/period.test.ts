@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { MAX_PERIOD_DAYS, namedPeriod, parsePeriod, periodDates, periodQuery } from "@/lib/dashboard/period";
+
+// The dashboard's periods (lib/dashboard/period.ts): Luanda days (UTC+1), from midnight to midnight,
+// each with the previous period of the same length; a bad query string falls back, never throws.
+
+/** 00:30 on 1 March 2026 in Luanda: still 28 February in UTC. */
+const NOW = new Date("2026-02-28T23:30:00Z");
+
+describe("the named periods", () => {
+  it.each([
+    ["today", "2026-03-01", "2026-03-01", "2026-02-28", "2026-02-28"],
+    ["7d", "2026-02-23", "2026-03-01", "2026-02-16", "2026-02-22"],
+    ["30d", "2026-01-31", "2026-03-01", "2026-01-01", "2026-01-30"],
+    ["90d", "2025-12-02", "2026-03-01", "2025-09-03", "2025-12-01"],
+    ["month", "2026-03-01", "2026-03-01", "2026-02-28", "2026-02-28"],
+    ["last-month", "2026-02-01", "2026-02-28", "2026-01-04", "2026-01-31"],
+  ] as const)("%s is %s to %s, after %s to %s", (kind, from, to, previousFrom, previousTo) => {
+    expect(namedPeriod(kind, NOW)).toMatchObject({ kind, from, to, previousFrom, previousTo });
+  });
+
+  it("starts and ends at Luanda midnight, 23:00 UTC", () => {
+    const period = namedPeriod("today", NOW);
+    expect(period.start).toEqual(new Date("2026-02-28T23:00:00Z"));
+    expect(period.end).toEqual(new Date("2026-03-01T23:00:00Z"));
+    expect(period.previousStart).toEqual(new Date("2026-02-27T23:00:00Z"));
+    expect(period.days).toBe(1);
+  });
+
+  it("lists its dates", () => {
+    expect(periodDates("2026-02-27", 3)).toEqual(["2026-02-27", "2026-02-28", "2026-03-01"]);
+  });
+});
+
+describe("the query string", () => {
+  it("defaults to the last 30 days", () => {
+    expect(parsePeriod({}, NOW)).toEqual({ period: namedPeriod("30d", NOW), invalid: false });
+  });
+
+  it("reads a name, or a custom range of dates", () => {
+    expect(parsePeriod({ period: "7d" }, NOW).period.kind).toBe("7d");
+    const custom = parsePeriod({ period: "custom", from: "2025-12-31", to: "2026-01-01" }, NOW);
+    expect(custom).toMatchObject({ invalid: false, period: { kind: "custom", days: 2, previousFrom: "2025-12-29" } });
+    expect(parsePeriod({ from: "2026-01-01", to: "2026-01-01" }, NOW).period).toMatchObject({
+      kind: "custom",
+      days: 1,
+    });
+    expect(parsePeriod({ period: ["month", "7d"] }, NOW).period.kind).toBe("month");
+  });
+
+  it.each([
+    ["an unknown name", { period: "year" }],
+    ["custom without dates", { period: "custom" }],
+    ["a date that does not exist", { from: "2026-02-30", to: "2026-03-01" }],
+    ["from after to", { from: "2026-03-02", to: "2026-03-01" }],
+    ["too long a range", { from: "2024-01-01", to: "2025-01-01" }],
+    ["a time for a date", { from: "2026-01-01T00:00", to: "2026-01-02" }],
+    ["SQL", { period: "30d' OR 1=1" }],
+  ])("%s falls back to the default, marked invalid", (_what, params) => {
+    expect(parsePeriod(params, NOW)).toEqual({ period: namedPeriod("30d", NOW), invalid: true });
+  });
+
+  it(`accepts ${MAX_PERIOD_DAYS} days`, () => {
+    expect(parsePeriod({ from: "2024-01-01", to: "2024-12-31" }, NOW).invalid).toBe(false);
+  });
+
+  it("writes a period back as a query string", () => {
+    expect(periodQuery(namedPeriod("last-month", NOW))).toBe("period=last-month");
+    expect(periodQuery({ kind: "custom", from: "2026-01-01", to: "2026-01-31" })).toBe(
+      "period=custom&from=2026-01-01&to=2026-01-31",
+    );
+  });
+});
