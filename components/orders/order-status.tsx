@@ -128,13 +128,13 @@ export function OrderStatus({
         )}
         {/* Paid: the receipt, which says "being prepared" until the invoice job has numbered it. */}
         {status === "CON" && (
-          <Link
+          <ShopLink
             href={`/orders/${externalTransactionId}/receipt`}
             data-testid="receipt-link"
             className="font-medium text-brand-700 hover:underline"
           >
             {t.receipt.open}
-          </Link>
+          </ShopLink>
         )}
         {page !== "order" && (
           <ShopLink href={`/orders/${externalTransactionId}`} className="text-brand-700 hover:underline">

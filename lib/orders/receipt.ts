@@ -2,8 +2,7 @@ import "server-only";
 import type { Database } from "../db/client";
 import { ORDER_DELIVERY_SELECT, orderDelivery } from "./delivery-details";
 import type { DeliveryMethod } from "./fulfilment-states";
-import { shortOrderId } from "./order-number";
-import { EXTERNAL_TRANSACTION_ID } from "./status";
+import { EXTERNAL_TRANSACTION_ID, shortOrderId } from "./order-number";
 
 /**
  * A paid order's receipt (/orders/<externalTransactionId>/receipt, docs/checkout.md#receipts):
