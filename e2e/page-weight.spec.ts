@@ -150,22 +150,6 @@ test("with Save-Data: on, a phone's first visit costs less: no prefetch, no deco
 }, testInfo) => {
   test.setTimeout(180_000);
   await demoCatalogueCached(page);
-  // The cached pages answer the header with their lighter form, from the cache too, and say they vary by it.
-  for (const path of ["/", `/products/${coffee!.slug}`]) {
-    for (const saveData of [false, true]) {
-      const answer = await page.request.get(path, { headers: saveData ? { "Save-Data": "on" } : {} });
-      expect(answer.status(), path).toBe(200);
-      expect(answer.headers()["vary"], path).toMatch(/\bSave-Data\b/);
-      expect((await answer.text()).includes("data-save-data"), `${path}, Save-Data ${saveData}`).toBe(saveData);
-    }
-    expect((await page.request.get(path, { headers: { "Save-Data": "on" } })).headers()["x-nextjs-cache"]).toMatch(
-      /HIT|STALE/,
-    );
-  }
-  // The lighter form has no address of its own.
-  expect((await page.request.get("/save-data")).status()).toBe(404);
-  expect((await page.request.get(`/save-data/products/${coffee!.slug}`)).status()).toBe(404);
-
   let homePictures = -1;
   let thumbnails = -1;
   const home = await measureFirstVisit(browser, baseURL!, "/", {
@@ -189,6 +173,22 @@ test("with Save-Data: on, a phone's first visit costs less: no prefetch, no deco
     ["home", home, SAVE_DATA_BUDGET.home],
     ["product", product, SAVE_DATA_BUDGET.product],
   ]);
+  // The cached pages answer the header with their lighter form, from the cache too, and say they vary by it.
+  for (const path of ["/", `/products/${coffee!.slug}`]) {
+    for (const saveData of [false, true]) {
+      const answer = await page.request.get(path, { headers: saveData ? { "Save-Data": "on" } : {} });
+      expect(answer.status(), path).toBe(200);
+      expect(answer.headers()["vary"], path).toMatch(/\bSave-Data\b/);
+      expect((await answer.text()).includes("data-save-data"), `${path}, Save-Data ${saveData}`).toBe(saveData);
+    }
+    expect((await page.request.get(path, { headers: { "Save-Data": "on" } })).headers()["x-nextjs-cache"]).toMatch(
+      /HIT|STALE/,
+    );
+  }
+  // The lighter form has no address of its own.
+  expect((await page.request.get("/save-data")).status()).toBe(404);
+  expect((await page.request.get(`/save-data/products/${coffee!.slug}`)).status()).toBe(404);
+
   expect(homePictures, "pictures on the catalogue's cards").toBe(0);
   expect(thumbnails, "pictures in the gallery's thumbnails").toBe(0);
   expectWithin("home (Save-Data)", home, SAVE_DATA_BUDGET.home);
