@@ -1,12 +1,12 @@
 /// <reference lib="webworker" />
 /**
  * The shop's service worker, on Serwist: bundled by app/serwist/[path]/route.ts into
- * /serwist/sw.js when `next build` prerenders that route, and registered after a page has loaded
- * (components/ui/service-worker-registration.tsx). What it keeps and why: lib/offline/offline-rules.ts
+ * /serwist/sw.js when `next build` prerenders that route, and registered by the shopper's order
+ * pages once loaded (components/offline/service-worker-registration.tsx). What it keeps and why: lib/offline/offline-rules.ts
  * and docs/storefront.md#offline.
  *
- * - Precached: the offline page alone (and the built files it names), so the first visit costs
- *   one small page.
+ * - Precached: the offline page alone (and the built files it names), so the install costs one
+ *   small page.
  * - The shop's built files (/_next/static/, named by their content): cache first, one cache per build.
  * - The shopper's order pages (success, pending, order): network first, a copy kept for
  *   ORDER_PAGE_KEPT_DAYS, with the built files it names, so it opens offline as it was.
@@ -90,7 +90,7 @@ const serwist = new Serwist({
     },
     {
       // A navigation, or the page asking for one it opened without the worker (see
-      // components/ui/service-worker-registration.tsx).
+      // components/offline/service-worker-registration.tsx).
       matcher: ({ request, url }) => isOrderPageRequest(request, url, self.location.origin),
       handler: new NetworkFirst({
         cacheName: ORDER_PAGES_CACHE,

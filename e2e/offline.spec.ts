@@ -28,19 +28,24 @@ const keeps = (page: Page, path: string) =>
     [ORDER_PAGES_CACHE, path],
   );
 
-test("a pending bank reference opened in this browser reads the same offline: entity, reference, amount and until when", async ({
-  page,
-  context,
-}, testInfo) => {
-  // The checkout, the popup, then the page three times (online, offline, from the offline page).
-  test.setTimeout(90_000);
+/** A checkout paid by bank reference: the browser is on its pending page, which installs the worker. */
+async function openPendingReference(page: Page): Promise<string> {
   await addFromCatalog(page, DEMO_PRODUCTS[3]!.name);
   await openCheckout(page);
   const popup = await openPopup(page);
   await popup.pay("FPSOLPGEXT");
   await expect(page).toHaveURL(/\/checkout\/pending\/order_/, { timeout: 15_000 });
   await expect(page.getByTestId("payment-reference")).toBeVisible();
-  const pendingPath = new URL(page.url()).pathname;
+  return new URL(page.url()).pathname;
+}
+
+test("a pending bank reference opened in this browser reads the same offline: entity, reference, amount and until when", async ({
+  page,
+  context,
+}, testInfo) => {
+  // The checkout, the popup, then the page three times (online, offline, from the offline page).
+  test.setTimeout(90_000);
+  const pendingPath = await openPendingReference(page);
   const shown = {
     entity: (await page.getByTestId("entity-number").textContent())!,
     reference: (await page.getByTestId("payment-reference").textContent())!,
@@ -87,9 +92,9 @@ test("the back office offline is the offline page, never a copy of the orders li
   page,
   context,
 }, testInfo) => {
-  test.setTimeout(60_000);
-  // The worker is installed from the shop (never from the back office), then controls /admin too.
-  await page.goto("/");
+  test.setTimeout(90_000);
+  // The worker is installed by a shopper's order page (never by the back office), then controls /admin too.
+  await openPendingReference(page);
   await workerActive(page);
   await signInToBackOffice(page);
   await page.goto("/admin/orders");

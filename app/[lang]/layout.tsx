@@ -1,7 +1,6 @@
 import type { Metadata, Viewport } from "next";
 import { setLanguageAction } from "@/app/actions/language";
 import { topCategories } from "@/components/catalog/views";
-import { ServiceWorkerRegistration } from "@/components/ui/service-worker-registration";
 import { SiteHeader } from "@/components/ui/site-header";
 import { TestModeBanner } from "@/components/ui/test-mode-banner";
 import { getEnv } from "@/lib/env";
@@ -54,7 +53,6 @@ export default async function RootLayout({
         <TestModeBanner t={t} mode={getEnv().pay.mode} />
         <SiteHeader t={t} lang={lang} setLanguage={setLanguageAction} categories={categories} />
         <main className="mx-auto max-w-6xl px-4 py-8 print:max-w-none print:p-0">{children}</main>
-        <ServiceWorkerRegistration />
       </body>
     </html>
   );

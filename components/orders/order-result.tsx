@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { ServiceWorkerRegistration } from "@/components/offline/service-worker-registration";
 import { OrderStatus } from "@/components/orders/order-status";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
@@ -10,7 +11,8 @@ import { whatsappLink } from "@/lib/whatsapp";
 /**
  * The body of /checkout/success/[id], /checkout/pending/[id] and /orders/[id]: the order as the
  * database has it, then kept current by OrderStatus, and the link to the shop's WhatsApp when
- * SHOP_WHATSAPP is set. A malformed or unknown id is a 404.
+ * SHOP_WHATSAPP is set. A malformed or unknown id is a 404. Showing an order installs the service
+ * worker that keeps it readable offline.
  */
 export async function OrderResult({
   externalTransactionId,
@@ -59,6 +61,7 @@ export async function OrderResult({
           {t.order.talkToUs}
         </a>
       )}
+      <ServiceWorkerRegistration />
     </div>
   );
 }

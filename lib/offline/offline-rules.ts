@@ -63,9 +63,6 @@ export function orderPageOf(pathname: string): { kind: OrderPageKind; externalTr
   return { kind: match[1] === "success" || match[1] === "pending" ? match[1] : "order", externalTransactionId };
 }
 
-/** The back office, where the worker is never registered and whose pages it never keeps. */
-export const isBackOfficePath = (pathname: string) => /^\/admin(?:\/|$)/.test(pathname);
-
 /**
  * A request for an order page's HTML that the worker may keep: a GET of the shop's own address,
  * without a query, and not the RSC payload of a client-side navigation (the same address, other

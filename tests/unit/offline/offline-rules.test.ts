@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  isBackOfficePath,
   isOrderPageRequest,
   isShopCache,
   isStaticFile,
@@ -119,9 +118,7 @@ describe("the worker's caches", () => {
   });
 
   it("never include the back office", () => {
-    expect(isBackOfficePath("/admin")).toBe(true);
-    expect(isBackOfficePath("/admin/orders")).toBe(true);
-    expect(isBackOfficePath("/administration")).toBe(false);
-    expect(isBackOfficePath("/")).toBe(false);
+    expect(orderPageOf("/admin/orders")).toBeNull();
+    expect(orderPageOf("/admin/orders/order_3f9c2a4e-8b1d-4c7a-9e2f-5a6b7c8d9e0f")).toBeNull();
   });
 });
