@@ -1,10 +1,6 @@
 import type pg from "pg";
-import {
-  dashboardStatements,
-  readDashboard,
-  type Dashboard,
-  type DashboardRows,
-} from "../../lib/dashboard/dashboard-admin";
+import { readDashboard, type Dashboard } from "../../lib/dashboard/dashboard-admin";
+import { dashboardStatements, type DashboardRows } from "../../lib/dashboard/dashboard-sql-admin";
 import { namedPeriod, parsePeriod, periodQuery } from "../../lib/dashboard/period";
 import { luandaDate } from "../../lib/luanda-time";
 import { formatAoa } from "../../lib/money";
@@ -21,7 +17,7 @@ import type { BaselineHandler, Scenario, ShopSettings } from "../lib/scenario";
  * alone only where the visibility map says so).
  *
  * The app: Next's router, the admin guard (the session's row), the page's reads (the home's
- * totals, the attention list, and lib/dashboard/dashboard-admin.ts's four statements through
+ * totals, the attention list, and lib/dashboard/dashboard-sql-admin.ts's four statements through
  * Prisma) and the HTML of the figures, tables and pictures' data (the pictures are drawn in the
  * browser). The baseline: the dashboard's same four statements (dashboardStatements builds them
  * without running them) through `pg`, at once, and the dashboard as JSON.
