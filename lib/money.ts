@@ -1,4 +1,7 @@
-/** Prices as people read them: always whole kwanza, in Angola's format whatever the page's language. */
+/**
+ * Prices as people read them: always whole kwanza, in Angola's format whatever the page's language;
+ * and counts in the same format. The formatters are made once: making one costs far more than using it.
+ */
 
 const kwanza = new Intl.NumberFormat("pt-AO", {
   style: "currency",
@@ -10,4 +13,11 @@ const kwanza = new Intl.NumberFormat("pt-AO", {
 /** Integer AOA for people, e.g. 12 500 Kz in pt-AO. */
 export function formatAoa(amount: number): string {
   return kwanza.format(amount);
+}
+
+const whole = new Intl.NumberFormat("pt-AO");
+
+/** A count for people, e.g. 12 500 in pt-AO. */
+export function formatCount(value: number): string {
+  return whole.format(value);
 }

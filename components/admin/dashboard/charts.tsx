@@ -12,7 +12,7 @@ import {
   XAxis,
   YAxis,
 } from "recharts";
-import { formatAoa } from "@/lib/money";
+import { formatAoa, formatCount } from "@/lib/money";
 
 /**
  * The dashboard's pictures (Recharts, SVG), loaded by ./charts-lazy.tsx alone, in the browser, so
@@ -40,7 +40,7 @@ const compact = new Intl.NumberFormat("pt-AO", { notation: "compact", maximumFra
 
 type Unit = "aoa" | "count";
 const valueOf = (unit: Unit) => (value: unknown) =>
-  unit === "aoa" ? formatAoa(Number(value)) : new Intl.NumberFormat("pt-AO").format(Number(value));
+  unit === "aoa" ? formatAoa(Number(value)) : formatCount(Number(value));
 
 interface Frame {
   /** The sentence that says what the picture shows: its accessible name. */

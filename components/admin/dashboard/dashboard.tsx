@@ -3,7 +3,7 @@ import type { Compared, Dashboard } from "@/lib/dashboard/dashboard-admin";
 import type { DashboardSeries } from "@/lib/dashboard/dashboard-csv-admin";
 import { PERIOD_KINDS, periodQuery } from "@/lib/dashboard/period";
 import type { BackOfficeTexts } from "@/lib/i18n/back-office";
-import { formatAoa } from "@/lib/money";
+import { formatAoa, formatCount } from "@/lib/money";
 import { BarsChart, RevenueChart } from "./charts-lazy";
 
 /**
@@ -23,6 +23,16 @@ export function changePercent({ current, previous }: Compared): number | null {
   return Math.round(((current - previous) / previous) * 100);
 }
 
+/** The formatters, made once (making one costs far more than using it: a year's tables use thousands). */
+const decimal = new Intl.NumberFormat("pt-AO", { maximumFractionDigits: 1 });
+const percents = new Map<string, Intl.NumberFormat>();
+function percentFormat(locale: string): Intl.NumberFormat {
+  let format = percents.get(locale);
+  if (!format)
+    percents.set(locale, (format = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 })));
+  return format;
+}
+
 /** "30/11" for 2026-11-30: the pictures' axis. */
 const shortDate = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}`;
 
@@ -39,8 +49,8 @@ export function DashboardView({
   invalid: boolean;
 }) {
   const { period, figures } = data;
-  const count = (value: number) => new Intl.NumberFormat("pt-AO").format(value);
-  const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 0 });
+  const count = formatCount;
+  const percent = percentFormat(locale);
   const share = (part: number, whole: number) => (whole === 0 ? "0 %" : percent.format(part / whole));
   const csvHref = (series: DashboardSeries) => `/api/admin/dashboard/export?series=${series}&${periodQuery(period)}`;
   const sentence = (label: string, figure: Compared, format: (value: number) => string) =>
@@ -494,7 +504,6 @@ function StockPanel({ data, text, csv }: { data: Dashboard; text: Words; csv: st
     text.columns.perDay,
     text.columns.daysLeft,
   ];
-  const decimal = new Intl.NumberFormat("pt-AO", { maximumFractionDigits: 1 });
   const rows = (list: Dashboard["stock"]["lowStock"]) =>
     list.map((row) => [
       row.variantTitle ? `${row.productName} (${row.variantTitle})` : row.productName,
