@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { readDashboard, type Dashboard } from "../../lib/dashboard/dashboard-admin";
-import { dashboardStatements, type DashboardRows } from "../../lib/dashboard/dashboard-sql-admin";
+import { keepDashboardDays, type InTransaction } from "../../lib/dashboard/dashboard-days-admin";
+import { dashboardStatements, keptDays, type DashboardRows } from "../../lib/dashboard/dashboard-sql-admin";
 import { namedPeriod, parsePeriod, periodQuery } from "../../lib/dashboard/period";
 import { luandaDate } from "../../lib/luanda-time";
 import { formatAoa } from "../../lib/money";
@@ -19,8 +20,9 @@ import type { BaselineHandler, Scenario, ShopSettings } from "../lib/scenario";
  * The app: Next's router, the admin guard (the session's row), the page's reads (the home's
  * totals, the attention list, and lib/dashboard/dashboard-sql-admin.ts's four statements through
  * Prisma) and the HTML of the figures, tables and pictures' data (the pictures are drawn in the
- * browser). The baseline: the dashboard's same four statements (dashboardStatements builds them
- * without running them) through `pg`, at once, and the dashboard as JSON.
+ * browser). The baseline: the same keeping of the closed days (lib/dashboard/dashboard-days-admin.ts,
+ * in a transaction of pg's) and the dashboard's same four statements (dashboardStatements builds
+ * them without running them) through `pg`, at once, and the dashboard as JSON.
  */
 
 export const DASHBOARD_ORDERS = 100_000;
@@ -54,12 +56,14 @@ async function ensureDashboardOrders(database: pg.Pool): Promise<void> {
     await client.query(
       `INSERT INTO orders (external_transaction_id, status, amount_aoa, subtotal_aoa, discount_aoa, delivery_fee_aoa,
          delivery_method, delivery_zone_name, promo_code, payment_reference, cancel_reason, client_id, created_at,
-         finalized_at, paid_after_cancel_at, attention_reason, attention_at, hold_expires_at)
+         finalized_at, paid_after_cancel_at, attention_reason, attention_at, hold_expires_at, updated_at)
        SELECT 'order_' || gen_random_uuid(), o.status::"OrderStatus", o.subtotal - o.discount + o.fee, o.subtotal,
               o.discount, o.fee, o.method, o.zone, o.promo, o.reference, o.reason, $1::text || o.i, o.created,
               CASE WHEN o.status = 'PEN' THEN NULL ELSE o.created + (o.i % 120) * interval '1 minute' END,
               o.late, CASE WHEN o.late IS NOT NULL THEN 'paid_after_cancel' END, o.late,
-              o.created + interval '1 day'
+              o.created + interval '1 day',
+              -- Last changed when it was paid or cancelled (or paid after that), as a year of a shop's orders were.
+              GREATEST(o.created, CASE WHEN o.status = 'PEN' THEN NULL ELSE o.created + (o.i % 120) * interval '1 minute' END, o.late)
        FROM (
          SELECT s.i, lines.subtotal, lines.discount,
                 CASE WHEN s.i % 3 = 0 THEN 0 ELSE 1500 END AS fee,
@@ -128,21 +132,45 @@ async function signIn(shop: ShopSettings): Promise<string> {
   return cookie.split(";")[0]!;
 }
 
-/** The baseline: the dashboard's statements through pg, at once, and the dashboard as JSON. */
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** One statement through pg; dates as UTC ISO text: the columns are timestamps without a zone holding UTC. */
+async function runOn<T extends pg.QueryResultRow>(client: pg.Pool | pg.PoolClient, sql: Statement): Promise<T[]> {
+  const values = sql.values.map((value) => (value instanceof Date ? value.toISOString() : value));
+  return (await client.query<T>(sql.text, values)).rows;
+}
+
+/** A transaction of pg's, as the keeping of the days takes one. */
+const pgTransaction =
+  (database: pg.Pool): InTransaction =>
+  async (work) => {
+    const client = await database.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await work(<T>(sql: Statement) => runOn(client, sql) as Promise<T[]>);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
+/** The baseline: the days kept, then the dashboard's statements through pg, at once, and the dashboard as JSON. */
 const dashboardJson =
   (database: pg.Pool): BaselineHandler =>
   async (request, response) => {
     const params = Object.fromEntries(new URL(request.url ?? "/", "http://baseline").searchParams);
     const { period } = parsePeriod(params);
-    const statements = dashboardStatements(period, LOW_STOCK_THRESHOLD);
-    // Dates as UTC ISO text: the columns are timestamps without a zone holding UTC.
-    const run = async <T extends pg.QueryResultRow>(sql: { text: string; values: unknown[] }) =>
-      (
-        await database.query<T>(
-          sql.text,
-          sql.values.map((value) => (value instanceof Date ? value.toISOString() : value)),
-        )
-      ).rows;
+    const today = luandaDate(new Date());
+    const run = (sql: Statement) => runOn(database, sql);
+    await keepDashboardDays(pgTransaction(database), keptDays(period, today));
+    const statements = dashboardStatements(period, LOW_STOCK_THRESHOLD, today);
     const [paid, checkouts, sales, paidAfterCancel] = await Promise.all([
       run(statements.paid),
       run(statements.checkouts),

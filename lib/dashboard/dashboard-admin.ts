@@ -3,18 +3,22 @@ import { Prisma } from "../generated/prisma/client";
 import {
   dashboardRows,
   dashboardStatements,
+  keptDays,
   TOP_PRODUCTS,
   type CheckoutRow,
   type DashboardRows,
   type SqlRunner,
 } from "./dashboard-sql-admin";
+import { luandaDate } from "../luanda-time";
+import { keepDashboardDays, prismaTransaction } from "./dashboard-days-admin";
 import { periodDates, type Period } from "./period";
 
 /**
  * The owner's dashboard (the back office's home): how a period of Luanda days went, each figure
  * beside the previous period of the same length. Its shape ({@link Dashboard}), read from the
- * answers of its four statements (lib/dashboard/dashboard-sql-admin.ts), every series with a
- * point for every day; and the same dashboard kept while nothing it reads has changed.
+ * answers of its four statements (lib/dashboard/dashboard-sql-admin.ts) over the days kept
+ * (lib/dashboard/dashboard-days-admin.ts) and today's orders, every series with a point for every
+ * day; and the same dashboard reused while nothing it reads has changed.
  */
 
 /** How a checkout (an order created in the period) ended, or that it has not yet. */
@@ -105,13 +109,18 @@ export interface Dashboard {
   stock: { threshold: number; lowStock: StockRow[]; soldOut: StockRow[]; lowStockTotal: number; soldOutTotal: number };
 }
 
-/** The dashboard of `period`, read from `db`. */
+/**
+ * The dashboard of `period`, read from `db` on the day of `now`: the closed days it reads kept
+ * first (lib/dashboard/dashboard-days-admin.ts), then its statements.
+ */
 export async function adminDashboard(
   db: SqlRunner,
   period: Period,
-  options: { lowStockThreshold: number },
+  options: { lowStockThreshold: number; now?: Date },
 ): Promise<Dashboard> {
-  const rows = await dashboardRows(db, dashboardStatements(period, options.lowStockThreshold));
+  const today = luandaDate(options.now ?? new Date());
+  await keepDashboardDays(prismaTransaction(db), keptDays(period, today));
+  const rows = await dashboardRows(db, dashboardStatements(period, options.lowStockThreshold, today));
   return readDashboard(period, options.lowStockThreshold, rows);
 }
 
@@ -136,7 +145,7 @@ const memo = new Map<string, { version: string; dashboard: Promise<Dashboard> }>
 /**
  * {@link adminDashboard}, computed again only when something it reads has changed since it was
  * last computed for the same period in this process ({@link DATA_VERSION}): an owner coming back
- * to the home, or several tabs, cost one small statement instead of the four aggregates, and
+ * to the home, or several tabs, cost one small statement instead of the keeping and the four, and
  * never see a figure the database no longer agrees with. Simultaneous requests share one run.
  */
 export async function currentDashboard(

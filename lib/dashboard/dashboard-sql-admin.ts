@@ -2,13 +2,15 @@ import "server-only";
 import { Prisma } from "../generated/prisma/client";
 import type { Database } from "../db/client";
 import { isPaid, paidBetween } from "../orders/paid";
+import { luandaDate, luandaDayStart } from "../luanda-time";
 import type { Period } from "./period";
 
 /**
  * What the owner's dashboard asks the database (lib/dashboard/dashboard-admin.ts reads the
- * answers): four statements, run at once, computed in SQL from the orders, their lines and the
- * variants as they are, reading the indexes made for them (migrations 20261219000000 to
- * 20261219000200):
+ * answers). A period's figures are sums of days: each closed Luanda day is computed once from the
+ * orders, their lines and the variants and kept (lib/dashboard/dashboard-days-admin.ts, with the
+ * day statements here), and today is computed from the orders on every read. Four statements,
+ * run at once, each summing the kept days and today's:
  *
  * - paid: the paid orders of both periods (lib/orders/paid.ts), by Luanda day, and of this one
  *   by hour placed, delivery method and zone, and promo code;
@@ -17,8 +19,10 @@ import type { Period } from "./period";
  *   active variants at or below the low-stock threshold with their units sold;
  * - paid after cancel: the payments for cancelled orders still waiting for a person's decision.
  *
- * Each statement is built by {@link dashboardStatements} so the bench's baseline can send the very
- * same SQL through `pg`. Amounts are whole kwanza, sums read as float8 (exact far beyond any shop).
+ * The day statements read the indexes made for them (migrations 20261219000000 to
+ * 20261219000200). Each statement is built here, without running it, so the bench's baseline sends
+ * the very same SQL through `pg`. Amounts are whole kwanza, sums read as float8 (exact far beyond
+ * any shop).
  */
 
 /** How many products each top list shows. */
@@ -27,8 +31,86 @@ export const TOP_PRODUCTS = 10;
 export const STOCK_ROWS = 50;
 
 /** An instant's Luanda date, in SQL: the columns hold UTC (docs/database.md), Luanda is UTC+1. */
-const luandaDay = (column: string) => Prisma.raw(`to_char(${column} + interval '1 hour', 'YYYY-MM-DD')`);
+const luandaDay = (column: string) => Prisma.raw(`(${column} + interval '1 hour')::date`);
 const luandaHour = (column: string) => Prisma.raw(`extract(hour FROM ${column} + interval '1 hour')::int`);
+
+/**
+ * The paid orders of [start, end) a day at a time (by the Luanda day they were paid): each day's
+ * `total`, and the day's orders by `hour` placed, `delivery` method and zone, and `promo` code.
+ * One pass (the partial index on finalized_at, read alone), grouped four ways.
+ */
+export function paidDaysSql(start: Date, end: Date): Prisma.Sql {
+  return Prisma.sql`
+WITH paid AS MATERIALIZED (
+  SELECT ${luandaDay("o.finalized_at")} AS day, o.amount_aoa, o.discount_aoa, o.delivery_fee_aoa, o.delivery_method,
+         o.delivery_zone_name, o.promo_code, ${luandaHour("o.created_at")} AS hour
+  FROM orders o
+  WHERE ${paidBetween(start, end)}
+)
+SELECT day, 'total' AS panel, '' AS key, '' AS detail, count(*)::int AS orders, sum(amount_aoa)::bigint AS amount_aoa,
+       sum(discount_aoa)::bigint AS discount_aoa, sum(delivery_fee_aoa)::bigint AS fees_aoa
+FROM paid GROUP BY day
+UNION ALL
+SELECT day, 'hour', hour::text, '', count(*)::int, sum(amount_aoa)::bigint, 0, 0
+FROM paid GROUP BY day, hour
+UNION ALL
+SELECT day, 'delivery', COALESCE(delivery_method, 'unknown'), COALESCE(delivery_zone_name, ''), count(*)::int,
+       sum(amount_aoa)::bigint, 0, sum(delivery_fee_aoa)::bigint
+FROM paid GROUP BY day, delivery_method, delivery_zone_name
+UNION ALL
+SELECT day, 'promo', promo_code, '', count(*)::int, sum(amount_aoa)::bigint, sum(discount_aoa)::bigint, 0
+FROM paid WHERE promo_code IS NOT NULL GROUP BY day, promo_code`;
+}
+
+/**
+ * The orders created in [start, end) a day at a time, by how they ended. Cancelled by the
+ * service: CAN without a reason of the shop's own (lib/orders/state-machine.ts); expired: the
+ * shop's `hold_expired`; other (counted by the reader): a failed creation or `abandoned`.
+ */
+export function checkoutDaysSql(start: Date, end: Date): Prisma.Sql {
+  return Prisma.sql`
+SELECT ${luandaDay("o.created_at")} AS day,
+       count(*)::int AS checkouts,
+       count(*) FILTER (WHERE ${isPaid()})::int AS paid,
+       count(*) FILTER (WHERE o.status = 'CAN' AND o.cancel_reason IS NULL)::int AS service_cancelled,
+       count(*) FILTER (WHERE o.status = 'CAN' AND o.cancel_reason = 'hold_expired')::int AS expired,
+       count(*) FILTER (WHERE o.status = 'PEN')::int AS pending,
+       count(*) FILTER (WHERE o.payment_reference IS NOT NULL)::int AS "references",
+       count(*) FILTER (WHERE o.payment_reference IS NOT NULL AND ${isPaid()})::int AS references_paid
+FROM orders o
+WHERE o.created_at >= ${start} AND o.created_at < ${end}
+GROUP BY 1`;
+}
+
+/**
+ * The paid lines of [start, end) a day at a time, by variant (the product, for lines without
+ * one): units, and revenue, what they cost less their share of the promo discount (bigint: price
+ * × quantity may pass int4).
+ */
+export function salesDaysSql(start: Date, end: Date): Prisma.Sql {
+  return Prisma.sql`
+SELECT ${luandaDay("o.finalized_at")} AS day, COALESCE(l.variant_id, l.product_id) AS key, sum(l.quantity)::int AS units,
+       sum(l.unit_price_aoa::bigint * l.quantity - l.discount_aoa)::bigint AS revenue_aoa
+-- Each paid order's lines by the lines' covering index on order_id (OFFSET 0 keeps the planner
+-- from flattening it into a hash join over every line ever sold, which grows with the shop).
+FROM orders o CROSS JOIN LATERAL (
+  SELECT l.variant_id, l.product_id, l.quantity, l.unit_price_aoa, l.discount_aoa
+  FROM order_lines l WHERE l.order_id = o.id OFFSET 0
+) l
+WHERE ${paidBetween(start, end)}
+GROUP BY 1, 2`;
+}
+
+/**
+ * The days of `period` and of the one before it that the dashboard reads from the days kept
+ * (lib/dashboard/dashboard-days-admin.ts): those closed by `today` (a Luanda date), [from, to).
+ * Today and any later day are read from the orders themselves.
+ */
+export function keptDays(period: Period, today: string): { from: string; to: string } {
+  const from = period.previousFrom;
+  const end = luandaDate(period.end);
+  return { from, to: end < today ? end : today < from ? from : today };
+}
 
 export interface DashboardStatements {
   paid: Prisma.Sql;
@@ -37,65 +119,59 @@ export interface DashboardStatements {
   paidAfterCancel: Prisma.Sql;
 }
 
-/** The dashboard's statements for `period`; `lowStockThreshold` is LOW_STOCK_THRESHOLD. */
-export function dashboardStatements(period: Period, lowStockThreshold: number): DashboardStatements {
-  const { previousStart, start, end } = period;
+/**
+ * The dashboard's statements for `period` on `today` (its Luanda date; the days before it must
+ * have been kept first), each reading the days kept for the closed days and the orders for the
+ * rest, and summing them as the panels want them.
+ */
+export function dashboardStatements(period: Period, lowStockThreshold: number, today: string): DashboardStatements {
+  const kept = keptDays(period, today);
+  // The first instant not kept: where the orders are read from (never before the periods' start).
+  const liveStart = new Date(Math.max(luandaDayStart(kept.to), period.previousStart.getTime()));
+  const live = (from: Date) => [from.getTime() > liveStart.getTime() ? from : liveStart, period.end] as const;
   return {
-    // One pass over both periods' paid orders (the partial index on finalized_at, read alone), grouped four ways.
     paid: Prisma.sql`
-WITH paid AS MATERIALIZED (
-  SELECT ${luandaDay("o.finalized_at")} AS day, o.finalized_at >= ${start} AS current,
-         o.amount_aoa, o.discount_aoa, o.delivery_fee_aoa, o.delivery_method, o.delivery_zone_name, o.promo_code,
-         ${luandaHour("o.created_at")} AS hour
-  FROM orders o
-  WHERE ${paidBetween(previousStart, end)}
+WITH days AS (
+  SELECT day, panel, key, detail, orders, amount_aoa, discount_aoa, fees_aoa FROM dashboard_day_paid
+  WHERE day >= ${kept.from}::date AND day < ${kept.to}::date
+  UNION ALL
+  SELECT * FROM (${paidDaysSql(...live(period.previousStart))}) live
 )
-SELECT 'day' AS panel, day AS key, NULL::text AS detail, count(*)::int AS orders,
-       sum(amount_aoa)::float8 AS amount, sum(discount_aoa)::float8 AS discount, sum(delivery_fee_aoa)::float8 AS fees
-FROM paid GROUP BY day
+SELECT 'day' AS panel, to_char(day, 'YYYY-MM-DD') AS key, NULL::text AS detail, sum(orders)::int AS orders,
+       sum(amount_aoa)::float8 AS amount, sum(discount_aoa)::float8 AS discount, sum(fees_aoa)::float8 AS fees
+FROM days WHERE panel = 'total' GROUP BY day
 UNION ALL
-SELECT 'hour', hour::text, NULL, count(*)::int, sum(amount_aoa)::float8, 0, 0
-FROM paid WHERE current GROUP BY hour
+SELECT 'hour', key, NULL, sum(orders)::int, sum(amount_aoa)::float8, 0, 0
+FROM days WHERE panel = 'hour' AND day >= ${period.from}::date GROUP BY key
 UNION ALL
-SELECT 'delivery', COALESCE(delivery_method, 'unknown'), COALESCE(delivery_zone_name, ''), count(*)::int,
-       sum(amount_aoa)::float8, 0, sum(delivery_fee_aoa)::float8
-FROM paid WHERE current GROUP BY delivery_method, delivery_zone_name
+SELECT 'delivery', key, detail, sum(orders)::int, sum(amount_aoa)::float8, 0, sum(fees_aoa)::float8
+FROM days WHERE panel = 'delivery' AND day >= ${period.from}::date GROUP BY key, detail
 UNION ALL
-SELECT 'promo', promo_code, NULL, count(*)::int, sum(amount_aoa)::float8, sum(discount_aoa)::float8, 0
-FROM paid WHERE current AND promo_code IS NOT NULL GROUP BY promo_code`,
-    // The orders created in both periods, by day and by how they ended. Cancelled by the service:
-    // CAN without a reason of the shop's own (lib/orders/state-machine.ts); expired: the shop's
-    // `hold_expired`; other: a failed creation or `abandoned`.
+SELECT 'promo', key, NULL, sum(orders)::int, sum(amount_aoa)::float8, sum(discount_aoa)::float8, 0
+FROM days WHERE panel = 'promo' AND day >= ${period.from}::date GROUP BY key`,
     checkouts: Prisma.sql`
-SELECT ${luandaDay("o.created_at")} AS day,
-       count(*)::int AS checkouts,
-       count(*) FILTER (WHERE ${isPaid()})::int AS paid,
-       count(*) FILTER (WHERE o.status = 'CAN' AND o.cancel_reason IS NULL)::int AS "serviceCancelled",
-       count(*) FILTER (WHERE o.status = 'CAN' AND o.cancel_reason = 'hold_expired')::int AS expired,
-       count(*) FILTER (WHERE o.status = 'PEN')::int AS pending,
-       count(*) FILTER (WHERE o.payment_reference IS NOT NULL)::int AS "references",
-       count(*) FILTER (WHERE o.payment_reference IS NOT NULL AND ${isPaid()})::int AS "referencesPaid"
-FROM orders o
-WHERE o.created_at >= ${previousStart} AND o.created_at < ${end}
-GROUP BY 1`,
-    // This period's paid lines by variant (the paid orders' index, then the lines' covering index on
-    // order_id, neither visiting a table), once for both panels: the top 10 by revenue and by units,
-    // and the units sold of the variants at or below the threshold (sold out first, then the fewest
-    // left). A line's revenue is what it cost less its share of the promo discount (bigint: price ×
-    // quantity may pass int4). Names and titles are the variants' own now, so a renamed product
-    // sells under one name; the title is the option values in the options' order.
+SELECT to_char(day, 'YYYY-MM-DD') AS day, checkouts, paid, service_cancelled AS "serviceCancelled", expired, pending,
+       "references", references_paid AS "referencesPaid"
+FROM (
+  SELECT day, checkouts, paid, service_cancelled, expired, pending, "references", references_paid
+  FROM dashboard_day_checkouts WHERE day >= ${kept.from}::date AND day < ${kept.to}::date
+  UNION ALL
+  SELECT * FROM (${checkoutDaysSql(...live(period.previousStart))}) live
+) days`,
+    // This period's sales by variant, once for both panels: the top 10 by revenue and by units,
+    // and the units sold of the variants at or below the threshold (sold out first, then the
+    // fewest left). Names and titles are the variants' own now, so a renamed product sells under
+    // one name; the title is the option values in the options' order.
     sales: Prisma.sql`
 WITH sold AS (
-  SELECT COALESCE(l.variant_id, l.product_id) AS key, sum(l.quantity)::int AS units,
-         sum(l.unit_price_aoa::bigint * l.quantity - l.discount_aoa)::float8 AS revenue
-  -- Each paid order's lines by the lines' covering index on order_id (OFFSET 0 keeps the planner
-  -- from flattening it into a hash join over every line ever sold, which grows with the shop).
-  FROM orders o CROSS JOIN LATERAL (
-    SELECT l.variant_id, l.product_id, l.quantity, l.unit_price_aoa, l.discount_aoa
-    FROM order_lines l WHERE l.order_id = o.id OFFSET 0
-  ) l
-  WHERE ${paidBetween(start, end)}
-  GROUP BY 1
+  SELECT key, sum(units)::int AS units, sum(revenue_aoa)::float8 AS revenue
+  FROM (
+    SELECT key, units, revenue_aoa FROM dashboard_day_sales
+    WHERE day >= ${period.from}::date AND day < ${kept.to}::date
+    UNION ALL
+    SELECT key, units, revenue_aoa FROM (${salesDaysSql(...live(period.start))}) live
+  ) days
+  GROUP BY key
 ), ranked AS (
   SELECT sold.*,
          row_number() OVER (ORDER BY revenue DESC, key) AS "revenueRank",
@@ -181,7 +257,8 @@ export interface DashboardRows {
   paidAfterCancel: PaidAfterCancelRow[];
 }
 
-export type SqlRunner = Pick<Database, "$queryRaw">;
+/** Prisma's client: its statements, and a transaction for keeping the days. */
+export type SqlRunner = Pick<Database, "$queryRaw" | "$transaction">;
 
 /** Runs the dashboard's statements at once. */
 export async function dashboardRows(db: SqlRunner, statements: DashboardStatements): Promise<DashboardRows> {

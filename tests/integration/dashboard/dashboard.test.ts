@@ -244,7 +244,9 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const dashboard = (period: Period = PERIOD) => adminDashboard(client, period, { lowStockThreshold: THRESHOLD });
+/** The dashboard on 1 Dec at 10:00: the days before it come from the kept days, 1 Dec and later from the orders. */
+const dashboard = (period: Period = PERIOD, now = NOW) =>
+  adminDashboard(client, period, { lowStockThreshold: THRESHOLD, now });
 
 describe("the dashboard of 30 Nov and 1 Dec, against 28 and 29 Nov", () => {
   it("has the period and the previous one as Luanda days", async () => {
@@ -459,8 +461,8 @@ describe("one definition of paid", () => {
 
 describe("the page's dashboard", () => {
   it("is computed again once an order changes, and reused while nothing does", async () => {
-    const first = await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD });
-    expect(await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD })).toBe(first);
+    const first = await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD, now: NOW });
+    expect(await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD, now: NOW })).toBe(first);
     expect(first.figures.revenueAoa.current).toBe(30_500);
 
     const late = await client.order.create({
@@ -474,18 +476,94 @@ describe("the page's dashboard", () => {
       },
     });
     try {
-      const second = await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD });
+      const second = await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD, now: NOW });
       expect(second.figures.revenueAoa.current).toBe(31_500);
       // A stock change alone, made in SQL without touching updated_at, is seen too.
       await client.$executeRaw`UPDATE product_variants SET stock = stock + 10 WHERE stock = 3`;
-      const third = await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD });
+      const third = await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD, now: NOW });
       expect(third.stock.lowStock).toEqual([]);
     } finally {
       await client.$executeRaw`UPDATE product_variants SET stock = stock - 10 WHERE stock = 13`;
       await client.order.delete({ where: { id: late.id } });
     }
-    expect((await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD })).figures.revenueAoa.current).toBe(
-      30_500,
-    );
+    expect(
+      (await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD, now: NOW })).figures.revenueAoa.current,
+    ).toBe(30_500);
+  });
+});
+
+describe("the kept days", () => {
+  /** A day before every order: each period is then read from the orders alone, nothing kept. */
+  const BEFORE_EVERYTHING = new Date("2025-01-01T12:00:00Z");
+  const forget = () => client.$executeRaw`DELETE FROM dashboard_days`;
+
+  it.each([
+    ["the two days", PERIOD],
+    ["the previous two", periodOf("custom", "2026-11-28", "2026-11-29")],
+    ["the last 30 days", namedPeriod("30d", NOW)],
+    ["last month", namedPeriod("last-month", NOW)],
+    ["a year to 2 Dec", periodOf("custom", "2025-12-03", "2026-12-02")],
+  ])("%s: the kept days and today give what the orders alone give", async (_name, period) => {
+    await forget();
+    const fromOrders = await dashboard(period, BEFORE_EVERYTHING);
+    const keptFirst = await dashboard(period);
+    const keptThen = await dashboard(period);
+    expect(keptFirst).toEqual(fromOrders);
+    expect(keptThen).toEqual(fromOrders);
+    expect(fromOrders.figures.revenueAoa.current + fromOrders.figures.revenueAoa.previous).toBeGreaterThan(0);
+  });
+
+  it("keeps a closed day once, and never today or a later day", async () => {
+    await forget();
+    await dashboard();
+    const kept = await client.$queryRaw<{ day: string }[]>`
+      SELECT to_char(day, 'YYYY-MM-DD') AS day FROM dashboard_days ORDER BY day`;
+    expect(kept.map((row) => row.day)).toEqual(["2026-11-28", "2026-11-29", "2026-11-30"]);
+    const [{ paid } = { paid: 0 }] = await client.$queryRaw<{ paid: number }[]>`
+      SELECT count(*)::int AS paid FROM dashboard_day_paid WHERE day = '2026-11-30' AND panel = 'total'`;
+    expect(paid).toBe(1);
+  });
+
+  it("sees an order of a kept day that changes, or is written, after the day was kept", async () => {
+    const before = await dashboard();
+    // A checkout of 30 Nov still pending, then paid on 30 Nov (as a late webhook's state machine writes it).
+    const late = await client.order.create({
+      data: {
+        externalTransactionId: `order_${randomUUID()}`,
+        status: "PEN",
+        amountAoa: 4_000,
+        clientId: `shopper_${randomUUID()}`,
+        createdAt: new Date("2026-11-30T15:00:00Z"),
+      },
+    });
+    try {
+      const pending = await dashboard();
+      expect(pending.figures.checkouts.current).toBe(before.figures.checkouts.current + 1);
+      expect(pending.figures.outcomes.pending.current).toBe(before.figures.outcomes.pending.current + 1);
+      expect(pending).toEqual(await dashboard(PERIOD, BEFORE_EVERYTHING));
+      await client.$executeRaw`
+        UPDATE orders SET status = 'CON', finalized_at = '2026-11-30T16:00:00', updated_at = now() WHERE id = ${late.id}::uuid`;
+      const paid = await dashboard();
+      expect(paid.figures.revenueAoa.current).toBe(30_500 + 4_000);
+      expect(paid.revenueByDay.find((day) => day.date === "2026-11-30")?.revenueAoa).toBe(10_000 + 4_000);
+      expect(paid).toEqual(await dashboard(PERIOD, BEFORE_EVERYTHING));
+    } finally {
+      await client.order.delete({ where: { id: late.id } });
+      // The shop never deletes an order; this test does, so it forgets what it kept.
+      await forget();
+    }
+    expect((await dashboard()).figures.revenueAoa.current).toBe(30_500);
+  });
+
+  it("two keepings at once keep each day once and agree", async () => {
+    await forget();
+    const [one, two] = await Promise.all([dashboard(), dashboard(namedPeriod("30d", NOW))]);
+    expect(one).toEqual(await dashboard(PERIOD, BEFORE_EVERYTHING));
+    expect(two).toEqual(await dashboard(namedPeriod("30d", NOW), BEFORE_EVERYTHING));
+    // The 30 days to 1 Dec and the 30 before them, but 1 Dec: each kept once, whichever keeping came first.
+    const [{ days } = { days: 0 }] = await client.$queryRaw<
+      { days: number }[]
+    >`SELECT count(*)::int AS days FROM dashboard_days`;
+    expect(days).toBe(59);
   });
 });
