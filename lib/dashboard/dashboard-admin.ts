@@ -151,7 +151,7 @@ const memo = new Map<string, { version: string; dashboard: Promise<Dashboard> }>
 export async function currentDashboard(
   db: SqlRunner,
   period: Period,
-  options: { lowStockThreshold: number },
+  options: { lowStockThreshold: number; now?: Date },
 ): Promise<Dashboard> {
   const [{ version } = { version: "" }] = await db.$queryRaw<{ version: string }[]>(DATA_VERSION);
   const key = `${period.kind}|${period.from}|${period.to}|${options.lowStockThreshold}`;

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { Compared, Dashboard } from "@/lib/dashboard/dashboard-admin";
 import type { DashboardSeries } from "@/lib/dashboard/dashboard-csv-admin";
-import { PERIOD_KINDS, periodQuery } from "@/lib/dashboard/period";
+import { PERIOD_KINDS, periodDates, periodQuery } from "@/lib/dashboard/period";
+import { DAILY_UP_TO_DAYS, inWeeks } from "@/lib/dashboard/weeks";
 import type { BackOfficeTexts } from "@/lib/i18n/back-office";
 import { formatAoa, formatCount } from "@/lib/money";
 import { BarsChart, RevenueChart } from "./charts-lazy";
@@ -35,6 +36,14 @@ function percentFormat(locale: string): Intl.NumberFormat {
 
 /** "30/11" for 2026-11-30: the pictures' axis. */
 const shortDate = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}`;
+
+/** A point's day, or its week's first and last days: the tables' first column, and the pictures' axis. */
+const span = ({ date, to }: { date: string; to: string }) => (to === date ? date : `${date} – ${to}`);
+const shortSpan = ({ date, to }: { date: string; to: string }) =>
+  to === date ? shortDate(date) : `${shortDate(date)}–${shortDate(to)}`;
+/** How many days a point covers. */
+const daysIn = ({ date, to }: { date: string; to: string }) =>
+  Math.round((Date.parse(to) - Date.parse(date)) / 86_400_000) + 1;
 
 export function DashboardView({
   data,
@@ -96,6 +105,13 @@ export function DashboardView({
     { id: "fees", label: text.figures.fees, figure: figures.deliveryFeesAoa, format: formatAoa },
   ];
 
+  // A long period's revenue and checkouts by week (lib/dashboard/weeks.ts); a day is a week of one.
+  const weekly = period.days > DAILY_UP_TO_DAYS;
+  const revenue = weekly ? inWeeks(data.revenueByDay) : data.revenueByDay.map((day) => ({ ...day, to: day.date }));
+  const checkouts = weekly
+    ? inWeeks(data.checkoutsByDay)
+    : data.checkoutsByDay.map((day) => ({ ...day, to: day.date }));
+
   const checkoutsTotal = figures.checkouts.current;
   const topRevenue = data.topProducts.byRevenue[0];
   const topUnits = data.topProducts.byUnits[0];
@@ -130,6 +146,7 @@ export function DashboardView({
       )}
       <p className="text-sm text-stone-700" data-testid="dashboard-range">
         {text.range(period.from, period.to, period.days)}
+        {weekly && ` ${text.charts.weeks(period.days)}`}
       </p>
 
       <dl className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-4">
@@ -170,7 +187,7 @@ export function DashboardView({
       <div className="grid gap-6 xl:grid-cols-2">
         <Panel
           id="revenue"
-          title={text.charts.revenue}
+          title={weekly ? text.charts.revenueByWeek : text.charts.revenue}
           summary={sentence(text.figures.revenue, figures.revenueAoa, formatAoa)}
           csv={csvHref("revenue")}
           text={text}
@@ -179,31 +196,31 @@ export function DashboardView({
               summary={summary}
               testId="dashboard-chart-revenue"
               names={text.charts.revenueSeries}
-              points={data.revenueByDay.map((day) => ({
-                label: shortDate(day.date),
-                current: day.revenueAoa,
-                previous: day.previousRevenueAoa,
+              points={revenue.map((point) => ({
+                label: shortSpan(point),
+                current: point.revenueAoa,
+                previous: point.previousRevenueAoa,
               }))}
             />
           )}
           headers={[
-            text.columns.date,
+            weekly ? text.columns.week : text.columns.date,
             text.columns.revenue,
             text.columns.orders,
-            text.columns.previousDate,
+            weekly ? text.columns.previousWeek : text.columns.previousDate,
             text.columns.previous,
           ]}
-          rows={data.revenueByDay.map((day) => [
-            day.date,
-            formatAoa(day.revenueAoa),
-            count(day.orders),
-            day.previousDate,
-            formatAoa(day.previousRevenueAoa),
+          rows={revenue.map((point) => [
+            span(point),
+            formatAoa(point.revenueAoa),
+            count(point.orders),
+            span({ date: point.previousDate, to: periodDates(point.previousDate, daysIn(point)).at(-1)! }),
+            formatAoa(point.previousRevenueAoa),
           ])}
         />
         <Panel
           id="checkouts"
-          title={text.charts.checkouts}
+          title={weekly ? text.charts.checkoutsByWeek : text.charts.checkouts}
           summary={text.charts.checkoutsSummary(
             checkoutsTotal,
             share(figures.outcomes.paid.current, checkoutsTotal),
@@ -217,11 +234,11 @@ export function DashboardView({
               testId="dashboard-chart-checkouts"
               unit="count"
               series={outcomes.map(({ key, colour }) => ({ key, name: text.figures[key], colour }))}
-              points={data.checkoutsByDay.map(({ date, ...counts }) => ({ label: shortDate(date), ...counts }))}
+              points={checkouts.map(({ date, to, ...counts }) => ({ label: shortSpan({ date, to }), ...counts }))}
             />
           )}
-          headers={[text.columns.date, ...outcomes.map(({ key }) => text.figures[key])]}
-          rows={data.checkoutsByDay.map((day) => [day.date, ...outcomes.map(({ key }) => count(day[key]))])}
+          headers={[weekly ? text.columns.week : text.columns.date, ...outcomes.map(({ key }) => text.figures[key])]}
+          rows={checkouts.map((point) => [span(point), ...outcomes.map(({ key }) => count(point[key]))])}
         />
         <Panel
           id="top-revenue"

@@ -62,6 +62,9 @@ export const adminDashboardTexts: typeof pt = {
       revenue: "Revenue per day",
       revenueSeries: { current: "This period", previous: "Previous period" },
       checkouts: "Checkouts per day, by outcome",
+      revenueByWeek: "Revenue per week",
+      checkoutsByWeek: "Checkouts per week, by outcome",
+      weeks: (days) => `A period of ${days} days is shown by weeks (7 days from its first); the CSV has every day.`,
       checkoutsSummary: (total, paid, expired) =>
         total === 0
           ? "No checkout in this period."
@@ -92,6 +95,8 @@ export const adminDashboardTexts: typeof pt = {
     columns: {
       date: "Day",
       previousDate: "Day before",
+      week: "Week",
+      previousWeek: "Week before",
       revenue: "Revenue",
       previous: "Previous period",
       orders: "Orders",

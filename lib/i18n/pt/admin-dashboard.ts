@@ -62,6 +62,10 @@ export const adminDashboardTexts = {
       revenue: "Receita por dia",
       revenueSeries: { current: "Este período", previous: "Período anterior" },
       checkouts: "Checkouts por dia, por desfecho",
+      revenueByWeek: "Receita por semana",
+      checkoutsByWeek: "Checkouts por semana, por desfecho",
+      weeks: (days: number) =>
+        `Um período de ${days} dias mostra-se por semanas (7 dias a contar do primeiro); o CSV tem todos os dias.`,
       checkoutsSummary: (total: number, paid: string, expired: string) =>
         total === 0
           ? "Nenhum checkout neste período."
@@ -93,6 +97,8 @@ export const adminDashboardTexts = {
     columns: {
       date: "Dia",
       previousDate: "Dia anterior",
+      week: "Semana",
+      previousWeek: "Semana anterior",
       revenue: "Receita",
       previous: "Período anterior",
       orders: "Encomendas",

@@ -1,0 +1,27 @@
+/**
+ * A long period's day series in weeks, for the revenue and checkouts pictures and their tables:
+ * a point a day would be more bars than a phone is wide and more rows than anyone reads, and
+ * would cost the page's render a row per day. The CSVs keep every day. Safe in the browser.
+ */
+
+/** Up to this many days, a day per point; past it, a week. */
+export const DAILY_UP_TO_DAYS = 90;
+
+/** A week: its first day's point with the week's numbers summed, and its last day. */
+export type Week<T> = T & { to: string };
+
+/** `days` (a period's points, in order) in runs of seven from the first, numbers summed; the last run may be shorter. */
+export function inWeeks<T extends { date: string }>(days: readonly T[]): Week<T>[] {
+  const weeks: Week<T>[] = [];
+  for (let first = 0; first < days.length; first += 7) {
+    const run = days.slice(first, first + 7);
+    const week: Record<string, unknown> = { ...run[0]!, to: run.at(-1)!.date };
+    for (const day of run.slice(1)) {
+      for (const [key, value] of Object.entries(day)) {
+        if (typeof value === "number") week[key] = (week[key] as number) + value;
+      }
+    }
+    weeks.push(week as Week<T>);
+  }
+  return weeks;
+}
