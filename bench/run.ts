@@ -8,9 +8,13 @@
  * on; embedded PGlite when unset), BENCH_SCENARIOS (comma-separated names; all by default),
  * BENCH_DURATION_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (10),
  * BENCH_RATE (requests/s of the fixed-rate run: 200, or the scenario's own `fixedRate`),
- * BENCH_SKIP_BUILD=1 (reuse .next/).
+ * BENCH_SKIP_BUILD=1 (reuse .next/), BENCH_CHECK_ONLY=1 (each scenario's answer check and its
+ * database check, no load: what `npm test` runs, so a baseline that drifts from the app is caught
+ * there). A scenario that fails is reported and the run goes on with the next; the run then
+ * exits non-zero.
  */
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import path from "node:path";
@@ -31,6 +35,7 @@ import {
   type PreparedRun,
   type Scenario,
   type ShopSettings,
+  type StaticFileBaseline,
   type Target,
 } from "./lib/scenario";
 import { selectScenarios } from "./scenarios/index";
@@ -62,6 +67,7 @@ const SANDBOX_SUCCESS = /^\[sandbox\] [A-Z]+ \S+ 2\d\d$/;
 
 runUntilStopped(lifetime, "bench", async () => {
   const scenarios = selectScenarios(process.env.BENCH_SCENARIOS);
+  const checkOnly = process.env.BENCH_CHECK_ONLY === "1";
   // Bounded, so a typo cannot start an hour-long run.
   const durationSeconds = setting("BENCH_DURATION_SECONDS", 10, 1, 60);
   const warmupSeconds = setting("BENCH_WARMUP_SECONDS", 3, 1, 30);
@@ -128,10 +134,16 @@ runUntilStopped(lifetime, "bench", async () => {
 
   // Static-file baselines that hold a page the build does not render ahead: a first server
   // renders and caches it, and the bytes it then answers from its cache become the file.
+  // So are the pages a reused build did not render ahead (BENCH_SKIP_BUILD=1 after the browser tests).
+  const notBuilt = (b: StaticFileBaseline) =>
+    b.copyOf !== undefined && b.page !== undefined && !existsSync(path.join(root, b.copyOf));
   const visits = scenarios
     .map((s) => s.baseline)
     .filter(isStaticFileBaseline)
-    .filter((b) => b.visitFirst);
+    .flatMap((b) => {
+      const visitFirst = b.visitFirst ?? (notBuilt(b) ? b.page : undefined);
+      return visitFirst ? [{ visitFirst, staticFile: b.staticFile }] : [];
+    });
   if (visits.length > 0) {
     const first = startNextServer({ root, appEnv: shop.appEnv, port, output: "quiet" });
     try {
@@ -167,7 +179,7 @@ runUntilStopped(lifetime, "bench", async () => {
   // them only if they are there when it starts.
   for (const scenario of scenarios) {
     const { baseline } = scenario;
-    if (!isStaticFileBaseline(baseline) || !baseline.copyOf) continue;
+    if (!isStaticFileBaseline(baseline) || !baseline.copyOf || notBuilt(baseline)) continue;
     const target = path.join(root, "public", baseline.staticFile);
     await mkdir(path.dirname(target), { recursive: true });
     await copyFile(path.join(root, baseline.copyOf), target);
@@ -235,7 +247,11 @@ runUntilStopped(lifetime, "bench", async () => {
     return { run, finish };
   };
 
-  for (const scenario of scenarios) {
+  /** The scenarios that stopped, and why: the others' figures are still printed. */
+  const failedScenarios: { scenario: string; error: string }[] = [];
+
+  /** One scenario: its answer check, then (unless BENCH_CHECK_ONLY) its warm-up and measured runs. */
+  const runScenario = async (scenario: Scenario) => {
     log(`${scenario.name}: ${scenario.summary}`);
     const scenarioTargets: Target[] = scenario.baseline ? ["baseline", "app"] : ["app"];
     if (!scenario.baseline) log(`${scenario.name}: no baseline, the app only`);
@@ -251,6 +267,8 @@ runUntilStopped(lifetime, "bench", async () => {
       await finish();
     }
     scenario.checkAnswers({ app: answers.app!, baseline: answers.baseline });
+    log(`${scenario.name}: the app's and the baseline's answers agree`);
+    if (checkOnly) return;
 
     // Fills connection pools and JIT caches (and Next's lazily loaded route) before anything counts.
     const warmupRate: Partial<Record<Target, number>> = {};
@@ -283,12 +301,26 @@ runUntilStopped(lifetime, "bench", async () => {
         await finish(result);
       }
     }
+  };
+
+  for (const scenario of scenarios) {
+    if (lifetime.stopping) break;
+    try {
+      await runScenario(scenario);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      failedScenarios.push({ scenario: scenario.name, error: message });
+      console.error(`[bench] ${scenario.name} FAILED: ${message}; the run goes on with the next scenario`);
+    }
   }
 
-  console.log(`\n${formatTable(measurements)}\n`);
+  if (measurements.length > 0) console.log(`\n${formatTable(measurements)}\n`);
   if (checks.length > 0) console.log(`${formatChecks(checks)}\n`);
+  for (const { scenario, error } of failedScenarios) console.error(`[bench] FAILED ${scenario}: ${error}`);
   const failedChecks = checks.filter((check) => check.problems.length > 0).length;
-  if (failedRequests > 0 || failedChecks > 0) {
+  if (failedRequests > 0 || failedChecks > 0 || failedScenarios.length > 0) {
+    if (failedScenarios.length > 0)
+      console.error(`[bench] ${failedScenarios.length} of ${scenarios.length} scenarios failed (above)`);
     if (failedRequests > 0)
       console.error(
         `[bench] ${failedRequests} requests failed (connection errors, timeouts or non-2xx answers): the figures are not valid`,
@@ -297,6 +329,7 @@ runUntilStopped(lifetime, "bench", async () => {
       console.error(`[bench] ${failedChecks} runs failed their checks in the database (see PROBLEM lines above)`);
     return 1;
   }
+  if (checkOnly) log(`all ${scenarios.length} scenarios: the app's and the baseline's answers agree`);
   return 0;
 });
 

@@ -10,7 +10,10 @@ import { spawnSync } from "node:child_process";
 
 const databaseOnly = process.env.TEST_DATABASE_ONLY === "1";
 
-/** [what, command, run with TEST_DATABASE_ONLY=1 too (the database steps, and what they need)] */
+/**
+ * [what, command, run with TEST_DATABASE_ONLY=1 too (the database steps, and what they need),
+ * PostgreSQL only (skipped without DATABASE_URL)]
+ */
 const STEPS = [
   ["Prisma client", "node scripts/prisma-generate.mjs", true],
   ["type check", "npm run typecheck", false],
@@ -19,13 +22,20 @@ const STEPS = [
   ["unit tests", "npm run test:unit", false],
   ["integration tests", "npm run test:integration", true],
   ["browser tests", "npx playwright test", true],
+  // On the browser tests' build: every bench scenario's answers compared once, no load (bench/README.md).
+  // PostgreSQL only: its 100 000 dashboard orders and 10 000 products are minutes of work for PGlite.
+  ["bench answer checks", "BENCH_CHECK_ONLY=1 BENCH_SKIP_BUILD=1 npm run bench", false, true],
 ];
 
 const database = process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "embedded PGlite (DATABASE_URL unset)";
 const timings = [];
-for (const [what, command, neededForDatabase] of STEPS) {
+for (const [what, command, neededForDatabase, postgresOnly = false] of STEPS) {
   if (databaseOnly && !neededForDatabase) {
     console.log(`\n== ${what}: skipped (TEST_DATABASE_ONLY=1: it does not depend on the database) ==`);
+    continue;
+  }
+  if (postgresOnly && !process.env.DATABASE_URL) {
+    console.log(`\n== ${what}: skipped (it runs against PostgreSQL only; DATABASE_URL is unset) ==`);
     continue;
   }
   console.log(`\n== ${what}: ${command} (${database}) ==`);

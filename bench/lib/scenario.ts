@@ -72,6 +72,12 @@ export interface StaticFileBaseline {
    */
   copyOf?: string;
   /**
+   * The page `copyOf` is the prerendered HTML of. A build that did not render it ahead (one
+   * reused from the browser tests, built without the bench catalogue) has no such file: the runner
+   * then visits this address first instead, as for `visitFirst`.
+   */
+  page?: string;
+  /**
    * Instead of `copyOf`, a page `next build` does not render ahead but the server caches on its
    * first visit (a category's page 2): the runner starts a first server, visits this address (as
    * a browser does: HTML, no cookie) until the answer comes from the cache, keeps that answer's

@@ -32,7 +32,7 @@ export const categoryPageScenario: Scenario = {
     `GET ${PAGE_1}: a category of 10 000 products' catalogue, from the cache, against the same server sending the same HTML as a file`,
     PAGE_1,
     [`>${category.name}</h1>`, pageOf(1)],
-    sameBytes("category", `.next/server/app/pt${PAGE_1}.html`),
+    sameBytes("category", `.next/server/app/pt${PAGE_1}.html`, PAGE_1),
   ),
   setup: ensureBenchCatalog,
 };

@@ -45,9 +45,10 @@ export const pageScenario = (
 });
 
 /** The page as `next build` wrote it (Portuguese, the language of a first visit), served as a file of public/. */
-export const sameBytes = (name: string, built: string): StaticFileBaseline => ({
+export const sameBytes = (name: string, built: string, page: string): StaticFileBaseline => ({
   staticFile: `/bench-pages/${name}.html`,
   copyOf: built,
+  page,
 });
 
 /**
@@ -61,7 +62,7 @@ export const catalogPageScenario = pageScenario(
   "GET /: the catalogue page, against the same server sending the same HTML as a file",
   "/",
   LISTING,
-  sameBytes("catalogue", ".next/server/app/pt.html"),
+  sameBytes("catalogue", ".next/server/app/pt.html", "/"),
 );
 
 export const productPageScenario = pageScenario(
@@ -69,7 +70,7 @@ export const productPageScenario = pageScenario(
   `GET /products/${product.slug}: a product page, against the same server sending the same HTML as a file`,
   `/products/${product.slug}`,
   [product.name],
-  sameBytes("product", `.next/server/app/pt/products/${product.slug}.html`),
+  sameBytes("product", `.next/server/app/pt/products/${product.slug}.html`, `/products/${product.slug}`),
 );
 
 export const catalogPageSmallFileScenario = pageScenario(

@@ -1,4 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
+import { shownImage } from "../../lib/catalog/gallery";
+import { expiredHoldsByProduct } from "../lib/expired-holds";
 import { sameRequestEveryTime, type BaselineHandler, type Scenario } from "../lib/scenario";
 import type pg from "pg";
 
@@ -16,26 +18,39 @@ interface ProductRow {
   price_aoa: number;
   image_path: string;
   stock: number;
+  has_options: boolean;
 }
 
 /** lib/catalog/products.ts PRODUCTS_PAGE_SIZE. */
 const PAGE_SIZE = 500;
-/** lib/catalog/products.ts listProducts: on sale, by name then id, one more than a page to know whether another follows. */
-const LIST_PRODUCTS = `SELECT id, slug, name, price_aoa, image_path, stock FROM products
-WHERE archived_at IS NULL ORDER BY name, id LIMIT ${PAGE_SIZE + 1}`;
+/**
+ * lib/catalog/products.ts listProducts: on sale, by name then id, one more than a page to know
+ * whether another follows; a product has options when it has a row in product_options; then the
+ * units of expired holds, by the app's own statement. `npm test` runs this scenario's answer
+ * check, which compares every field, so a copy that drifts from the app fails there.
+ */
+const LIST_PRODUCTS = `SELECT p.id, p.slug, p.name, p.price_aoa, p.image_path, p.stock,
+  EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id) AS has_options
+FROM products p WHERE p.archived_at IS NULL ORDER BY p.name, p.id LIMIT ${PAGE_SIZE + 1}`;
 
 const listProducts =
   (database: pg.Pool): BaselineHandler =>
   async (_request, response) => {
     const { rows } = await database.query<ProductRow>(LIST_PRODUCTS);
+    const page = rows.slice(0, PAGE_SIZE);
+    const held = await expiredHoldsByProduct(
+      database,
+      page.map((row) => row.id),
+    );
     const body = JSON.stringify(
-      rows.slice(0, PAGE_SIZE).map((row) => ({
+      page.map((row) => ({
         id: row.id,
         slug: row.slug,
         name: row.name,
         priceAoa: row.price_aoa,
-        image: row.image_path,
-        stock: row.stock,
+        image: shownImage(row.image_path),
+        stock: row.stock + (held.get(row.id) ?? 0),
+        hasOptions: row.has_options,
       })),
     );
     response.writeHead(200, {
@@ -62,8 +77,14 @@ export const productsScenario: Scenario = {
     }
     const appProducts: unknown = JSON.parse(app.body);
     if (!Array.isArray(appProducts) || appProducts.length === 0) throw new Error("the app listed no products");
-    if (!isDeepStrictEqual(appProducts, JSON.parse(baseline!.body))) {
-      throw new Error("the app and the baseline list different products; the comparison would be meaningless");
+    const baselineProducts = JSON.parse(baseline!.body) as unknown[];
+    if (!isDeepStrictEqual(appProducts, baselineProducts)) {
+      const at = appProducts.findIndex((product, index) => !isDeepStrictEqual(product, baselineProducts[index]));
+      throw new Error(
+        `the app and the baseline list different products (${appProducts.length} and ${baselineProducts.length}; ` +
+          `the first difference, #${at}: ${JSON.stringify(appProducts[at])} against ${JSON.stringify(baselineProducts[at])}); ` +
+          "the comparison would be meaningless",
+      );
     }
   },
 };

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type pg from "pg";
 import { type BrowseQuery, defaultSort, PAGE_SIZE, type Sort } from "../../lib/catalog/browse-query";
 import { browseStatements, type FacetRow, facetStatement, facetsByOption } from "../../lib/catalog/search-sql";
+import { expiredHoldsByProduct } from "../lib/expired-holds";
 import { sendJson } from "../lib/http";
 import type { Answer, BaselineHandler, BenchRequest, PreparedRun, Scenario, Target } from "../lib/scenario";
 import { BENCH_PRODUCT_COUNT, ensureBenchCatalog } from "./catalog-data";
@@ -17,8 +18,9 @@ import { BENCH_PRODUCT_COUNT, ensureBenchCatalog } from "./catalog-data";
  *
  * The baseline: the same statements through `pg`, in the same order, and the same JSON written
  * by hand. The page's statement is the app's own (lib/catalog/search-sql.ts browseStatements, which
- * only builds it); the category's ids and the expired holds are copied from lib/catalog/categories.ts
- * (categoryIdsWithChildren) and lib/catalog/products.ts (withExpiredHolds), so every run checks that each
+ * only builds it), and so is the expired holds' (lib/catalog/products.ts expiredHoldUnitsSql); the
+ * category's ids are copied from lib/catalog/categories.ts (categoryIdsWithChildren), so every run
+ * (and `npm test`, BENCH_CHECK_ONLY) checks that each
  * query's answer from the app equals the baseline's (`verify` below).
  */
 
@@ -126,19 +128,11 @@ const search =
       const counted = await database.query<{ total: number }>(count.text, count.values);
       total = counted.rows[0]?.total ?? 0;
     }
-    // lib/catalog/products.ts withExpiredHolds.
-    const held = new Map<string, number>();
-    if (rows.length > 0) {
-      const holds = await database.query<{ productId: string; units: number }>(
-        `
-SELECT l.product_id AS "productId", sum(l.quantity)::int AS units
-FROM orders o JOIN order_lines l ON l.order_id = o.id
-WHERE o.status = 'PEN' AND o.hold_expires_at <= now() AND l.product_id = ANY($1::uuid[])
-GROUP BY l.product_id`,
-        [rows.map((row) => row.id)],
-      );
-      for (const row of holds.rows) held.set(row.productId, row.units);
-    }
+    // lib/catalog/products.ts withExpiredHolds, its statement sent through pg.
+    const held = await expiredHoldsByProduct(
+      database,
+      rows.map((row) => row.id),
+    );
     sendJson(response, 200, {
       items: rows.map(({ id, slug, name, priceAoa, pricesVary, hasOptions, stock, image }) => ({
         id,

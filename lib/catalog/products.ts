@@ -122,17 +122,25 @@ export async function recentlyUpdatedProductSlugs(take: number): Promise<string[
 }
 
 /**
+ * The statement of {@link expiredHoldUnits}, built without running it: the bench's baselines send
+ * the very same SQL through `pg`.
+ */
+export function expiredHoldUnitsSql(productIds: readonly string[]): Prisma.Sql {
+  return Prisma.sql`
+SELECT l.product_id AS "productId", l.variant_id AS "variantId", sum(l.quantity)::int AS units
+FROM orders o JOIN order_lines l ON l.order_id = o.id
+WHERE o.status = 'PEN' AND o.hold_expires_at <= now() AND l.product_id = ANY(${[...productIds]}::uuid[])
+GROUP BY l.product_id, l.variant_id`;
+}
+
+/**
  * Units of these products' variants kept by pending orders whose hold ran out (usually none: one
  * indexed query), by variant, with the product each belongs to.
  */
 async function expiredHoldUnits(
   productIds: readonly string[],
 ): Promise<{ productId: string; variantId: string; units: number }[]> {
-  return db().$queryRaw(Prisma.sql`
-SELECT l.product_id AS "productId", l.variant_id AS "variantId", sum(l.quantity)::int AS units
-FROM orders o JOIN order_lines l ON l.order_id = o.id
-WHERE o.status = 'PEN' AND o.hold_expires_at <= now() AND l.product_id = ANY(${[...productIds]}::uuid[])
-GROUP BY l.product_id, l.variant_id`);
+  return db().$queryRaw(expiredHoldUnitsSql(productIds));
 }
 
 /** Adds the units of these products kept by pending orders whose hold ran out. */
