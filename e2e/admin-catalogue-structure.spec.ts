@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
-import { PRODUCT_PNG, signInToBackOffice } from "./support/admin";
+import { PRODUCT_PNG, signInToBackOffice, expectNoIndex } from "./support/admin";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
@@ -80,7 +80,7 @@ test("categories in two levels, a product in one, and its gallery ordered with a
     .click();
   await expect(page).toHaveURL(/\/admin\/categories$/);
   await expect(page.getByRole("heading", { level: 1, name: categoriesText.title })).toBeVisible();
-  expect(await page.locator('meta[name="robots"]').getAttribute("content")).toMatch(/noindex/);
+  await expectNoIndex(page);
 
   // A top-level category, its slug left empty: made from the name.
   const newCategory = page.getByRole("region", { name: categoriesText.newTitle });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { signInToBackOffice } from "./support/admin";
+import { signInToBackOffice, expectNoIndex } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
@@ -71,7 +71,7 @@ test("a file is checked (problems by line and column, then a summary) and import
   await page.getByRole("navigation", { name: pt.admin.nav.label }).getByRole("link", { name: text.title }).click();
   await expect(page).toHaveURL(/\/admin\/catalogue$/);
   await expect(page.getByRole("heading", { level: 1, name: text.title })).toBeVisible();
-  expect(await page.locator('meta[name="robots"]').getAttribute("content")).toMatch(/noindex/);
+  await expectNoIndex(page);
 
   // A bad line: every problem by line and column, and nothing written.
   await check(page, BAD_CSV);

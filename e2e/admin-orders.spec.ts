@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
-import { signInToBackOffice } from "./support/admin";
+import { signInToBackOffice, expectNoIndex } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
@@ -50,13 +50,7 @@ test("an order paid just now is in the list, found by status and search, and in 
       .click();
     await expect(page).toHaveURL(/\/admin\/orders$/);
     await expect(page.getByRole("heading", { level: 1, name: pt.admin.orders.title })).toBeVisible();
-    // A client-side navigation may hold the previous page's robots tag next to this one's for a
-    // moment: every robots tag on the page says noindex.
-    const robots = await page
-      .locator('meta[name="robots"]')
-      .evaluateAll((tags) => tags.map((tag) => tag.getAttribute("content")));
-    expect(robots.length).toBeGreaterThan(0);
-    for (const content of robots) expect(content).toMatch(/noindex/);
+    await expectNoIndex(page);
 
     // Newest first: the order just written is the first row.
     const first = page.getByTestId("admin-order").first();

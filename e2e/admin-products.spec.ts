@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
-import { PRODUCT_PNG, signInToBackOffice } from "./support/admin";
+import { PRODUCT_PNG, signInToBackOffice, expectNoIndex } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
@@ -136,7 +136,7 @@ test("editing a product's price, stock and image shows in /api/products and the 
     .click();
   await expect(page).toHaveURL(/\/admin\/products$/);
   await expect(page.getByRole("heading", { level: 1, name: pt.admin.products.title })).toBeVisible();
-  expect(await page.locator('meta[name="robots"]').getAttribute("content")).toMatch(/noindex/);
+  await expectNoIndex(page);
   const row = page.getByTestId("admin-product").filter({ hasText: DEMO.name });
   await expect(row.getByTestId("admin-product-price")).toHaveText(kwanza.format(before.price_aoa));
   await screenshotAtEachWidth(page, testInfo, "admin-products", { accessible: true });

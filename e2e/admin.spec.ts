@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
-import { PRODUCT_PNG } from "./support/admin";
+import { PRODUCT_PNG, expectNoIndex } from "./support/admin";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { readE2eServerEnvironment } from "../harness/server-environment";
 import { kwanza } from "./support/shop";
@@ -33,7 +33,7 @@ test("without a session /admin shows only the sign-in form; a wrong password is 
   for (const figure of ["paid-today", "paid-this-month", "pending-orders", "Pago hoje", "Encomendas por pagar"]) {
     expect(html, "no order data before signing in").not.toContain(figure);
   }
-  expect(await page.locator('meta[name="robots"]').getAttribute("content")).toMatch(/noindex/);
+  await expectNoIndex(page);
   await expect(page.getByRole("heading", { level: 1, name: pt.admin.signInTitle })).toBeVisible();
   await screenshotAtEachWidth(page, testInfo, "admin-sign-in", { accessible: true });
 

@@ -16,3 +16,15 @@ export async function signInToBackOffice(page: Page): Promise<void> {
   await page.getByRole("button", { name: pt.admin.signIn }).click();
   await expect(page.getByRole("heading", { level: 1, name: pt.admin.title })).toBeVisible();
 }
+
+/**
+ * The page asks search engines not to index it: every robots tag says noindex. After a
+ * client-side navigation the previous page's tag may stand beside this one's for a moment.
+ */
+export async function expectNoIndex(page: Page): Promise<void> {
+  const robots = await page
+    .locator('meta[name="robots"]')
+    .evaluateAll((tags) => tags.map((tag) => tag.getAttribute("content")));
+  expect(robots.length, "the page has a robots tag").toBeGreaterThan(0);
+  for (const content of robots) expect(content).toMatch(/noindex/);
+}
