@@ -6,6 +6,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { manageProcessLifetime, runUntilStopped } from "../harness/process-lifetime";
+import { DEFAULT_LEASE_MS } from "../lib/jobs/queue";
 import {
   checkAnswers,
   checkHolds,
@@ -150,7 +151,9 @@ async function induceFaults(soak: ShopUnderSoak, httpLog: HttpLog, durationSecon
       `the shop answering again after ${((Date.now() - restart.from) / 1000).toFixed(1)} s`,
   );
 
+  // Apart from the restart's outage, so that each failure is told apart from the other's.
   await at(0.65);
+  await sleep(Math.max(0, restart.to - Date.now()));
   const instance = soak.instances[0]!;
   const kill = { what: "instance 0 killed", from: Date.now(), to: Number.POSITIVE_INFINITY, instance: 0 };
   httpLog.outages.push(kill);
@@ -193,13 +196,23 @@ async function waitForDeliveries(soak: ShopUnderSoak): Promise<void> {
  */
 async function waitForSweeps(soak: ShopUnderSoak, holdSeconds: number): Promise<number> {
   const begin = Date.now();
-  const deadline = begin + (holdSeconds + 2 * SWEEP_INTERVAL_SECONDS + SWEEP_BUDGET_SECONDS) * 1000;
+  const sweepsDeadline = begin + (holdSeconds + 2 * SWEEP_INTERVAL_SECONDS + SWEEP_BUDGET_SECONDS) * 1000;
+  let told = false;
   for (;;) {
-    const { rows } = await soak.database.query<{ expired: number; jobs: number }>(`
-      SELECT (SELECT count(*) FROM orders WHERE status = 'PEN' AND hold_expires_at <= now())::int AS expired,
-             (SELECT count(*) FROM jobs WHERE status IN ('QUEUED', 'RUNNING'))::int AS jobs`);
-    const { expired, jobs } = rows[0]!;
+    const { rows } = await soak.database.query<{ expired: number; jobs: number; leased_until: Date | null }>(
+      `SELECT (SELECT count(*) FROM orders WHERE status = 'PEN' AND hold_expires_at <= now())::int AS expired,
+              (SELECT count(*) FROM jobs WHERE status IN ('QUEUED', 'RUNNING'))::int AS jobs,
+              (SELECT max(locked_at) + $1 * interval '1 millisecond' FROM jobs WHERE status = 'RUNNING') AS leased_until`,
+      [DEFAULT_LEASE_MS],
+    );
+    const { expired, jobs, leased_until } = rows[0]!;
     if (expired === 0 && jobs === 0) break;
+    // A job the killed instance was running stays RUNNING until its lease ends, then runs again.
+    const deadline = Math.max(sweepsDeadline, (leased_until?.getTime() ?? 0) + 2 * SWEEP_INTERVAL_SECONDS * 1000);
+    if (leased_until && leased_until.getTime() > sweepsDeadline && !told) {
+      told = true;
+      log(`jobs are RUNNING on a lease that ends at ${leased_until.toISOString()}: waiting for them to run again`);
+    }
     if (Date.now() > deadline) {
       log(`gave up waiting: ${expired} expired holds still PEN, ${jobs} jobs waiting`);
       break;
