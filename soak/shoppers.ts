@@ -103,9 +103,14 @@ export async function shop(world: ShopperWorld, index: number): Promise<ShopperO
   /** A webhook shape: mostly normal, else a duplicate or a delay that lets later news overtake it. */
   const shape = (): Record<string, unknown> => {
     const r = random();
-    if (r < 0.25) return (outcome.shapes.push("duplicate"), { delivery: "duplicate" });
-    if (r < 0.45)
-      return (outcome.shapes.push("late"), { delivery: "late", delaySeconds: 1 + Math.floor(random() * 4) });
+    if (r < 0.25) {
+      outcome.shapes.push("duplicate");
+      return { delivery: "duplicate" };
+    }
+    if (r < 0.45) {
+      outcome.shapes.push("late");
+      return { delivery: "late", delaySeconds: 1 + Math.floor(random() * 4) };
+    }
     return {};
   };
   /** Sometimes the same news again later, or stale news (a PEN after the payment) out of order. */
