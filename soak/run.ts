@@ -132,13 +132,28 @@ async function prepareCatalogue(soak: ShopUnderSoak, settings: ReturnType<typeof
   return { variants, initialStock, promoCodes, pickupPointId };
 }
 
-/** Midway: PostgreSQL restarts (at 35 % of the load), then instance 0 is killed and started again (at 65 %). */
+/**
+ * Rounds of faults, one per two minutes of load (at least one): in each round's share of the load
+ * PostgreSQL restarts at 35 %, and at 65 % instance 0 is killed and started again.
+ */
 async function induceFaults(soak: ShopUnderSoak, httpLog: HttpLog, durationSeconds: number): Promise<void> {
+  const rounds = Math.max(1, Math.floor(durationSeconds / 120));
   const begin = Date.now();
-  const at = async (fraction: number) => sleep(Math.max(0, begin + fraction * durationSeconds * 1000 - Date.now()));
+  for (let round = 0; round < rounds; round++) {
+    const at = (fraction: number) =>
+      sleep(Math.max(0, begin + ((round + fraction) / rounds) * durationSeconds * 1000 - Date.now()));
+    await faultRound(soak, httpLog, round + 1, at);
+  }
+}
 
+async function faultRound(
+  soak: ShopUnderSoak,
+  httpLog: HttpLog,
+  round: number,
+  at: (fraction: number) => Promise<unknown>,
+): Promise<void> {
   await at(0.35);
-  const restart = { what: "the PostgreSQL restart", from: Date.now(), to: Number.POSITIVE_INFINITY };
+  const restart = { what: `PostgreSQL restart ${round}`, from: Date.now(), to: Number.POSITIVE_INFINITY };
   httpLog.outages.push(restart);
   log("fault: pg_ctl restart -m fast");
   await soak.cluster.restart();
@@ -155,7 +170,7 @@ async function induceFaults(soak: ShopUnderSoak, httpLog: HttpLog, durationSecon
   await at(0.65);
   await sleep(Math.max(0, restart.to - Date.now()));
   const instance = soak.instances[0]!;
-  const kill = { what: "instance 0 killed", from: Date.now(), to: Number.POSITIVE_INFINITY, instance: 0 };
+  const kill = { what: `instance 0 killed (${round})`, from: Date.now(), to: Number.POSITIVE_INFINITY, instance: 0 };
   httpLog.outages.push(kill);
   log("fault: SIGKILL instance 0 (it receives the webhooks)");
   await instance.kill();

@@ -1,6 +1,7 @@
 /**
  * The soak's settings, read once from the environment (soak/README.md lists them). The defaults
- * are the short run CI can afford; SOAK_DURATION_SECONDS=600 SOAK_SHOPPERS=300 is the long one.
+ * are the short run CI can afford; SOAK_DURATION_SECONDS=600 SOAK_SHOPPERS=300 SOAK_SCARCE_STOCK=10
+ * is the long one.
  */
 export interface SoakSettings {
   /** Seconds shoppers keep arriving. */
