@@ -184,10 +184,9 @@ async function untilAnswering(urls: string[]): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (const url of urls) {
     while (Date.now() < deadline) {
-      const status = await fetch(url, { signal: AbortSignal.timeout(5_000) }).then(
-        async (response) => (await response.arrayBuffer(), response.status),
-        () => 0,
-      );
+      const status = await fetch(url, { signal: AbortSignal.timeout(5_000) })
+        .then(async (response) => (await response.arrayBuffer(), response.status))
+        .catch(() => 0);
       if (status === 200) break;
       await sleep(250);
     }
