@@ -183,7 +183,7 @@ export function checkAnswers(log: HttpLog): CheckResult {
   const violations: string[] = [];
   let inOutage = 0;
   for (const answer of log.answers) {
-    const outage = log.outageAt(answer.at, answer.instance);
+    const outage = log.outageAt(answer.at, answer.instance, answer.ms);
     const failed = answer.status === 0 || answer.status >= 500;
     if (!failed) continue;
     const what = `${answer.route} on instance ${answer.instance}: ${answer.status || answer.error}${answer.retryAfter ? ` (Retry-After ${answer.retryAfter})` : ""}`;
@@ -223,7 +223,7 @@ export async function checkWebhooks(
       if (attempt.durationMs >= WEBHOOK_ANSWER_LIMIT_MS)
         violations.push(`${delivery.id}: answered in ${attempt.durationMs} ms`);
       const failed = attempt.status === undefined || attempt.status >= 500;
-      const outage = log.outageAt(Date.parse(attempt.at), webhookInstance);
+      const outage = log.outageAt(Date.parse(attempt.at), webhookInstance, attempt.durationMs);
       if (failed && !outage)
         violations.push(
           `${delivery.id}: ${attempt.status ?? attempt.error} at ${log.since(Date.parse(attempt.at))}, outside any outage`,

@@ -38,11 +38,14 @@ export class HttpLog {
     this.answers.push(answer);
   }
 
-  /** The outage `at` (ms) falls in, for `instance`'s answers; undefined outside every outage. */
-  outageAt(at: number, instance?: number): Outage | undefined {
+  /**
+   * The outage a request sent at `at` (ms) and ended `ms` later overlaps, for `instance`'s
+   * answers; undefined outside every outage. A request sent just before a kill is cut by it.
+   */
+  outageAt(at: number, instance?: number, ms = 0): Outage | undefined {
     return this.outages.find(
       (outage) =>
-        at >= outage.from && at <= outage.to && (outage.instance === undefined || outage.instance === instance),
+        at + ms >= outage.from && at <= outage.to && (outage.instance === undefined || outage.instance === instance),
     );
   }
 }

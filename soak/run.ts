@@ -280,7 +280,7 @@ async function printReport(run: {
     `  outages: ${httpLog.outages.map((o) => `${o.what} ${httpLog.since(o.from)} → ${httpLog.since(o.to)} (grace included)`).join("; ") || "none"}`,
     ...httpLog.outages.map((outage) => {
       const failed = httpLog.answers.filter(
-        (a) => (a.status === 0 || a.status >= 500) && httpLog.outageAt(a.at, a.instance) === outage,
+        (a) => (a.status === 0 || a.status >= 500) && httpLog.outageAt(a.at, a.instance, a.ms) === outage,
       );
       return `    ${outage.what}: ${failed.length} failed answers${failed.length ? `, ${httpLog.since(Math.min(...failed.map((a) => a.at)))} → ${httpLog.since(Math.max(...failed.map((a) => a.at)))}: ${count(failed, (a) => `${a.status || a.error}${a.retryAfter ? " Retry-After" : ""}`)}` : ""}`;
     }),
