@@ -144,10 +144,10 @@ export async function waitUntilAnswering(
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
     if (serverExited) throw new Error(`the server exited before ${url} answered`);
-    const answered = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
-      async (response) => (await response.arrayBuffer(), true),
-      () => false,
-    );
+    // A body cut by the timeout (a server still starting, on a busy machine) is no answer yet.
+    const answered = await fetch(url, { signal: AbortSignal.timeout(2_000) })
+      .then(async (response) => (await response.arrayBuffer(), true))
+      .catch(() => false);
     if (answered) return;
     if (Date.now() > deadline) throw new Error(`${url} did not answer within ${options.timeoutMs} ms`);
     // Polling a port that is not listening yet; the interval only bounds how often we ask.

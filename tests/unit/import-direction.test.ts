@@ -12,7 +12,18 @@ import { describe, expect, it } from "vitest";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The folders whose imports are checked, each a unit; `packages/<name>` counts as one folder. */
-const FOLDERS = ["app", "components", "lib", "scripts", "harness", "tests", "e2e", "bench", "packages/pay-sandbox"];
+const FOLDERS = [
+  "app",
+  "components",
+  "lib",
+  "scripts",
+  "harness",
+  "tests",
+  "e2e",
+  "bench",
+  "soak",
+  "packages/pay-sandbox",
+];
 const SKIPPED = new Set(["node_modules", "generated", "dist", ".next", "results"]);
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
 
@@ -162,7 +173,7 @@ function libCycles(imports: Map<string, { files: string[] }>): string[] {
 }
 
 describe("import direction", () => {
-  it("the running shop imports nothing from the sandbox, tests, harness, bench or tooling", () => {
+  it("the running shop imports nothing from the sandbox, tests, harness, bench, soak or tooling", () => {
     const allowed: Record<string, string[]> = { lib: [], components: ["lib"], app: ["components", "lib"] };
     for (const [folder, others] of Object.entries(allowed)) {
       const foreign = Object.keys(importsOf(folder)).filter((target) => !others.includes(target));
@@ -178,9 +189,9 @@ describe("import direction", () => {
     expect(importsOf("packages/pay-sandbox")).toEqual({});
   });
 
-  it("the harness imports no test and no benchmark", () => {
+  it("the harness imports no test, no benchmark and no soak", () => {
     const targets = Object.keys(importsOf("harness"));
-    expect(targets.filter((target) => ["tests", "e2e", "bench"].includes(target))).toEqual([]);
+    expect(targets.filter((target) => ["tests", "e2e", "bench", "soak"].includes(target))).toEqual([]);
   });
 
   it("no folder imports one that imports it back, directly or through others", () => {
