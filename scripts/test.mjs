@@ -25,6 +25,9 @@ const STEPS = [
   // On the browser tests' build: every bench scenario's answers compared once, no load (bench/README.md).
   // PostgreSQL only: its 100 000 dashboard orders and 10 000 products are minutes of work for PGlite.
   ["bench answer checks", "BENCH_CHECK_ONLY=1 BENCH_SKIP_BUILD=1 npm run bench", false, true],
+  // The short soak (soak/README.md), on the same build: a minute of shoppers through a PostgreSQL
+  // restart and a killed instance, then every invariant checked. It runs its own cluster.
+  ["soak", "SOAK_SKIP_BUILD=1 npm run soak", false, true],
 ];
 
 const database = process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "embedded PGlite (DATABASE_URL unset)";
