@@ -25,7 +25,7 @@ import { prepareProductionBuild, startNextServer, waitUntilAnswering } from "../
 import { manageProcessLifetime, runUntilStopped } from "../harness/process-lifetime";
 import { startBaselineServer } from "./lib/baseline-server";
 import { cpuSnapshot, cpuUse } from "./lib/cpu";
-import { freePort } from "./lib/free-port";
+import { freePort } from "../harness/free-port";
 import { runLoad, type LoadMode, type LoadResult } from "./lib/load";
 import { formatChecks, formatTable, type Check, type Measurement } from "./lib/report";
 import { waitFor } from "./lib/wait";

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { chown, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createServer, type AddressInfo } from "node:net";
+import { freePort } from "../harness/free-port";
 
 export interface ThrowAwayCluster {
   /** `postgresql://postgres@127.0.0.1:<port>/<database>`, trust authentication. */
@@ -105,17 +105,5 @@ function command(file: string, args: string[]): Promise<string> {
             ),
           ),
     );
-  });
-}
-
-/** A port free on 127.0.0.1 a moment ago, for servers told their port up front. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
   });
 }

@@ -18,7 +18,8 @@ import {
   type RunningNextServer,
 } from "../harness/next-production";
 import { pgBouncerBinary, startPgBouncer, type RunningPgBouncer } from "../harness/support/pgbouncer";
-import { freePort, startThrowAwayCluster, type ThrowAwayCluster } from "./postgres";
+import { freePort } from "../harness/free-port";
+import { startThrowAwayCluster, type ThrowAwayCluster } from "./postgres";
 import type { ProcessLifetime } from "../harness/process-lifetime";
 
 const root = fileURLToPath(new URL("..", import.meta.url));

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { freePort } from "../free-port";
 
 /**
  * A PgBouncer of a test's own in transaction mode, the pooler Vercel's Postgres integrations
@@ -97,14 +97,6 @@ export async function startPgBouncer(options: { binary: string; serverUrl: strin
 
 /** A libpq connection string value, quoted. */
 const quote = (value: string) => `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Until a query through it answers, for at most 10 s or until the process exits. */
 async function waitUntilListening(url: string, exited: Promise<number | null>): Promise<void> {

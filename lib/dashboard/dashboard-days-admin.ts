@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma } from "../generated/prisma/client";
 import type { Database } from "../db/client";
 import { luandaDayStart } from "../luanda-time";
-import { checkoutDaysSql, paidDaysSql, salesDaysSql } from "./dashboard-sql-admin";
+import { checkoutDaysSql, luandaDay, paidDaysSql, salesDaysSql } from "./dashboard-sql-admin";
 
 /**
  * The dashboard's kept days: what its day statements (lib/dashboard/dashboard-sql-admin.ts) found
@@ -62,7 +62,7 @@ DELETE FROM dashboard_days d
 WHERE d.day IN (
   SELECT changed.day
   FROM orders o
-  CROSS JOIN LATERAL (VALUES ((o.created_at + interval '1 hour')::date), ((o.finalized_at + interval '1 hour')::date)) changed(day)
+  CROSS JOIN LATERAL (VALUES (${luandaDay("o.created_at")}), (${luandaDay("o.finalized_at")})) changed(day)
   -- Every status, so the (status, updated_at) index finds the changed rows.
   WHERE o.status = ANY (enum_range(NULL::"OrderStatus"))
     AND o.updated_at > (SELECT folded_until - ${LOOK_BACK}::interval FROM dashboard_rollup WHERE id = 1)

@@ -31,7 +31,7 @@ export const TOP_PRODUCTS = 10;
 export const STOCK_ROWS = 50;
 
 /** An instant's Luanda date, in SQL: the columns hold UTC (docs/database.md), Luanda is UTC+1. */
-const luandaDay = (column: string) => Prisma.raw(`(${column} + interval '1 hour')::date`);
+export const luandaDay = (column: string) => Prisma.raw(`(${column} + interval '1 hour')::date`);
 const luandaHour = (column: string) => Prisma.raw(`extract(hour FROM ${column} + interval '1 hour')::int`);
 
 /**

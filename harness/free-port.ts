@@ -3,8 +3,9 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A port that was free a moment ago on 127.0.0.1, for servers that must be told their port
- * up front (`next start`). Another process could take it in between; on a bench machine
- * that is rare enough, and `next start` then fails loudly rather than measuring the wrong thing.
+ * up front (`next start`, PgBouncer, a throw-away PostgreSQL cluster). Another process could take
+ * it in between; that is rare enough, and the server then fails loudly rather than measuring or
+ * testing the wrong thing.
  */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
