@@ -560,7 +560,10 @@ describe("the kept days", () => {
     const [one, two] = await Promise.all([dashboard(), dashboard(namedPeriod("30d", NOW))]);
     expect(one).toEqual(await dashboard(PERIOD, BEFORE_EVERYTHING));
     expect(two).toEqual(await dashboard(namedPeriod("30d", NOW), BEFORE_EVERYTHING));
-    // The 30 days to 1 Dec and the 30 before them, but 1 Dec: each kept once, whichever keeping came first.
+    // The second keeping may forget days of orders changed moments ago (this file's own) outside
+    // its range, for the next read that needs them: the next 30 days' read keeps them again, the 30
+    // days to 1 Dec and the 30 before them, but 1 Dec, each once.
+    await dashboard(namedPeriod("30d", NOW));
     const [{ days } = { days: 0 }] = await client.$queryRaw<
       { days: number }[]
     >`SELECT count(*)::int AS days FROM dashboard_days`;
