@@ -79,6 +79,15 @@ test("the dashboard switches periods, shows a picture's table, downloads a serie
 }, testInfo) => {
   // Three pages, a download, and axe and a screenshot at two widths.
   test.setTimeout(180_000);
+  // The view is rendered on the server and hydrated in the browser: both must write the same
+  // numbers and words (a mismatch would make React draw it again, and say so on the console: in a
+  // production build only as a minified error's number).
+  const hydrationErrors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /hydrat|react\.dev\/errors\/(418|423|425)\b/i.test(message.text()))
+      hydrationErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => hydrationErrors.push(error.message));
   await signInToBackOffice(page);
   const dashboard = page.getByTestId("dashboard");
   await expect(dashboard.getByRole("heading", { level: 2, name: text.title })).toBeVisible();
@@ -137,6 +146,7 @@ test("the dashboard switches periods, shows a picture's table, downloads a serie
   );
 
   await screenshotAtEachWidth(page, testInfo, "admin-dashboard", { accessible: true });
+  expect(hydrationErrors, "errors while hydrating the dashboard").toEqual([]);
 });
 
 test("a bad period falls back to the last 30 days with a notice; a bad download is a 400", async ({ page }) => {

@@ -1,11 +1,10 @@
-import { z } from "zod";
 import { luandaDate, luandaDayStart } from "../luanda-time";
 
 /**
  * The dashboard's periods: whole days of the Luanda calendar (UTC+1 all year), from a Luanda
- * midnight to another, each compared with the period of the same length just before it. Read
- * from the page's query string (`period`, and `from`/`to` for a custom range); a bad one falls
- * back to the default with a notice, never an error page.
+ * midnight to another, each compared with the period of the same length just before it. Safe in
+ * the browser (the dashboard's view builds its links with it); ./period-query.ts reads one from a
+ * query string.
  */
 
 export const PERIOD_KINDS = ["today", "7d", "30d", "90d", "month", "last-month", "custom"] as const;
@@ -33,12 +32,6 @@ export interface Period {
   /** Its length in days. */
   days: number;
 }
-
-export type PeriodResult = { period: Period; invalid: boolean };
-
-const single = (value: unknown) => (Array.isArray(value) ? value[0] : value);
-const kindParam = z.preprocess(single, z.enum(PERIOD_KINDS));
-const dateParam = z.preprocess(single, z.iso.date());
 
 const addDays = (date: string, days: number) => luandaDate(new Date(luandaDayStart(date) + days * DAY_MS));
 
@@ -81,27 +74,6 @@ export function namedPeriod(kind: Exclude<PeriodKind, "custom">, now: Date): Per
       return periodOf(kind, `${lastDay.slice(0, 7)}-01`, lastDay);
     }
   }
-}
-
-/**
- * The period a query string asks for: `period` (a name; `custom` with `from` and `to`, dates of
- * the Luanda calendar, at most {@link MAX_PERIOD_DAYS} days, `from` not after `to`). Dates without
- * `period` mean a custom range. Anything else gives the default period and `invalid: true`.
- */
-export function parsePeriod(params: Record<string, string | string[] | undefined>, now = new Date()): PeriodResult {
-  const fallback = { period: namedPeriod(DEFAULT_PERIOD, now), invalid: true };
-  const asked = params.period ?? (params.from !== undefined || params.to !== undefined ? "custom" : undefined);
-  if (asked === undefined) return { period: namedPeriod(DEFAULT_PERIOD, now), invalid: false };
-  const kind = kindParam.safeParse(asked);
-  if (!kind.success) return fallback;
-  const named = kind.data;
-  if (named !== "custom") return { period: namedPeriod(named, now), invalid: false };
-  const from = dateParam.safeParse(params.from);
-  const to = dateParam.safeParse(params.to);
-  if (!from.success || !to.success) return fallback;
-  const period = periodOf("custom", from.data, to.data);
-  if (!Number.isFinite(period.days) || period.days < 1 || period.days > MAX_PERIOD_DAYS) return fallback;
-  return { period, invalid: false };
 }
 
 /** The Luanda dates of a period, in order. */

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 import { CREATION_FAILURE_REASONS } from "./cancel-reasons";
 
 /**
@@ -56,93 +56,125 @@ export interface Attention {
   unmatchedDeliveries: AttentionGroup<AttentionDelivery>;
 }
 
-/** Each WHERE is an equality (or a short IN list) on an indexed prefix, so the home stays cheap with many orders. */
-const raisedOrderWhere: Prisma.OrderWhereInput = { attentionAt: { not: null }, attentionResolvedAt: null };
-const failedCreationWhere: Prisma.OrderWhereInput = {
-  cancelReason: { in: [...CREATION_FAILURE_REASONS] },
-  attentionResolvedAt: null,
-  // An order that is both is listed once, with its raised reason.
-  attentionAt: null,
-};
+/** The kinds that resolving updates (their SQL twins are in attentionStatement below). */
 const parkedJobWhere: Prisma.JobWhereInput = { status: "PARKED", resolvedAt: null };
 const unmatchedDeliveryWhere: Prisma.WebhookEventWhereInput = {
   outcome: { in: [...WEBHOOK_ATTENTION_OUTCOMES] },
   resolvedAt: null,
 };
 
+/** One row of {@link attentionStatement}: an item of a kind, or a kind's total (`position` 0). */
+interface AttentionRow {
+  kind: keyof Attention;
+  position: bigint | number;
+  id: string | null;
+  externalTransactionId: string | null;
+  amountAoa: number | null;
+  reason: string | null;
+  type: string | null;
+  attempts: number | null;
+  lastError: string | null;
+  paymentStatus: string | null;
+  at: Date | null;
+  total: number | null;
+}
+
+const creationFailures = Prisma.join([...CREATION_FAILURE_REASONS]);
+const webhookOutcomes = Prisma.join([...WEBHOOK_ATTENTION_OUTCOMES]);
+
+/**
+ * Every kind's newest `limit` items and its total in one statement: the home is the page the owner
+ * opens most, and eight queries at once took eight of the pool's connections per visit. The
+ * WHEREs are the Prisma filters above, which resolving uses, written in SQL.
+ */
+const attentionStatement = (limit: number) => Prisma.sql`
+(SELECT 'raisedOrders' AS kind, row_number() OVER (ORDER BY attention_at DESC) AS position, NULL::text AS id,
+        external_transaction_id AS "externalTransactionId", amount_aoa AS "amountAoa",
+        COALESCE(attention_reason, 'attention') AS reason, NULL::text AS type, NULL::int AS attempts,
+        NULL::text AS "lastError", NULL::text AS "paymentStatus", COALESCE(attention_at, created_at) AS at, NULL::int AS total
+   FROM orders WHERE attention_at IS NOT NULL AND attention_resolved_at IS NULL
+   ORDER BY attention_at DESC LIMIT ${limit})
+UNION ALL
+(SELECT 'failedCreations', row_number() OVER (ORDER BY created_at DESC, id DESC), NULL, external_transaction_id, amount_aoa,
+        COALESCE(cancel_reason, 'internal_error'), NULL, NULL, NULL, NULL, COALESCE(finalized_at, created_at), NULL
+   FROM orders WHERE cancel_reason IN (${creationFailures}) AND attention_resolved_at IS NULL AND attention_at IS NULL
+   ORDER BY created_at DESC, id DESC LIMIT ${limit})
+UNION ALL
+(SELECT 'parkedJobs', row_number() OVER (ORDER BY j.updated_at DESC), j.id::text, o.external_transaction_id, NULL,
+        NULL, j.type, j.attempts, j.last_error, NULL, j.updated_at, NULL
+   FROM jobs j LEFT JOIN orders o ON o.id = j.order_id
+   WHERE j.status = 'PARKED' AND j.resolved_at IS NULL
+   ORDER BY j.updated_at DESC LIMIT ${limit})
+UNION ALL
+(SELECT 'unmatchedDeliveries', row_number() OVER (ORDER BY received_at DESC), id::text, external_transaction_id, NULL,
+        outcome, NULL, NULL, NULL, payment_status, received_at, NULL
+   FROM webhook_events WHERE outcome IN (${webhookOutcomes}) AND resolved_at IS NULL
+   ORDER BY received_at DESC LIMIT ${limit})
+UNION ALL
+SELECT 'raisedOrders', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*)::int
+  FROM orders WHERE attention_at IS NOT NULL AND attention_resolved_at IS NULL
+UNION ALL
+SELECT 'failedCreations', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*)::int
+  FROM orders WHERE cancel_reason IN (${creationFailures}) AND attention_resolved_at IS NULL AND attention_at IS NULL
+UNION ALL
+SELECT 'parkedJobs', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*)::int
+  FROM jobs WHERE status = 'PARKED' AND resolved_at IS NULL
+UNION ALL
+SELECT 'unmatchedDeliveries', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*)::int
+  FROM webhook_events WHERE outcome IN (${webhookOutcomes}) AND resolved_at IS NULL`;
+
 /** Every kind's items, newest first and at most `limit`, with its total counted separately. */
-export async function attentionItems(db: Database, limit = ATTENTION_LIST_LIMIT): Promise<Attention> {
-  const orderFields = {
-    externalTransactionId: true,
-    amountAoa: true,
-    attentionReason: true,
-    attentionAt: true,
-    cancelReason: true,
-    finalizedAt: true,
-    createdAt: true,
-  } as const;
-  const [raised, raisedTotal, failed, failedTotal, jobs, jobsTotal, deliveries, deliveriesTotal] = await Promise.all([
-    db.order.findMany({ where: raisedOrderWhere, select: orderFields, orderBy: { attentionAt: "desc" }, take: limit }),
-    db.order.count({ where: raisedOrderWhere }),
-    db.order.findMany({
-      where: failedCreationWhere,
-      select: orderFields,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: limit,
-    }),
-    db.order.count({ where: failedCreationWhere }),
-    db.job.findMany({
-      where: parkedJobWhere,
-      select: {
-        id: true,
-        type: true,
-        attempts: true,
-        lastError: true,
-        updatedAt: true,
-        order: { select: { externalTransactionId: true } },
-      },
-      orderBy: { updatedAt: "desc" },
-      take: limit,
-    }),
-    db.job.count({ where: parkedJobWhere }),
-    db.webhookEvent.findMany({
-      where: unmatchedDeliveryWhere,
-      select: { id: true, outcome: true, paymentStatus: true, externalTransactionId: true, receivedAt: true },
-      orderBy: { receivedAt: "desc" },
-      take: limit,
-    }),
-    db.webhookEvent.count({ where: unmatchedDeliveryWhere }),
-  ]);
+export async function attentionItems(
+  db: Pick<Database, "$queryRaw">,
+  limit = ATTENTION_LIST_LIMIT,
+): Promise<Attention> {
+  const rows = await db.$queryRaw<AttentionRow[]>(attentionStatement(limit));
+  const of = (kind: keyof Attention) => {
+    const rowsOfKind = rows.filter((row) => row.kind === kind);
+    return {
+      total: rowsOfKind.find((row) => Number(row.position) === 0)?.total ?? 0,
+      items: rowsOfKind
+        .filter((row) => Number(row.position) > 0)
+        .sort((a, b) => Number(a.position) - Number(b.position)),
+    };
+  };
+  const orders = (kind: "raisedOrders" | "failedCreations"): AttentionGroup<AttentionOrder> => {
+    const { total, items } = of(kind);
+    return {
+      total,
+      items: items.map((row) => ({
+        externalTransactionId: row.externalTransactionId!,
+        amountAoa: row.amountAoa!,
+        reason: row.reason!,
+        at: row.at!,
+      })),
+    };
+  };
+  const jobs = of("parkedJobs");
+  const deliveries = of("unmatchedDeliveries");
   return {
-    raisedOrders: {
-      total: raisedTotal,
-      items: raised.map((order) => ({
-        externalTransactionId: order.externalTransactionId,
-        amountAoa: order.amountAoa,
-        reason: order.attentionReason ?? "attention",
-        at: order.attentionAt ?? order.createdAt,
-      })),
-    },
-    failedCreations: {
-      total: failedTotal,
-      items: failed.map((order) => ({
-        externalTransactionId: order.externalTransactionId,
-        amountAoa: order.amountAoa,
-        reason: order.cancelReason ?? "internal_error",
-        at: order.finalizedAt ?? order.createdAt,
-      })),
-    },
+    raisedOrders: orders("raisedOrders"),
+    failedCreations: orders("failedCreations"),
     parkedJobs: {
-      total: jobsTotal,
-      items: jobs.map(({ order, updatedAt, ...job }) => ({
-        ...job,
-        externalTransactionId: order?.externalTransactionId ?? null,
-        at: updatedAt,
+      total: jobs.total,
+      items: jobs.items.map((row) => ({
+        id: row.id!,
+        type: row.type!,
+        attempts: row.attempts!,
+        lastError: row.lastError,
+        externalTransactionId: row.externalTransactionId,
+        at: row.at!,
       })),
     },
     unmatchedDeliveries: {
-      total: deliveriesTotal,
-      items: deliveries.map(({ receivedAt, ...delivery }) => ({ ...delivery, at: receivedAt })),
+      total: deliveries.total,
+      items: deliveries.items.map((row) => ({
+        id: row.id!,
+        outcome: row.reason!,
+        paymentStatus: row.paymentStatus,
+        externalTransactionId: row.externalTransactionId,
+        at: row.at!,
+      })),
     },
   };
 }

@@ -5,9 +5,9 @@ import { luandaMinute } from "@/lib/luanda-time";
 import { webhookEventPagePath, orderPagePath } from "@/lib/orders/order-flash";
 import { adminOverview } from "@/lib/orders/overview-admin";
 import { currentDashboard } from "@/lib/dashboard/dashboard-admin";
-import { parsePeriod } from "@/lib/dashboard/period";
+import { parsePeriod } from "@/lib/dashboard/period-query";
+import { asShown } from "@/lib/dashboard/weeks-admin";
 import { getEnv } from "@/lib/env";
-import { backOfficeTexts } from "@/lib/i18n/back-office";
 import { DashboardView } from "@/components/admin/dashboard/dashboard";
 import { adminState } from "@/lib/http/admin-guard";
 import { safeAdminPath } from "@/lib/http/return-path";
@@ -91,7 +91,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       </dl>
       <p className="text-sm text-stone-600">{t.admin.periodNote}</p>
       <AttentionSection attention={attention} t={t} />
-      <DashboardView data={dashboard} text={backOfficeTexts(lang).dashboard} locale={t.locale} invalid={invalid} />
+      <DashboardView data={asShown(dashboard)} lang={lang} locale={t.locale} invalid={invalid} />
     </section>
   );
 }

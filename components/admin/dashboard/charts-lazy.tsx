@@ -4,7 +4,7 @@ import dynamic from "next/dynamic";
 
 /**
  * The dashboard's pictures (./charts.tsx), loaded in the browser only and after the page: the
- * server renders no chart (the page's numbers are in its tables, sent with it), and the chart
+ * server renders no chart (its sentence and its table say the same numbers), and the chart
  * library is a chunk of its own that only the back office's home asks for. Until it has come,
  * each picture keeps its place, so nothing moves when it is drawn.
  */

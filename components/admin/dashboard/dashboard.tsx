@@ -1,9 +1,13 @@
+"use client";
+
 import Link from "next/link";
+import { useState } from "react";
 import type { Compared, Dashboard } from "@/lib/dashboard/dashboard-admin";
 import type { DashboardSeries } from "@/lib/dashboard/dashboard-csv-admin";
 import { PERIOD_KINDS, periodDates, periodQuery } from "@/lib/dashboard/period";
-import { DAILY_UP_TO_DAYS, inWeeks } from "@/lib/dashboard/weeks";
-import type { BackOfficeTexts } from "@/lib/i18n/back-office";
+import type { ShownDashboard } from "@/lib/dashboard/weeks-admin";
+import { backOfficeTexts, type BackOfficeTexts } from "@/lib/i18n/back-office";
+import type { Lang } from "@/lib/i18n/dictionaries";
 import { formatAoa, formatCount } from "@/lib/money";
 import { BarsChart, RevenueChart } from "./charts-lazy";
 
@@ -47,16 +51,17 @@ const daysIn = ({ date, to }: { date: string; to: string }) =>
 
 export function DashboardView({
   data,
-  text,
+  lang,
   locale,
   invalid,
 }: {
-  data: Dashboard;
-  text: Words;
+  data: ShownDashboard;
+  lang: Lang;
   /** The page's locale (percentages); amounts are always kwanza as the shop writes them. */
   locale: string;
   invalid: boolean;
 }) {
+  const text = backOfficeTexts(lang).dashboard;
   const { period, figures } = data;
   const count = formatCount;
   const percent = percentFormat(locale);
@@ -105,12 +110,8 @@ export function DashboardView({
     { id: "fees", label: text.figures.fees, figure: figures.deliveryFeesAoa, format: formatAoa },
   ];
 
-  // A long period's revenue and checkouts by week (lib/dashboard/weeks.ts); a day is a week of one.
-  const weekly = period.days > DAILY_UP_TO_DAYS;
-  const revenue = weekly ? inWeeks(data.revenueByDay) : data.revenueByDay.map((day) => ({ ...day, to: day.date }));
-  const checkouts = weekly
-    ? inWeeks(data.checkoutsByDay)
-    : data.checkoutsByDay.map((day) => ({ ...day, to: day.date }));
+  // A long period's revenue and checkouts come by week (lib/dashboard/weeks-admin.ts); a day is a week of one.
+  const { weekly, revenue, checkouts } = data;
 
   const checkoutsTotal = figures.checkouts.current;
   const topRevenue = data.topProducts.byRevenue[0];
@@ -210,13 +211,15 @@ export function DashboardView({
             weekly ? text.columns.previousWeek : text.columns.previousDate,
             text.columns.previous,
           ]}
-          rows={revenue.map((point) => [
-            span(point),
-            formatAoa(point.revenueAoa),
-            count(point.orders),
-            span({ date: point.previousDate, to: periodDates(point.previousDate, daysIn(point)).at(-1)! }),
-            formatAoa(point.previousRevenueAoa),
-          ])}
+          rows={() =>
+            revenue.map((point) => [
+              span(point),
+              formatAoa(point.revenueAoa),
+              count(point.orders),
+              span({ date: point.previousDate, to: periodDates(point.previousDate, daysIn(point)).at(-1)! }),
+              formatAoa(point.previousRevenueAoa),
+            ])
+          }
         />
         <Panel
           id="checkouts"
@@ -238,7 +241,7 @@ export function DashboardView({
             />
           )}
           headers={[weekly ? text.columns.week : text.columns.date, ...outcomes.map(({ key }) => text.figures[key])]}
-          rows={checkouts.map((point) => [span(point), ...outcomes.map(({ key }) => count(point[key]))])}
+          rows={() => checkouts.map((point) => [span(point), ...outcomes.map(({ key }) => count(point[key]))])}
         />
         <Panel
           id="top-revenue"
@@ -260,11 +263,9 @@ export function DashboardView({
             />
           )}
           headers={[text.columns.product, text.columns.revenue, text.columns.units]}
-          rows={data.topProducts.byRevenue.map((row) => [
-            productName(row),
-            formatAoa(row.revenueAoa),
-            count(row.units),
-          ])}
+          rows={() =>
+            data.topProducts.byRevenue.map((row) => [productName(row), formatAoa(row.revenueAoa), count(row.units)])
+          }
         />
         <Panel
           id="top-units"
@@ -283,7 +284,9 @@ export function DashboardView({
             />
           )}
           headers={[text.columns.product, text.columns.units, text.columns.revenue]}
-          rows={data.topProducts.byUnits.map((row) => [productName(row), count(row.units), formatAoa(row.revenueAoa)])}
+          rows={() =>
+            data.topProducts.byUnits.map((row) => [productName(row), count(row.units), formatAoa(row.revenueAoa)])
+          }
         />
         <Panel
           id="delivery"
@@ -313,13 +316,15 @@ export function DashboardView({
             text.columns.revenue,
             text.columns.fees,
           ]}
-          rows={data.delivery.map((row) => [
-            methodName(row.method),
-            row.zone || text.none,
-            count(row.orders),
-            formatAoa(row.revenueAoa),
-            formatAoa(row.deliveryFeesAoa),
-          ])}
+          rows={() =>
+            data.delivery.map((row) => [
+              methodName(row.method),
+              row.zone || text.none,
+              count(row.orders),
+              formatAoa(row.revenueAoa),
+              formatAoa(row.deliveryFeesAoa),
+            ])
+          }
         />
         <Panel
           id="hours"
@@ -337,7 +342,7 @@ export function DashboardView({
             />
           )}
           headers={[text.columns.hour, text.columns.orders, text.columns.revenue]}
-          rows={data.byHour.map((row) => [`${row.hour}h`, count(row.orders), formatAoa(row.revenueAoa)])}
+          rows={() => data.byHour.map((row) => [`${row.hour}h`, count(row.orders), formatAoa(row.revenueAoa)])}
         />
         <Panel
           id="promo-codes"
@@ -347,12 +352,14 @@ export function DashboardView({
           text={text}
           open
           headers={[text.columns.code, text.columns.orders, text.columns.discount, text.columns.revenue]}
-          rows={data.promoCodes.map((row) => [
-            row.code,
-            count(row.orders),
-            formatAoa(row.discountAoa),
-            formatAoa(row.revenueAoa),
-          ])}
+          rows={() =>
+            data.promoCodes.map((row) => [
+              row.code,
+              count(row.orders),
+              formatAoa(row.discountAoa),
+              formatAoa(row.revenueAoa),
+            ])
+          }
         />
         <StockPanel data={data} text={text} csv={csvHref("stock")} />
       </div>
@@ -372,7 +379,7 @@ function ChangeBadge({ figure, text }: { figure: Compared; text: Words }) {
   );
 }
 
-function PeriodForm({ data, text }: { data: Dashboard; text: Words }) {
+function PeriodForm({ data, text }: { data: ShownDashboard; text: Words }) {
   const { period } = data;
   return (
     <form method="get" action="/admin" className="flex flex-wrap items-end gap-3" data-testid="dashboard-period">
@@ -425,12 +432,16 @@ function Panel({
   summary: string;
   chart?: (summary: string) => React.ReactNode;
   headers: string[];
-  rows: string[][];
+  /** The table's rows, made only when it is shown. */
+  rows: () => string[][];
   csv: string;
   text: Words;
   /** The table shown at once (a panel without a picture). */
   open?: boolean;
 }) {
+  // A picture's table is made when it is first opened, not with the page: the picture says the
+  // same, and seven tables of a period's days were most of the page's markup and of its render.
+  const [shown, setShown] = useState(open);
   return (
     <section
       aria-labelledby={`dashboard-${id}-title`}
@@ -444,15 +455,21 @@ function Panel({
         {summary}
       </p>
       {chart?.(summary)}
-      <details open={open || undefined} className="text-sm">
+      <details
+        open={open || undefined}
+        className="text-sm"
+        onToggle={(event) => setShown(shown || event.currentTarget.open)}
+      >
         <summary className="cursor-pointer underline">{text.showTable}</summary>
-        <DataTable
-          caption={title}
-          label={text.tableOf(title)}
-          headers={headers}
-          rows={rows}
-          testId={`dashboard-table-${id}`}
-        />
+        {shown && (
+          <DataTable
+            caption={title}
+            label={text.tableOf(title)}
+            headers={headers}
+            rows={rows()}
+            testId={`dashboard-table-${id}`}
+          />
+        )}
       </details>
       <a href={csv} download className="text-sm underline" data-testid={`dashboard-csv-${id}`}>
         {text.download}
@@ -511,7 +528,7 @@ function DataTable({
   );
 }
 
-function StockPanel({ data, text, csv }: { data: Dashboard; text: Words; csv: string }) {
+function StockPanel({ data, text, csv }: { data: ShownDashboard; text: Words; csv: string }) {
   const { stock, period } = data;
   const headers = [
     text.columns.product,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PERIOD_DAYS, namedPeriod, parsePeriod, periodDates, periodQuery } from "@/lib/dashboard/period";
+import { MAX_PERIOD_DAYS, namedPeriod, periodDates, periodQuery } from "@/lib/dashboard/period";
+import { parsePeriod } from "@/lib/dashboard/period-query";
 
 // The dashboard's periods (lib/dashboard/period.ts): Luanda days (UTC+1), from midnight to midnight,
 // each with the previous period of the same length; a bad query string falls back, never throws.

@@ -2,7 +2,7 @@ import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { currentDashboard } from "@/lib/dashboard/dashboard-admin";
 import { DASHBOARD_SERIES, dashboardCsv } from "@/lib/dashboard/dashboard-csv-admin";
-import { parsePeriod } from "@/lib/dashboard/period";
+import { parsePeriod } from "@/lib/dashboard/period-query";
 import { refuseWithoutAdminSession } from "@/lib/http/admin-guard";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";

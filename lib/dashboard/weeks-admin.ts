@@ -4,6 +4,8 @@
  * would cost the page's render a row per day. The CSVs keep every day. Safe in the browser.
  */
 
+import type { Dashboard, DayCheckouts, DayRevenue } from "./dashboard-admin";
+
 /** Up to this many days, a day per point; past it, a week. */
 export const DAILY_UP_TO_DAYS = 90;
 
@@ -24,4 +26,19 @@ export function inWeeks<T extends { date: string }>(days: readonly T[]): Week<T>
     weeks.push(week as Week<T>);
   }
   return weeks;
+}
+
+/** The dashboard as its page sends it to the browser: the day series as points of a day or, past {@link DAILY_UP_TO_DAYS}, a week. */
+export type ShownDashboard = Omit<Dashboard, "revenueByDay" | "checkoutsByDay"> & {
+  weekly: boolean;
+  revenue: Week<DayRevenue>[];
+  checkouts: Week<DayCheckouts>[];
+};
+
+/** `dashboard` with its day series as shown (a year's 365 days would be most of the page's weight). */
+export function asShown({ revenueByDay, checkoutsByDay, ...rest }: Dashboard): ShownDashboard {
+  const weekly = rest.period.days > DAILY_UP_TO_DAYS;
+  const points = <T extends { date: string }>(days: T[]): Week<T>[] =>
+    weekly ? inWeeks(days) : days.map((day) => ({ ...day, to: day.date }));
+  return { ...rest, weekly, revenue: points(revenueByDay), checkouts: points(checkoutsByDay) };
 }
