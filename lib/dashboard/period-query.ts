@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { DEFAULT_PERIOD, MAX_PERIOD_DAYS, PERIOD_KINDS, namedPeriod, periodOf, type Period } from "./period";
+import { namedPeriod, periodOf, type Period } from "./period";
+import { DEFAULT_PERIOD, MAX_PERIOD_DAYS, PERIOD_KINDS } from "./period-names";
 
 /**
  * The dashboard's period from a page's or an export's query string (`period`, and `from`/`to` for

@@ -1,18 +1,12 @@
 import { luandaDate, luandaDayStart } from "../luanda-time";
+import type { PeriodKind } from "./period-names";
 
 /**
  * The dashboard's periods: whole days of the Luanda calendar (UTC+1 all year), from a Luanda
- * midnight to another, each compared with the period of the same length just before it. Safe in
- * the browser (the dashboard's view builds its links with it); ./period-query.ts reads one from a
- * query string.
+ * midnight to another, each compared with the period of the same length just before it. Their
+ * names and query strings are ./period-names.ts (the browser's part); ./period-query.ts reads one
+ * from a query string.
  */
-
-export const PERIOD_KINDS = ["today", "7d", "30d", "90d", "month", "last-month", "custom"] as const;
-export type PeriodKind = (typeof PERIOD_KINDS)[number];
-
-export const DEFAULT_PERIOD: Exclude<PeriodKind, "custom"> = "30d";
-/** The longest custom range, in days: the orders export's. */
-export const MAX_PERIOD_DAYS = 366;
 
 const DAY_MS = 86_400_000;
 
@@ -79,11 +73,4 @@ export function namedPeriod(kind: Exclude<PeriodKind, "custom">, now: Date): Per
 /** The Luanda dates of a period, in order. */
 export function periodDates(from: string, days: number): string[] {
   return Array.from({ length: days }, (_, index) => addDays(from, index));
-}
-
-/** The query string of a period, for links and downloads. */
-export function periodQuery(period: Pick<Period, "kind" | "from" | "to">): string {
-  return period.kind === "custom"
-    ? `period=custom&from=${period.from}&to=${period.to}`
-    : `period=${encodeURIComponent(period.kind)}`;
 }

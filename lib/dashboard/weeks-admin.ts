@@ -31,7 +31,8 @@ export function inWeeks<T extends { date: string }>(days: readonly T[]): Week<T>
 /** The dashboard as its page sends it to the browser: the day series as points of a day or, past {@link DAILY_UP_TO_DAYS}, a week. */
 export type ShownDashboard = Omit<Dashboard, "revenueByDay" | "checkoutsByDay"> & {
   weekly: boolean;
-  revenue: Week<DayRevenue>[];
+  /** Each point's days, and the previous period's days at the same place (`previousDate` to `previousTo`). */
+  revenue: (Week<DayRevenue> & { previousTo: string })[];
   checkouts: Week<DayCheckouts>[];
 };
 
@@ -40,5 +41,11 @@ export function asShown({ revenueByDay, checkoutsByDay, ...rest }: Dashboard): S
   const weekly = rest.period.days > DAILY_UP_TO_DAYS;
   const points = <T extends { date: string }>(days: T[]): Week<T>[] =>
     weekly ? inWeeks(days) : days.map((day) => ({ ...day, to: day.date }));
-  return { ...rest, weekly, revenue: points(revenueByDay), checkouts: points(checkoutsByDay) };
+  // A week's previous days end where its last day's do (computed here: the browser's bundle then
+  // needs none of the calendar's code, which the shop's own pages share).
+  const revenue = points(revenueByDay).map((point, index) => ({
+    ...point,
+    previousTo: revenueByDay[Math.min((weekly ? 7 : 1) * (index + 1), revenueByDay.length) - 1]!.previousDate,
+  }));
+  return { ...rest, weekly, revenue, checkouts: points(checkoutsByDay) };
 }

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import type { Compared, Dashboard } from "@/lib/dashboard/dashboard-admin";
 import type { DashboardSeries } from "@/lib/dashboard/dashboard-csv-admin";
-import { PERIOD_KINDS, periodDates, periodQuery } from "@/lib/dashboard/period";
+import { PERIOD_KINDS, periodQuery } from "@/lib/dashboard/period-names";
 import type { ShownDashboard } from "@/lib/dashboard/weeks-admin";
 import { backOfficeTexts, type BackOfficeTexts } from "@/lib/i18n/back-office";
 import type { Lang } from "@/lib/i18n/dictionaries";
@@ -45,9 +45,6 @@ const shortDate = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}`;
 const span = ({ date, to }: { date: string; to: string }) => (to === date ? date : `${date} – ${to}`);
 const shortSpan = ({ date, to }: { date: string; to: string }) =>
   to === date ? shortDate(date) : `${shortDate(date)}–${shortDate(to)}`;
-/** How many days a point covers. */
-const daysIn = ({ date, to }: { date: string; to: string }) =>
-  Math.round((Date.parse(to) - Date.parse(date)) / 86_400_000) + 1;
 
 export function DashboardView({
   data,
@@ -216,7 +213,7 @@ export function DashboardView({
               span(point),
               formatAoa(point.revenueAoa),
               count(point.orders),
-              span({ date: point.previousDate, to: periodDates(point.previousDate, daysIn(point)).at(-1)! }),
+              span({ date: point.previousDate, to: point.previousTo }),
               formatAoa(point.previousRevenueAoa),
             ])
           }

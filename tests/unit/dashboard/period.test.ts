@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PERIOD_DAYS, namedPeriod, periodDates, periodQuery } from "@/lib/dashboard/period";
+import { namedPeriod, periodDates } from "@/lib/dashboard/period";
+import { MAX_PERIOD_DAYS, periodQuery } from "@/lib/dashboard/period-names";
 import { parsePeriod } from "@/lib/dashboard/period-query";
 
 // The dashboard's periods (lib/dashboard/period.ts): Luanda days (UTC+1), from midnight to midnight,

@@ -51,7 +51,7 @@ describe("asShown", () => {
     const shown = asShown(dashboard("2026-01-01", "2026-03-31", 90));
     expect(shown.weekly).toBe(false);
     expect(shown.revenue).toHaveLength(90);
-    expect(shown.revenue[89]).toMatchObject({ date: "d89", to: "d89", revenueAoa: 10 });
+    expect(shown.revenue[89]).toMatchObject({ date: "d89", to: "d89", previousTo: "p89", revenueAoa: 10 });
     expect(shown.checkouts[0]).toMatchObject({ date: "d0", to: "d0", paid: 1 });
     expect(shown).not.toHaveProperty("revenueByDay");
   });
@@ -60,7 +60,14 @@ describe("asShown", () => {
     const shown = asShown(dashboard("2026-01-01", "2026-04-01", 91));
     expect(shown.weekly).toBe(true);
     expect(shown.revenue).toHaveLength(13);
-    expect(shown.revenue[0]).toMatchObject({ date: "d0", to: "d6", revenueAoa: 70, previousRevenueAoa: 7 });
+    expect(shown.revenue[0]).toMatchObject({
+      date: "d0",
+      to: "d6",
+      previousDate: "p0",
+      previousTo: "p6",
+      revenueAoa: 70,
+    });
+    expect(shown.revenue[12]).toMatchObject({ date: "d84", to: "d90", previousDate: "p84", previousTo: "p90" });
     expect(shown.checkouts.reduce((sum, week) => sum + week.paid, 0)).toBe(91);
   });
 });
