@@ -48,27 +48,35 @@ function nameMatchRank(q: string): Prisma.Sql {
  * name, so a typo still finds it (`cafee`, `chocolat`). Through each index separately (an OR
  * would scan the table), on the columns a trigger keeps (products.search_document, products.search_key).
  */
-function searchIds(q: string, tsquery: string | null): Prisma.Sql {
+function searchIds(q: string, tsquery: string | null, withOptionsOnly: boolean): Prisma.Sql {
+  // Facets read only products with options: asked in each branch, the planner can start from the
+  // few such products and test only those, instead of every match (the trigram test costs ~8 µs a row).
+  const optioned = (id: Prisma.Sql) =>
+    withOptionsOnly ? Prisma.sql` AND ${id} IN (SELECT product_id FROM product_options)` : Prisma.empty;
   // The key as a sub-select, not a constant: given a constant, the planner estimates `%>` by running
   // word_similarity on the column's ~200 statistics samples, about 1 ms of every search's planning;
   // a value it cannot see takes pg_trgm's default estimate, and the plan is the same.
-  const byTrigram = Prisma.sql`SELECT id FROM products WHERE search_key %> (SELECT shop_search_key(${q}))`;
+  const byTrigram = Prisma.sql`SELECT id FROM products WHERE search_key %> (SELECT shop_search_key(${q}))${optioned(Prisma.sql`id`)}`;
   if (!tsquery) return byTrigram;
   const tsq = Prisma.sql`to_tsquery('portuguese', shop_unaccent(${tsquery}))`;
   return Prisma.sql`
-    SELECT id FROM products WHERE search_document @@ ${tsq}
+    SELECT id FROM products WHERE search_document @@ ${tsq}${optioned(Prisma.sql`id`)}
     UNION
     ${byTrigram}
     UNION
     SELECT pc.product_id FROM product_categories pc JOIN categories c ON c.id = pc.category_id
-    WHERE to_tsvector('portuguese', shop_unaccent(c.name)) @@ ${tsq}`;
+    WHERE to_tsvector('portuguese', shop_unaccent(c.name)) @@ ${tsq}${optioned(Prisma.sql`pc.product_id`)}`;
 }
 
 /**
  * What puts a product in a listing before its filters: on sale, in the category (or one of its
  * sub-categories) and matching the search words.
  */
-function listingConditions(query: Pick<BrowseQuery, "q">, categoryIds?: readonly string[]): Prisma.Sql[] {
+function listingConditions(
+  query: Pick<BrowseQuery, "q">,
+  categoryIds?: readonly string[],
+  withOptionsOnly = false,
+): Prisma.Sql[] {
   const conditions: Prisma.Sql[] = [Prisma.sql`p.archived_at IS NULL`];
   if (categoryIds)
     conditions.push(
@@ -76,7 +84,7 @@ function listingConditions(query: Pick<BrowseQuery, "q">, categoryIds?: readonly
     );
   if (query.q)
     // An array of the matching ids, read by primary key: `IN (subquery)` joined it against a scan of the table.
-    conditions.push(Prisma.sql`p.id = ANY(ARRAY(${searchIds(query.q, tsqueryText(query.q))}))`);
+    conditions.push(Prisma.sql`p.id = ANY(ARRAY(${searchIds(query.q, tsqueryText(query.q), withOptionsOnly)}))`);
   return conditions;
 }
 
@@ -146,7 +154,8 @@ LIMIT ${PAGE_SIZE} OFFSET ${offset}`,
  * average over the products, which may each list their own).
  */
 export function facetStatement(query: Pick<BrowseQuery, "q">, categoryIds?: readonly string[]): Prisma.Sql {
-  const where = Prisma.join(listingConditions(query, categoryIds), " AND ");
+  // Only products with options have facets.
+  const where = Prisma.join(listingConditions(query, categoryIds, true), " AND ");
   return Prisma.sql`
 WITH listed AS (SELECT p.id FROM products p WHERE ${where}),
 sold AS (
