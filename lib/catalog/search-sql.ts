@@ -22,8 +22,7 @@ export function tsqueryText(q: string): string | null {
   return words.length > 0 ? words.map((word) => `${word}:*`).join(" & ") : null;
 }
 
-const ORDER_BY: Record<Sort, Prisma.Sql> = {
-  relevance: Prisma.sql`relevance DESC, p.id`,
+const ORDER_BY: Record<Exclude<Sort, "relevance">, Prisma.Sql> = {
   newest: Prisma.sql`p.created_at DESC, p.id`,
   price_asc: Prisma.sql`p.price_aoa ASC, p.id`,
   price_desc: Prisma.sql`p.price_aoa DESC, p.id`,
@@ -115,35 +114,81 @@ export function browseStatements(
       SELECT 1 FROM product_variants v
       WHERE v.product_id = p.id AND v.archived_at IS NULL AND ${Prisma.join(variantConditions, " AND ")})`);
 
-  let rank = Prisma.sql`0`;
-  let nameMatch = Prisma.sql`0`;
-  if (query.q) {
-    const tsquery = tsqueryText(query.q);
-    const textRank = tsquery
-      ? Prisma.sql`ts_rank(p.search_document, to_tsquery('portuguese', shop_unaccent(${tsquery})))`
-      : Prisma.sql`0`;
-    rank = Prisma.sql`(${textRank} + 0.5 * word_similarity(shop_search_key(${query.q}), p.search_key))`;
-    nameMatch = nameMatchRank(query.q);
-  }
-
   const where = Prisma.join(conditions, " AND ");
-  const sort = query.sort === "relevance" && !query.q ? "name" : query.sort;
-  // The name itself before the text ranking, which rewards a word said often over a name that is just it.
-  const orderBy = sort === "relevance" ? Prisma.sql`${nameMatch} DESC, ${ORDER_BY.relevance}` : ORDER_BY[sort];
   const offset = (query.page - 1) * PAGE_SIZE;
+  const count = Prisma.sql`SELECT count(*)::int AS total FROM products p WHERE ${where}`;
+  const sort = query.sort === "relevance" && !query.q ? "name" : query.sort;
+  if (sort === "relevance") return { page: relevancePage(query.q ?? "", where, offset), count };
+  const rank = query.q ? relevance(query.q, Prisma.sql`p.search_document`, Prisma.sql`p.search_key`) : Prisma.sql`0`;
   return {
     page: Prisma.sql`
-SELECT p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock, NULLIF(p.image_path, '') AS image,
-       EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id) AS "hasOptions",
-       COALESCE((SELECT min(v.price_aoa) <> max(v.price_aoa) FROM product_variants v
-                 WHERE v.product_id = p.id AND v.archived_at IS NULL), false) AS "pricesVary",
-       ${rank} AS relevance, (count(*) OVER ())::int AS total
+SELECT ${PRODUCT_COLUMNS}, ${rank} AS relevance, (count(*) OVER ())::int AS total
 FROM products p
 WHERE ${where}
-ORDER BY ${orderBy}
+ORDER BY ${ORDER_BY[sort]}
 LIMIT ${PAGE_SIZE} OFFSET ${offset}`,
-    count: Prisma.sql`SELECT count(*)::int AS total FROM products p WHERE ${where}`,
+    count,
   };
+}
+
+/** What a page says of each product, read from `p` (products). */
+const PRODUCT_COLUMNS = Prisma.sql`p.id, p.slug, p.name, p.description, p.price_aoa AS "priceAoa", p.stock,
+       NULLIF(p.image_path, '') AS image,
+       EXISTS (SELECT 1 FROM product_options o WHERE o.product_id = p.id) AS "hasOptions",
+       COALESCE((SELECT min(v.price_aoa) <> max(v.price_aoa) FROM product_variants v
+                 WHERE v.product_id = p.id AND v.archived_at IS NULL), false) AS "pricesVary"`;
+
+/** ts_rank of a product's document against the search words (0 for a search without any). */
+function textRank(q: string, document: Prisma.Sql): Prisma.Sql {
+  const tsquery = tsqueryText(q);
+  return tsquery
+    ? Prisma.sql`ts_rank(${document}, to_tsquery('portuguese', shop_unaccent(${tsquery})))`
+    : Prisma.sql`0`;
+}
+
+/** A product's relevance to the search: its text rank plus half the word similarity of its key. */
+function relevance(q: string, document: Prisma.Sql, key: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(${textRank(q, document)} + 0.5 * word_similarity(shop_search_key(${q}), ${key}))`;
+}
+
+/**
+ * A page of a search by relevance: the name itself first, then names that start with it (the text
+ * ranking alone rewards a word said often over a name that is just it), then by relevance, then id.
+ * Relevance adds pg_trgm's word similarity (~8 µs a product, 40 times ts_rank) to the text rank, so
+ * it is computed for the few matches that may reach the page, not for every match (900 for `café`):
+ * `bounded` gives each match the most its relevance could be (similarity 1, the same arithmetic),
+ * the first `offset + PAGE_SIZE` matches by that bound are ranked, and the last of them in the
+ * true order (`last`) sorts at or after the page's last; a match whose bound is below it (or equal,
+ * with a greater id) sorts after it, so only the others are ranked. Same pages as ranking all.
+ */
+function relevancePage(q: string, where: Prisma.Sql, offset: number): Prisma.Sql {
+  const reach = offset + PAGE_SIZE;
+  // relevance()'s very arithmetic, on the text rank computed once.
+  const rank = Prisma.sql`(m.text_rank + 0.5 * word_similarity(shop_search_key(${q}), m.search_key))`;
+  return Prisma.sql`
+WITH bounded AS (
+  SELECT p.id, p.search_key, ${nameMatchRank(q)} AS name_match, ${textRank(q, Prisma.sql`p.search_document`)} AS text_rank,
+         ${textRank(q, Prisma.sql`p.search_document`)} + 0.5 * (1)::real AS bound, count(*) OVER () AS total
+  FROM products p
+  WHERE ${where}
+),
+first AS (
+  -- Ranked outside the LIMIT's sub-select: the planner would compute it below the sort, for every match.
+  SELECT m.id, m.name_match, ${rank} AS relevance
+  FROM (SELECT * FROM bounded ORDER BY name_match DESC, bound DESC, id LIMIT ${reach}) m
+),
+last AS (SELECT * FROM first ORDER BY name_match DESC, relevance DESC, id OFFSET ${reach - 1} LIMIT 1),
+page AS (
+  SELECT m.id, m.name_match, ${rank} AS relevance, m.total FROM bounded m
+  WHERE NOT EXISTS (SELECT FROM last)
+     OR EXISTS (SELECT FROM last l WHERE m.name_match > l.name_match OR (m.name_match = l.name_match
+          AND (m.bound > l.relevance OR (m.bound = l.relevance AND m.id <= l.id))))
+  ORDER BY m.name_match DESC, relevance DESC, m.id
+  LIMIT ${PAGE_SIZE} OFFSET ${offset}
+)
+SELECT ${PRODUCT_COLUMNS}, m.relevance, m.total::int AS total
+FROM page m JOIN products p ON p.id = m.id
+ORDER BY m.name_match DESC, m.relevance DESC, m.id`;
 }
 
 /**
