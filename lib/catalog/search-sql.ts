@@ -119,10 +119,10 @@ export function browseStatements(
   const count = Prisma.sql`SELECT count(*)::int AS total FROM products p WHERE ${where}`;
   const sort = query.sort === "relevance" && !query.q ? "name" : query.sort;
   if (sort === "relevance") return { page: relevancePage(query.q ?? "", where, offset), count };
-  const rank = query.q ? relevance(query.q, Prisma.sql`p.search_document`, Prisma.sql`p.search_key`) : Prisma.sql`0`;
+  // No relevance in the other sorts: the planner would compute it for every match, below the sort.
   return {
     page: Prisma.sql`
-SELECT ${PRODUCT_COLUMNS}, ${rank} AS relevance, (count(*) OVER ())::int AS total
+SELECT ${PRODUCT_COLUMNS}, (count(*) OVER ())::int AS total
 FROM products p
 WHERE ${where}
 ORDER BY ${ORDER_BY[sort]}
@@ -138,17 +138,12 @@ const PRODUCT_COLUMNS = Prisma.sql`p.id, p.slug, p.name, p.description, p.price_
        COALESCE((SELECT min(v.price_aoa) <> max(v.price_aoa) FROM product_variants v
                  WHERE v.product_id = p.id AND v.archived_at IS NULL), false) AS "pricesVary"`;
 
-/** ts_rank of a product's document against the search words (0 for a search without any). */
-function textRank(q: string, document: Prisma.Sql): Prisma.Sql {
+/** ts_rank of the product's document against the search words (0 for a search without any). */
+function textRank(q: string): Prisma.Sql {
   const tsquery = tsqueryText(q);
   return tsquery
-    ? Prisma.sql`ts_rank(${document}, to_tsquery('portuguese', shop_unaccent(${tsquery})))`
+    ? Prisma.sql`ts_rank(p.search_document, to_tsquery('portuguese', shop_unaccent(${tsquery})))`
     : Prisma.sql`0`;
-}
-
-/** A product's relevance to the search: its text rank plus half the word similarity of its key. */
-function relevance(q: string, document: Prisma.Sql, key: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(${textRank(q, document)} + 0.5 * word_similarity(shop_search_key(${q}), ${key}))`;
 }
 
 /**
@@ -163,12 +158,12 @@ function relevance(q: string, document: Prisma.Sql, key: Prisma.Sql): Prisma.Sql
  */
 function relevancePage(q: string, where: Prisma.Sql, offset: number): Prisma.Sql {
   const reach = offset + PAGE_SIZE;
-  // relevance()'s very arithmetic, on the text rank computed once.
+  // Relevance: the text rank plus half the word similarity of the search to the name's key.
   const rank = Prisma.sql`(m.text_rank + 0.5 * word_similarity(shop_search_key(${q}), m.search_key))`;
   return Prisma.sql`
 WITH bounded AS (
-  SELECT p.id, p.search_key, ${nameMatchRank(q)} AS name_match, ${textRank(q, Prisma.sql`p.search_document`)} AS text_rank,
-         ${textRank(q, Prisma.sql`p.search_document`)} + 0.5 * (1)::real AS bound, count(*) OVER () AS total
+  SELECT p.id, p.search_key, ${nameMatchRank(q)} AS name_match, ${textRank(q)} AS text_rank,
+         ${textRank(q)} + 0.5 * (1)::real AS bound, count(*) OVER () AS total
   FROM products p
   WHERE ${where}
 ),
@@ -186,7 +181,7 @@ page AS (
   ORDER BY m.name_match DESC, relevance DESC, m.id
   LIMIT ${PAGE_SIZE} OFFSET ${offset}
 )
-SELECT ${PRODUCT_COLUMNS}, m.relevance, m.total::int AS total
+SELECT ${PRODUCT_COLUMNS}, m.total::int AS total
 FROM page m JOIN products p ON p.id = m.id
 ORDER BY m.name_match DESC, m.relevance DESC, m.id`;
 }
