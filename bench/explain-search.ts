@@ -1,20 +1,22 @@
 /**
  * `npm run explain-search` (in bench/): where the database's time goes in the `search` scenario.
  * On a scratch database with the bench catalogue (the bench's own: migrations, demo catalogue,
- * catalog-data.ts), each search's page statement (scenarios/search.ts, a copy of
- * lib/catalog/search-sql.ts's) is planned and run EXPLAIN_RUNS times (9) with EXPLAIN ANALYZE: the
- * fastest planning and execution times, and how many products it finds. EXPLAIN_PLAN=<n> (from
- * 1) or EXPLAIN_PLAN=all also prints those plans. DATABASE_URL as for `npm run bench` (embedded
- * PGlite when unset; its times are not PostgreSQL's).
+ * catalog-data.ts), each search's page statement and its facets' (lib/catalog/search-sql.ts, which
+ * the app and the bench's baseline both send) are planned and run EXPLAIN_RUNS times (9) with
+ * EXPLAIN ANALYZE: the fastest planning and execution times (the facets' as their sum), and how
+ * many products it finds. EXPLAIN_PLAN=<n> (from 1) or EXPLAIN_PLAN=all also prints the page's
+ * plans. DATABASE_URL as for `npm run bench` (embedded PGlite when unset; its times are not
+ * PostgreSQL's).
  *
- * To try a change to the search's SQL, make it in lib/catalog/search-sql.ts and in
- * scenarios/search.ts (the bench checks they agree), then compare this script's figures.
+ * To try a change to the search's SQL, make it in lib/catalog/search-sql.ts, then compare this
+ * script's figures.
  */
 import pg from "pg";
 import { createScratchDatabase } from "../harness/scratch-database";
 import { applyMigrations } from "../scripts/db/migrate.mjs";
 import { seedCatalog } from "../scripts/db/seed.mjs";
 import { BENCH_PRODUCT_COUNT, ensureBenchCatalog } from "./scenarios/catalog-data";
+import { facetStatement } from "../lib/catalog/search-sql";
 import { SEARCH_PATHS, pageStatement, readCategoryIds, readQuery } from "./scenarios/search";
 
 const runs = Number(process.env.EXPLAIN_RUNS ?? 9);
@@ -34,23 +36,29 @@ try {
   await ensureBenchCatalog(database);
   console.log(`${scratch.description}: ${BENCH_PRODUCT_COUNT} bench products; fastest of ${runs} runs each\n`);
   const rows: string[][] = [];
-  const sums = { planning: 0, execution: 0, found: 0 };
+  const sums = { planning: 0, execution: 0, facets: 0, found: 0 };
   for (const [index, path] of SEARCH_PATHS.entries()) {
     const query = readQuery(new URL(path, "http://bench").searchParams);
     const ids = query.category ? await readCategoryIds(database, query.category) : undefined;
     const { text, values } = pageStatement(query, ids ?? undefined);
     const found = (await database.query<{ total: number }>(text, values)).rows[0]?.total ?? 0;
-    let planning = Infinity;
-    let execution = Infinity;
-    for (let run = 0; run < runs; run++) {
-      const { rows: explained } = await database.query<{ "QUERY PLAN": JsonPlan[] }>(
-        `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${text}`,
-        values,
-      );
-      const plan = explained[0]!["QUERY PLAN"][0]!;
-      planning = Math.min(planning, plan["Planning Time"]);
-      execution = Math.min(execution, plan["Execution Time"]);
-    }
+    const fastest = async (statement: { text: string; values: unknown[] }) => {
+      let planning = Infinity;
+      let execution = Infinity;
+      for (let run = 0; run < runs; run++) {
+        const { rows: explained } = await database.query<{ "QUERY PLAN": JsonPlan[] }>(
+          `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${statement.text}`,
+          statement.values,
+        );
+        const plan = explained[0]!["QUERY PLAN"][0]!;
+        planning = Math.min(planning, plan["Planning Time"]);
+        execution = Math.min(execution, plan["Execution Time"]);
+      }
+      return { planning, execution };
+    };
+    const { planning, execution } = await fastest({ text, values });
+    const facets = await fastest(facetStatement(query, ids ?? undefined));
+    sums.facets += facets.planning + facets.execution;
     sums.planning += planning;
     sums.execution += execution;
     sums.found += found;
@@ -60,6 +68,7 @@ try {
       String(found),
       planning.toFixed(2),
       execution.toFixed(2),
+      (facets.planning + facets.execution).toFixed(2),
     ]);
     if (showPlan(index)) {
       const { rows: plan } = await database.query<{ "QUERY PLAN": string }>(
@@ -76,8 +85,9 @@ try {
     String(Math.round(sums.found / count)),
     (sums.planning / count).toFixed(2),
     (sums.execution / count).toFixed(2),
+    (sums.facets / count).toFixed(2),
   ]);
-  const headings = ["#", "search", "found", "planning ms", "execution ms"];
+  const headings = ["#", "search", "found", "planning ms", "execution ms", "facets ms"];
   const widths = headings.map((heading, column) => Math.max(heading.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) =>
     cells

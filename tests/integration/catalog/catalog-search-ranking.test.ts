@@ -67,3 +67,35 @@ describe("relevance in a large catalogue", () => {
     },
   );
 });
+
+describe("pages by relevance", () => {
+  // The page statement ranks only the matches that may reach the page (lib/catalog/search-sql.ts
+  // relevancePage); the pages must be those of ranking every match: the name first, then the text
+  // rank plus half pg_trgm's word similarity, then the id (many ties here: one name a number apart).
+  it.each(["feijao", "feijão manteiga", "arroz", "feijoa", "casa"])(
+    "%j: every page is the slice of the whole ranking",
+    async (q) => {
+      const { tsqueryText } = await import("@/lib/catalog/search-sql");
+      const first = await browse({ q });
+      expect(first.total).toBeGreaterThan(first.pageSize);
+      const pages = [first];
+      for (let page = 2; page <= Math.ceil(first.total / first.pageSize); page++) pages.push(await browse({ q, page }));
+      const listed = pages.flatMap((result) => result.items);
+      expect(listed).toHaveLength(first.total);
+      const ranked = await withPgClient(database.url, async (client) => {
+        await client.query("SET pg_trgm.word_similarity_threshold = 0.45");
+        const { rows } = await client.query<{ id: string }>(
+          `SELECT p.id FROM products p WHERE p.id = ANY($1::uuid[])
+           ORDER BY (CASE WHEN p.search_key = shop_search_key($2) THEN 2
+                          WHEN starts_with(p.search_key, shop_search_key($2)) THEN 1 ELSE 0 END) DESC,
+                    ts_rank(p.search_document, to_tsquery('portuguese', shop_unaccent($3)))
+                      + 0.5 * word_similarity(shop_search_key($4), p.search_key) DESC,
+                    p.id`,
+          [listed.map((item) => item.id), q.trim().replace(/\s+/g, " "), tsqueryText(q), q],
+        );
+        return rows.map((row) => row.id);
+      });
+      expect(listed.map((item) => item.id)).toEqual(ranked);
+    },
+  );
+});

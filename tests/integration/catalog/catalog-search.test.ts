@@ -489,6 +489,17 @@ describe("products with options", () => {
     ]);
     // A search narrows them (the bag has no options), as does a category without products with options; an unknown category is null.
     expect(await browseFacets(db(), { category: CATEGORY, q: "saco" })).toEqual([]);
+    // Each way a search matches reaches the products with options: full text (the description), a
+    // typo (pg_trgm alone: `produtp` is no prefix of any word) and the category's name.
+    const tShirts = ["t-shirt-teste-a", "t-shirt-teste-b"];
+    for (const [q, listed] of [
+      ["artigo", tShirts],
+      ["produtp", tShirts],
+      ["roupa", ["saco-teste-c", ...tShirts]],
+    ] as const) {
+      expect(slugs(await browse({ category: CATEGORY, q })).sort(), q).toEqual(listed);
+      expect(await browseFacets(db(), { category: CATEGORY, q }), q).toEqual(facets);
+    }
     expect(await browseFacets(db(), { category: "doces-e-mel" })).toEqual([]);
     expect(await browseFacets(db(), { category: "nao-existe" })).toBeNull();
   });
