@@ -14,7 +14,9 @@ import { BarsChart, RevenueChart } from "./charts-lazy";
 /**
  * The owner's dashboard (lib/dashboard/dashboard-admin.ts) on the back office's home: the period
  * form, the figures beside the previous period's, and a panel per picture, each with its title, a
- * sentence that says what it shows, the picture, its table (a toggle) and its CSV.
+ * sentence that says what it shows, the picture, its table (a toggle) and its CSV. A client
+ * component: the page sends the dashboard once, as data, and this renders its HTML on the server
+ * and in the browser alike (docs/back-office.md#the-dashboard).
  */
 
 type Words = BackOfficeTexts["dashboard"];
