@@ -162,10 +162,13 @@ function relevancePage(q: string, where: Prisma.Sql, offset: number): Prisma.Sql
   const rank = Prisma.sql`(m.text_rank + 0.5 * word_similarity(shop_search_key(${q}), m.search_key))`;
   return Prisma.sql`
 WITH bounded AS (
-  SELECT p.id, p.search_key, ${nameMatchRank(q)} AS name_match, ${textRank(q)} AS text_rank,
-         ${textRank(q)} + 0.5 * (1)::real AS bound, count(*) OVER () AS total
-  FROM products p
-  WHERE ${where}
+  -- The text rank computed once, below the bound made of it.
+  SELECT t.*, t.text_rank + 0.5 * (1)::real AS bound
+  FROM (
+    SELECT p.id, p.search_key, ${nameMatchRank(q)} AS name_match, ${textRank(q)} AS text_rank, count(*) OVER () AS total
+    FROM products p
+    WHERE ${where}
+  ) t
 ),
 first AS (
   -- Ranked outside the LIMIT's sub-select: the planner would compute it below the sort, for every match.

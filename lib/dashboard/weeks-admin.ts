@@ -12,20 +12,27 @@ export const DAILY_UP_TO_DAYS = 90;
 /** A week: its first day's point with the week's numbers summed, and its last day. */
 export type Week<T> = T & { to: string };
 
+/** `days` in runs of `size` from the first; the last run may be shorter. */
+function runsOf<T>(days: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(days.length / size) }, (_, index) =>
+    days.slice(index * size, (index + 1) * size),
+  );
+}
+
+/** One run of days as a point: its first day's with the run's numbers summed, and its last day. */
+function pointOf<T extends { date: string }>(run: readonly T[]): Week<T> {
+  const point: Record<string, unknown> = { ...run[0]!, to: run.at(-1)!.date };
+  for (const day of run.slice(1)) {
+    for (const [key, value] of Object.entries(day)) {
+      if (typeof value === "number") point[key] = (point[key] as number) + value;
+    }
+  }
+  return point as Week<T>;
+}
+
 /** `days` (a period's points, in order) in runs of seven from the first, numbers summed; the last run may be shorter. */
 export function inWeeks<T extends { date: string }>(days: readonly T[]): Week<T>[] {
-  const weeks: Week<T>[] = [];
-  for (let first = 0; first < days.length; first += 7) {
-    const run = days.slice(first, first + 7);
-    const week: Record<string, unknown> = { ...run[0]!, to: run.at(-1)!.date };
-    for (const day of run.slice(1)) {
-      for (const [key, value] of Object.entries(day)) {
-        if (typeof value === "number") week[key] = (week[key] as number) + value;
-      }
-    }
-    weeks.push(week as Week<T>);
-  }
-  return weeks;
+  return runsOf(days, 7).map(pointOf);
 }
 
 /** The dashboard as its page sends it to the browser: the day series as points of a day or, past {@link DAILY_UP_TO_DAYS}, a week. */
@@ -39,13 +46,13 @@ export type ShownDashboard = Omit<Dashboard, "revenueByDay" | "checkoutsByDay"> 
 /** `dashboard` with its day series as shown (a year's 365 days would be most of the page's weight). */
 export function asShown({ revenueByDay, checkoutsByDay, ...rest }: Dashboard): ShownDashboard {
   const weekly = rest.period.days > DAILY_UP_TO_DAYS;
-  const points = <T extends { date: string }>(days: T[]): Week<T>[] =>
-    weekly ? inWeeks(days) : days.map((day) => ({ ...day, to: day.date }));
-  // A week's previous days end where its last day's do (computed here: the browser's bundle then
-  // needs none of the calendar's code, which the shop's own pages share).
-  const revenue = points(revenueByDay).map((point, index) => ({
-    ...point,
-    previousTo: revenueByDay[Math.min((weekly ? 7 : 1) * (index + 1), revenueByDay.length) - 1]!.previousDate,
-  }));
-  return { ...rest, weekly, revenue, checkouts: points(checkoutsByDay) };
+  const runs = <T>(days: readonly T[]) => runsOf(days, weekly ? 7 : 1);
+  return {
+    ...rest,
+    weekly,
+    // A point's previous days end where its last day's do (sent, so that the browser's bundle
+    // needs none of the calendar's code, which the shop's own pages share).
+    revenue: runs(revenueByDay).map((run) => ({ ...pointOf(run), previousTo: run.at(-1)!.previousDate })),
+    checkouts: runs(checkoutsByDay).map(pointOf),
+  };
 }

@@ -63,10 +63,11 @@ const unmatchedDeliveryWhere: Prisma.WebhookEventWhereInput = {
   resolvedAt: null,
 };
 
-/** One row of {@link attentionStatement}: an item of a kind, or a kind's total (`position` 0). */
+/** One row of {@link attentionStatement}: an item of a kind, with its place and its kind's total. */
 interface AttentionRow {
   kind: keyof Attention;
-  position: bigint | number;
+  position: number;
+  total: number;
   id: string | null;
   externalTransactionId: string | null;
   amountAoa: number | null;
@@ -76,52 +77,42 @@ interface AttentionRow {
   lastError: string | null;
   paymentStatus: string | null;
   at: Date | null;
-  total: number | null;
 }
 
 const creationFailures = Prisma.join([...CREATION_FAILURE_REASONS]);
 const webhookOutcomes = Prisma.join([...WEBHOOK_ATTENTION_OUTCOMES]);
 
 /**
- * Every kind's newest `limit` items and its total in one statement: the home is the page the owner
- * opens most, and eight queries at once took eight of the pool's connections per visit. The
- * WHEREs are the Prisma filters above, which resolving uses, written in SQL.
+ * Every kind's newest `limit` items in one statement, each with its kind's total (counted over all
+ * its matches before the LIMIT): the home is the page the owner opens most, and eight queries at
+ * once took eight of the pool's connections per visit. The WHEREs are the Prisma filters above,
+ * which resolving uses, written in SQL.
  */
 const attentionStatement = (limit: number) => Prisma.sql`
-(SELECT 'raisedOrders' AS kind, row_number() OVER (ORDER BY attention_at DESC) AS position, NULL::text AS id,
-        external_transaction_id AS "externalTransactionId", amount_aoa AS "amountAoa",
-        COALESCE(attention_reason, 'attention') AS reason, NULL::text AS type, NULL::int AS attempts,
-        NULL::text AS "lastError", NULL::text AS "paymentStatus", COALESCE(attention_at, created_at) AS at, NULL::int AS total
+(SELECT 'raisedOrders' AS kind, row_number() OVER (ORDER BY attention_at DESC)::int AS position,
+        count(*) OVER ()::int AS total, NULL::text AS id, external_transaction_id AS "externalTransactionId",
+        amount_aoa AS "amountAoa", COALESCE(attention_reason, 'attention') AS reason, NULL::text AS type,
+        NULL::int AS attempts, NULL::text AS "lastError", NULL::text AS "paymentStatus", COALESCE(attention_at, created_at) AS at
    FROM orders WHERE attention_at IS NOT NULL AND attention_resolved_at IS NULL
    ORDER BY attention_at DESC LIMIT ${limit})
 UNION ALL
-(SELECT 'failedCreations', row_number() OVER (ORDER BY created_at DESC, id DESC), NULL, external_transaction_id, amount_aoa,
-        COALESCE(cancel_reason, 'internal_error'), NULL, NULL, NULL, NULL, COALESCE(finalized_at, created_at), NULL
+(SELECT 'failedCreations', row_number() OVER (ORDER BY created_at DESC, id DESC)::int, count(*) OVER ()::int, NULL,
+        external_transaction_id, amount_aoa, COALESCE(cancel_reason, 'internal_error'), NULL, NULL, NULL, NULL,
+        COALESCE(finalized_at, created_at)
    FROM orders WHERE cancel_reason IN (${creationFailures}) AND attention_resolved_at IS NULL AND attention_at IS NULL
    ORDER BY created_at DESC, id DESC LIMIT ${limit})
 UNION ALL
-(SELECT 'parkedJobs', row_number() OVER (ORDER BY j.updated_at DESC), j.id::text, o.external_transaction_id, NULL,
-        NULL, j.type, j.attempts, j.last_error, NULL, j.updated_at, NULL
+(SELECT 'parkedJobs', row_number() OVER (ORDER BY j.updated_at DESC)::int, count(*) OVER ()::int, j.id::text,
+        o.external_transaction_id, NULL, NULL, j.type, j.attempts, j.last_error, NULL, j.updated_at
    FROM jobs j LEFT JOIN orders o ON o.id = j.order_id
    WHERE j.status = 'PARKED' AND j.resolved_at IS NULL
    ORDER BY j.updated_at DESC LIMIT ${limit})
 UNION ALL
-(SELECT 'unmatchedDeliveries', row_number() OVER (ORDER BY received_at DESC), id::text, external_transaction_id, NULL,
-        outcome, NULL, NULL, NULL, payment_status, received_at, NULL
+(SELECT 'unmatchedDeliveries', row_number() OVER (ORDER BY received_at DESC)::int, count(*) OVER ()::int, id::text,
+        external_transaction_id, NULL, outcome, NULL, NULL, NULL, payment_status, received_at
    FROM webhook_events WHERE outcome IN (${webhookOutcomes}) AND resolved_at IS NULL
    ORDER BY received_at DESC LIMIT ${limit})
-UNION ALL
-SELECT 'raisedOrders', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*)::int
-  FROM orders WHERE attention_at IS NOT NULL AND attention_resolved_at IS NULL
-UNION ALL
-SELECT 'failedCreations', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*)::int
-  FROM orders WHERE cancel_reason IN (${creationFailures}) AND attention_resolved_at IS NULL AND attention_at IS NULL
-UNION ALL
-SELECT 'parkedJobs', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*)::int
-  FROM jobs WHERE status = 'PARKED' AND resolved_at IS NULL
-UNION ALL
-SELECT 'unmatchedDeliveries', 0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, count(*)::int
-  FROM webhook_events WHERE outcome IN (${webhookOutcomes}) AND resolved_at IS NULL`;
+ORDER BY kind, position`;
 
 /** Every kind's items, newest first and at most `limit`, with its total counted separately. */
 export async function attentionItems(
@@ -129,14 +120,10 @@ export async function attentionItems(
   limit = ATTENTION_LIST_LIMIT,
 ): Promise<Attention> {
   const rows = await db.$queryRaw<AttentionRow[]>(attentionStatement(limit));
+  // A kind without an item has no row, and a total of 0.
   const of = (kind: keyof Attention) => {
-    const rowsOfKind = rows.filter((row) => row.kind === kind);
-    return {
-      total: rowsOfKind.find((row) => Number(row.position) === 0)?.total ?? 0,
-      items: rowsOfKind
-        .filter((row) => Number(row.position) > 0)
-        .sort((a, b) => Number(a.position) - Number(b.position)),
-    };
+    const items = rows.filter((row) => row.kind === kind);
+    return { total: items[0]?.total ?? 0, items };
   };
   const orders = (kind: "raisedOrders" | "failedCreations"): AttentionGroup<AttentionOrder> => {
     const { total, items } = of(kind);
