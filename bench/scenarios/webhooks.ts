@@ -43,16 +43,12 @@ const WEBHOOK_PATH = "/api/pay/webhook";
 
 /** The route's answers, written by hand (app/api/pay/webhook/route.ts). */
 function webhookHandler(database: pg.Pool, webhookSecret: string) {
-  const db = {
-    $queryRaw: async <T>(query: Prisma.Sql): Promise<T> =>
-      (await database.query(query.text, query.values as unknown[])).rows as T,
-  };
   return async (request: IncomingMessage, response: ServerResponse) => {
     const body = await readBody(request, MAX_WEBHOOK_BYTES);
     if (!body) return sendJson(response, 413, { error: { code: "payload_too_large", message: "too large" } });
     const header = request.headers[SIGNATURE_HEADER];
     const receipt = await receiveWebhook(body, Array.isArray(header) ? header.join(", ") : (header ?? null), {
-      db,
+      pool: database,
       webhookSecret,
       log: () => {},
     });

@@ -2,6 +2,9 @@ import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "../../scripts/db/migrate.mjs";
 import { createScratchDatabase, type ScratchDatabase } from "../scratch-database";
 
@@ -37,4 +40,15 @@ export async function migrateBefore(connectionString: string, firstMigration: st
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The shop's client for a test's own database, as lib/db/client.ts makes it: a Prisma client over
+ * a `pg` pool, and that pool (for `dbPool()`, which the webhook's path runs on). Ending the client
+ * ends the pool. One connection on embedded PGlite unless told otherwise.
+ */
+export function clientOf(connectionString: string, max = process.env.TEST_SERVER_DATABASE_URL ? 10 : 1) {
+  const pool = new pg.Pool({ connectionString, max });
+  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  return { client, pool };
 }

@@ -1,11 +1,12 @@
 import "server-only";
-import type { Prisma } from "../generated/prisma/client";
-import type { Database } from "./client";
+import type pg from "pg";
+import { onConnection, type ConnectionPool, type TransactionRunner } from "./sql-runner";
 
 /**
  * One transaction that is over by a deadline ({@link transactionBefore}): committed in time, or
  * abandoned and rolled back, never committed after its caller has given up (and answered that
- * nothing was done).
+ * nothing was done). It runs on one of the pool's connections through `pg` itself: it is the
+ * webhook's path, where Prisma's interactive transaction cost more than the statement.
  */
 /** What a transaction was waiting for when its time ran out. */
 export type DeadlineWait = "connection" | "lock" | "statement" | "answer";
@@ -28,7 +29,11 @@ class GivenUp extends Error {
 
 type Phase = "connecting" | "working" | "committing" | "given up";
 
-/** Prisma's interactive transaction gets this long beyond the deadline before it rolls back by itself. */
+/**
+ * Work still running this long after its deadline was given up on loses its connection: closing
+ * it ends the transaction on the server, rolled back, and gives the pool its slot back, where
+ * work that never settles (a hung call in this process) would otherwise keep both.
+ */
 const TRANSACTION_GRACE_MS = 5_000;
 
 /**
@@ -39,17 +44,20 @@ const TRANSACTION_GRACE_MS = 5_000;
  * Racing a timer is not enough on its own: the losing query goes on, and would commit later. So:
  * - inside the transaction, `lock_timeout` and `statement_timeout` are set to the time left
  *   (`set_config(…, true)`, i.e. SET LOCAL: it holds through a transaction-mode pooler too), so
- *   on PostgreSQL a statement stuck behind a lock ends by itself at the deadline;
+ *   on PostgreSQL a statement stuck behind a lock ends by itself at the deadline. They travel
+ *   with BEGIN in one round trip;
  * - the work commits only if, when it is done, the deadline has not been given up on: the check
  *   and the timer's "give up" are each one synchronous step, so exactly one of them wins. A
  *   transaction that was given up on is rolled back whenever its statements come back, for
  *   instance on embedded PGlite, which enforces neither timeout and runs one connection at a time.
  * Once the commit has been sent, the timer waits for its answer: the work is done, say so.
+ * Waiting for a connection is bounded by the pool's own acquire timeout (DATABASE_ACQUIRE_TIMEOUT_MS)
+ * as well as by the deadline.
  */
 export async function transactionBefore<T>(
-  db: Pick<Database, "$transaction">,
+  pool: ConnectionPool,
   deadline: number,
-  work: (tx: Prisma.TransactionClient) => Promise<T>,
+  work: (tx: TransactionRunner) => Promise<T>,
 ): Promise<T> {
   const budgetMs = Math.floor(deadline - Date.now());
   // Already past it (a body that took the whole time to arrive): nothing was started.
@@ -58,19 +66,43 @@ export async function transactionBefore<T>(
   let phase: Phase = "connecting";
   // Read through a function: the timer and the transaction change it while the other waits.
   const givenUp = () => phase === "given up";
-  const transaction = db.$transaction(
-    async (tx) => {
-      if (givenUp()) throw new GivenUp();
-      phase = "working";
-      const leftMs = `${Math.max(1, Math.floor(deadline - Date.now()))}ms`;
-      await tx.$executeRaw`SELECT set_config('lock_timeout', ${leftMs}, true), set_config('statement_timeout', ${leftMs}, true)`;
-      const result = await work(tx);
+  let connection: pg.PoolClient | undefined;
+  let released = false;
+  const release = (error?: Error) => {
+    if (released || !connection) return;
+    released = true;
+    connection.release(error);
+  };
+
+  const transaction = (async () => {
+    connection = await pool.connect();
+    if (givenUp()) {
+      release();
+      throw new GivenUp();
+    }
+    const client = connection;
+    phase = "working";
+    let broken: Error | undefined;
+    try {
+      // A whole number of milliseconds, written by us: the one statement here without parameters,
+      // so that BEGIN and both settings go in one simple query.
+      const leftMs = Math.max(1, Math.floor(deadline - Date.now()));
+      await client.query(
+        `BEGIN; SELECT set_config('lock_timeout', '${leftMs}ms', true), set_config('statement_timeout', '${leftMs}ms', true)`,
+      );
+      const result = await work(onConnection(client));
       if (givenUp()) throw new GivenUp();
       phase = "committing";
+      await client.query("COMMIT");
       return result;
-    },
-    { maxWait: budgetMs, timeout: budgetMs + TRANSACTION_GRACE_MS },
-  );
+    } catch (error) {
+      await client.query("ROLLBACK").catch((rollbackFailed: Error) => (broken = rollbackFailed));
+      throw error;
+    } finally {
+      // A connection that could not even roll back is closed, not given to the next caller.
+      release(broken);
+    }
+  })();
   // Whatever happens to it once given up on is expected: never an unhandled rejection.
   const settled = transaction.then(
     () => undefined,
@@ -93,6 +125,12 @@ export async function transactionBefore<T>(
     if (now !== "committing") {
       const waitingFor = now === "connecting" ? "connection" : "answer";
       phase = "given up";
+      const grace = setTimeout(
+        () => release(new Error("the transaction outlived its deadline")),
+        TRANSACTION_GRACE_MS,
+      );
+      grace.unref?.();
+      void settled.then(() => clearTimeout(grace));
       throw new DeadlineExceeded(waitingFor, settled);
     }
     // The commit is on its way: its answer is the answer.
@@ -110,22 +148,13 @@ function asDeadline(error: unknown, settled: Promise<void>): unknown {
   return waitingFor ? new DeadlineExceeded(waitingFor, settled) : error;
 }
 
-/** PostgreSQL's lock_timeout and statement_timeout, pg's acquire timeout, Prisma's maxWait (P2028), wherever in the error's chain. */
+/** PostgreSQL's lock_timeout and statement_timeout, and pg's acquire timeout, wherever in the error's chain. */
 function timeoutOf(error: unknown, depth = 0): DeadlineWait | undefined {
   if (!error || typeof error !== "object" || depth > 5) return undefined;
-  const { code, message, cause, meta } = error as {
-    code?: unknown;
-    message?: unknown;
-    cause?: unknown;
-    meta?: { driverAdapterError?: unknown };
-  };
-  const originalCode = (meta?.driverAdapterError as { cause?: { originalCode?: unknown } } | undefined)?.cause
-    ?.originalCode;
-  const codes = [code, originalCode];
-  if (codes.includes("55P03")) return "lock";
-  if (codes.includes("57014")) return "statement";
-  if (code === "P2028") return "connection";
+  const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (code === "55P03") return "lock";
+  if (code === "57014") return "statement";
   if (typeof message === "string" && /timeout exceeded when trying to connect|due to connection timeout/.test(message))
     return "connection";
-  return timeoutOf(cause, depth + 1) ?? timeoutOf(meta?.driverAdapterError, depth + 1);
+  return timeoutOf(cause, depth + 1);
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "../generated/prisma/client";
 import { isUuid } from "../uuid";
 import type { JobType } from "./job-types";
+import type { SqlRunner } from "../db/sql-runner";
 
 /**
  * The jobs table as a queue (docs/jobs.md). Jobs are inserted by the statement that changes an
@@ -12,8 +13,6 @@ import type { JobType } from "./job-types";
  *     └──failure, backoff┤
  *                        └──failure after max_attempts──▶ PARKED (kept, never deleted)
  */
-
-type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 
 export interface ClaimedJob {
   id: string;

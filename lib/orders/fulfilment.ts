@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Database } from "../db/client";
+import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 import { JOB_TYPES } from "../jobs/job-types";
 import { EXTERNAL_TRANSACTION_ID } from "./order-number";
@@ -71,8 +72,6 @@ interface StepRow {
   eventAt: Date | null;
   jobId: string | null;
 }
-
-type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 
 /** Runs while other statements keep changing the order: at most this many (an order has four steps). */
 const MAX_STATEMENT_RUNS = 5;

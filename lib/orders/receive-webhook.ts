@@ -1,6 +1,6 @@
 import "server-only";
-import type { Database } from "../db/client";
 import { transactionBefore } from "../db/deadline";
+import { pgRunner, type ConnectionPool, type SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 import type { Logger } from "../log";
 import { outcomeSelect, outcomeSql, paymentUpdateCtes, runUpdateStatement, type UpdateOutcome } from "./state-machine";
@@ -28,11 +28,9 @@ export type WebhookReceipt =
       externalTransactionId?: string;
     };
 
-type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
-
 export interface WebhookDeps {
-  /** With a `deadline`, a client that opens transactions (db()); a bare SQL runner without one. */
-  db: SqlRunner & Partial<Pick<Database, "$transaction">>;
+  /** The connections the statements run on (dbPool()), through `pg` itself (lib/db/sql-runner.ts). */
+  pool: ConnectionPool;
   webhookSecret: string;
   log: Logger;
   /** Epoch milliseconds: the database work commits before then, or not at all (DeadlineExceeded). */
@@ -60,12 +58,9 @@ export async function receiveWebhook(
     return { kind: "rejected_signature", reason: signature.reason };
   }
 
-  if (deps.deadline === undefined) return record(rawBody, deps.db);
-  if (!deps.db.$transaction) throw new Error("receiveWebhook: a deadline needs a client that opens transactions");
-  return transactionBefore(deps.db as Pick<Database, "$transaction">, deps.deadline, (tx) =>
-    // Already in the deadline's transaction: the reference cap's work joins it.
-    record(rawBody, { $queryRaw: (query) => tx.$queryRaw(query), $transaction: (work) => work(tx) }),
-  );
+  if (deps.deadline === undefined) return record(rawBody, pgRunner(deps.pool));
+  // Already in the deadline's transaction: the reference cap's work joins it.
+  return transactionBefore(deps.pool, deps.deadline, (tx) => record(rawBody, tx));
 }
 
 /** Everything a verified delivery writes: the event, and the status through the state machine. */

@@ -3,6 +3,7 @@ import { getEnv } from "../env";
 import { Prisma } from "../generated/prisma/client";
 import { phoneKey } from "../phone";
 import { REFERENCE_HOLD_MINUTES, type OrderLookup, type PaymentUpdate } from "./state-machine";
+import type { SqlRunner } from "../db/sql-runner";
 
 /**
  * Day-long holds one client cannot multiply. A bank reference, which anyone gets for free by
@@ -11,8 +12,6 @@ import { REFERENCE_HOLD_MINUTES, type OrderLookup, type PaymentUpdate } from "./
  * running) count against MAX_REFERENCE_HOLDS per client address and per phone (lib/phone.ts'
  * phoneKey, whatever form it was typed in).
  */
-
-type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 
 /** What {@link applyWithReferenceHoldCap} runs on: the app's Prisma client, or a client with only `$queryRaw` (the bench's) for updates that bring no reference. */
 export type UpdateRunner = SqlRunner & { $transaction?: <T>(work: (tx: SqlRunner) => Promise<T>) => Promise<T> };

@@ -3,6 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import { JOB_TYPES, jobsForTransition } from "../jobs/job-types";
 import type { PaymentStatus } from "../pay/api/payment-status";
 import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "../pay/sdk/config";
+import type { SqlRunner } from "../db/sql-runner";
 
 /**
  * The one order state machine (contract 3): PEN → CON, PEN → CAN; CON and CAN are final. Every
@@ -225,8 +226,6 @@ function readUpdateResult(row: Omit<UpdateRow, "outcome"> & { outcome: UpdateOut
     },
   };
 }
-
-type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 
 /** Runs of one statement while other statements keep changing its order: at most this many. */
 const MAX_STATEMENT_RUNS = 5;

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { postCreateOrder } from "../../../harness/support/checkout";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProductWithOptions } from "../../../harness/support/orders";
@@ -14,8 +13,8 @@ import { notification, postWebhook } from "../../../harness/support/webhooks";
 // as a product was, against real PostgreSQL (and PGlite), the routes and a sandbox of this file's
 // own. A database of its own too, so that the checkouts below meet no other file's orders.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
-vi.mock("@/lib/db/client", () => ({ db: () => shared.client }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
+vi.mock("@/lib/db/client", () => ({ db: () => shared.client, dbPool: () => shared.pool }));
 
 let database: TestDatabase;
 let client: PrismaClient;
@@ -26,7 +25,7 @@ beforeAll(async () => {
   await applyMigrations({ connectionString: database.url });
   // One connection on embedded PGlite, which cannot keep concurrent connections' statements apart.
   const max = process.env.TEST_SERVER_DATABASE_URL ? 20 : 1;
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, max));
   shared.client = client;
   sandbox = await useOwnSandbox();
 });

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { postCreateOrder } from "../../../harness/support/checkout";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct } from "../../../harness/support/orders";
@@ -16,8 +15,8 @@ import { notification, postWebhook } from "../../../harness/support/webhooks";
 // discount + fee, every part from the database; a code's uses are counted with the order, safely
 // under concurrency, and given back once when the order ends cancelled.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
-vi.mock("@/lib/db/client", () => ({ db: () => shared.client }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
+vi.mock("@/lib/db/client", () => ({ db: () => shared.client, dbPool: () => shared.pool }));
 
 let database: TestDatabase;
 let client: PrismaClient;
@@ -32,7 +31,7 @@ beforeAll(async () => {
   database = await createTestDatabase("checkout_delivery_promo");
   await applyMigrations({ connectionString: database.url });
   const max = process.env.TEST_SERVER_DATABASE_URL ? 20 : 1;
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, max));
   shared.client = client;
   sandbox = await useOwnSandbox();
   zone = await client.deliveryZone.create({ data: { name: "Talatona", feeAoa: 2_000, estimatedDays: 2 } });

@@ -1,17 +1,16 @@
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyPaymentUpdate } from "@/lib/orders/state-machine";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { insertTestOrder, jobsOf } from "../../../harness/support/orders";
 
 // GET/POST /api/cron/jobs, and the guard it shares with /api/cron/reconcile. The route runs
 // every due job, so it gets a database of its own: db() points there, and the summary it
 // answers counts exactly this file's jobs.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
-vi.mock("@/lib/db/client", () => ({ db: () => shared.client }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
+vi.mock("@/lib/db/client", () => ({ db: () => shared.client, dbPool: () => shared.pool }));
 
 let database: TestDatabase;
 let client: PrismaClient;
@@ -21,7 +20,7 @@ beforeAll(async () => {
   await applyMigrations({ connectionString: database.url });
   // One connection on embedded PGlite, which cannot keep concurrent connections' statements apart.
   const max = process.env.TEST_SERVER_DATABASE_URL ? 4 : 1;
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, max));
   shared.client = client;
 });
 afterAll(async () => {

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
@@ -10,15 +9,15 @@ import { runDueJobs } from "@/lib/jobs/runner";
 import { createOutboxMailer, type Mailer } from "@/lib/mail";
 import { formatAoa } from "@/lib/money";
 import { applyPaymentUpdate } from "@/lib/orders/state-machine";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { insertTestOrder, jobsOf, type TestOrder } from "../../../harness/support/orders";
 
 // The real handlers against real rows. A database of this file's own: db() (and with it
 // harness/support/orders.ts) points at it, so no other test file's runner can run these jobs
 // before (or while) the assertions here look at them.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
-vi.mock("@/lib/db/client", () => ({ db: () => shared.client }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
+vi.mock("@/lib/db/client", () => ({ db: () => shared.client, dbPool: () => shared.pool }));
 
 let database: TestDatabase;
 let client: PrismaClient;
@@ -28,7 +27,7 @@ beforeAll(async () => {
   await applyMigrations({ connectionString: database.url });
   // One connection on embedded PGlite, which cannot keep concurrent connections' statements apart.
   const max = process.env.TEST_SERVER_DATABASE_URL ? 6 : 1;
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, max));
   shared.client = client;
 });
 afterAll(async () => {

@@ -1,9 +1,8 @@
-import { PrismaPg } from "@prisma/adapter-pg";
 import { parse } from "csv-parse/sync";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { postCreateOrder, placeOrder } from "../../../harness/support/checkout";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct, insertTestProductWithOptions } from "../../../harness/support/orders";
@@ -16,8 +15,8 @@ import { notification, postWebhook } from "../../../harness/support/webhooks";
 // and the amount's parts), against real PostgreSQL (and PGlite), endpoint A, the webhook and a
 // sandbox of this file's own.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
-vi.mock("@/lib/db/client", () => ({ db: () => shared.client }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
+vi.mock("@/lib/db/client", () => ({ db: () => shared.client, dbPool: () => shared.pool }));
 
 let database: TestDatabase;
 let client: PrismaClient;
@@ -29,7 +28,7 @@ beforeAll(async () => {
   database = await createTestDatabase("receipt");
   await applyMigrations({ connectionString: database.url });
   const max = process.env.TEST_SERVER_DATABASE_URL ? 10 : 1;
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, max));
   shared.client = client;
   sandbox = await useOwnSandbox();
   zone = await client.deliveryZone.create({ data: { name: "Talatona", feeAoa: 2_000 } });

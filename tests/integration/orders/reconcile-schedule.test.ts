@@ -1,8 +1,7 @@
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { placeOrder as placeShopOrder } from "../../../harness/support/checkout";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct, passTime } from "../../../harness/support/orders";
@@ -15,8 +14,8 @@ import { notification, postWebhook } from "../../../harness/support/webhooks";
 // status queries the sandbox received). The sandbox has no webhook URL: its notifications are
 // dropped, so checks with the service are the only news unless a test delivers one itself.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
-vi.mock("@/lib/db/client", () => ({ db: () => shared.client }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
+vi.mock("@/lib/db/client", () => ({ db: () => shared.client, dbPool: () => shared.pool }));
 
 let database: TestDatabase;
 let client: PrismaClient;
@@ -27,7 +26,7 @@ beforeAll(async () => {
   await applyMigrations({ connectionString: database.url });
   // One connection on embedded PGlite, which cannot keep concurrent connections' statements apart.
   const max = process.env.TEST_SERVER_DATABASE_URL ? 10 : 1;
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, max));
   shared.client = client;
   sandbox = await useOwnSandbox();
 });

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { randomUUID } from "node:crypto";
 import { db, dbPool } from "@/lib/db/client";
 import { DeadlineExceeded, transactionBefore } from "@/lib/db/deadline";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestOrder, jobsOf } from "../../../harness/support/orders";
 import { eventsOf, notification, postWebhook } from "../../../harness/support/webhooks";
@@ -215,8 +216,8 @@ describe("transactionBefore", () => {
     await written(key); // a connection ready, so the deadline passes while the work runs
     let workEnded!: () => void;
     const ended = new Promise<void>((resolve) => (workEnded = resolve));
-    const attempt = transactionBefore(db(), Date.now() + 500, async (tx) => {
-      await tx.$executeRaw`INSERT INTO rate_limits (key, points) VALUES (${key}, 1)`;
+    const attempt = transactionBefore(dbPool(), Date.now() + 500, async (tx) => {
+      await tx.$executeRaw(Prisma.sql`INSERT INTO rate_limits (key, points) VALUES (${key}, 1)`);
       // Busy past the deadline in this process (no statement the database could time out).
       await sleep(1_000);
       workEnded();
@@ -232,8 +233,8 @@ describe("transactionBefore", () => {
 
   it("commits work done in time and answers with it", async () => {
     const key = marker();
-    const result = await transactionBefore(db(), Date.now() + 3_000, async (tx) => {
-      await tx.$executeRaw`INSERT INTO rate_limits (key, points) VALUES (${key}, 1)`;
+    const result = await transactionBefore(dbPool(), Date.now() + 3_000, async (tx) => {
+      await tx.$executeRaw(Prisma.sql`INSERT INTO rate_limits (key, points) VALUES (${key}, 1)`);
       return "done";
     });
     expect(result).toBe("done");

@@ -1,6 +1,6 @@
 import { after } from "next/server";
 import { catalogChanged } from "@/lib/catalog/cached-pages";
-import { db } from "@/lib/db/client";
+import { dbPool } from "@/lib/db/client";
 import { DeadlineExceeded } from "@/lib/db/deadline";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http/json-error";
@@ -26,7 +26,7 @@ export async function POST(request: Request): Promise<Response> {
   let receipt;
   try {
     receipt = await receiveWebhook(body.bytes, request.headers.get(SIGNATURE_HEADER), {
-      db: db(),
+      pool: dbPool(),
       webhookSecret,
       log: consoleLogger,
       deadline: startedAt + webhookDeadlineMs,

@@ -1,0 +1,96 @@
+import "server-only";
+import pg from "pg";
+import { Prisma } from "../generated/prisma/client";
+
+/**
+ * Prisma.Sql statements sent through `pg` itself, for the paths where Prisma's own path costs
+ * more than the statement (the webhook's transaction, lib/db/deadline.ts): the text and values
+ * Prisma would send, and rows in the shapes Prisma's `$queryRaw` gives, so a function written
+ * for `SqlRunner` runs the same on `db()` and here. `pgRunner(pool)` runs each statement on
+ * whichever connection is free, and `$transaction` on one connection of its own; on a connection
+ * already in a transaction, `$transaction` joins it.
+ */
+
+/** What runs a Prisma.Sql statement: `db()`, its transaction client, or {@link pgRunner}. */
+export type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
+
+/** A runner that can also open a transaction (or join the one it is in). */
+export type TransactionRunner = SqlRunner & {
+  $executeRaw(query: Prisma.Sql): Promise<number>;
+  $transaction<T>(work: (tx: TransactionRunner) => Promise<T>): Promise<T>;
+};
+
+/** Where the connections come from: the app's pool (dbPool()) or any pg.Pool. */
+export type ConnectionPool = Pick<pg.Pool, "connect" | "query">;
+
+/** timestamp without time zone as the shop stores it: UTC (docs/database.md), whatever the process's zone. */
+const UTC_TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?$/;
+
+/**
+ * The values Prisma's `$queryRaw` gives where `pg`'s own parsers differ: int8 as bigint, numeric as
+ * a Decimal, date and timestamp read as UTC. Everything else (text, uuid, int4, bool, json,
+ * timestamptz, bytea, arrays of int4 and text) `pg` already reads as Prisma does.
+ */
+const PRISMA_SHAPES: Partial<Record<number, (text: string) => unknown>> = {
+  [pg.types.builtins.INT8]: (text) => BigInt(text),
+  [pg.types.builtins.NUMERIC]: (text) => new Prisma.Decimal(text),
+  [pg.types.builtins.DATE]: (text) => (/^\d{4}-\d\d-\d\d$/.test(text) ? new Date(`${text}T00:00:00Z`) : text),
+  [pg.types.builtins.TIMESTAMP]: (text) =>
+    UTC_TIMESTAMP.test(text) ? new Date(`${text.replace(" ", "T")}Z`) : pg.types.getTypeParser(1114)(text),
+};
+
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    PRISMA_SHAPES[oid] ?? pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/**
+ * A value as Prisma sends it: a Date as its UTC instant (pg would write local wall time, which a
+ * timestamp without time zone keeps as is), a Decimal as its digits (pg would send it as JSON).
+ */
+function asParameter(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Prisma.Decimal.isDecimal(value)) return value.toString();
+  if (Array.isArray(value)) return value.map(asParameter);
+  return value;
+}
+
+export const queryConfig = (query: Prisma.Sql): pg.QueryConfig => ({
+  text: query.text,
+  values: query.values.map(asParameter),
+  types,
+});
+
+/** Runs on `client`, a connection in a transaction: `$transaction` joins it. */
+export function onConnection(client: pg.ClientBase): TransactionRunner {
+  const runner: TransactionRunner = {
+    $queryRaw: async <T>(query: Prisma.Sql) => (await client.query(queryConfig(query))).rows as T,
+    $executeRaw: async (query) => (await client.query(queryConfig(query))).rowCount ?? 0,
+    $transaction: (work) => work(runner),
+  };
+  return runner;
+}
+
+/** Statements on `pool`'s connections; `$transaction` takes one for BEGIN … COMMIT. */
+export function pgRunner(pool: ConnectionPool): TransactionRunner {
+  return {
+    $queryRaw: async <T>(query: Prisma.Sql) => (await pool.query(queryConfig(query))).rows as T,
+    $executeRaw: async (query) => (await pool.query(queryConfig(query))).rowCount ?? 0,
+    async $transaction(work) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query("BEGIN");
+        const result = await work(onConnection(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch((rollbackFailed: Error) => (broken = rollbackFailed));
+        throw error;
+      } finally {
+        // A connection that could not even roll back is closed, not given to the next caller.
+        client.release(broken);
+      }
+    },
+  };
+}

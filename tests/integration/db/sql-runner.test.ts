@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { db, dbPool } from "@/lib/db/client";
+import { pgRunner } from "@/lib/db/sql-runner";
+import { Prisma } from "@/lib/generated/prisma/client";
+
+// lib/db/sql-runner.ts sends a Prisma.Sql through `pg` itself: what it answers must be what
+// Prisma's $queryRaw answers for the same statement, or a function written for one would read
+// something else on the other. Against the suite's real database (PostgreSQL, or PGlite).
+
+const zone = process.env.TZ;
+afterEach(() => {
+  if (zone === undefined) delete process.env.TZ;
+  else process.env.TZ = zone;
+});
+
+/** The same statement through Prisma and through pgRunner, plain values for comparison (bytes as arrays). */
+async function bothAnswers(statement: Prisma.Sql) {
+  const plain = (rows: Record<string, unknown>[]) =>
+    rows.map((row) =>
+      Object.fromEntries(
+        Object.entries(row).map(([name, value]) => [name, value instanceof Uint8Array ? [...value] : value]),
+      ),
+    );
+  const [prisma, driver] = await Promise.all([
+    db().$queryRaw<Record<string, unknown>[]>(statement),
+    pgRunner(dbPool()).$queryRaw<Record<string, unknown>[]>(statement),
+  ]);
+  return { prisma: plain(prisma), driver: plain(driver) };
+}
+
+describe("pgRunner", () => {
+  it("reads every column type the shop's statements return as Prisma's $queryRaw does", async () => {
+    const { prisma, driver } = await bothAnswers(Prisma.sql`
+SELECT 7::int AS int4, 9007199254740993::int8 AS int8, count(*) AS counted, 1234.50::numeric(12,2) AS numeric,
+       'Kz'::text AS text, true AS bool, '2f1c62c3-8d2b-4c8e-9a43-2a8b8f0c6a11'::uuid AS uuid,
+       '2026-11-28 23:59:58.123'::timestamp AS stored, '2026-11-28 00:30:00+01'::timestamptz AS zoned,
+       '2026-11-28'::date AS day, '{"a": [1, "b"]}'::jsonb AS document, ARRAY[3, 1]::int[] AS numbers,
+       ARRAY['x', 'y']::text[] AS words, '\\x01ff'::bytea AS bytes, NULL::timestamp AS nothing
+FROM (VALUES (1), (2)) AS two (n)`);
+    expect(driver).toEqual(prisma);
+    expect(driver[0]).toMatchObject({
+      int8: 9007199254740993n,
+      counted: 2n,
+      stored: new Date("2026-11-28T23:59:58.123Z"),
+      zoned: new Date("2026-11-27T23:30:00Z"),
+      day: new Date("2026-11-28T00:00:00Z"),
+    });
+    expect(String(driver[0]!.numeric)).toBe("1234.5");
+  });
+
+  it("sends dates, decimals, bigints, bytes and arrays as Prisma does, in a process that is not on UTC", async () => {
+    process.env.TZ = "Africa/Luanda";
+    const at = new Date("2026-11-28T23:30:00.250Z");
+    const { prisma, driver } = await bothAnswers(Prisma.sql`
+SELECT ${at}::timestamp AS stored, ${at}::timestamptz AS zoned, ${new Prisma.Decimal("99.95")}::numeric AS price,
+       ${12n}::int8 AS big, ${Buffer.from([0, 1, 2])}::bytea AS bytes, ${["a", "b"]}::text[] AS words,
+       ${[1, 2]}::int[] AS numbers, ${null}::text AS nothing`);
+    expect(driver).toEqual(prisma);
+    expect(driver[0]).toMatchObject({ stored: at, zoned: at, big: 12n, words: ["a", "b"] });
+  });
+
+  it("commits a transaction's work, and rolls it all back when the work fails", async () => {
+    const runner = pgRunner(dbPool());
+    const key = `sql-runner-test:${Date.now()}:${Math.random()}`;
+    const insert = (suffix: string) =>
+      Prisma.sql`INSERT INTO rate_limits (key, points) VALUES (${`${key}:${suffix}`}, 1) RETURNING key`;
+    await runner.$transaction(async (tx) => {
+      await tx.$queryRaw(insert("kept"));
+      // Joined, not a second transaction.
+      await tx.$transaction((inner) => inner.$queryRaw(insert("joined")));
+    });
+    const failure = runner.$transaction(async (tx) => {
+      await tx.$queryRaw(insert("undone"));
+      throw new Error("the work failed");
+    });
+    await expect(failure).rejects.toThrow("the work failed");
+    const rows = await db().rateLimit.findMany({ where: { key: { startsWith: key } }, select: { key: true } });
+    expect(rows.map((row) => row.key.slice(key.length + 1)).sort()).toEqual(["joined", "kept"]);
+  });
+});
