@@ -1,4 +1,5 @@
 import "server-only";
+import type { SqlExecutor } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 
 /**
@@ -9,7 +10,8 @@ import { Prisma } from "../generated/prisma/client";
  * transactions on sibling variants from each holding what the other waits for.
  */
 
-type Transaction = Prisma.TransactionClient;
+/** The caller's transaction: Prisma's, or one on a connection of the pool (lib/db/sql-runner.ts). */
+type Transaction = SqlExecutor;
 
 export interface UnitsLine {
   productId: string;
@@ -48,11 +50,10 @@ export async function takeUnits(tx: Transaction, lines: readonly UnitsLine[]): P
     sorted.map((line) => line.productId),
   );
   for (const line of sorted) {
-    const taken = await tx.productVariant.updateMany({
-      where: { id: line.variantId, stock: { gte: line.quantity } },
-      data: { stock: { decrement: line.quantity } },
-    });
-    if (taken.count === 0) return line;
+    const taken = await tx.$executeRaw(Prisma.sql`
+UPDATE product_variants SET stock = stock - ${line.quantity}::int, updated_at = now()
+WHERE id = ${line.variantId}::uuid AND stock >= ${line.quantity}::int`);
+    if (taken === 0) return line;
   }
   return null;
 }
@@ -65,5 +66,6 @@ export async function returnUnits(tx: Transaction, lines: readonly UnitsLine[]):
     sorted.map((line) => line.productId),
   );
   for (const line of sorted)
-    await tx.productVariant.update({ where: { id: line.variantId }, data: { stock: { increment: line.quantity } } });
+    await tx.$executeRaw(Prisma.sql`
+UPDATE product_variants SET stock = stock + ${line.quantity}::int, updated_at = now() WHERE id = ${line.variantId}::uuid`);
 }

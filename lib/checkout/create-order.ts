@@ -1,5 +1,7 @@
 import "server-only";
 import type { Database } from "../db/client";
+import { pgRunner, type ConnectionPool } from "../db/sql-runner";
+import { Prisma } from "../generated/prisma/client";
 import { getEnv } from "../env";
 import { jobsForTransition } from "../jobs/job-types";
 import { jobsOfOrders } from "../jobs/queue";
@@ -35,6 +37,8 @@ type ServiceFailureCode = "payment_service_unavailable" | "payment_service_error
 
 export interface CreateOrderDeps {
   db: Database;
+  /** The pool under `db` (dbPool()): the reservation and the reference number go through `pg` itself on it. */
+  pool: ConnectionPool;
   pay: PayClient;
   /** The shop's public address, for the absolute image URL sent to the service. */
   appUrl: string;
@@ -54,7 +58,7 @@ export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps
   const policy = deps.orders ?? getEnv().orders;
   let order: ReservedOrder;
   try {
-    order = await reserveOrder(input, deps.db, policy).catch(async (error: unknown) => {
+    order = await reserveOrder(input, deps.pool, policy).catch(async (error: unknown) => {
       // Short because expired holds still keep the units: end them now (bounded, with a short
       // service deadline), then try once more, so a shopper never waits for a sweep.
       const refused = rolledBack<CheckoutRefusal>(error);
@@ -62,7 +66,7 @@ export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps
       const released = await releaseExpiredHolds(refused.variantIds, deps);
       if (released === 0) throw error;
       deps.log("info", "order.holds_released_for_checkout", { orders: released });
-      return reserveOrder(input, deps.db, policy);
+      return reserveOrder(input, deps.pool, policy);
     });
   } catch (error) {
     const refused = rolledBack<CheckoutRefusal>(error);
@@ -126,7 +130,8 @@ export async function createOrder(input: CreateOrderInput, deps: CreateOrderDeps
 async function storeReferenceNumber(order: ReservedOrder, referenceNumber: string, deps: CreateOrderDeps) {
   for (let attempt = 1; attempt <= REFERENCE_STORE_ATTEMPTS; attempt++) {
     try {
-      await deps.db.order.update({ where: { id: order.id }, data: { referenceNumber } });
+      await pgRunner(deps.pool).$executeRaw(Prisma.sql`
+UPDATE orders SET reference_number = ${referenceNumber}, updated_at = now() WHERE id = ${order.id}::uuid`);
       return;
     } catch (error) {
       deps.log(attempt < REFERENCE_STORE_ATTEMPTS ? "warn" : "error", "order.reference_not_stored", {

@@ -1,3 +1,4 @@
+import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 import { referenceHoldsFull, type ReferenceHolder } from "../orders/reference-holds";
 import { refused } from "./checkout-refusal";
@@ -16,7 +17,7 @@ import { refused } from "./checkout-refusal";
  * index (orders_client_id_created_at_idx; the partial orders_open_client_address_idx).
  */
 export async function refuseTooManyOpenOrders(
-  tx: Prisma.TransactionClient,
+  tx: SqlRunner,
   of: { column: "client_id" | "client_address"; value: string },
   max: number,
 ): Promise<void> {
@@ -50,7 +51,7 @@ FROM orders WHERE ${Prisma.raw(of.column)} = ${of.value} AND status = 'PEN' AND 
  * reference would keep nothing (lib/orders/reference-holds.ts). Said before anything is held.
  */
 export async function refuseOverReferenceHolds(
-  tx: Prisma.TransactionClient,
+  tx: SqlRunner,
   holder: ReferenceHolder,
   max: number,
 ): Promise<void> {

@@ -1,4 +1,5 @@
 import { servingZone } from "../delivery/municipalities";
+import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 import type { DeliveryMethod } from "../orders/fulfilment-states";
 import type { DeliveryAddress, DeliveryChoice } from "./checkout-rules";
@@ -37,7 +38,7 @@ export const deliveryDescription = (method: DeliveryMethod, name: string) =>
  * shop that offers neither. Refusals name the field (400), and roll the transaction back.
  */
 export async function resolveDelivery(
-  tx: Prisma.TransactionClient,
+  tx: SqlRunner,
   choice: DeliveryChoice | undefined,
 ): Promise<ResolvedDelivery | null> {
   if (!choice) {
@@ -48,10 +49,8 @@ SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FR
     return null;
   }
   if (choice.method === "pickup") {
-    const point = await tx.pickupPoint.findFirst({
-      where: { id: choice.pickupPointId, active: true },
-      select: { id: true, name: true, address: true, hours: true },
-    });
+    const [point] = await tx.$queryRaw<{ id: string; name: string; address: string; hours: string }[]>(Prisma.sql`
+SELECT id, name, address, hours FROM pickup_points WHERE id = ${choice.pickupPointId}::uuid AND active`);
     if (!point) throw refused(400, "unknown_pickup_point", "delivery.pickupPointId names no pickup point on offer");
     return {
       zone: null,
@@ -85,7 +84,7 @@ SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FR
  * one. With no zone serving the municipality, only a posted zone that lists no municipality yet
  * (lib/delivery/municipalities.ts, "not yet restricted") takes it.
  */
-async function deliveryZoneOf(tx: Prisma.TransactionClient, choice: Extract<DeliveryChoice, { method: "delivery" }>) {
+async function deliveryZoneOf(tx: SqlRunner, choice: Extract<DeliveryChoice, { method: "delivery" }>) {
   const { municipality } = choice.address;
   const serving = await servingZone(tx, municipality);
   if (serving) {
@@ -103,19 +102,21 @@ async function deliveryZoneOf(tx: Prisma.TransactionClient, choice: Extract<Deli
       "municipality_not_served",
       `delivery.address.municipality: the shop does not deliver to ${municipality}; choose a pickup point or another address`,
     );
-  const zone = await tx.deliveryZone.findFirst({
-    where: { id: choice.zoneId, active: true },
-    select: {
-      id: true,
-      name: true,
-      feeAoa: true,
-      freeFromAoa: true,
-      estimatedDays: true,
-      _count: { select: { municipalities: true } },
-    },
-  });
+  const [zone] = await tx.$queryRaw<
+    {
+      id: string;
+      name: string;
+      feeAoa: number;
+      freeFromAoa: number | null;
+      estimatedDays: number | null;
+      listsMunicipalities: boolean;
+    }[]
+  >(Prisma.sql`
+SELECT z.id, z.name, z.fee_aoa AS "feeAoa", z.free_from_aoa AS "freeFromAoa", z.estimated_days AS "estimatedDays",
+       EXISTS (SELECT 1 FROM delivery_zone_municipalities m WHERE m.zone_id = z.id) AS "listsMunicipalities"
+FROM delivery_zones z WHERE z.id = ${choice.zoneId}::uuid AND z.active`);
   if (!zone) throw refused(400, "unknown_delivery_zone", "delivery.zoneId names no delivery zone on offer");
-  if (zone._count.municipalities > 0)
+  if (zone.listsMunicipalities)
     throw refused(
       400,
       "delivery_zone_mismatch",

@@ -1,5 +1,6 @@
 import { shownImage } from "../catalog/gallery";
 import { lineName, readVariantOptions, variantTitle } from "../catalog/variants";
+import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 import type { UnitLimits } from "../order-limits";
 import type { OrderItem } from "./checkout-rules";
@@ -32,7 +33,7 @@ export interface ResolvedLine {
  * Archived products and variants are no longer sold: refused as unknown ones are.
  */
 export async function resolveVariants(
-  tx: Prisma.TransactionClient,
+  tx: SqlRunner,
   items: readonly OrderItem[],
 ): Promise<ResolvedLine[]> {
   // One statement: each variant on sale with its product's name, image and options (the

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { takeUnits } from "../catalog/stock";
-import type { Database } from "../db/client";
+import { pgRunner, type ConnectionPool } from "../db/sql-runner";
 import { deliveryFee } from "../delivery/delivery-rules";
 import { Prisma } from "../generated/prisma/client";
 import type { UnitLimits } from "../order-limits";
@@ -68,31 +68,36 @@ export interface ReservedOrder {
 /** The order column is a PostgreSQL integer. */
 const MAX_AMOUNT_AOA = 2_147_483_647;
 
-/** Reserves the order, or throws the Rollback of a CheckoutRefusal (nothing then is kept). */
-export async function reserveOrder(input: CreateOrderInput, db: Database, policy: OrderPolicy): Promise<ReservedOrder> {
-  return db.$transaction(async (tx) => {
+/**
+ * Reserves the order, or throws the Rollback of a CheckoutRefusal (nothing then is kept). On a
+ * connection of `pool` through `pg` itself (lib/db/sql-runner.ts): a checkout is a dozen short
+ * statements, and Prisma's interactive transaction cost more than they do (bench/README.md).
+ */
+export async function reserveOrder(
+  input: CreateOrderInput,
+  pool: ConnectionPool,
+  policy: OrderPolicy,
+): Promise<ReservedOrder> {
+  return pgRunner(pool).$transaction(async (tx) => {
     let items: OrderItem[];
     let cartId: string | null = null;
     if (input.source.kind === "cart") {
       cartId = input.source.cartId ?? null;
       if (!cartId) throw refused(422, "cart_empty", "there is no cart to check out");
       // The lock is the row update itself: a concurrent checkout of this cart waits here, then finds it LOCKED.
-      const locked = await tx.cart.updateMany({ where: { id: cartId, status: "OPEN" }, data: { status: "LOCKED" } });
-      if (locked.count === 0) {
-        const cart = await tx.cart.findUnique({ where: { id: cartId }, select: { status: true } });
+      const locked = await tx.$executeRaw(Prisma.sql`
+UPDATE carts SET status = 'LOCKED', updated_at = now() WHERE id = ${cartId}::uuid AND status = 'OPEN'`);
+      if (locked === 0) {
+        const [cart] = await tx.$queryRaw<{ status: string }[]>(Prisma.sql`
+SELECT status::text FROM carts WHERE id = ${cartId}::uuid`);
         if (!cart) throw refused(422, "cart_empty", "there is no cart to check out");
         if (cart.status === "CHECKED_OUT") throw refused(409, "cart_checked_out", "this cart was already paid for");
         throw refused(409, "cart_locked", "this cart is being checked out");
       }
-      const cartLines = await tx.cartLine.findMany({
-        where: { cartId },
-        select: { variantId: true, quantity: true, variant: { select: { productId: true } } },
-      });
-      items = cartLines.map((line) => ({
-        productId: line.variant.productId,
-        variantId: line.variantId,
-        quantity: line.quantity,
-      }));
+      items = await tx.$queryRaw<OrderItem[]>(Prisma.sql`
+SELECT v.product_id AS "productId", l.variant_id AS "variantId", l.quantity
+FROM cart_lines l JOIN product_variants v ON v.id = l.variant_id
+WHERE l.cart_id = ${cartId}::uuid ORDER BY l.created_at, l.id`);
       if (items.length === 0) throw refused(422, "cart_empty", "the cart is empty");
     } else {
       items = input.source.items;
@@ -156,44 +161,40 @@ export async function reserveOrder(input: CreateOrderInput, db: Database, policy
         "with this promo code there is nothing left to pay; the service charges at least 1 Kz",
       );
 
-    const created = await tx.order.create({
-      data: {
-        externalTransactionId: `order_${randomUUID()}`,
-        status: "PEN",
-        amountAoa,
-        clientId: input.clientId,
-        clientAddress: input.clientAddress ?? null,
-        customerName: input.customer?.name ?? null,
-        customerPhone: input.customer?.phone ?? null,
-        customerEmail: input.customer?.email ?? null,
-        customerNif: input.customer?.nif ?? null,
-        subtotalAoa,
-        discountAoa,
-        deliveryFeeAoa,
-        promoCodeId: promo?.promoCodeId ?? null,
-        promoCode: promo?.code ?? null,
-        ...delivery?.columns,
-        cartId,
-        // Its units are held until then; a checkout that finds the stock short ends the expired holds keeping it.
-        holdExpiresAt: new Date(Date.now() + policy.holdSeconds * 1000),
-      },
-      select: { id: true, externalTransactionId: true },
-    });
-    // Apart from the order, not nested in its create: a nested create reads the order back with one
-    // more statement, where a plain one takes what it needs from the INSERT's RETURNING.
-    await tx.orderLine.createMany({
-      data: lines.map((line, index) => ({
-        orderId: created.id,
-        productId: line.productId,
-        variantId: line.variantId,
-        productName: line.productName,
-        variantTitle: line.variantTitle,
-        sku: line.sku,
-        unitPriceAoa: line.unitPriceAoa,
-        quantity: line.quantity,
-        discountAoa: promo?.lineDiscounts[index] ?? 0,
-      })),
-    });
+    const columns = delivery?.columns;
+    const [created] = await tx.$queryRaw<{ id: string; externalTransactionId: string }[]>(Prisma.sql`
+INSERT INTO orders (
+  external_transaction_id, status, amount_aoa, client_id, client_address,
+  customer_name, customer_phone, customer_email, customer_nif,
+  subtotal_aoa, discount_aoa, delivery_fee_aoa, promo_code_id, promo_code,
+  delivery_method, delivery_zone_id, delivery_zone_name, delivery_estimated_days, delivery_address,
+  pickup_point_id, pickup_point_name, pickup_point_address, pickup_point_hours,
+  cart_id, hold_expires_at
+) VALUES (
+  ${`order_${randomUUID()}`}, 'PEN', ${amountAoa}::int, ${input.clientId}, ${input.clientAddress ?? null},
+  ${input.customer?.name ?? null}, ${input.customer?.phone ?? null}, ${input.customer?.email ?? null},
+  ${input.customer?.nif ?? null},
+  ${subtotalAoa}::int, ${discountAoa}::int, ${deliveryFeeAoa}::int, ${promo?.promoCodeId ?? null}::uuid,
+  ${promo?.code ?? null},
+  ${columns?.deliveryMethod ?? null}, ${columns?.deliveryZoneId ?? null}::uuid, ${columns?.deliveryZoneName ?? null},
+  ${columns?.deliveryEstimatedDays ?? null}::int,
+  ${columns?.deliveryAddress ? JSON.stringify(columns.deliveryAddress) : null}::jsonb,
+  ${columns?.pickupPointId ?? null}::uuid, ${columns?.pickupPointName ?? null}, ${columns?.pickupPointAddress ?? null},
+  ${columns?.pickupPointHours ?? null},
+  ${cartId}::uuid,
+  -- Its units are held until then; a checkout that finds the stock short ends the expired holds keeping it.
+  now() + ${policy.holdSeconds}::int * interval '1 second'
+) RETURNING id, external_transaction_id AS "externalTransactionId"`);
+    if (!created) throw new Error("the order's INSERT returned no row");
+    // All the lines in one statement, from arrays in line order.
+    await tx.$executeRaw(Prisma.sql`
+INSERT INTO order_lines (order_id, product_id, variant_id, product_name, variant_title, sku, unit_price_aoa, quantity, discount_aoa)
+SELECT ${created.id}::uuid, line.*
+FROM unnest(${lines.map((line) => line.productId)}::uuid[], ${lines.map((line) => line.variantId)}::uuid[],
+            ${lines.map((line) => line.productName)}::text[], ${lines.map((line) => line.variantTitle)}::text[],
+            ${lines.map((line) => line.sku)}::text[], ${lines.map((line) => line.unitPriceAoa)}::int[],
+            ${lines.map((line) => line.quantity)}::int[], ${lines.map((_, index) => promo?.lineDiscounts[index] ?? 0)}::int[])
+  AS line (product_id, variant_id, product_name, variant_title, sku, unit_price_aoa, quantity, discount_aoa)`);
     if (promo)
       await recordPromoUse(tx, {
         promoCodeId: promo.promoCodeId,

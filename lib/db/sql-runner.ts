@@ -14,9 +14,11 @@ import { Prisma } from "../generated/prisma/client";
 /** What runs a Prisma.Sql statement: `db()`, its transaction client, or {@link pgRunner}. */
 export type SqlRunner = { $queryRaw<T>(query: Prisma.Sql): Promise<T> };
 
+/** A runner that also says how many rows a statement changed. */
+export type SqlExecutor = SqlRunner & { $executeRaw(query: Prisma.Sql): Promise<number> };
+
 /** A runner that can also open a transaction (or join the one it is in). */
-export type TransactionRunner = SqlRunner & {
-  $executeRaw(query: Prisma.Sql): Promise<number>;
+export type TransactionRunner = SqlExecutor & {
   $transaction<T>(work: (tx: TransactionRunner) => Promise<T>): Promise<T>;
 };
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { hasNoNul, NO_NUL } from "../text-input";
+import type { SqlRunner } from "../db/sql-runner";
 
 /**
  * The municipalities a delivery zone serves: the owner's list per zone (one municipality in one
@@ -105,7 +106,7 @@ export interface ServingZone {
   municipality: string;
 }
 
-export async function servingZone(tx: Queryable, municipality: string): Promise<ServingZone | null> {
+export async function servingZone(tx: SqlRunner, municipality: string): Promise<ServingZone | null> {
   const [zone] = await tx.$queryRaw<ServingZone[]>(Prisma.sql`
 SELECT z.id, z.name, z.fee_aoa AS "feeAoa", z.free_from_aoa AS "freeFromAoa",
        z.estimated_days AS "estimatedDays", m.name AS municipality

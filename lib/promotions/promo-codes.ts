@@ -6,6 +6,7 @@ import { formatAoa } from "../money";
 import { isAngolanKey, phoneKey } from "../phone";
 import { refusal, type Refusal } from "../refusal";
 import { isPromoCode, normalizePromoCode, type PromoKind } from "./promo-code-rules";
+import type { SqlExecutor } from "../db/sql-runner";
 
 /**
  * Promo codes at checkout, without the web: what a code takes off a basket, its preview for the
@@ -139,7 +140,7 @@ export function allocateDiscount(totals: readonly number[], discount: number): n
   return shares;
 }
 
-type SqlClient = Pick<Database, "$queryRaw" | "$executeRaw">;
+type SqlClient = SqlExecutor;
 
 interface PromoRow extends Omit<PromoRule, "kind"> {
   kind: string;

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { NextRequest } from "next/server";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -7,7 +6,7 @@ import { createCategory } from "@/lib/catalog/categories-admin";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { ADMIN_APP, adminRequest, adminSessionCookie, type AdminCaller } from "../../../harness/support/admin";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct } from "../../../harness/support/orders";
 
@@ -16,10 +15,11 @@ import { insertTestProduct } from "../../../harness/support/orders";
 // file's own: categories are the whole shop's (its header lists them), so no other test file may
 // see the ones written here, nor these tests theirs.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
 vi.mock("@/lib/db/client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/db/client")>()),
   db: () => shared.client,
+  dbPool: () => shared.pool,
 }));
 
 /** PostgreSQL (CI), not embedded PGlite, whose one session cannot hold two transactions at once. */
@@ -30,7 +30,7 @@ let client: PrismaClient;
 beforeAll(async () => {
   database = await createTestDatabase("admin-categories");
   await applyMigrations({ connectionString: database.url });
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: server ? 10 : 1 }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, server ? 10 : 1));
   shared.client = client;
 });
 afterAll(async () => {

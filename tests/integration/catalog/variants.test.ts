@@ -79,6 +79,7 @@ async function checkoutVariant(productId: string, variantId: string, quantity: n
     { source: { kind: "items", items: [{ productId, variantId, quantity }] }, clientId: `shopper_${randomUUID()}` },
     {
       db: client,
+      pool: shared.pool as never,
       pay: payClient(),
       appUrl: "http://localhost:3000",
       runJobsNow: (ids) => runDueJobs({ ids }),
@@ -147,6 +148,7 @@ describe("a variant is a unit of stock", () => {
           },
           {
             db: client,
+            pool: shared.pool as never,
             pay: payClient(),
             appUrl: "http://localhost:3000",
             runJobsNow: (jobIds) => runDueJobs({ ids: jobIds }),

@@ -91,6 +91,7 @@ async function checkoutLib(input: {
     },
     {
       db: client,
+      pool: shared.pool as never,
       pay: payClient(),
       appUrl: "http://localhost:3000",
       runJobsNow: (ids) => runDueJobs({ ids }),

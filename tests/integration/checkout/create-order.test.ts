@@ -1,7 +1,8 @@
+import type pg from "pg";
 import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
-import { db } from "@/lib/db/client";
+import { db, dbPool } from "@/lib/db/client";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct } from "../../../harness/support/orders";
 import { useOwnSandbox } from "../../../harness/support/sandbox";
@@ -448,45 +449,36 @@ describe("when the service fails", () => {
 });
 
 describe("when the reference cannot be stored after the service created the order", () => {
-  /** The suite's database, except that the first `failures` updates storing a referenceNumber fail. */
+  /** The suite's pool, except that the first `failures` statements storing a referenceNumber fail. */
   function failingReferenceUpdates(failures: number) {
     const state = { failed: 0 };
-    const real = db();
-    const order = new Proxy(real.order, {
-      get(target, property) {
-        if (property !== "update") return Reflect.get(target, property);
-        return (args: Parameters<typeof target.update>[0]) => {
-          if (args.data.referenceNumber === undefined || state.failed >= failures) return target.update(args);
-          state.failed += 1;
-          return Promise.reject(new Error("Connection terminated unexpectedly"));
-        };
+    const real = dbPool();
+    const pool = {
+      connect: () => real.connect(),
+      query: (config: pg.QueryConfig) => {
+        if (!config.text.includes("SET reference_number") || state.failed >= failures) return real.query(config);
+        state.failed += 1;
+        return Promise.reject(new Error("Connection terminated unexpectedly"));
       },
-    });
-    const database = new Proxy(real, {
-      get(target, property) {
-        if (property === "order") return order;
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    return { database, state };
+    } as unknown as pg.Pool;
+    return { pool, state };
   }
 
-  async function checkOut(database: ReturnType<typeof failingReferenceUpdates>["database"], productId: string) {
+  async function checkOut(pool: pg.Pool, productId: string) {
     const { createOrder: create } = await import("@/lib/checkout/create-order");
     const { payClient } = await import("@/lib/orders/pay-client");
     const cart = await openCart([{ productId, quantity: 2 }]);
     const result = await create(
       { source: { kind: "cart", cartId: cart.id }, clientId: `shopper_${randomUUID()}` },
-      { db: database, pay: payClient(), appUrl: "http://localhost:3000", runJobsNow: async () => {}, log: () => {} },
+      { db: db(), pool, pay: payClient(), appUrl: "http://localhost:3000", runJobsNow: async () => {}, log: () => {} },
     );
     return { result, cart };
   }
 
   it("retries the update, so a passing failure costs nothing", async () => {
     const product = await insertTestProduct({ stock: 10 });
-    const { database, state } = failingReferenceUpdates(1);
-    const { result } = await checkOut(database, product.id);
+    const { pool, state } = failingReferenceUpdates(1);
+    const { result } = await checkOut(pool, product.id);
     expect(result).toMatchObject({ ok: true, referenceNumber: expect.stringMatching(/\S/) });
     expect(state.failed).toBe(1);
     const [order] = await ordersWith(product.id);
@@ -495,8 +487,8 @@ describe("when the reference cannot be stored after the service created the orde
 
   it("still answers with the reference (the order is payable at the service); the reconcile check stores it later", async () => {
     const product = await insertTestProduct({ stock: 10 });
-    const { database, state } = failingReferenceUpdates(Number.POSITIVE_INFINITY);
-    const { result, cart } = await checkOut(database, product.id);
+    const { pool, state } = failingReferenceUpdates(Number.POSITIVE_INFINITY);
+    const { result, cart } = await checkOut(pool, product.id);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(state.failed).toBe(3);

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { adminRequest } from "../../../harness/support/admin";
 import { postCreateOrder } from "../../../harness/support/checkout";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct } from "../../../harness/support/orders";
 import { useOwnSandbox } from "../../../harness/support/sandbox";
@@ -15,10 +14,11 @@ import { useOwnSandbox } from "../../../harness/support/sandbox";
 // and endpoint A derives the zone and its fee from the address's municipality, refusing a posted
 // zone that disagrees. A database and a sandbox of this file's own: the zones are the whole shop's.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
 vi.mock("@/lib/db/client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/db/client")>()),
   db: () => shared.client,
+  dbPool: () => shared.pool,
 }));
 
 let database: TestDatabase;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   database = await createTestDatabase("delivery_municipalities");
   await applyMigrations({ connectionString: database.url });
   const max = process.env.TEST_SERVER_DATABASE_URL ? 10 : 1;
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, max));
   shared.client = client;
   sandbox = await useOwnSandbox();
 });

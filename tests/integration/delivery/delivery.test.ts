@@ -1,22 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { deliveryOptions } from "@/lib/delivery/zones";
 import { createDeliveryZone, createPickupPoint, updateDeliveryZone } from "@/lib/delivery/zones-admin";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { adminRequest, type AdminCaller } from "../../../harness/support/admin";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 
 // Delivery methods (lib/delivery/zones.ts through app/api/admin/delivery-zones, app/api/admin/pickup-points
 // and GET /api/delivery-options), against a real database of this file's own: the options are the
 // whole shop's, so no other test file may see the ones written here, nor these tests theirs.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
 vi.mock("@/lib/db/client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/db/client")>()),
   db: () => shared.client,
+  dbPool: () => shared.pool,
 }));
 
 const server = Boolean(process.env.TEST_SERVER_DATABASE_URL);
@@ -26,7 +26,7 @@ let client: PrismaClient;
 beforeAll(async () => {
   database = await createTestDatabase("delivery");
   await applyMigrations({ connectionString: database.url });
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: server ? 10 : 1 }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, server ? 10 : 1));
   shared.client = client;
 });
 afterAll(async () => {

@@ -170,10 +170,23 @@ describe("POST /api/pay/create-order, per client address", () => {
   });
 
   it("fails open: a limiter that cannot reach its counters lets the request through and warns", async () => {
-    vi.doMock("@/lib/db/client", async (importOriginal) => ({
-      ...(await importOriginal<typeof import("@/lib/db/client")>()),
-      dbPool: () => ({ query: () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432")) }),
-    }));
+    vi.doMock("@/lib/db/client", async (importOriginal) => {
+      const actual = await importOriginal<typeof import("@/lib/db/client")>();
+      // The limiter's statements on its counters fail; the checkout's own, on the same pool, work.
+      return {
+        ...actual,
+        dbPool: () => {
+          const real = actual.dbPool();
+          return {
+            connect: () => real.connect(),
+            query: (query: string | { text: string }, values?: unknown[]) =>
+              (typeof query === "string" ? query : query.text).includes("rate_limits")
+                ? Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432"))
+                : real.query(query as string, values),
+          };
+        },
+      };
+    });
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
       const routes = await routesWith({ createOrder: 1 });

@@ -1,5 +1,4 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { parse } from "csv-parse/sync";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -7,17 +6,18 @@ import { EXPORT_BATCH_SIZE, EXPORT_COLUMNS, parseExportRange } from "@/lib/order
 import { listAdminOrders, ORDERS_PAGE_SIZE, parseOrdersQuery, searchedPhoneKey } from "@/lib/orders/orders-admin";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 
 // The back office's orders list (lib/orders/orders-admin.ts) and CSV export (lib/orders/export-admin.ts and
 // GET /api/admin/orders/export), against a real PostgreSQL database of this file's own: the list
 // reads every order, so no other test file's orders may be in it. The sign-in goes through the
 // suite's database as in admin-session.test.ts (its limiter counts there); only db() is this file's.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
 vi.mock("@/lib/db/client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/db/client")>()),
   db: () => shared.client,
+  dbPool: () => shared.pool,
 }));
 
 const APP = "http://localhost:3000";
@@ -29,7 +29,7 @@ beforeAll(async () => {
   await applyMigrations({ connectionString: database.url });
   // One connection on embedded PGlite, which cannot keep concurrent connections' statements apart.
   const max = process.env.TEST_SERVER_DATABASE_URL ? 10 : 1;
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, max));
   shared.client = client;
 });
 afterAll(async () => {

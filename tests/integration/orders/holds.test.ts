@@ -258,6 +258,7 @@ describe("open orders per shopper", () => {
     const { payClient } = await import("@/lib/orders/pay-client");
     const deps = {
       db: client as never,
+      pool: shared.pool as never,
       pay: payClient(),
       appUrl: "http://localhost:3000",
       runJobsNow: async () => {},

@@ -1,20 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPromoCode, listPromoCodes, promoCodeState } from "@/lib/promotions/promo-codes-admin";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { adminRequest, type AdminCaller } from "../../../harness/support/admin";
-import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
+import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 
 // The back office's promo codes (lib/promotions/promo-codes-admin.ts through app/api/admin/promo-codes),
 // against a real database of this file's own, so that counting every code is this file's business.
 
-const shared = vi.hoisted(() => ({ client: undefined as unknown }));
+const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
 vi.mock("@/lib/db/client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/db/client")>()),
   db: () => shared.client,
+  dbPool: () => shared.pool,
 }));
 
 const server = Boolean(process.env.TEST_SERVER_DATABASE_URL);
@@ -26,7 +26,7 @@ let honey: string;
 beforeAll(async () => {
   database = await createTestDatabase("promo_codes");
   await applyMigrations({ connectionString: database.url });
-  client = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: server ? 10 : 1 }) });
+  ({ client, pool: shared.pool } = clientOf(database.url, server ? 10 : 1));
   shared.client = client;
   coffee = (await client.category.create({ data: { slug: "cafe", name: "Café" }, select: { id: true } })).id;
   honey = (await client.category.create({ data: { slug: "mel", name: "Mel" }, select: { id: true } })).id;

@@ -14,7 +14,7 @@ import { createOrderRequestSchema, MAX_CREATE_ORDER_BYTES } from "@/lib/checkout
 import { describeIssues } from "@/lib/text-input";
 import { clientAddress, rateLimitKeyOf, UNKNOWN_CLIENT_ADDRESS } from "@/lib/http/client-address";
 import { refuseOverClientLimit } from "@/lib/http/client-limits";
-import { db } from "@/lib/db/client";
+import { db, dbPool } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { readJsonBody } from "@/lib/http/form-requests";
 import { jsonError } from "@/lib/http/json-error";
@@ -59,7 +59,7 @@ export async function POST(request: NextRequest): Promise<Response> {
         clientId,
         clientAddress: address === UNKNOWN_CLIENT_ADDRESS ? null : rateLimitKeyOf(address),
       },
-      { db: db(), pay: payClient(), appUrl, runJobsNow: (ids) => runDueJobs({ ids }), log: consoleLogger },
+      { db: db(), pool: dbPool(), pay: payClient(), appUrl, runJobsNow: (ids) => runDueJobs({ ids }), log: consoleLogger },
     );
   } catch (error) {
     consoleLogger("error", "order.create_failed", { error: errorKind(error) });
