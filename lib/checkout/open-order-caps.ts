@@ -50,11 +50,7 @@ FROM orders WHERE ${Prisma.raw(of.column)} = ${of.value} AND status = 'PEN' AND 
  * hold that many bank references places no more until one is paid or ends, for its next
  * reference would keep nothing (lib/orders/reference-holds.ts). Said before anything is held.
  */
-export async function refuseOverReferenceHolds(
-  tx: SqlRunner,
-  holder: ReferenceHolder,
-  max: number,
-): Promise<void> {
+export async function refuseOverReferenceHolds(tx: SqlRunner, holder: ReferenceHolder, max: number): Promise<void> {
   const full = await referenceHoldsFull(tx, holder, max);
   if (!full) return;
   const whose = full.by === "address" ? "placed from this network" : "for this phone";

@@ -32,10 +32,7 @@ export interface ResolvedLine {
  * means the product's one variant; a product with several needs one named (422 variant_required).
  * Archived products and variants are no longer sold: refused as unknown ones are.
  */
-export async function resolveVariants(
-  tx: SqlRunner,
-  items: readonly OrderItem[],
-): Promise<ResolvedLine[]> {
+export async function resolveVariants(tx: SqlRunner, items: readonly OrderItem[]): Promise<ResolvedLine[]> {
   // One statement: each variant on sale with its product's name, image and options (the
   // transaction awaits every round trip while it holds the cart's lock).
   const variants = await tx.$queryRaw<

@@ -125,10 +125,7 @@ export async function transactionBefore<T>(
     if (now !== "committing") {
       const waitingFor = now === "connecting" ? "connection" : "answer";
       phase = "given up";
-      const grace = setTimeout(
-        () => release(new Error("the transaction outlived its deadline")),
-        TRANSACTION_GRACE_MS,
-      );
+      const grace = setTimeout(() => release(new Error("the transaction outlived its deadline")), TRANSACTION_GRACE_MS);
       grace.unref?.();
       void settled.then(() => clearTimeout(grace));
       throw new DeadlineExceeded(waitingFor, settled);

@@ -59,7 +59,14 @@ export async function POST(request: NextRequest): Promise<Response> {
         clientId,
         clientAddress: address === UNKNOWN_CLIENT_ADDRESS ? null : rateLimitKeyOf(address),
       },
-      { db: db(), pool: dbPool(), pay: payClient(), appUrl, runJobsNow: (ids) => runDueJobs({ ids }), log: consoleLogger },
+      {
+        db: db(),
+        pool: dbPool(),
+        pay: payClient(),
+        appUrl,
+        runJobsNow: (ids) => runDueJobs({ ids }),
+        log: consoleLogger,
+      },
     );
   } catch (error) {
     consoleLogger("error", "order.create_failed", { error: errorKind(error) });
