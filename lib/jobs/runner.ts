@@ -1,6 +1,7 @@
 import "server-only";
 import { catalogChanged } from "../catalog/cached-pages";
-import { db } from "../db/client";
+import { db, dbPool } from "../db/client";
+import { pgRunner, type SqlRunner } from "../db/sql-runner";
 import { getEnv } from "../env";
 import { consoleLogger, type Logger } from "../log";
 import { createMailer, mailer as sharedMailer, type Mailer } from "../mail";
@@ -66,6 +67,10 @@ type Outcome = "done" | "retried" | "parked" | "lease_lost";
 /** Runs due jobs (or the given ones) until none is left, `limit` is reached or the deadline passes. */
 export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> {
   const client = options.db ?? db();
+  // The queue's own statements (claim, finish, park) go through pg itself on the app's pool: a
+  // payment's jobs are a dozen of them, where Prisma's path costs more than they do. A database
+  // given by the caller (a test's) runs them through its client.
+  const queue: SqlRunner = options.db ?? pgRunner(dbPool());
   const log = options.log ?? consoleLogger;
   const limit = options.limit ?? 100;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -81,7 +86,7 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
       to: options.mailTo ?? getEnv().mail.to,
     });
 
-  for (const job of options.parkAbandoned === false ? [] : await parkAbandonedJobs(client, leaseMs)) {
+  for (const job of options.parkAbandoned === false ? [] : await parkAbandonedJobs(queue, leaseMs)) {
     summary.parked++;
     log("error", "job.finished", { id: job.id, type: job.type, outcome: "parked", attempts: job.attempts });
   }
@@ -99,14 +104,14 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
   const lane = async () => {
     while (mayClaim()) {
       claimed++;
-      const [job] = await claimJobs(client, { limit: 1, leaseMs, ids: options.ids });
+      const [job] = await claimJobs(queue, { limit: 1, leaseMs, ids: options.ids });
       if (!job) {
         claimed--;
         exhausted = true;
         return;
       }
       const outcome = await runOne(job, {
-        client,
+        queue,
         handler: handlers[job.type],
         context: { db: client, mail: resolveMail },
         timeoutMs,
@@ -124,7 +129,7 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
 }
 
 interface RunOneDeps {
-  client: Database;
+  queue: SqlRunner;
   handler: JobHandler | undefined;
   context: Omit<JobContext, "signal">;
   timeoutMs: number;
@@ -146,7 +151,7 @@ async function runOne(job: ClaimedJob, deps: RunOneDeps): Promise<Outcome> {
       () => new JobTimeoutError(`timed out after ${deps.timeoutMs} ms`),
     );
   } catch (error) {
-    const failed = await failJob(deps.client, job, error, deps.fail);
+    const failed = await failJob(deps.queue, job, error, deps.fail);
     const outcome = failed ? (failed.status === "PARKED" ? "parked" : "retried") : "lease_lost";
     deps.log(outcome === "retried" ? "warn" : "error", "job.finished", {
       ...fields,
@@ -157,7 +162,7 @@ async function runOne(job: ClaimedJob, deps: RunOneDeps): Promise<Outcome> {
     });
     return outcome;
   }
-  const completed = await completeJob(deps.client, job);
+  const completed = await completeJob(deps.queue, job);
   deps.log(completed ? "info" : "warn", "job.finished", {
     ...fields,
     outcome: completed ? "done" : "lease_lost",
