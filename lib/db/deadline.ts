@@ -1,6 +1,6 @@
 import "server-only";
 import type pg from "pg";
-import { onConnection, type ConnectionPool, type TransactionRunner } from "./sql-runner";
+import { transactionOn, type ConnectionPool, type TransactionRunner } from "./sql-runner";
 
 /**
  * One transaction that is over by a deadline ({@link transactionBefore}): committed in time, or
@@ -80,28 +80,19 @@ export async function transactionBefore<T>(
       release();
       throw new GivenUp();
     }
-    const client = connection;
     phase = "working";
-    let broken: Error | undefined;
-    try {
-      // A whole number of milliseconds, written by us: the one statement here without parameters,
-      // so that BEGIN and both settings go in one simple query.
-      const leftMs = Math.max(1, Math.floor(deadline - Date.now()));
-      await client.query(
-        `BEGIN; SELECT set_config('lock_timeout', '${leftMs}ms', true), set_config('statement_timeout', '${leftMs}ms', true)`,
-      );
-      const result = await work(onConnection(client));
-      if (givenUp()) throw new GivenUp();
-      phase = "committing";
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch((rollbackFailed: Error) => (broken = rollbackFailed));
-      throw error;
-    } finally {
-      // A connection that could not even roll back is closed, not given to the next caller.
-      release(broken);
-    }
+    // A whole number of milliseconds, written by us: the one statement here without parameters,
+    // so that BEGIN and both settings go in one simple query.
+    const leftMs = Math.max(1, Math.floor(deadline - Date.now()));
+    return transactionOn(connection, work, {
+      begin: `BEGIN; SELECT set_config('lock_timeout', '${leftMs}ms', true), set_config('statement_timeout', '${leftMs}ms', true)`,
+      beforeCommit: () => {
+        if (givenUp()) throw new GivenUp();
+        phase = "committing";
+      },
+      // Through the guard: the grace timer may have closed the connection already.
+      release,
+    });
   })();
   // Whatever happens to it once given up on is expected: never an unhandled rejection.
   const settled = transaction.then(

@@ -73,26 +73,38 @@ export function onConnection(client: pg.ClientBase): TransactionRunner {
   return runner;
 }
 
+/**
+ * `work` in one transaction on `client`, a connection taken from a pool: `begin` (BEGIN, or a
+ * simple query that starts with it), then COMMIT, or ROLLBACK on any failure, and the connection
+ * given back through `release`. `beforeCommit` may still refuse the commit by throwing.
+ */
+export async function transactionOn<T>(
+  client: pg.PoolClient,
+  work: (tx: TransactionRunner) => Promise<T>,
+  steps: { begin?: string; beforeCommit?: () => void; release?: (broken?: Error) => void } = {},
+): Promise<T> {
+  let broken: Error | undefined;
+  try {
+    await client.query(steps.begin ?? "BEGIN");
+    const result = await work(onConnection(client));
+    steps.beforeCommit?.();
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch((rollbackFailed: Error) => (broken = rollbackFailed));
+    throw error;
+  } finally {
+    // A connection that could not even roll back is closed, not given to the next caller.
+    if (steps.release) steps.release(broken);
+    else client.release(broken);
+  }
+}
+
 /** Statements on `pool`'s connections; `$transaction` takes one for BEGIN … COMMIT. */
 export function pgRunner(pool: ConnectionPool): TransactionRunner {
   return {
     $queryRaw: async <T>(query: Prisma.Sql) => (await pool.query(queryConfig(query))).rows as T,
     $executeRaw: async (query) => (await pool.query(queryConfig(query))).rowCount ?? 0,
-    async $transaction(work) {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      try {
-        await client.query("BEGIN");
-        const result = await work(onConnection(client));
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch((rollbackFailed: Error) => (broken = rollbackFailed));
-        throw error;
-      } finally {
-        // A connection that could not even roll back is closed, not given to the next caller.
-        client.release(broken);
-      }
-    },
+    $transaction: async (work) => transactionOn(await pool.connect(), work),
   };
 }

@@ -140,8 +140,6 @@ export function allocateDiscount(totals: readonly number[], discount: number): n
   return shares;
 }
 
-type SqlClient = SqlExecutor;
-
 interface PromoRow extends Omit<PromoRule, "kind"> {
   kind: string;
 }
@@ -154,7 +152,7 @@ interface PromoRow extends Omit<PromoRule, "kind"> {
  * order), so no two checkouts deadlock. Without `lock`, it is a preview.
  */
 export async function applyPromo(
-  client: SqlClient,
+  client: SqlExecutor,
   input: { code: string; lines: readonly PromoBasketLine[]; phone: string | null; lock: boolean; now?: Date },
 ): Promise<AppliedPromo | PromoRefusal> {
   const code = normalizePromoCode(input.code);
@@ -211,7 +209,7 @@ export function recordedPhoneKeys(key: string): string[] {
 
 /** Counts the use by the order just created, in the transaction that locked the code with {@link applyPromo}. */
 export async function recordPromoUse(
-  client: SqlClient,
+  client: SqlExecutor,
   use: { promoCodeId: string; orderId: string; phone: string | null; discountAoa: number },
 ): Promise<void> {
   await client.$executeRaw(Prisma.sql`
@@ -230,7 +228,7 @@ UPDATE promo_codes SET uses = uses + 1, updated_at = now() FROM used WHERE promo
  * order: products, then the code). Answers whether this call released it. An order paid after
  * that keeps its discount: a person decides (it is on the attention list).
  */
-export async function releasePromoUse(client: SqlClient, orderId: string): Promise<boolean> {
+export async function releasePromoUse(client: SqlExecutor, orderId: string): Promise<boolean> {
   const released = await client.$executeRaw(Prisma.sql`
 WITH released AS (
   UPDATE promo_redemptions SET released_at = now()
