@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { attentionItems } from "@/lib/orders/attention-admin";
+import { CREATION_FAILURE_REASONS } from "@/lib/orders/cancel-reasons";
 import { adminOrderDetail } from "@/lib/orders/timeline-admin";
 import { db } from "@/lib/db/client";
 import { requeueParkedJob } from "@/lib/jobs/queue";
@@ -123,6 +124,16 @@ describe("what the home lists", () => {
     const bounded = await attentionItems(db(), 1);
     expect(bounded.unmatchedDeliveries.items).toHaveLength(1);
     expect(bounded.unmatchedDeliveries.total).toBeGreaterThanOrEqual(attention.unmatchedDeliveries.items.length);
+  });
+
+  it("the failed creations' index holds every reason the shop records, and no other", async () => {
+    // The list counts every unresolved failed creation from this partial index (migration
+    // 20261221000000); a reason added to the code but not to its WHERE would make that count read
+    // the whole table, silently.
+    const [index] = await db().$queryRaw<{ definition: string }[]>`
+      SELECT pg_get_indexdef(to_regclass('orders_failed_creations_idx')) AS definition`;
+    const listed = [...(index?.definition ?? "").matchAll(/'([a-z_]+)'::text/g)].map((match) => match[1]);
+    expect(listed.sort()).toEqual([...CREATION_FAILURE_REASONS].sort());
   });
 });
 
