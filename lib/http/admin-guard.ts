@@ -2,7 +2,8 @@ import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
-import { db } from "../db/client";
+import { dbPool } from "../db/client";
+import { pgRunner } from "../db/sql-runner";
 import { getEnv } from "../env";
 import { draftCookieName, unsealDraft, type AdminDraft } from "./admin-draft";
 import { adminConfig, adminSessionCookieName, liveAdminSession } from "../admin/session";
@@ -22,7 +23,7 @@ export const adminState = cache(async (): Promise<AdminState> => {
   const admin = adminConfig();
   if (!admin) return "off";
   const value = (await cookies()).get(adminSessionCookieName(getEnv().appUrl))?.value;
-  return (await liveAdminSession(db(), value, admin)) ? "signed-in" : "signed-out";
+  return (await liveAdminSession(pgRunner(dbPool()), value, admin)) ? "signed-in" : "signed-out";
 });
 
 /** The guard of every admin page but /admin itself: without a live session, to the sign-in at /admin. */

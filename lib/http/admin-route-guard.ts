@@ -1,6 +1,7 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { db } from "../db/client";
+import { dbPool } from "../db/client";
+import { pgRunner } from "../db/sql-runner";
 import { getEnv } from "../env";
 import { jsonError } from "./json-error";
 import { consoleLogger, errorKind } from "../log";
@@ -21,7 +22,7 @@ export async function refuseWithoutAdminSession(request: NextRequest): Promise<R
   if (!admin) return backOfficeOff();
   const { appUrl } = getEnv();
   try {
-    if (await liveAdminSession(db(), request.cookies.get(adminSessionCookieName(appUrl))?.value, admin))
+    if (await liveAdminSession(pgRunner(dbPool()), request.cookies.get(adminSessionCookieName(appUrl))?.value, admin))
       return undefined;
   } catch (error) {
     consoleLogger("error", "admin.session_unavailable", { error: errorKind(error) });
