@@ -7,10 +7,10 @@ import {
   TOP_PRODUCTS,
   type CheckoutRow,
   type DashboardRows,
-  type SqlRunner,
+  type DashboardRunner,
 } from "./dashboard-sql-admin";
 import { luandaDate } from "../luanda-time";
-import { keepDashboardDays, prismaTransaction } from "./dashboard-days-admin";
+import { keepDashboardDays, runnerTransaction } from "./dashboard-days-admin";
 import { periodDates, type Period } from "./period";
 
 /**
@@ -114,12 +114,12 @@ export interface Dashboard {
  * first (lib/dashboard/dashboard-days-admin.ts), then its statements.
  */
 export async function adminDashboard(
-  db: SqlRunner,
+  db: DashboardRunner,
   period: Period,
   options: { lowStockThreshold: number; now?: Date },
 ): Promise<Dashboard> {
   const today = luandaDate(options.now ?? new Date());
-  await keepDashboardDays(prismaTransaction(db), keptDays(period, today));
+  await keepDashboardDays(runnerTransaction(db), keptDays(period, today));
   const rows = await dashboardRows(db, dashboardStatements(period, options.lowStockThreshold, today));
   return readDashboard(period, options.lowStockThreshold, rows);
 }
@@ -149,7 +149,7 @@ const memo = new Map<string, { version: string; dashboard: Promise<Dashboard> }>
  * never see a figure the database no longer agrees with. Simultaneous requests share one run.
  */
 export async function currentDashboard(
-  db: SqlRunner,
+  db: DashboardRunner,
   period: Period,
   options: { lowStockThreshold: number; now?: Date },
 ): Promise<Dashboard> {

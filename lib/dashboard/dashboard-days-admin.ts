@@ -1,8 +1,7 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
-import type { Database } from "../db/client";
 import { luandaDayStart } from "../luanda-time";
-import { checkoutDaysSql, luandaDay, paidDaysSql, salesDaysSql } from "./dashboard-sql-admin";
+import { checkoutDaysSql, luandaDay, paidDaysSql, salesDaysSql, type DashboardRunner } from "./dashboard-sql-admin";
 
 /**
  * The dashboard's kept days: what its day statements (lib/dashboard/dashboard-sql-admin.ts) found
@@ -29,11 +28,12 @@ const LOOK_BACK = "2 minutes";
 const KEEPING_LIMIT = "60s";
 const DAY_MS = 86_400_000;
 
-/** Prisma's client as an {@link InTransaction}. */
-export function prismaTransaction(db: Pick<Database, "$transaction">): InTransaction {
+/** A runner's transaction (Prisma's or pg's) as an {@link InTransaction}. */
+export function runnerTransaction(db: Pick<DashboardRunner, "$transaction">): InTransaction {
   return (work) =>
     db.$transaction((tx) => work((sql) => tx.$queryRaw(sql)), {
-      // The limits are the statements' own (KEEPING_LIMIT); Prisma's default 5 s would cut the first keeping short.
+      // The limits are the statements' own (KEEPING_LIMIT); Prisma's default 5 s would cut the first keeping short
+      // (pg's transactions have no limit of their own).
       maxWait: 10_000,
       timeout: 120_000,
     });

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
-import type { Database } from "../db/client";
+import type { SqlRunner } from "../db/sql-runner";
 import { isPaid, paidBetween } from "../orders/paid";
 import { luandaDate, luandaDayStart } from "../luanda-time";
 import type { Period } from "./period";
@@ -257,11 +257,16 @@ export interface DashboardRows {
   paidAfterCancel: PaidAfterCancelRow[];
 }
 
-/** Prisma's client: its statements, and a transaction for keeping the days. */
-export type SqlRunner = Pick<Database, "$queryRaw" | "$transaction">;
+/**
+ * What runs the dashboard's statements, and its transaction for keeping the days: `db()`, or
+ * pgRunner(dbPool()) (lib/db/sql-runner.ts), the home's.
+ */
+export type DashboardRunner = SqlRunner & {
+  $transaction<T>(work: (tx: SqlRunner) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T>;
+};
 
 /** Runs the dashboard's statements at once. */
-export async function dashboardRows(db: SqlRunner, statements: DashboardStatements): Promise<DashboardRows> {
+export async function dashboardRows(db: DashboardRunner, statements: DashboardStatements): Promise<DashboardRows> {
   const [paid, checkouts, sales, paidAfterCancel] = await Promise.all([
     db.$queryRaw<PaidRow[]>(statements.paid),
     db.$queryRaw<CheckoutRow[]>(statements.checkouts),

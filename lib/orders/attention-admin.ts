@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import type { SqlRunner } from "../db/sql-runner";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { CREATION_FAILURE_REASONS } from "./cancel-reasons";
@@ -115,10 +116,7 @@ UNION ALL
 ORDER BY kind, position`;
 
 /** Every kind's items, newest first and at most `limit`, with its total counted separately. */
-export async function attentionItems(
-  db: Pick<Database, "$queryRaw">,
-  limit = ATTENTION_LIST_LIMIT,
-): Promise<Attention> {
+export async function attentionItems(db: SqlRunner, limit = ATTENTION_LIST_LIMIT): Promise<Attention> {
   const rows = await db.$queryRaw<AttentionRow[]>(attentionStatement(limit));
   // A kind without an item has no row, and a total of 0.
   const of = (kind: keyof Attention) => {

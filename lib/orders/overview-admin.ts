@@ -1,5 +1,6 @@
 import "server-only";
-import type { Database } from "../db/client";
+import type { SqlRunner } from "../db/sql-runner";
+import { Prisma } from "../generated/prisma/client";
 import { luandaPeriods } from "../luanda-time";
 import { paidBetween } from "./paid";
 
@@ -19,12 +20,12 @@ export interface AdminOverview {
   pendingOrders: number;
 }
 
-export async function adminOverview(db: Pick<Database, "$queryRaw">, now = new Date()): Promise<AdminOverview> {
+export async function adminOverview(db: SqlRunner, now = new Date()): Promise<AdminOverview> {
   const { dayStart, monthStart } = luandaPeriods(now);
-  const [row] = await db.$queryRaw<{ today: number; month: number; pending: number }[]>`
+  const [row] = await db.$queryRaw<{ today: number; month: number; pending: number }[]>(Prisma.sql`
     SELECT COALESCE(sum(o.amount_aoa) FILTER (WHERE o.finalized_at >= ${dayStart}), 0)::float8 AS today,
            COALESCE(sum(o.amount_aoa), 0)::float8 AS month,
            (SELECT count(*) FROM orders WHERE status = 'PEN')::int AS pending
-    FROM orders o WHERE ${paidBetween(monthStart, now)}`;
+    FROM orders o WHERE ${paidBetween(monthStart, now)}`);
   return { paidTodayAoa: row?.today ?? 0, paidThisMonthAoa: row?.month ?? 0, pendingOrders: row?.pending ?? 0 };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminDashboard, currentDashboard } from "@/lib/dashboard/dashboard-admin";
@@ -8,6 +9,7 @@ import { namedPeriod, periodOf, type Period } from "@/lib/dashboard/period";
 import { EXPORT_COLUMNS, ordersCsv, parseExportRange } from "@/lib/orders/export-admin";
 import { listAdminOrders, parseOrdersQuery } from "@/lib/orders/orders-admin";
 import { adminOverview } from "@/lib/orders/overview-admin";
+import { pgRunner } from "@/lib/db/sql-runner";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
@@ -489,6 +491,23 @@ describe("the page's dashboard", () => {
     expect(
       (await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD, now: NOW })).figures.revenueAoa.current,
     ).toBe(30_500);
+  });
+});
+
+describe("the home's runner", () => {
+  it("reads the same dashboard and figures through pg itself as through Prisma, keeping days in pg's transaction", async () => {
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    try {
+      const sql = pgRunner(pool);
+      await client.$executeRaw`DELETE FROM dashboard_days`;
+      for (const period of [PERIOD, namedPeriod("30d", NOW), namedPeriod("month", NOW)]) {
+        const throughPg = await adminDashboard(sql, period, { lowStockThreshold: THRESHOLD, now: NOW });
+        expect(throughPg).toEqual(await adminDashboard(client, period, { lowStockThreshold: THRESHOLD, now: NOW }));
+      }
+      expect(await adminOverview(sql, NOW)).toEqual(await adminOverview(client, NOW));
+    } finally {
+      await pool.end();
+    }
   });
 });
 
