@@ -9,7 +9,8 @@ import {
   type DashboardRows,
   type DashboardRunner,
 } from "./dashboard-sql-admin";
-import { luandaDate } from "../luanda-time";
+import { luandaDate, luandaPeriods } from "../luanda-time";
+import { adminOverview, type AdminOverview } from "../orders/overview-admin";
 import { keepDashboardDays, runnerTransaction } from "./dashboard-days-admin";
 import { periodDates, type Period } from "./period";
 
@@ -125,46 +126,83 @@ export async function adminDashboard(
 }
 
 /**
- * What the dashboard reads, in one cheap statement: the latest change of the orders of each
- * status (an index probe each: every insert and status change sets updated_at, and so does a
- * resolution), and of the catalogue's products and variants with the variants' stock together
- * (a stock change in SQL need not touch updated_at). Equal versions, equal dashboards.
+ * What the home's figures and the dashboard read, in one cheap statement: the latest change of
+ * the orders of each status (an index probe each: every insert and status change sets
+ * updated_at, and so does a resolution), how many are pending (an order whose transaction
+ * committed after a later one's has an updated_at the maximum does not show, but it was created
+ * pending, and every way out of pending changes this count), and the latest change of the
+ * catalogue's products and variants with the variants' stock together (a stock change in SQL need
+ * not touch updated_at). Equal versions, equal figures.
  */
 const DATA_VERSION = Prisma.sql`
 SELECT concat_ws('|',
   (SELECT max(updated_at) FROM orders WHERE status = 'PEN'),
+  (SELECT count(*) FROM orders WHERE status = 'PEN'),
   (SELECT max(updated_at) FROM orders WHERE status = 'CON'),
   (SELECT max(updated_at) FROM orders WHERE status = 'CAN'),
   (SELECT max(updated_at) FROM products),
   (SELECT max(updated_at)::text || ':' || sum(stock) FROM product_variants)) AS version`;
 
-/** Dashboards kept, by period and threshold: a few periods are asked for again and again. */
+/** Figures kept, by what they are for (a period and threshold, or the home's day): a few are asked for again and again. */
 const MEMO_SIZE = 32;
-const memo = new Map<string, { version: string; dashboard: Promise<Dashboard> }>();
+const memo = new Map<string, { version: string; value: Promise<unknown> }>();
+
+/**
+ * `compute()`, or what it gave for `key` in this process while the data version was the same
+ * ({@link DATA_VERSION}). Simultaneous requests share one run; a failed run is not kept.
+ */
+function remembered<T>(key: string, version: string, compute: () => Promise<T>): Promise<T> {
+  const kept = memo.get(key);
+  if (kept?.version === version) return kept.value as Promise<T>;
+  const value = compute();
+  memo.delete(key);
+  memo.set(key, { version, value });
+  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  value.catch(() => {
+    if (memo.get(key)?.value === value) memo.delete(key);
+  });
+  return value;
+}
+
+const dataVersion = async (db: DashboardRunner) =>
+  (await db.$queryRaw<{ version: string }[]>(DATA_VERSION))[0]?.version ?? "";
+
+const dashboardKey = (period: Period, lowStockThreshold: number) =>
+  `dashboard|${period.kind}|${period.from}|${period.to}|${lowStockThreshold}`;
 
 /**
  * {@link adminDashboard}, computed again only when something it reads has changed since it was
  * last computed for the same period in this process ({@link DATA_VERSION}): an owner coming back
  * to the home, or several tabs, cost one small statement instead of the keeping and the four, and
- * never see a figure the database no longer agrees with. Simultaneous requests share one run.
+ * never see a figure the database no longer agrees with.
  */
 export async function currentDashboard(
   db: DashboardRunner,
   period: Period,
   options: { lowStockThreshold: number; now?: Date },
 ): Promise<Dashboard> {
-  const [{ version } = { version: "" }] = await db.$queryRaw<{ version: string }[]>(DATA_VERSION);
-  const key = `${period.kind}|${period.from}|${period.to}|${options.lowStockThreshold}`;
-  const kept = memo.get(key);
-  if (kept?.version === version) return kept.dashboard;
-  const dashboard = adminDashboard(db, period, options);
-  memo.delete(key);
-  memo.set(key, { version, dashboard });
-  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value!);
-  dashboard.catch(() => {
-    if (memo.get(key)?.dashboard === dashboard) memo.delete(key);
-  });
-  return dashboard;
+  return remembered(dashboardKey(period, options.lowStockThreshold), await dataVersion(db), () =>
+    adminDashboard(db, period, options),
+  );
+}
+
+/**
+ * The home's figures (lib/orders/overview-admin.ts) and the dashboard of `period`, under one read
+ * of the data version: each is computed again only when the orders or the catalogue changed (or,
+ * for the figures, the Luanda day did).
+ */
+export async function currentHome(
+  db: DashboardRunner,
+  period: Period,
+  options: { lowStockThreshold: number; now?: Date },
+): Promise<{ overview: AdminOverview; dashboard: Dashboard }> {
+  const version = await dataVersion(db);
+  const now = options.now ?? new Date();
+  const [overview, dashboard] = await Promise.all([
+    remembered(`overview|${luandaPeriods(now).dayStart.toISOString()}`, version, () => adminOverview(db, now)),
+    remembered(dashboardKey(period, options.lowStockThreshold), version, () => adminDashboard(db, period, options)),
+  ]);
+  return { overview, dashboard };
 }
 
 const compared = (current: number, previous: number): Compared => ({ current, previous });

@@ -3,8 +3,7 @@ import { AdminNav } from "@/components/admin/admin-nav";
 import { attentionItems, type Attention, type AttentionGroup } from "@/lib/orders/attention-admin";
 import { luandaMinute } from "@/lib/luanda-time";
 import { webhookEventPagePath, orderPagePath } from "@/lib/orders/order-flash";
-import { adminOverview } from "@/lib/orders/overview-admin";
-import { currentDashboard } from "@/lib/dashboard/dashboard-admin";
+import { currentHome } from "@/lib/dashboard/dashboard-admin";
 import { parsePeriod } from "@/lib/dashboard/period-query";
 import { asShown } from "@/lib/dashboard/weeks-admin";
 import { getEnv } from "@/lib/env";
@@ -53,10 +52,9 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   const { period, invalid } = parsePeriod(query);
   // The home is the page the owner opens most: its statements go through pg itself (lib/db/sql-runner.ts).
   const sql = pgRunner(dbPool());
-  const [overview, attention, dashboard] = await Promise.all([
-    adminOverview(sql),
+  const [attention, { overview, dashboard }] = await Promise.all([
     attentionItems(sql),
-    currentDashboard(sql, period, { lowStockThreshold: getEnv().catalog.lowStockThreshold }),
+    currentHome(sql, period, { lowStockThreshold: getEnv().catalog.lowStockThreshold }),
   ]);
   const figures = [
     { label: t.admin.paidToday, value: formatAoa(overview.paidTodayAoa), testId: "paid-today" },

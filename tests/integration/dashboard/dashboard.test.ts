@@ -3,7 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminDashboard, currentDashboard } from "@/lib/dashboard/dashboard-admin";
+import { adminDashboard, currentDashboard, currentHome } from "@/lib/dashboard/dashboard-admin";
 import { dashboardCsv, DASHBOARD_SERIES } from "@/lib/dashboard/dashboard-csv-admin";
 import { namedPeriod, periodOf, type Period } from "@/lib/dashboard/period";
 import { EXPORT_COLUMNS, ordersCsv, parseExportRange } from "@/lib/orders/export-admin";
@@ -491,6 +491,41 @@ describe("the page's dashboard", () => {
     expect(
       (await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD, now: NOW })).figures.revenueAoa.current,
     ).toBe(30_500);
+  });
+});
+
+describe("the home's figures", () => {
+  it("are reused while nothing changes, and counted again for an order that committed after a later one", async () => {
+    const home = () => currentHome(client, PERIOD, { lowStockThreshold: THRESHOLD, now: NOW });
+    const first = await home();
+    expect(first.overview).toEqual(await adminOverview(client, NOW));
+    const again = await home();
+    expect(again.overview).toBe(first.overview);
+    expect(again.dashboard).toBe(first.dashboard);
+
+    // A checkout whose transaction began before the latest change but committed after it: its
+    // updated_at is older than the newest pending order's, yet it shows.
+    const [{ oldest }] = await client.$queryRaw<[{ oldest: Date }]>`SELECT min(updated_at) AS oldest FROM orders`;
+    const late = await client.order.create({
+      data: {
+        externalTransactionId: `order_${randomUUID()}`,
+        status: "PEN",
+        amountAoa: 1_000,
+        clientId: `shopper_${randomUUID()}`,
+        createdAt: new Date("2026-12-01T09:00:00Z"),
+        updatedAt: oldest,
+      },
+    });
+    try {
+      const after = await home();
+      expect(after.overview.pendingOrders).toBe(first.overview.pendingOrders + 1);
+      expect(after.dashboard.figures.outcomes.pending.current).toBe(
+        first.dashboard.figures.outcomes.pending.current + 1,
+      );
+    } finally {
+      await client.order.delete({ where: { id: late.id } });
+    }
+    expect((await home()).overview).toEqual(first.overview);
   });
 });
 
