@@ -5,6 +5,7 @@
  */
 
 import type { Dashboard, DayCheckouts, DayRevenue } from "./dashboard-admin";
+import type { Period } from "./period";
 
 /** Up to this many days, a day per point; past it, a week. */
 export const DAILY_UP_TO_DAYS = 90;
@@ -35,8 +36,13 @@ export function inWeeks<T extends { date: string }>(days: readonly T[]): Week<T>
   return runsOf(days, 7).map(pointOf);
 }
 
-/** The dashboard as its page sends it to the browser: the day series as points of a day or, past {@link DAILY_UP_TO_DAYS}, a week. */
-export type ShownDashboard = Omit<Dashboard, "revenueByDay" | "checkoutsByDay"> & {
+/**
+ * The dashboard as its page sends it to the browser: the day series as points of a day or, past
+ * {@link DAILY_UP_TO_DAYS}, a week; the period by its dates alone. Nothing but strings, numbers,
+ * booleans, null, arrays and plain objects, so JSON carries it whole ({@link shownJson}).
+ */
+export type ShownDashboard = Omit<Dashboard, "revenueByDay" | "checkoutsByDay" | "period"> & {
+  period: Omit<Period, "start" | "end" | "previousStart">;
   weekly: boolean;
   /** Each point's days, and the previous period's days at the same place (`previousDate` to `previousTo`). */
   revenue: (Week<DayRevenue> & { previousTo: string })[];
@@ -44,11 +50,13 @@ export type ShownDashboard = Omit<Dashboard, "revenueByDay" | "checkoutsByDay"> 
 };
 
 /** `dashboard` with its day series as shown (a year's 365 days would be most of the page's weight). */
-export function asShown({ revenueByDay, checkoutsByDay, ...rest }: Dashboard): ShownDashboard {
-  const weekly = rest.period.days > DAILY_UP_TO_DAYS;
+export function asShown({ revenueByDay, checkoutsByDay, period, ...rest }: Dashboard): ShownDashboard {
+  const { start: _start, end: _end, previousStart: _previousStart, ...dates } = period;
+  const weekly = period.days > DAILY_UP_TO_DAYS;
   const runs = <T>(days: readonly T[]) => runsOf(days, weekly ? 7 : 1);
   return {
     ...rest,
+    period: dates,
     weekly,
     // A point's previous days end where its last day's do (sent, so that the browser's bundle
     // needs none of the calendar's code, which the shop's own pages share).
@@ -56,3 +64,15 @@ export function asShown({ revenueByDay, checkoutsByDay, ...rest }: Dashboard): S
     checkouts: runs(checkoutsByDay).map(pointOf),
   };
 }
+
+/** A shown dashboard as JSON: what the page hands its view ({@link readShownJson} reads it back). */
+export type ShownJson = string & { readonly shown: unique symbol };
+
+/**
+ * {@link asShown}'s dashboard as one string. React would otherwise describe each of its thousand
+ * values to the browser one by one, and read each back again to render the page's HTML: the
+ * largest part of the home's rendering. One string is written once and read by JSON.parse.
+ */
+export const shownJson = (dashboard: Dashboard): ShownJson => JSON.stringify(asShown(dashboard)) as ShownJson;
+
+export const readShownJson = (json: ShownJson): ShownDashboard => JSON.parse(json) as ShownDashboard;

@@ -5,7 +5,7 @@ import { luandaMinute } from "@/lib/luanda-time";
 import { webhookEventPagePath, orderPagePath } from "@/lib/orders/order-flash";
 import { currentHome } from "@/lib/dashboard/dashboard-admin";
 import { parsePeriod } from "@/lib/dashboard/period-query";
-import { asShown } from "@/lib/dashboard/weeks-admin";
+import { shownJson } from "@/lib/dashboard/weeks-admin";
 import { getEnv } from "@/lib/env";
 import { DashboardView } from "@/components/admin/dashboard/dashboard";
 import { adminState } from "@/lib/http/admin-guard";
@@ -91,7 +91,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       </dl>
       <p className="text-sm text-stone-600">{t.admin.periodNote}</p>
       <AttentionSection attention={attention} t={t} />
-      <DashboardView data={asShown(dashboard)} lang={lang} locale={t.locale} invalid={invalid} />
+      <DashboardView json={shownJson(dashboard)} lang={lang} locale={t.locale} invalid={invalid} />
     </section>
   );
 }

@@ -1,11 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import type { Compared, Dashboard } from "@/lib/dashboard/dashboard-admin";
 import type { DashboardSeries } from "@/lib/dashboard/dashboard-csv-admin";
 import { PERIOD_KINDS, periodQuery } from "@/lib/dashboard/period-names";
-import type { ShownDashboard } from "@/lib/dashboard/weeks-admin";
+import { readShownJson, type ShownDashboard, type ShownJson } from "@/lib/dashboard/weeks-admin";
 import { backOfficeTexts, type BackOfficeTexts } from "@/lib/i18n/back-office";
 import type { Lang } from "@/lib/i18n/dictionaries";
 import { formatAoa, formatCount } from "@/lib/money";
@@ -15,8 +15,8 @@ import { BarsChart, RevenueChart } from "./charts-lazy";
  * The owner's dashboard (lib/dashboard/dashboard-admin.ts) on the back office's home: the period
  * form, the figures beside the previous period's, and a panel per picture, each with its title, a
  * sentence that says what it shows, the picture, its table (a toggle) and its CSV. A client
- * component: the page sends the dashboard once, as data, and this renders its HTML on the server
- * and in the browser alike (docs/back-office.md#the-dashboard).
+ * component: the page sends the dashboard once, as one JSON string, and this renders its HTML on
+ * the server and in the browser alike (docs/back-office.md#the-dashboard).
  */
 
 type Words = BackOfficeTexts["dashboard"];
@@ -49,17 +49,19 @@ const shortSpan = ({ date, to }: { date: string; to: string }) =>
   to === date ? shortDate(date) : `${shortDate(date)}–${shortDate(to)}`;
 
 export function DashboardView({
-  data,
+  json,
   lang,
   locale,
   invalid,
 }: {
-  data: ShownDashboard;
+  /** The dashboard, as one string (lib/dashboard/weeks-admin.ts). */
+  json: ShownJson;
   lang: Lang;
   /** The page's locale (percentages); amounts are always kwanza as the shop writes them. */
   locale: string;
   invalid: boolean;
 }) {
+  const data = useMemo(() => readShownJson(json), [json]);
   const text = backOfficeTexts(lang).dashboard;
   const { period, figures } = data;
   const count = formatCount;

@@ -10,6 +10,7 @@ import { EXPORT_COLUMNS, ordersCsv, parseExportRange } from "@/lib/orders/export
 import { listAdminOrders, parseOrdersQuery } from "@/lib/orders/orders-admin";
 import { adminOverview } from "@/lib/orders/overview-admin";
 import { pgRunner } from "@/lib/db/sql-runner";
+import { asShown, readShownJson, shownJson } from "@/lib/dashboard/weeks-admin";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
@@ -491,6 +492,15 @@ describe("the page's dashboard", () => {
     expect(
       (await currentDashboard(client, PERIOD, { lowStockThreshold: THRESHOLD, now: NOW })).figures.revenueAoa.current,
     ).toBe(30_500);
+  });
+});
+
+describe("the dashboard the page hands its view", () => {
+  it("is carried whole by its JSON, for a period of days and one of weeks", async () => {
+    for (const period of [PERIOD, periodOf("custom", "2026-01-01", "2026-12-01")]) {
+      const shown = asShown(await dashboard(period));
+      expect(readShownJson(shownJson(await dashboard(period)))).toStrictEqual(shown);
+    }
   });
 });
 
