@@ -19,10 +19,11 @@ import type { BaselineHandler, Scenario, ShopSettings } from "../lib/scenario";
  * lines, then `VACUUM ANALYZE` (what autovacuum would soon do; the dashboard's indexes are read
  * alone only where the visibility map says so).
  *
- * The app: Next's router, the admin guard (the session's row), the page's reads (the home's
- * totals, the attention list, and lib/dashboard/dashboard-sql-admin.ts's four statements through
- * Prisma) and the HTML of the figures, tables and pictures' data (the pictures are drawn in the
- * browser). The baseline: the same keeping of the closed days (lib/dashboard/dashboard-days-admin.ts,
+ * The app: Next's router, the admin guard (the session's row), the page's reads (the attention
+ * list, and the data version that says whether the home's totals and
+ * lib/dashboard/dashboard-sql-admin.ts's four statements, reused while it stays, must run again)
+ * and the HTML of the figures, the attention list and the pictures' data (the pictures are drawn
+ * in the browser). The baseline: the same keeping of the closed days (lib/dashboard/dashboard-days-admin.ts,
  * in a transaction of pg's) and the dashboard's same four statements (dashboardStatements builds
  * them without running them) through `pg`, at once, and the dashboard as JSON.
  */

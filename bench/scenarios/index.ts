@@ -7,7 +7,12 @@ import { productsScenario } from "./products";
 import { searchScenario } from "./search";
 import { webhookConScenario, webhookDuplicateScenario } from "./webhooks";
 
-/** Every scenario, in the order they run. */
+/**
+ * Every scenario, in the order they run. The dashboard's come before the payments': those write
+ * some 15 000 orders dated today, and their jobs go on changing orders for a while after, so a
+ * dashboard measured after them would be a day of 15 000 orders read again at every change, not
+ * the year of 100 000 orders its goal is stated over (bench/README.md).
+ */
 export const SCENARIOS: readonly Scenario[] = [
   productsScenario,
   catalogPageScenario,
@@ -16,11 +21,11 @@ export const SCENARIOS: readonly Scenario[] = [
   searchScenario,
   categoryPageScenario,
   categoryPage2Scenario,
+  dashboardMonthScenario,
+  dashboardYearScenario,
   webhookConScenario,
   webhookDuplicateScenario,
   createOrderScenario,
-  dashboardMonthScenario,
-  dashboardYearScenario,
 ];
 
 /** The scenarios named in BENCH_SCENARIOS (comma-separated), or all of them. */
