@@ -13,6 +13,8 @@ import { PrismaClient } from "../generated/prisma/client";
  * connection first sets its session's lock_timeout and statement_timeout.
  */
 
+const noop = () => undefined;
+
 /** Vercel's advice for functions: a suspended instance should not keep idle connections open. */
 const VERCEL_IDLE_TIMEOUT_MS = 5_000;
 /** pg's own default, for long-running servers. */
@@ -47,14 +49,18 @@ export function sessionTimeouts(env: Pick<DatabaseEnv, "lockTimeoutMs" | "statem
 
 function createClient() {
   const env = getDatabaseEnv();
-  const pool = new pg.Pool(poolConfig(env));
-  // pg runs a client's queries in order, so this one comes before whatever the client was taken
-  // for. A failure is the connection's (the next query on it fails too), not worth a crash.
-  // Both 0: nothing to send (docs/database.md: a proxy that pins a connection once it sees a SET).
-  if (env.lockTimeoutMs > 0 || env.statementTimeoutMs > 0) {
-    const timeouts = sessionTimeouts(env);
-    pool.on("connect", (connection) => void connection.query(timeouts).catch(() => undefined));
-  }
+  const timeouts = sessionTimeouts(env);
+  const pool = new pg.Pool({
+    ...poolConfig(env),
+    // The pool hands a new connection out once this has run, so it comes before whatever the
+    // connection was taken for (a query sent meanwhile would be a second one on a busy client,
+    // which pg 9 refuses). A failure is the connection's (the next query on it fails too), not
+    // worth refusing the connection for. Both 0: nothing to send (docs/database.md: a proxy that
+    // pins a connection once it sees a SET).
+    ...(env.lockTimeoutMs > 0 || env.statementTimeoutMs > 0
+      ? { onConnect: (connection: pg.ClientBase) => connection.query(timeouts).then(noop, noop) }
+      : {}),
+  });
   // On Vercel, keeps the function from being suspended until the pool has closed its idle
   // connections (idleTimeoutMillis after the last query, plus 100 ms), so they are not left
   // open on the database while the instance sleeps. It does nothing outside Vercel's functions.

@@ -16,8 +16,11 @@ import { CREATION_FAILURE_REASONS } from "./cancel-reasons";
 /** Webhook outcomes (lib/orders/receive-webhook.ts) that need a person: no order, or a body the shop could not read. */
 export const WEBHOOK_ATTENTION_OUTCOMES = ["unmatched", "malformed_json", "invalid_payload"] as const;
 
-/** Items shown per kind; the rest are counted. */
-export const ATTENTION_LIST_LIMIT = 20;
+/**
+ * Items shown per kind, newest first; the rest are counted. Four kinds of twenty made eighty items
+ * above the dashboard on a phone; resolving one brings the next.
+ */
+export const ATTENTION_LIST_LIMIT = 10;
 
 export interface AttentionOrder {
   externalTransactionId: string;

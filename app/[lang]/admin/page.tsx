@@ -183,7 +183,7 @@ function AttentionSection({ attention, t }: { attention: Attention; t: Dictionar
                 ) : (
                   <span className="font-mono break-all">{item.label}</span>
                 )}
-                {/* One text: the home lists up to eighty of these, and each element is work on every visit. */}
+                {/* One text: the home lists up to forty of these, and each element is work on every visit. */}
                 <span className="break-words text-stone-700 tabular-nums">
                   {item.detail ? `${luandaMinute(item.at)} · ${item.detail}` : luandaMinute(item.at)}
                 </span>
