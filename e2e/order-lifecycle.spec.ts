@@ -56,7 +56,7 @@ test("approved at the service: the signed webhook confirms the order and after()
         ).map((job) => `${job.type} ${job.status}`),
       { message: "the webhook's jobs run after the reply, in the same server" },
     )
-    .toEqual(["clear-cart DONE", "confirmation-mail DONE", "record-invoice DONE", "shopper-paid-mail DONE"]);
+    .toEqual(["clear-cart DONE", "confirmation-mail DONE", "record-invoice DONE"]);
   const invoices = await query(
     "SELECT 1 FROM invoices i JOIN orders o ON o.id = i.order_id WHERE o.external_transaction_id = $1",
     [order.externalTransactionId],

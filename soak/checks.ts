@@ -14,8 +14,12 @@ export interface CheckResult {
   violations: string[];
 }
 
-/** The jobs a final transition enqueues (lib/jobs/job-types.ts), each exactly once and DONE. */
-const CON_JOBS = ["confirmation-mail", "clear-cart", "record-invoice", "shopper-paid-mail"];
+/**
+ * The jobs a final transition enqueues (lib/jobs/job-types.ts), each exactly once and DONE; the
+ * shopper's paid mail only for an order with the shopper's email.
+ */
+const CON_JOBS = ["confirmation-mail", "clear-cart", "record-invoice"];
+const CON_JOBS_WITH_EMAIL = [...CON_JOBS, "shopper-paid-mail"];
 const CAN_JOBS = ["release-stock", "reopen-cart"];
 const WEBHOOK_ANSWER_LIMIT_MS = 5_000;
 const MAX_LISTED = 8;
@@ -63,6 +67,7 @@ interface ShopOrder {
   external_transaction_id: string;
   status: string;
   paid_after_cancel_at: Date | null;
+  has_email: boolean;
   transitions: number;
   jobs: { type: string; status: string }[];
 }
@@ -76,6 +81,7 @@ export async function checkPayments(database: pg.Pool, control: ControlClient): 
   const serviceOrders = await control.orders();
   const { rows } = await database.query<ShopOrder>(`
     SELECT o.external_transaction_id, o.status::text AS status, o.paid_after_cancel_at,
+      o.customer_email IS NOT NULL AS has_email,
       (SELECT count(*) FROM webhook_events e
         WHERE e.external_transaction_id = o.external_transaction_id AND e.outcome = 'transitioned')::int AS transitions,
       COALESCE((SELECT json_agg(json_build_object('type', j.type, 'status', j.status)) FROM jobs j WHERE j.order_id = o.id), '[]') AS jobs
@@ -106,7 +112,7 @@ export async function checkPayments(database: pg.Pool, control: ControlClient): 
     }
     if (order.status === "CON") {
       paid += 1;
-      jobsDone(order, CON_JOBS);
+      jobsDone(order, order.has_email ? CON_JOBS_WITH_EMAIL : CON_JOBS);
     } else if (order.status === "CAN" && order.paid_after_cancel_at) {
       paidAfterCancel += 1;
       jobsDone(order, ["paid-after-cancel-mail"]);

@@ -13,7 +13,8 @@ export interface BenchOrder {
   amountAoa: number;
 }
 
-export const CON_JOBS: readonly JobType[] = jobsForTransition("CON");
+/** The jobs a CON enqueues for the bench's orders, which have no shopper's email. */
+export const CON_JOBS: readonly JobType[] = jobsForTransition("CON", false);
 
 /** The dedupe keys of the jobs a CON transition enqueues for this order, sorted. */
 export const conJobKeys = (externalTransactionId: string) =>

@@ -18,7 +18,7 @@ export const JOB_TYPES = {
   reopenCart: "reopen-cart",
   /** CON for a CAN order: mail the orders mailbox that a cancelled order was paid (fulfil or refund). */
   paidAfterCancelMail: "paid-after-cancel-mail",
-  /** CON: mail the shopper (the order's customer_email, when given) that the order is paid. */
+  /** CON: mail the shopper that the order is paid; enqueued only for an order with a customer_email. */
   shopperPaidMail: "shopper-paid-mail",
   /** A fulfilment change (shipped, ready for pickup, delivered, collected): mail the shopper, when there is an email. */
   fulfilmentMail: "fulfilment-mail",
@@ -42,10 +42,15 @@ export interface OrderJobPayload {
   externalTransactionId: string;
 }
 
-export function jobsForTransition(to: Exclude<PaymentStatus, "PEN">): JobType[] {
-  return to === "CON"
-    ? [JOB_TYPES.confirmationMail, JOB_TYPES.clearCart, JOB_TYPES.recordInvoice, JOB_TYPES.shopperPaidMail]
-    : [JOB_TYPES.releaseStock, JOB_TYPES.reopenCart];
+/**
+ * The jobs a transition to `to` enqueues for an order: all of these for an order with the
+ * shopper's email, and without the shopper's paid mail for one without (a job that could only be
+ * skipped would be a row and a run for nothing, on every payment).
+ */
+export function jobsForTransition(to: Exclude<PaymentStatus, "PEN">, shopperEmail = true): JobType[] {
+  if (to !== "CON") return [JOB_TYPES.releaseStock, JOB_TYPES.reopenCart];
+  const jobs = [JOB_TYPES.confirmationMail, JOB_TYPES.clearCart, JOB_TYPES.recordInvoice];
+  return shopperEmail ? [...jobs, JOB_TYPES.shopperPaidMail] : jobs;
 }
 
 /**

@@ -155,7 +155,10 @@ WITH target AS (
          jsonb_build_object('orderId', job.id, 'externalTransactionId', job.external_transaction_id), job.id
   FROM (
     SELECT changed.id, changed.external_transaction_id, type FROM changed
-      CROSS JOIN unnest(${jobTypes}::text[]) AS type WHERE changed.status <> 'PEN'
+      CROSS JOIN unnest(${jobTypes}::text[]) AS type
+      WHERE changed.status <> 'PEN'
+        -- The shopper's paid mail only for an order with the shopper's email (jobsForTransition).
+        AND (type <> ${JOB_TYPES.shopperPaidMail} OR changed.customer_email IS NOT NULL)
     UNION ALL
     SELECT late.id, late.external_transaction_id, ${JOB_TYPES.paidAfterCancelMail}::text FROM late
   ) job

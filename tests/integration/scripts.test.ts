@@ -168,7 +168,6 @@ describe("npm run reconcile", () => {
       { type: "clear-cart", status: "DONE" },
       { type: "confirmation-mail", status: "DONE" },
       { type: "record-invoice", status: "DONE" },
-      { type: "shopper-paid-mail", status: "DONE" },
     ]);
   });
 });

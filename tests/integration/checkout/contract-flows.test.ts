@@ -118,7 +118,7 @@ describe("contract 3: states and transitions", () => {
     const deliveries = await delivered(placed.externalTransactionId, 2);
     expect(deliveries.map((d) => d.attempts.at(-1)?.status)).toEqual([200, 200]);
     expect(await order(placed.externalTransactionId)).toEqual(before);
-    expect(await jobsOf(placed.externalTransactionId)).toHaveLength(4);
+    expect(await jobsOf(placed.externalTransactionId)).toHaveLength(3);
   });
 });
 
@@ -162,12 +162,7 @@ describe("contract 6.1: the webhook", () => {
     await drive(placed.externalTransactionId, "redeliver");
     await delivered(placed.externalTransactionId, 3);
     await settleAfterTasks();
-    expect((await jobsOf(placed.externalTransactionId)).map((job) => job.status)).toEqual([
-      "DONE",
-      "DONE",
-      "DONE",
-      "DONE",
-    ]);
+    expect((await jobsOf(placed.externalTransactionId)).map((job) => job.status)).toEqual(["DONE", "DONE", "DONE"]);
     expect((await eventsOf(placed.externalTransactionId)).map((event) => event.outcome).sort()).toEqual([
       "already_final",
       "already_final",
@@ -205,7 +200,7 @@ describe("contract 6.1: the webhook", () => {
     await drive(placed.externalTransactionId, "redeliver");
     await delivered(placed.externalTransactionId);
     expect(await order(placed.externalTransactionId)).toEqual(confirmed);
-    expect(await jobsOf(placed.externalTransactionId)).toHaveLength(4);
+    expect(await jobsOf(placed.externalTransactionId)).toHaveLength(3);
   });
 
   it("an out-of-order PEN after CON changes nothing", async () => {

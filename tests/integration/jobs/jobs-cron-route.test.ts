@@ -70,7 +70,6 @@ describe("/api/cron/jobs", () => {
       "QUEUED",
       "QUEUED",
       "QUEUED",
-      "QUEUED",
     ]);
     await client.job.deleteMany();
   });
@@ -80,13 +79,8 @@ describe("/api/cron/jobs", () => {
     const order = await insertTestOrder();
     await applyPaymentUpdate(client, { externalTransactionId: order.externalTransactionId }, { status: "CON" });
     const response = await call(method, { cronSecret: SECRET, authorization: `Bearer ${SECRET}` });
-    expect(response).toEqual({ status: 200, body: { done: 4, retried: 0, parked: 0 } });
-    expect((await jobsOf(order.externalTransactionId)).map((job) => job.status)).toEqual([
-      "DONE",
-      "DONE",
-      "DONE",
-      "DONE",
-    ]);
+    expect(response).toEqual({ status: 200, body: { done: 3, retried: 0, parked: 0 } });
+    expect((await jobsOf(order.externalTransactionId)).map((job) => job.status)).toEqual(["DONE", "DONE", "DONE"]);
     expect(await client.email.count({ where: { jobKey: `confirmation-mail:${order.externalTransactionId}` } })).toBe(1);
     // Nothing left: the next call has nothing to do.
     expect((await call(method, { cronSecret: SECRET, authorization: `Bearer ${SECRET}` })).body).toEqual({

@@ -109,7 +109,6 @@ describe("GET /api/pay/order/:externalTransactionId/status", () => {
       ["clear-cart", "DONE"],
       ["confirmation-mail", "DONE"],
       ["record-invoice", "DONE"],
-      ["shopper-paid-mail", "DONE"],
     ]);
     const before = await db().order.findUniqueOrThrow({
       where: { externalTransactionId: order.externalTransactionId },
@@ -119,7 +118,7 @@ describe("GET /api/pay/order/:externalTransactionId/status", () => {
     expect(
       await db().order.findUniqueOrThrow({ where: { externalTransactionId: order.externalTransactionId } }),
     ).toEqual(before);
-    expect(await jobsOf(order.externalTransactionId)).toHaveLength(4);
+    expect(await jobsOf(order.externalTransactionId)).toHaveLength(3);
   });
 
   it("a webhook first, then the fallback: the fallback finds the order final and does not ask", async () => {

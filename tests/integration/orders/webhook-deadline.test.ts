@@ -151,7 +151,7 @@ describe("a webhook whose order another session keeps locked", () => {
     await settleAfterTasks();
     expect(await stateOf(order)).toMatchObject({
       status: "CON",
-      jobs: ["clear-cart", "confirmation-mail", "record-invoice", "shopper-paid-mail"],
+      jobs: ["clear-cart", "confirmation-mail", "record-invoice"],
       events: ["transitioned", "already_final"],
     });
   });
