@@ -5,6 +5,7 @@
  */
 import type pg from "pg";
 import type { ControlClient } from "pay-sandbox/client";
+import { jobsForTransition } from "../lib/jobs/job-types";
 import type { HttpLog } from "./http-log";
 
 export interface CheckResult {
@@ -14,13 +15,8 @@ export interface CheckResult {
   violations: string[];
 }
 
-/**
- * The jobs a final transition enqueues (lib/jobs/job-types.ts), each exactly once and DONE; the
- * shopper's paid mail only for an order with the shopper's email.
- */
-const CON_JOBS = ["confirmation-mail", "clear-cart", "record-invoice"];
-const CON_JOBS_WITH_EMAIL = [...CON_JOBS, "shopper-paid-mail"];
-const CAN_JOBS = ["release-stock", "reopen-cart"];
+/** The jobs a final transition enqueues, each exactly once and DONE. */
+const CAN_JOBS = jobsForTransition("CAN");
 const WEBHOOK_ANSWER_LIMIT_MS = 5_000;
 const MAX_LISTED = 8;
 
@@ -112,7 +108,7 @@ export async function checkPayments(database: pg.Pool, control: ControlClient): 
     }
     if (order.status === "CON") {
       paid += 1;
-      jobsDone(order, order.has_email ? CON_JOBS_WITH_EMAIL : CON_JOBS);
+      jobsDone(order, jobsForTransition("CON", order.has_email));
     } else if (order.status === "CAN" && order.paid_after_cancel_at) {
       paidAfterCancel += 1;
       jobsDone(order, ["paid-after-cancel-mail"]);

@@ -80,60 +80,46 @@ export async function unsealAdminSession(
   now = Date.now(),
 ): Promise<string | undefined> {
   if (!cookieValue) return undefined;
-  const seal = await openedSeal(cookieValue, admin);
-  if (!seal) return undefined;
-  const ageSeconds = now / 1000 - seal.iat;
-  return ageSeconds >= -60 && ageSeconds < ADMIN_SESSION_SECONDS ? seal.sid : undefined;
-}
-
-/** What a seal held: its session, when it was made, and until when iron itself accepts it. */
-interface OpenedSeal {
-  sid: string;
-  iat: number;
-  /** The seal's own expiry (ms), which its HMAC covers. */
-  expiresAt: number;
-  secret: string;
-  password: string;
+  const sealed = await openedSeal(cookieValue, admin.sessionSecret);
+  if (!sealed) return undefined;
+  const ageSeconds = now / 1000 - sealed.iat;
+  const fingerprint = Buffer.from(passwordFingerprint(admin));
+  const sealedFingerprint = Buffer.from(sealed.pw);
+  const live =
+    ageSeconds >= -60 &&
+    ageSeconds < ADMIN_SESSION_SECONDS &&
+    sealedFingerprint.length === fingerprint.length &&
+    timingSafeEqual(sealedFingerprint, fingerprint);
+  return live ? sealed.sid : undefined;
 }
 
 /** Seals opened lately, by cookie value: a few owners' tabs, each asking on every page. */
 const OPENED_SIZE = 256;
-const opened = new Map<string, OpenedSeal>();
+/** What each held, the secret it opened under, and the seal's own expiry (ms), which its HMAC covers. */
+const opened = new Map<string, { data: z.infer<typeof sealedSchema>; secret: string; expiresAt: number }>();
 
 /**
- * The seal's data when `cookieValue` is a seal under this secret, made for the current password,
- * and not past its own expiry; undefined for anything else. Opening one (key derivations, a
- * decryption and an HMAC) cost a back-office page more than any of its statements, so a seal
- * opened once is remembered until it expires: only cookies that opened are kept, so a client
- * sending made-up ones fills nothing.
+ * What `cookieValue` holds when it is a seal of ours under `secret`, untampered and not past its
+ * own expiry; undefined for anything else. Opening one (key derivations, a decryption and an
+ * HMAC) cost a back-office page more than any of its statements, so a seal opened once is
+ * remembered until it expires; the checks on what it holds run every time. Only cookies that
+ * opened are kept, so a client sending made-up ones fills nothing.
  */
-async function openedSeal(cookieValue: string, admin: AdminConfig): Promise<OpenedSeal | undefined> {
+async function openedSeal(cookieValue: string, secret: string): Promise<z.infer<typeof sealedSchema> | undefined> {
   const kept = opened.get(cookieValue);
-  if (kept && kept.secret === admin.sessionSecret && kept.password === admin.password && kept.expiresAt > Date.now())
-    return kept;
+  if (kept && kept.secret === secret && kept.expiresAt > Date.now()) return kept.data;
   const parsed = sealedSchema.safeParse(
-    await unsealData(cookieValue, { password: admin.sessionSecret, ttl: ADMIN_SESSION_SECONDS }),
+    await unsealData(cookieValue, { password: secret, ttl: ADMIN_SESSION_SECONDS }),
   );
   if (!parsed.success) return undefined;
-  const fingerprint = Buffer.from(passwordFingerprint(admin));
-  const sealedFingerprint = Buffer.from(parsed.data.pw);
-  if (sealedFingerprint.length !== fingerprint.length || !timingSafeEqual(sealedFingerprint, fingerprint))
-    return undefined;
   // iron's format: Fe26.2*id*salt*iv*data*expiration*hmac salt*hmac, then ~2 (iron-session's version).
   const expiresAt = Number(cookieValue.split("~")[0]!.split("*")[5]);
-  const seal = {
-    sid: parsed.data.sid,
-    iat: parsed.data.iat,
-    expiresAt,
-    secret: admin.sessionSecret,
-    password: admin.password,
-  };
   if (Number.isSafeInteger(expiresAt)) {
     opened.delete(cookieValue);
-    opened.set(cookieValue, seal);
+    opened.set(cookieValue, { data: parsed.data, secret, expiresAt });
     if (opened.size > OPENED_SIZE) opened.delete(opened.keys().next().value!);
   }
-  return seal;
+  return parsed.data;
 }
 
 /** The id of the open session `cookieValue` stands for, or undefined: a valid seal whose row is still there and unexpired. */
