@@ -56,49 +56,83 @@ export interface ClaimOptions {
  * outcome of the runner that took the job over.
  */
 export async function claimJobs(client: SqlRunner, options: ClaimOptions): Promise<ClaimedJob[]> {
-  const ids = options.ids ? options.ids.filter((id) => isUuid(id)) : null;
-  if (options.limit < 1 || ids?.length === 0) return [];
-  const leaseMs = Math.round(options.leaseMs ?? DEFAULT_LEASE_MS);
-  const rows = await client.$queryRaw<
-    {
-      id: string;
-      type: string;
-      dedupeKey: string;
-      payload: unknown;
-      attempt: number;
-      maxAttempts: number;
-      reclaimed: boolean;
-    }[]
-  >(Prisma.sql`
-WITH queued AS MATERIALIZED (
+  return (await completeAndClaim(client, [], options)).claimed;
+}
+
+/** Marks the job DONE; false when this runner no longer holds it (its lease expired and another took over). */
+export async function completeJob(client: SqlRunner, job: Pick<ClaimedJob, "id" | "attempt">): Promise<boolean> {
+  return (await completeAndClaim(client, [job], { limit: 0 })).completed.has(job.id);
+}
+
+/**
+ * Marks the `done` jobs DONE, each only while this runner still holds it (as {@link completeJob}),
+ * and claims up to `claim.limit` due jobs (as {@link claimJobs}), in one statement: a runner that
+ * finished a job and takes the next sends one round trip, not two, and jobs that finished
+ * together are marked together. `completed` holds the ids that were still this runner's.
+ */
+export async function completeAndClaim(
+  client: SqlRunner,
+  done: readonly Pick<ClaimedJob, "id" | "attempt">[],
+  claim: ClaimOptions,
+): Promise<{ completed: Set<string>; claimed: ClaimedJob[] }> {
+  const ids = claim.ids ? claim.ids.filter((id) => isUuid(id)) : null;
+  const limit = ids?.length === 0 ? 0 : Math.max(0, claim.limit);
+  if (limit === 0 && done.length === 0) return { completed: new Set(), claimed: [] };
+  const leaseMs = Math.round(claim.leaseMs ?? DEFAULT_LEASE_MS);
+  const doneIds = done.map((job) => job.id);
+  // A completed job's row has only its id; the claimed ones come oldest first.
+  const rows = await client.$queryRaw<(ClaimedJob & { kind: "claimed" | "completed"; runAt: Date | null })[]>(
+    Prisma.sql`
+WITH finished AS (
+  UPDATE jobs SET status = 'DONE', locked_at = NULL, updated_at = now()
+  FROM unnest(${doneIds}::uuid[], ${done.map((job) => job.attempt)}::int[]) AS d(id, attempt)
+  WHERE jobs.id = d.id AND jobs.status = 'RUNNING' AND jobs.attempts = d.attempt
+  RETURNING jobs.id
+), queued AS MATERIALIZED (
   SELECT id, run_at, false AS reclaimed FROM jobs
   WHERE status = 'QUEUED' AND run_at <= now() AND (${ids}::uuid[] IS NULL OR id = ANY(${ids}::uuid[]))
   ORDER BY run_at, id
-  LIMIT ${options.limit}::int
+  LIMIT ${limit}::int
   FOR UPDATE SKIP LOCKED
 ), expired AS MATERIALIZED (
+  -- Not one being marked DONE here: a row changes once per statement.
   SELECT id, run_at, true AS reclaimed FROM jobs
   WHERE status = 'RUNNING' AND locked_at < now() - ${leaseMs}::int * interval '1 millisecond'
     AND attempts < max_attempts AND (${ids}::uuid[] IS NULL OR id = ANY(${ids}::uuid[]))
+    AND id <> ALL(${doneIds}::uuid[])
   ORDER BY run_at, id
-  LIMIT ${options.limit}::int
+  LIMIT ${limit}::int
   FOR UPDATE SKIP LOCKED
 ), due AS (
   SELECT id, reclaimed FROM (SELECT * FROM queued UNION ALL SELECT * FROM expired) candidates
   ORDER BY run_at, id
-  LIMIT ${options.limit}::int
+  LIMIT ${limit}::int
+), claimed AS (
+  UPDATE jobs j SET
+    status = 'RUNNING',
+    locked_at = now(),
+    attempts = j.attempts + 1,
+    last_error = CASE WHEN due.reclaimed THEN ${LEASE_LOST_MESSAGE} ELSE j.last_error END,
+    updated_at = now()
+  FROM due
+  WHERE j.id = due.id
+  RETURNING j.id, j.type, j.dedupe_key, j.payload, j.attempts, j.max_attempts, j.run_at, due.reclaimed
 )
-UPDATE jobs j SET
-  status = 'RUNNING',
-  locked_at = now(),
-  attempts = j.attempts + 1,
-  last_error = CASE WHEN due.reclaimed THEN ${LEASE_LOST_MESSAGE} ELSE j.last_error END,
-  updated_at = now()
-FROM due
-WHERE j.id = due.id
-RETURNING j.id, j.type, j.dedupe_key AS "dedupeKey", j.payload, j.attempts AS attempt,
-          j.max_attempts AS "maxAttempts", due.reclaimed`);
-  return rows;
+SELECT * FROM (
+  SELECT 'claimed' AS kind, id, type, dedupe_key AS "dedupeKey", payload, attempts AS attempt,
+         max_attempts AS "maxAttempts", reclaimed, run_at AS "runAt" FROM claimed
+  UNION ALL
+  SELECT 'completed', id, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM finished
+) answer
+ORDER BY kind, "runAt", id`,
+  );
+  const completed = new Set<string>();
+  const claimed: ClaimedJob[] = [];
+  for (const { kind, runAt: _runAt, ...job } of rows) {
+    if (kind === "completed") completed.add(job.id);
+    else claimed.push(job);
+  }
+  return { completed, claimed };
 }
 
 /**
@@ -133,15 +167,6 @@ UPDATE jobs SET status = 'PARKED', locked_at = NULL, last_error = ${LEASE_LOST_M
 WHERE status = 'RUNNING' AND locked_at < now() - ${Math.round(leaseMs)}::int * interval '1 millisecond'
   AND attempts >= max_attempts
 RETURNING id, type, attempts`);
-}
-
-/** Marks the job DONE; false when this runner no longer holds it (its lease expired and another took over). */
-export async function completeJob(client: SqlRunner, job: Pick<ClaimedJob, "id" | "attempt">): Promise<boolean> {
-  const rows = await client.$queryRaw<{ id: string }[]>(Prisma.sql`
-UPDATE jobs SET status = 'DONE', locked_at = NULL, updated_at = now()
-WHERE id = ${job.id}::uuid AND status = 'RUNNING' AND attempts = ${job.attempt}::int
-RETURNING id`);
-  return rows.length === 1;
 }
 
 export interface RetryPolicy {

@@ -8,8 +8,7 @@ import { createMailer, mailer as sharedMailer, type Mailer } from "../mail";
 import { TimeoutError, withTimeout } from "../timeout";
 import { jobHandlers, type Database, type JobContext, type JobHandler, type JobResult } from "./handlers";
 import {
-  claimJobs,
-  completeJob,
+  completeAndClaim,
   DEFAULT_LEASE_MS,
   describeJobError,
   failJob,
@@ -62,17 +61,20 @@ export interface RunOptions {
 
 export const DEFAULT_JOB_TIMEOUT_MS = 30_000;
 
+/** Jobs one run claims at most, unless told otherwise. */
+const DEFAULT_RUN_LIMIT = 100;
+
 type Outcome = "done" | "retried" | "parked" | "lease_lost";
 
 /** Runs due jobs (or the given ones) until none is left, `limit` is reached or the deadline passes. */
 export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> {
   const client = options.db ?? db();
-  // The queue's own statements (claim, finish, park) go through pg itself on the app's pool: a
-  // payment's jobs are a dozen of them, where Prisma's path costs more than they do. A database
-  // given by the caller (a test's) runs them through its client.
+  // The queue's own statements (claim, finish, park), and the handlers' own SQL, go through pg
+  // itself on the app's pool, where Prisma's path costs more than they do. A database given by
+  // the caller (a test's) runs them through its client.
   const queue: SqlRunner = options.db ?? pgRunner(dbPool());
   const log = options.log ?? consoleLogger;
-  const limit = options.limit ?? 100;
+  const limit = options.limit ?? DEFAULT_RUN_LIMIT;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const timeoutMs = options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
   const handlers: Readonly<Record<string, JobHandler | undefined>> = options.handlers ?? jobHandlers;
@@ -91,59 +93,119 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
     log("error", "job.finished", { id: job.id, type: job.type, outcome: "parked", attempts: job.attempts });
   }
 
+  const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, limit));
+  const deps: RunOneDeps = {
+    queue,
+    handlers,
+    context: { db: client, sql: queue, mail: resolveMail },
+    timeoutMs,
+    log,
+    fail: { policy: options.retryPolicy, random: options.random },
+  };
+  // Each job runs in a slot of its own, so a slow or hanging job holds up one slot, not the others.
+  const running = new Set<Promise<void>>();
+  // Jobs whose handler succeeded, to be marked DONE by the next statement, with the next claim.
+  let succeeded: Succeeded[] = [];
   let claimed = 0;
-  // Once one lane finds nothing due, the others stop too instead of each asking again.
+  // Once a claim finds fewer due jobs than it asked for, there are none left for now.
   let exhausted = false;
+  // A statement of the queue's failed (the database is unreachable): claim no more, then throw it.
+  let failure: { error: unknown } | undefined;
   const mayClaim = () =>
     !exhausted &&
+    !failure &&
     claimed < limit &&
     !options.signal?.aborted &&
     (options.deadline === undefined || Date.now() < options.deadline);
 
-  // Each lane claims one job at a time, so a slow or hanging job holds up one lane, not a batch.
-  const lane = async () => {
-    while (mayClaim()) {
-      claimed++;
-      const [job] = await claimJobs(queue, { limit: 1, leaseMs, ids: options.ids });
-      if (!job) {
-        claimed--;
-        exhausted = true;
-        return;
-      }
-      const outcome = await runOne(job, {
-        queue,
-        handler: handlers[job.type],
-        context: { db: client, mail: resolveMail },
-        timeoutMs,
-        log,
-        fail: { policy: options.retryPolicy, random: options.random },
-      });
-      if (outcome !== "lease_lost") summary[outcome]++;
-    }
+  const start = (job: ClaimedJob) => {
+    const task: Promise<void> = runOne(job, deps)
+      .then(
+        (ran) => {
+          if (ran.outcome === "succeeded") succeeded.push({ job, started: ran.started, skipped: ran.skipped });
+          else if (ran.outcome !== "lease_lost") summary[ran.outcome]++;
+        },
+        (error: unknown) => void (failure ??= { error }),
+      )
+      .finally(() => running.delete(task));
+    running.add(task);
   };
-  const lanes = Math.max(1, Math.min(options.concurrency ?? 4, limit));
-  const results = await Promise.allSettled(Array.from({ length: lanes }, lane));
-  const failure = results.find((result) => result.status === "rejected");
-  if (failure) throw failure.reason;
+
+  for (;;) {
+    const wanted = mayClaim() ? Math.min(concurrency - running.size, limit - claimed) : 0;
+    if (wanted > 0 || (succeeded.length > 0 && !failure)) {
+      const finishing = succeeded;
+      succeeded = [];
+      let answer: Awaited<ReturnType<typeof completeAndClaim>>;
+      try {
+        answer = await completeAndClaim(
+          queue,
+          finishing.map(({ job }) => job),
+          { limit: Math.max(0, wanted), leaseMs, ids: options.ids },
+        );
+      } catch (error) {
+        failure ??= { error };
+        continue;
+      }
+      for (const { job, started, skipped } of finishing) {
+        const completed = answer.completed.has(job.id);
+        if (completed) summary.done++;
+        log(completed ? "info" : "warn", "job.finished", {
+          ...jobFields(job),
+          outcome: completed ? "done" : "lease_lost",
+          ms: Math.round(performance.now() - started),
+          skipped,
+        });
+      }
+      claimed += answer.claimed.length;
+      if (answer.claimed.length < wanted) exhausted = true;
+      for (const job of answer.claimed) start(job);
+      continue;
+    }
+    if (running.size === 0) break;
+    await Promise.race(running);
+  }
+  if (failure) throw failure.error;
   return summary;
+}
+
+/** A job whose handler succeeded, waiting to be marked DONE. */
+interface Succeeded {
+  job: ClaimedJob;
+  /** performance.now() when its handler started. */
+  started: number;
+  /** Why the handler had nothing to do, if so. */
+  skipped?: string;
 }
 
 interface RunOneDeps {
   queue: SqlRunner;
-  handler: JobHandler | undefined;
+  handlers: Readonly<Record<string, JobHandler | undefined>>;
   context: Omit<JobContext, "signal">;
   timeoutMs: number;
   log: Logger;
   fail: Parameters<typeof failJob>[3];
 }
 
-async function runOne(job: ClaimedJob, deps: RunOneDeps): Promise<Outcome> {
+const jobFields = (job: ClaimedJob) => ({
+  id: job.id,
+  type: job.type,
+  attempts: job.attempt,
+  maxAttempts: job.maxAttempts,
+});
+
+/**
+ * Runs the job's handler within its timeout. A failure is recorded at once (retried later or
+ * parked) and logged; a success is only reported, for the runner to mark DONE with its next claim.
+ */
+async function runOne(
+  job: ClaimedJob,
+  deps: RunOneDeps,
+): Promise<{ outcome: "succeeded"; started: number; skipped?: string } | { outcome: Exclude<Outcome, "done"> }> {
   const started = performance.now();
-  const fields = { id: job.id, type: job.type, attempts: job.attempt, maxAttempts: job.maxAttempts };
-  const ms = () => Math.round(performance.now() - started);
   let result: JobResult;
   try {
-    const { handler } = deps;
+    const handler = deps.handlers[job.type];
     if (!handler) throw new Error(`no handler for job type "${job.type}"`);
     result = await withTimeout(
       deps.timeoutMs,
@@ -154,22 +216,15 @@ async function runOne(job: ClaimedJob, deps: RunOneDeps): Promise<Outcome> {
     const failed = await failJob(deps.queue, job, error, deps.fail);
     const outcome = failed ? (failed.status === "PARKED" ? "parked" : "retried") : "lease_lost";
     deps.log(outcome === "retried" ? "warn" : "error", "job.finished", {
-      ...fields,
+      ...jobFields(job),
       outcome,
-      ms: ms(),
+      ms: Math.round(performance.now() - started),
       error: describeJobError(error),
       retryAt: failed?.status === "QUEUED" ? failed.runAt.toISOString() : undefined,
     });
-    return outcome;
+    return { outcome };
   }
-  const completed = await completeJob(deps.queue, job);
-  deps.log(completed ? "info" : "warn", "job.finished", {
-    ...fields,
-    outcome: completed ? "done" : "lease_lost",
-    ms: ms(),
-    skipped: result?.skipped,
-  });
-  return completed ? "done" : "lease_lost";
+  return { outcome: "succeeded", started, skipped: result?.skipped };
 }
 
 /** A job that did not finish within its timeout (the runner's withTimeout, lib/timeout.ts). */
@@ -195,8 +250,9 @@ let drainAgain = false;
  * Runs due jobs without the caller waiting for or handling the result, e.g. `after(() =>
  * drainJobsInBackground())` once a webhook has been answered. Single-flight per process: a call
  * while a drain is running does not start a second one, it asks the running one to go round
- * once more (so jobs enqueued meanwhile are not missed). Never rejects; failures are logged, and
- * whatever is left is picked up by the worker or the cron route.
+ * once more (so jobs enqueued meanwhile are not missed). It also goes round while a round ran as
+ * many jobs as its limit, until none is due or its time is up. Never rejects; failures are
+ * logged, and whatever is left is picked up by the worker or the cron route.
  */
 export function drainJobsInBackground(
   options: Omit<RunOptions, "deadline" | "ids"> & {
@@ -216,12 +272,17 @@ export function drainJobsInBackground(
     try {
       const finishBy = options.finishBy ?? Date.now() + DEFAULT_DRAIN_MS;
       const deadline = finishBy - (options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
+      const limit = options.limit ?? DEFAULT_RUN_LIMIT;
       let firstRound = true;
+      let more: boolean;
       do {
         drainAgain = false;
-        await runDueJobs({ ...options, deadline, parkAbandoned: firstRound });
+        const summary = await runDueJobs({ ...options, limit, deadline, parkAbandoned: firstRound });
         firstRound = false;
-      } while (drainAgain && Date.now() < deadline);
+        // A round that ran its whole limit left work behind (a burst of payments): go on, rather
+        // than leave it to the worker or the cron route once the requests stop coming.
+        more = summary.done + summary.retried + summary.parked >= limit;
+      } while ((drainAgain || more) && Date.now() < deadline);
     } catch (error) {
       log("error", "jobs.drain_failed", { error: describeJobError(error) });
     } finally {

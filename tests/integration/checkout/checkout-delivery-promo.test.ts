@@ -410,6 +410,7 @@ describe("a promo code's uses", () => {
       } as never,
       {
         db: client as never,
+        sql: client as never,
         mail: () => {
           throw new Error("no mail");
         },

@@ -78,6 +78,7 @@ async function claimedJob(order: TestOrder, type: JobType): Promise<ClaimedJob> 
 
 const context = () => ({
   db: client,
+  sql: client,
   mail: () => ({ mailer: outbox(), to: MAIL_TO }),
   signal: new AbortController().signal,
 });

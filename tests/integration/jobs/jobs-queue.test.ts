@@ -6,6 +6,7 @@ import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import {
   claimJobs,
+  completeAndClaim,
   completeJob,
   describeJobError,
   failJob,
@@ -191,6 +192,35 @@ describe("abandoned jobs (the runner died)", () => {
 });
 
 describe("finishing a claimed job", () => {
+  it("marks finished jobs DONE and claims the next ones in one statement, counting only those still held", async () => {
+    const [first, second, stale, next, later] = [
+      await insertJob({ runIn: -50 }),
+      await insertJob({ runIn: -40 }),
+      await insertJob({ runIn: -30 }),
+      await insertJob({ runIn: -20 }),
+      await insertJob({ runIn: -10 }),
+    ];
+    const held = await claimJobs(client, { limit: 3 });
+    expect(held.map((job) => job.id)).toEqual([first, second, stale]);
+    // The third's lease was taken over by another runner meanwhile: it is not this runner's to finish.
+    await client.$executeRaw`UPDATE jobs SET attempts = attempts + 1 WHERE id = ${stale}::uuid`;
+    const { completed, claimed } = await completeAndClaim(client, held, { limit: 1 });
+    expect([...completed].sort()).toEqual([first, second].sort());
+    expect(claimed.map((job) => job.id)).toEqual([next]);
+    expect(await row(first)).toMatchObject({ status: "DONE", lockedAt: null });
+    expect(await row(stale)).toMatchObject({ status: "RUNNING", attempts: 2 });
+    expect(await row(next)).toMatchObject({ status: "RUNNING", attempts: 1 });
+    expect((await row(later)).status).toBe("QUEUED");
+  });
+
+  it("never claims back, as abandoned, a job it is marking DONE in the same statement", async () => {
+    const id = await insertJob({ status: "RUNNING", lockedAgo: 120, attempts: 1 });
+    const { completed, claimed } = await completeAndClaim(client, [{ id, attempt: 1 }], { limit: 5, leaseMs: 60_000 });
+    expect([...completed]).toEqual([id]);
+    expect(claimed).toEqual([]);
+    expect(await row(id)).toMatchObject({ status: "DONE", attempts: 1 });
+  });
+
   it("success: DONE, unlocked", async () => {
     const id = await insertJob();
     const [job] = await claimJobs(client, { limit: 1 });

@@ -73,6 +73,31 @@ describe("runDueJobs", () => {
     ]);
   });
 
+  it("marks a finished job DONE in the statement that claims the next: about one statement a job", async () => {
+    const ids = await Promise.all(Array.from({ length: 8 }, () => insertJob("ok")));
+    let statements = 0;
+    // The test's client, counting what the runner sends through it.
+    const counted = new Proxy(client, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== "$queryRaw" || typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          statements++;
+          return value.apply(target, args);
+        };
+      },
+    });
+    expect(await runDueJobs({ db: counted, handlers: { ok }, concurrency: 2, log: () => {} })).toEqual({
+      done: 8,
+      retried: 0,
+      parked: 0,
+    });
+    expect(await client.job.count({ where: { id: { in: ids }, status: "DONE" } })).toBe(8);
+    // The abandoned jobs' sweep, then at most one claim-and-finish per job and one for the last
+    // ones (a claim and a finish of their own would be 17 for 8 jobs).
+    expect(statements).toBeLessThanOrEqual(1 + 8 + 1);
+  });
+
   it("retries a failing job later with backoff, then parks it after max_attempts with its error", async () => {
     const id = await insertJob("flaky", { maxAttempts: 3 });
     let calls = 0;

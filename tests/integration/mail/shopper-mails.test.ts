@@ -114,6 +114,7 @@ describe("the shopper's confirmation mail", () => {
     const mailer = createOutboxMailer({ db: db(), log: () => {} });
     const result = await jobHandlers[JOB_TYPES.shopperPaidMail](claimed!, {
       db: db(),
+      sql: db(),
       mail: () => ({ mailer, to: "encomendas@loja.test" }),
       signal: new AbortController().signal,
     });
@@ -211,6 +212,7 @@ describe("the shopper's bank reference mail", () => {
     const [claimed] = await claimJobs(db(), { limit: 1, ids: [first.id] });
     const context = {
       db: db(),
+      sql: db(),
       mail: () => ({ mailer: createOutboxMailer({ db: db(), log: () => {} }), to: "encomendas@loja.test" }),
       signal: new AbortController().signal,
     };
