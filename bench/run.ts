@@ -8,6 +8,7 @@
  * on; embedded PGlite when unset), BENCH_SCENARIOS (comma-separated names; all by default),
  * BENCH_DURATION_SECONDS (10), BENCH_WARMUP_SECONDS (3), BENCH_CONNECTIONS (10),
  * BENCH_RATE (requests/s of the fixed-rate run: 200, or the scenario's own `fixedRate`),
+ * BENCH_PACING (`even`, the default, or `burst`: autocannon's bursts at the fixed rate),
  * BENCH_SKIP_BUILD=1 (reuse .next/), BENCH_CHECK_ONLY=1 (each scenario's answer check and its
  * database check, no load: what `npm test` runs, so a baseline that drifts from the app is caught
  * there). A scenario that fails is reported and the run goes on with the next; the run then
@@ -52,6 +53,13 @@ const lifetime = manageProcessLifetime({ name: "bench", exitCodeOnSignal: 130 })
  */
 const WARMUP_RATE_CEILING = 8000;
 
+/** BENCH_PACING: how the fixed-rate run spreads its requests (bench/lib/load.ts); evenly by default. */
+function pacingSetting(value: string | undefined): "even" | "burst" {
+  if (value === undefined || value === "" || value === "even") return "even";
+  if (value === "burst") return "burst";
+  throw new Error(`BENCH_PACING must be "even" or "burst"`);
+}
+
 /** A whole number from the environment within [min, max], or `fallback` when unset. */
 function setting(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -74,11 +82,12 @@ runUntilStopped(lifetime, "bench", async () => {
   const connections = setting("BENCH_CONNECTIONS", 10, 1, 100);
   const rateSetting = process.env.BENCH_RATE ? setting("BENCH_RATE", 200, 1, 5000) : undefined;
   const rateOf = (scenario: Scenario) => rateSetting ?? scenario.fixedRate ?? 200;
+  const pacing = pacingSetting(process.env.BENCH_PACING);
   const modesOf = (scenario: Scenario): { name: string; load: LoadMode }[] => {
     const rate = rateOf(scenario);
     return [
       { name: `${connections} connections`, load: { kind: "throughput", connections, durationSeconds } },
-      { name: `${rate} req/s`, load: { kind: "fixed-rate", connections, rate, durationSeconds } },
+      { name: `${rate} req/s`, load: { kind: "fixed-rate", connections, rate, durationSeconds, pacing } },
     ];
   };
 

@@ -1,13 +1,18 @@
 import autocannon from "autocannon";
 import { createHistogram } from "node:perf_hooks";
+import { runPaced } from "./paced";
 import type { BenchRequest, PreparedRun } from "./scenario";
 
 /** The two ways a target is loaded; see bench/README.md for what each one tells. */
 export type LoadMode =
   /** As many requests as `connections` keep-alive connections can get answered: capacity. */
   | { kind: "throughput"; connections: number; durationSeconds: number }
-  /** A steady `rate` per second, well under capacity: latency at a realistic load. */
-  | { kind: "fixed-rate"; connections: number; rate: number; durationSeconds: number };
+  /**
+   * A steady `rate` per second, well under capacity: latency at a realistic load. Evenly paced
+   * (./paced.ts) unless `pacing` is "burst": autocannon's `overallRate`, each second's share sent
+   * back to back on every connection.
+   */
+  | { kind: "fixed-rate"; connections: number; rate: number; durationSeconds: number; pacing?: "even" | "burst" };
 
 export interface LoadResult {
   requestsPerSecond: number;
@@ -37,6 +42,7 @@ interface ConnectionContext {
  * too coarse for a bare server that answers in a fraction of one.
  */
 export async function runLoad(baseUrl: string, run: PreparedRun, mode: LoadMode): Promise<LoadResult> {
+  if (mode.kind === "fixed-rate" && mode.pacing !== "burst") return runPaced(baseUrl, run, mode);
   const latencyMicros = createHistogram();
   let sent = 0;
   const { answered } = run;
