@@ -361,17 +361,17 @@ async function reserve(
       "SELECT EXISTS (SELECT 1 FROM delivery_zones WHERE active) OR EXISTS (SELECT 1 FROM pickup_points WHERE active) AS any",
     );
     if (offered[0]?.any) throw new Refusal(400, "delivery_required");
-    // lib/catalog/stock.ts: the products' rows first, then each variant's conditional update.
+    // lib/catalog/stock.ts: the products' rows first, then one conditional update of every variant.
     await client.query("SELECT id FROM products WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE", [
       items.map((item) => item.productId),
     ]);
-    for (const item of [...items].sort((a, b) => a.productId.localeCompare(b.productId))) {
-      const reserved = await client.query(
-        "UPDATE product_variants SET stock = stock - $2, updated_at = now() WHERE id = $1 AND stock >= $2",
-        [byId.get(item.productId)!.variant_id, item.quantity],
-      );
-      if (reserved.rowCount === 0) throw new Refusal(409, "out_of_stock");
-    }
+    const reserved = await client.query(
+      `UPDATE product_variants v SET stock = v.stock - line.quantity, updated_at = now()
+       FROM unnest($1::uuid[], $2::int[]) AS line (id, quantity)
+       WHERE v.id = line.id AND v.stock >= line.quantity`,
+      [items.map((item) => byId.get(item.productId)!.variant_id), items.map((item) => item.quantity)],
+    );
+    if (reserved.rowCount !== items.length) throw new Refusal(409, "out_of_stock");
     const lines = items.map((item) => ({ ...item, product: byId.get(item.productId)! }));
     const amountAoa = lines.reduce((sum, line) => sum + line.product.price_aoa * line.quantity, 0);
     const externalTransactionId = `order_${randomUUID()}`;

@@ -5,9 +5,11 @@ import { Prisma } from "../generated/prisma/client";
 /**
  * Every change of a variant's stock (checkout, release, back office, CSV import) goes through
  * here, inside the caller's transaction, in one lock order: the products' rows first, by id, then
- * the variants', by id. A trigger adds each variant's change to its product's total
- * (products.stock) after the variant's row; taking the products first is what keeps two
- * transactions on sibling variants from each holding what the other waits for.
+ * their variants'. A trigger adds each variant's change to its product's total (products.stock)
+ * after the variant's row; taking the products first is what keeps two transactions on sibling
+ * variants from each holding what the other waits for. Every writer of a variant holds its
+ * product's row first, so no two transactions ever wait on each other's variants, and one
+ * statement may change several variants in whatever order it reaches them.
  */
 
 /** The caller's transaction: Prisma's, or one on a connection of the pool (lib/db/sql-runner.ts). */
@@ -39,33 +41,39 @@ function byVariant(lines: readonly UnitsLine[]): UnitsLine[] {
 }
 
 /**
- * Takes the units of every line, or of none: the first line whose variant has fewer units than
- * asked is returned and nothing is taken (the caller rolls its transaction back). Each take is one
- * conditional UPDATE, so concurrent checkouts never sell a unit twice.
+ * Takes the units of every line, or says which line is short: the first in lock order whose
+ * variant has fewer units than asked is returned, and the caller rolls its transaction back (the
+ * other lines' units, taken by the same statement, go back with it). One conditional UPDATE for
+ * all the lines, so concurrent checkouts never sell a unit twice.
  */
 export async function takeUnits(tx: Transaction, lines: readonly UnitsLine[]): Promise<UnitsLine | null> {
   const sorted = byVariant(lines);
+  if (sorted.length === 0) return null;
   await lockProducts(
     tx,
     sorted.map((line) => line.productId),
   );
-  for (const line of sorted) {
-    const taken = await tx.$executeRaw(Prisma.sql`
-UPDATE product_variants SET stock = stock - ${line.quantity}::int, updated_at = now()
-WHERE id = ${line.variantId}::uuid AND stock >= ${line.quantity}::int`);
-    if (taken === 0) return line;
-  }
-  return null;
+  const taken = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
+UPDATE product_variants v SET stock = v.stock - line.quantity, updated_at = now()
+FROM unnest(${sorted.map((line) => line.variantId)}::uuid[], ${sorted.map((line) => line.quantity)}::int[])
+  AS line (id, quantity)
+WHERE v.id = line.id AND v.stock >= line.quantity
+RETURNING v.id`);
+  const took = new Set(taken.map((row) => row.id));
+  return sorted.find((line) => !took.has(line.variantId)) ?? null;
 }
 
-/** Puts the units of every line back on the shelf (a cancelled order's release). */
+/** Puts the units of every line back on the shelf (a cancelled order's release), in one statement. */
 export async function returnUnits(tx: Transaction, lines: readonly UnitsLine[]): Promise<void> {
   const sorted = byVariant(lines);
+  if (sorted.length === 0) return;
   await lockProducts(
     tx,
     sorted.map((line) => line.productId),
   );
-  for (const line of sorted)
-    await tx.$executeRaw(Prisma.sql`
-UPDATE product_variants SET stock = stock + ${line.quantity}::int, updated_at = now() WHERE id = ${line.variantId}::uuid`);
+  await tx.$executeRaw(Prisma.sql`
+UPDATE product_variants v SET stock = v.stock + line.quantity, updated_at = now()
+FROM unnest(${sorted.map((line) => line.variantId)}::uuid[], ${sorted.map((line) => line.quantity)}::int[])
+  AS line (id, quantity)
+WHERE v.id = line.id`);
 }

@@ -1,6 +1,12 @@
 import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
-import { referenceHoldsFull, type ReferenceHolder } from "../orders/reference-holds";
+import {
+  referenceHoldColumns,
+  referenceHoldLocks,
+  referenceHoldsAtCap,
+  takeLocks,
+  type ReferenceHoldCounts,
+} from "../orders/reference-holds";
 import { refused } from "./checkout-refusal";
 
 /**
@@ -9,49 +15,81 @@ import { refused } from "./checkout-refusal";
  * address and per phone. Each refusal is a 429 saying when to try again.
  */
 
-/**
- * A cap on open orders (pending, hold still running) of one shopper (`client_id`, the cookie) or
- * of one client address (`client_address`): checked under a lock on that id for the rest of the
- * transaction, so concurrent checkouts of one shopper, or from one address, count each other.
- * The refusal says when the soonest of their holds runs out. Both counts are one range of an
- * index (orders_client_id_created_at_idx; the partial orders_open_client_address_idx).
- */
-export async function refuseTooManyOpenOrders(
-  tx: SqlRunner,
-  of: { column: "client_id" | "client_address"; value: string },
-  max: number,
-): Promise<void> {
-  const byAddress = of.column === "client_address";
-  const lockKey = byAddress ? `open-orders-address:${of.value}` : `open-orders:${of.value}`;
-  await tx.$queryRaw(Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(${lockKey}))::text`);
-  const [open] = await tx.$queryRaw<{ count: number; soonestSeconds: number | null }[]>(Prisma.sql`
-SELECT count(*)::int AS count,
-       ceil(extract(epoch FROM min(hold_expires_at) - now()))::int AS "soonestSeconds"
-FROM orders WHERE ${Prisma.raw(of.column)} = ${of.value} AND status = 'PEN' AND hold_expires_at > now()`);
-  if (!open || open.count < max) return;
-  const retryAfterSeconds = Math.max(1, open.soonestSeconds ?? 1);
-  if (byAddress)
-    throw refused(
-      429,
-      "too_many_open_orders_from_address",
-      `${open.count} unpaid orders placed from this network are waiting for payment; try again when one is paid or expires`,
-      { retryAfterSeconds },
-    );
-  throw refused(
-    429,
-    "too_many_open_orders",
-    `there are already ${open.count} unpaid orders waiting for payment; pay or cancel one, or wait until one expires`,
-    { retryAfterSeconds },
-  );
+export interface OpenOrderCaps {
+  /** Open orders per shopper (the cookie's `client_id`); 0: no cap. */
+  maxOpenPerShopper: number;
+  /** Open orders per client address; 0: no cap. */
+  maxOpenPerAddress: number;
+  /** Orders holding a bank reference per address and per phone (MAX_REFERENCE_HOLDS); 0 or absent: no cap. */
+  maxReferenceHolds?: number;
+}
+
+/** Who is checking out, as the caps count: the shopper's id, the client address's key, the phone typed. */
+export interface CheckoutClient {
+  clientId: string;
+  address: string | null;
+  phone: string | null;
 }
 
 /**
- * The cap on day-long holds (MAX_REFERENCE_HOLDS): an address or a phone whose orders already
- * hold that many bank references places no more until one is paid or ends, for its next
- * reference would keep nothing (lib/orders/reference-holds.ts). Said before anything is held.
+ * Refuses a checkout over any of the caps, each counted under a lock on its id held for the rest
+ * of the transaction, so concurrent checkouts of one shopper, from one address or for one phone
+ * count each other. Two statements whatever the caps: every lock, in the order every checkout
+ * (and a webhook bringing a reference, lib/orders/reference-holds.ts) takes them (shopper,
+ * address, phone), then every count, in a statement of its own that sees what the locks' previous
+ * holders committed. Open orders are pending with their hold running (one range of an index each:
+ * orders_client_id_created_at_idx, the partial orders_open_client_address_idx); a refusal says when
+ * the soonest of their holds runs out. The shopper's cap is said first, then the address's, then
+ * the reference holds'.
  */
-export async function refuseOverReferenceHolds(tx: SqlRunner, holder: ReferenceHolder, max: number): Promise<void> {
-  const full = await referenceHoldsFull(tx, holder, max);
+export async function refuseOverOpenOrderCaps(
+  tx: SqlRunner,
+  client: CheckoutClient,
+  caps: OpenOrderCaps,
+): Promise<void> {
+  const byShopper = caps.maxOpenPerShopper > 0;
+  const byAddress = caps.maxOpenPerAddress > 0 && client.address !== null;
+  const holder = { address: client.address, phone: client.phone };
+  const maxReferenceHolds = caps.maxReferenceHolds ?? 0;
+  const referenceLocks = maxReferenceHolds > 0 ? referenceHoldLocks(holder) : [];
+  const addressLock = `open-orders-address:${client.address}`;
+  const locks = [
+    ...(byShopper ? [`open-orders:${client.clientId}`] : []),
+    ...(byAddress ? [addressLock] : []),
+    // The address's lock is the same key: taken once.
+    ...referenceLocks.filter((key) => !(byAddress && key === addressLock)),
+  ];
+  if (locks.length === 0) return;
+  await takeLocks(tx, locks);
+
+  const open = (column: "client_id" | "client_address", value: string | null) => Prisma.sql`(
+  SELECT json_build_object('count', count(*)::int,
+                           'soonestSeconds', ceil(extract(epoch FROM min(hold_expires_at) - now()))::int)
+  FROM orders WHERE ${Prisma.raw(column)} = ${value} AND status = 'PEN' AND hold_expires_at > now())`;
+  type Open = { count: number; soonestSeconds: number | null };
+  const [counts] = await tx.$queryRaw<({ shopper: Open | null; addressOpen: Open | null } & ReferenceHoldCounts)[]>(
+    Prisma.sql`
+SELECT ${byShopper ? open("client_id", client.clientId) : Prisma.sql`NULL::json`} AS shopper,
+       ${byAddress ? open("client_address", client.address) : Prisma.sql`NULL::json`} AS "addressOpen",
+       ${referenceLocks.length > 0 ? referenceHoldColumns(holder) : Prisma.sql`'{}'::int[] AS address, '[]'::json AS phones`}`,
+  );
+  const shopper = counts?.shopper;
+  const address = counts?.addressOpen;
+  if (shopper && shopper.count >= caps.maxOpenPerShopper)
+    throw refused(
+      429,
+      "too_many_open_orders",
+      `there are already ${shopper.count} unpaid orders waiting for payment; pay or cancel one, or wait until one expires`,
+      { retryAfterSeconds: Math.max(1, shopper.soonestSeconds ?? 1) },
+    );
+  if (address && address.count >= caps.maxOpenPerAddress)
+    throw refused(
+      429,
+      "too_many_open_orders_from_address",
+      `${address.count} unpaid orders placed from this network are waiting for payment; try again when one is paid or expires`,
+      { retryAfterSeconds: Math.max(1, address.soonestSeconds ?? 1) },
+    );
+  const full = referenceLocks.length > 0 ? referenceHoldsAtCap(holder, counts, maxReferenceHolds) : null;
   if (!full) return;
   const whose = full.by === "address" ? "placed from this network" : "for this phone";
   throw refused(

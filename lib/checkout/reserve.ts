@@ -9,7 +9,7 @@ import type { ReferenceLine } from "../pay/sdk/payment-references";
 import { applyPromo, recordPromoUse } from "../promotions/promo-codes";
 import type { DeliveryChoice, OrderItem } from "./checkout-rules";
 import { refused } from "./checkout-refusal";
-import { refuseOverReferenceHolds, refuseTooManyOpenOrders } from "./open-order-caps";
+import { refuseOverOpenOrderCaps } from "./open-order-caps";
 import { resolveDelivery } from "./order-delivery";
 import { refuseOverUnitCaps, resolveVariants } from "./order-lines";
 
@@ -103,27 +103,17 @@ WHERE l.cart_id = ${cartId}::uuid ORDER BY l.created_at, l.id`);
       items = input.source.items;
     }
 
-    // Shopper first, then address: every checkout takes the two locks in this order.
-    if (policy.maxOpenPerShopper > 0)
-      await refuseTooManyOpenOrders(tx, { column: "client_id", value: input.clientId }, policy.maxOpenPerShopper);
-    if (policy.maxOpenPerAddress > 0 && input.clientAddress)
-      await refuseTooManyOpenOrders(
-        tx,
-        { column: "client_address", value: input.clientAddress },
-        policy.maxOpenPerAddress,
-      );
-    // Then the phone: lib/orders/reference-holds.ts takes the address's lock (again) and the phone's.
-    if (policy.maxReferenceHolds)
-      await refuseOverReferenceHolds(
-        tx,
-        { address: input.clientAddress ?? null, phone: input.customer?.phone ?? null },
-        policy.maxReferenceHolds,
-      );
+    // Before anything is held: the caps on one client's open orders and day-long holds.
+    await refuseOverOpenOrderCaps(
+      tx,
+      { clientId: input.clientId, address: input.clientAddress ?? null, phone: input.customer?.phone ?? null },
+      policy,
+    );
 
     const lines = await resolveVariants(tx, items);
     refuseOverUnitCaps(lines, policy.units);
     const delivery = await resolveDelivery(tx, input.delivery);
-    // One conditional UPDATE per variant, in lib/catalog/stock.ts' lock order (no deadlock between checkouts).
+    // One conditional UPDATE for every variant, under the products' locks (lib/catalog/stock.ts: no deadlock between checkouts).
     const short = await takeUnits(
       tx,
       lines.map((line) => ({ productId: line.productId, variantId: line.variantId, quantity: line.quantity })),

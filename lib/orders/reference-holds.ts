@@ -62,28 +62,65 @@ export async function referenceHoldsFull(
   max: number,
   exceptOrderId: string | null = null,
 ): Promise<ReferenceHoldsFull | null> {
+  const locks = referenceHoldLocks(holder);
+  if (locks.length === 0) return null;
+  await takeLocks(tx, locks);
+  const [holds] = await tx.$queryRaw<ReferenceHoldCounts[]>(
+    Prisma.sql`SELECT ${referenceHoldColumns(holder, exceptOrderId)}`,
+  );
+  return referenceHoldsAtCap(holder, holds, max);
+}
+
+/**
+ * The advisory locks a holder's reference holds are counted under, in the order every caller
+ * takes them: the address's (the one the cap on its open orders takes, lib/checkout/open-order-caps.ts,
+ * so a checkout that holds it already takes it again without waiting), then the phone's.
+ */
+export function referenceHoldLocks(holder: ReferenceHolder): string[] {
   const key = holder.phone ? phoneKey(holder.phone) : "";
-  // The address's lock is the one the cap on its open orders takes (lib/checkout/open-order-caps.ts),
-  // so a checkout that holds it already takes it again without waiting.
-  const locks = [
+  return [
     ...(holder.address ? [`open-orders-address:${holder.address}`] : []),
     ...(key ? [`reference-holds-phone:${key}`] : []),
   ];
-  if (locks.length === 0) return null;
-  // One statement; a function scan yields the array's elements in order, so the locks are taken in it.
-  await tx.$queryRaw(Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(k))::text FROM unnest(${locks}::text[]) AS k`);
+}
+
+/**
+ * Takes `keys`' transaction-scoped advisory locks, in the array's order, in one statement (a
+ * function scan yields the array's elements in order). Counting what they guard must be a later
+ * statement: one that began before a lock was granted would not see what its holder committed.
+ */
+export async function takeLocks(tx: SqlRunner, keys: readonly string[]): Promise<void> {
+  if (keys.length > 0)
+    await tx.$queryRaw(Prisma.sql`SELECT pg_advisory_xact_lock(hashtext(k))::text FROM unnest(${keys}::text[]) AS k`);
+}
+
+/** What {@link referenceHoldColumns} reads: the seconds left of each hold of the address, and the phones' candidates. */
+export interface ReferenceHoldCounts {
+  address: number[];
+  phones: { phone: string; seconds: number }[];
+}
+
+/** The columns `address` and `phones` ({@link ReferenceHoldCounts}) of a SELECT, under the holder's locks. */
+export function referenceHoldColumns(holder: ReferenceHolder, exceptOrderId: string | null = null): Prisma.Sql {
+  const key = holder.phone ? phoneKey(holder.phone) : "";
   const held = Prisma.sql`status = 'PEN' AND hold_expires_at > now() AND payment_reference IS NOT NULL
     AND id IS DISTINCT FROM ${exceptOrderId}::uuid`;
   const secondsLeft = Prisma.sql`ceil(extract(epoch FROM hold_expires_at - now()))::int`;
   // The phone's candidates are narrowed by their last digits, which every form of one phone
   // shares; phoneKey then decides which of them are this phone.
-  const [holds] = await tx.$queryRaw<{ address: number[]; phones: { phone: string; seconds: number }[] }[]>(
-    Prisma.sql`
-SELECT COALESCE((SELECT array_agg(${secondsLeft}) FROM orders WHERE client_address = ${holder.address} AND ${held}), '{}') AS address,
+  return Prisma.sql`COALESCE((SELECT array_agg(${secondsLeft}) FROM orders WHERE client_address = ${holder.address} AND ${held}), '{}') AS address,
        COALESCE((SELECT json_agg(json_build_object('phone', customer_phone, 'seconds', ${secondsLeft}))
                  FROM orders WHERE ${key} <> '' AND ${held}
-                   AND regexp_replace(customer_phone, '[^0-9]', '', 'g') LIKE '%' || right(${key}, 6)), '[]') AS phones`,
-  );
+                   AND regexp_replace(customer_phone, '[^0-9]', '', 'g') LIKE '%' || right(${key}, 6)), '[]') AS phones`;
+}
+
+/** From {@link ReferenceHoldCounts}: the first of the address and the phone that is at `max`, or null. */
+export function referenceHoldsAtCap(
+  holder: ReferenceHolder,
+  holds: ReferenceHoldCounts | undefined,
+  max: number,
+): ReferenceHoldsFull | null {
+  const key = holder.phone ? phoneKey(holder.phone) : "";
   const byAddress = holds?.address ?? [];
   const byPhone = (holds?.phones ?? []).filter((order) => phoneKey(order.phone) === key).map((order) => order.seconds);
   for (const [by, seconds] of [

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from "vitest";
 import { db, dbPool } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct } from "../../../harness/support/orders";
 import { useOwnSandbox } from "../../../harness/support/sandbox";
@@ -445,6 +446,60 @@ describe("when the service fails", () => {
       (globalThis as { payClient?: unknown }).payClient = undefined;
       vi.resetModules();
     }
+  });
+});
+
+describe("the checkout's round trips", () => {
+  it("are thirteen for a cart of two lines under every cap: one a step, each cap's lock and count shared", async () => {
+    const { createOrder: create } = await import("@/lib/checkout/create-order");
+    const { payClient } = await import("@/lib/orders/pay-client");
+    const [first, second] = [await insertTestProduct({ stock: 10 }), await insertTestProduct({ stock: 10 })];
+    const cart = await openCart([
+      { productId: first.id, quantity: 1 },
+      { productId: second.id, quantity: 2 },
+    ]);
+    const sent: string[] = [];
+    const real = dbPool();
+    const counted = <T extends { query: (...args: never[]) => unknown }>(target: T): T =>
+      new Proxy(target, {
+        get(object, property, receiver) {
+          const value = Reflect.get(object, property, receiver);
+          if (property !== "query" || typeof value !== "function") return value;
+          return (config: string | pg.QueryConfig, ...rest: unknown[]) => {
+            sent.push(typeof config === "string" ? config : config.text);
+            return value.call(object, config, ...rest);
+          };
+        },
+      });
+    const pool = {
+      connect: async () => counted(await real.connect()),
+      query: counted(real).query,
+    } as unknown as pg.Pool;
+    const result = await create(
+      {
+        source: { kind: "cart", cartId: cart.id },
+        clientId: `shopper_${randomUUID()}`,
+        clientAddress: "203.0.113.7",
+        customer: { name: "Ana", phone: "923 456 789" },
+      },
+      {
+        db: db(),
+        pool,
+        pay: payClient(),
+        appUrl: "http://localhost:3000",
+        runJobsNow: async () => {},
+        log: () => {},
+        // This suite's shop has the caps off; here all four are on.
+        orders: { ...getEnv().orders, maxOpenPerShopper: 3, maxOpenPerAddress: 10, maxReferenceHolds: 3 },
+      },
+    );
+    expect(result).toMatchObject({ ok: true });
+    // BEGIN, the cart's lock, its lines, the caps' locks (shopper, address, phone), their counts,
+    // the variants, whether the shop offers delivery, the products' locks, the stock of both
+    // lines, the order, its lines, COMMIT; then the service's reference stored.
+    expect(sent, sent.join("\n---\n")).toHaveLength(13);
+    expect(sent.filter((text) => text.includes("pg_advisory_xact_lock"))).toHaveLength(1);
+    expect(sent.filter((text) => text.includes("UPDATE product_variants"))).toHaveLength(1);
   });
 });
 
