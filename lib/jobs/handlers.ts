@@ -5,7 +5,7 @@ import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 import { getEnv } from "../env";
 import { shopperPaidMail, fulfilmentMail, shopperReferenceMail, type ShopperMailOrder } from "../mail/shopper-mails";
-import { orderConfirmationMail, paidAfterCancelMail } from "../mail/order-confirmation";
+import { orderConfirmationMail, paidAfterCancelMail, type PaidAfterCancelOrder } from "../mail/order-confirmation";
 import type { Mailer } from "../mail/types";
 import { orderDelivery } from "../orders/delivery-details";
 import { FULFILMENT_STATES } from "../orders/fulfilment-states";
@@ -74,6 +74,28 @@ const findOrderWithLines = (db: Database, orderId: string) =>
     include: { lines: { orderBy: [{ productName: "asc" }, { id: "asc" }] } },
   });
 
+/** What the orders mailbox's mails show of an order, with its status and whether the job's mail is already sent. */
+type MailboxOrder = PaidAfterCancelOrder & { status: string; mailed: boolean };
+
+/**
+ * The order, its lines and whether an `emails` row has the job's key, in one statement: a
+ * payment's confirmation runs for every payment, where Prisma's path read them in three.
+ */
+async function findMailboxOrder(sql: SqlRunner, orderId: string, jobKey: string): Promise<MailboxOrder | undefined> {
+  const [order] = await sql.$queryRaw<MailboxOrder[]>(Prisma.sql`
+SELECT o.id, o.external_transaction_id AS "externalTransactionId", o.reference_number AS "referenceNumber",
+       o.payment_reference AS "paymentReference", o.entity_number AS "entityNumber", o.amount_aoa AS "amountAoa",
+       o.customer_name AS "customerName", o.customer_phone AS "customerPhone", o.finalized_at AS "finalizedAt",
+       o.status::text AS status, o.paid_after_cancel_at AS "paidAfterCancelAt", o.cancel_reason AS "cancelReason",
+       COALESCE((SELECT json_agg(json_build_object('productName', l.product_name, 'variantTitle', l.variant_title,
+                                                   'sku', l.sku, 'quantity', l.quantity, 'unitPriceAoa', l.unit_price_aoa)
+                                 ORDER BY l.product_name, l.id)
+                 FROM order_lines l WHERE l.order_id = o.id), '[]') AS lines,
+       EXISTS (SELECT 1 FROM emails e WHERE e.job_key = ${jobKey}) AS mailed
+FROM orders o WHERE o.id = ${orderId}::uuid`);
+  return order;
+}
+
 /**
  * A mail to the shop's orders mailbox about the job's order, once: `skipReason` says why the
  * order no longer calls for it, and an `emails` row with the job's key means an earlier run
@@ -81,19 +103,18 @@ const findOrderWithLines = (db: Database, orderId: string) =>
  */
 async function mailAboutOrder(
   job: ClaimedJob,
-  { db, mail }: JobContext,
+  { sql, mail }: JobContext,
   compose: {
-    skipReason: (order: OrderWithLines) => string | undefined;
-    message: (order: OrderWithLines) => { subject: string; text: string };
+    skipReason: (order: MailboxOrder) => string | undefined;
+    message: (order: MailboxOrder) => { subject: string; text: string };
   },
 ): Promise<JobResult> {
   const orderId = orderIdOf(job);
-  const order = await findOrderWithLines(db, orderId);
+  const order = await findMailboxOrder(sql, orderId, job.dedupeKey);
   if (!order) throw orderNotFound(orderId);
   const reason = compose.skipReason(order);
   if (reason) return skipped(reason);
-  if (await db.email.findFirst({ where: { jobKey: job.dedupeKey }, select: { id: true } }))
-    return skipped("already mailed");
+  if (order.mailed) return skipped("already mailed");
   const { mailer, to } = mail();
   await mailer.send({ to, jobKey: job.dedupeKey, ...compose.message(order) });
 }

@@ -7,6 +7,7 @@ import { jobHandlers } from "@/lib/jobs/handlers";
 import type { ClaimedJob } from "@/lib/jobs/queue";
 import { runDueJobs } from "@/lib/jobs/runner";
 import { createOutboxMailer, type Mailer } from "@/lib/mail";
+import { luanda } from "@/lib/mail/order-confirmation";
 import { formatAoa } from "@/lib/money";
 import { applyPaymentUpdate } from "@/lib/orders/state-machine";
 import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
@@ -102,6 +103,7 @@ describe("a confirmed order (CON)", () => {
       "Cliente: Ana Silva",
       "Telefone: +244 923 000 111",
       `2 × ${row.lines[0]!.productName} — ${formatAoa(row.lines[0]!.unitPriceAoa)} cada — ${formatAoa(order.amountAoa)}`,
+      `Pago em: ${luanda.format(row.finalizedAt!)} (hora de Luanda)`,
     ])
       expect(email!.text).toContain(expected);
 
