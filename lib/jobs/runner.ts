@@ -38,8 +38,8 @@ export interface RunOptions {
   deadline?: number;
   /** Only these jobs, e.g. the ones an order's transition just enqueued. */
   ids?: readonly string[];
-  /** Jobs run at the same time; default 4. */
-  concurrency?: number;
+  /** Jobs run at the same time; default 4. A function is asked again before every claim. */
+  concurrency?: number | (() => number);
   /** Per job; a handler still running after this fails with "timed out" and is retried later. Default 30 s. */
   timeoutMs?: number;
   /** How long a RUNNING job may go unfinished before it is presumed abandoned and taken over. Default 5 min. */
@@ -60,6 +60,9 @@ export interface RunOptions {
 }
 
 export const DEFAULT_JOB_TIMEOUT_MS = 30_000;
+
+/** Jobs run at the same time, unless told otherwise. */
+const DEFAULT_CONCURRENCY = 4;
 
 /** Jobs one run claims at most, unless told otherwise. */
 const DEFAULT_RUN_LIMIT = 100;
@@ -93,7 +96,8 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
     log("error", "job.finished", { id: job.id, type: job.type, outcome: "parked", attempts: job.attempts });
   }
 
-  const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, limit));
+  const { concurrency: setting = DEFAULT_CONCURRENCY } = options;
+  const concurrency = () => Math.max(1, typeof setting === "function" ? setting() : setting);
   const deps: RunOneDeps = {
     queue,
     handlers,
@@ -132,7 +136,7 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
   };
 
   for (;;) {
-    const wanted = mayClaim() ? Math.min(concurrency - running.size, limit - claimed) : 0;
+    const wanted = mayClaim() ? Math.max(0, Math.min(concurrency() - running.size, limit - claimed)) : 0;
     if (wanted > 0 || (succeeded.length > 0 && !failure)) {
       const finishing = succeeded;
       succeeded = [];
@@ -247,6 +251,15 @@ let draining: Promise<void> | undefined;
 let drainAgain = false;
 
 /**
+ * Requests keep asking for drains (a burst of payments): until then, the drain runs one job at a
+ * time, so the answers those requests wait for come first and the jobs, which no one waits for,
+ * take what CPU is left; with four, on a small server, they took enough to slow every answer
+ * (bench/README.md). Once the requests stop, it runs four at a time again.
+ */
+let busyUntil = 0;
+const BUSY_WINDOW_MS = 250;
+
+/**
  * Runs due jobs without the caller waiting for or handling the result, e.g. `after(() =>
  * drainJobsInBackground())` once a webhook has been answered. Single-flight per process: a call
  * while a drain is running does not start a second one, it asks the running one to go round
@@ -255,7 +268,9 @@ let drainAgain = false;
  * logged, and whatever is left is picked up by the worker or the cron route.
  */
 export function drainJobsInBackground(
-  options: Omit<RunOptions, "deadline" | "ids"> & {
+  options: Omit<RunOptions, "deadline" | "ids" | "concurrency"> & {
+    /** Jobs at the same time while no other request asks for a drain; default 4. */
+    concurrency?: number;
     /**
      * The drain has ended by then: it claims no job later than one job's timeout before it, and
      * whatever is left waits for the worker or the cron route. Routes pass endOfInvocation().
@@ -265,6 +280,7 @@ export function drainJobsInBackground(
 ): Promise<void> {
   if (draining) {
     drainAgain = true;
+    busyUntil = Date.now() + BUSY_WINDOW_MS;
     return draining;
   }
   const log = options.log ?? consoleLogger;
@@ -273,11 +289,18 @@ export function drainJobsInBackground(
       const finishBy = options.finishBy ?? Date.now() + DEFAULT_DRAIN_MS;
       const deadline = finishBy - (options.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
       const limit = options.limit ?? DEFAULT_RUN_LIMIT;
+      const full = options.concurrency ?? DEFAULT_CONCURRENCY;
       let firstRound = true;
       let more: boolean;
       do {
         drainAgain = false;
-        const summary = await runDueJobs({ ...options, limit, deadline, parkAbandoned: firstRound });
+        const summary = await runDueJobs({
+          ...options,
+          concurrency: () => (Date.now() < busyUntil ? 1 : full),
+          limit,
+          deadline,
+          parkAbandoned: firstRound,
+        });
         firstRound = false;
         // A round that ran its whole limit left work behind (a burst of payments): go on, rather
         // than leave it to the worker or the cron route once the requests stop coming.

@@ -224,6 +224,30 @@ describe("drainJobsInBackground", () => {
     await next;
   });
 
+  it("runs one job at a time while other requests keep asking for drains, four when one asks alone", async () => {
+    // Past any earlier test's asks.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let [running, most] = [0, 0];
+    const counted: JobHandler = async () => {
+      most = Math.max(most, ++running);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      running--;
+    };
+    const options = { db: client, handlers: { counted }, log: () => {} };
+    await Promise.all(Array.from({ length: 8 }, () => insertJob("counted")));
+    await drainJobsInBackground(options);
+    expect(most).toBe(4);
+
+    most = 0;
+    const ids = await Promise.all(Array.from({ length: 4 }, () => insertJob("counted")));
+    const drain = drainJobsInBackground(options);
+    // Another payment's request asks while the drain runs: a burst has begun.
+    void drainJobsInBackground(options);
+    await drain;
+    expect(most).toBe(1);
+    expect(await client.job.count({ where: { id: { in: ids }, status: "DONE" } })).toBe(4);
+  });
+
   it("never rejects: a failure is logged", async () => {
     const { lines, log } = recordingLog();
     const broken = connect("postgresql://nobody@127.0.0.1:1/none");
