@@ -1,6 +1,7 @@
 import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 import {
+  addressLock,
   referenceHoldColumns,
   referenceHoldLocks,
   referenceHoldsAtCap,
@@ -52,12 +53,13 @@ export async function refuseOverOpenOrderCaps(
   const holder = { address: client.address, phone: client.phone };
   const maxReferenceHolds = caps.maxReferenceHolds ?? 0;
   const referenceLocks = maxReferenceHolds > 0 ? referenceHoldLocks(holder) : [];
-  const addressLock = `open-orders-address:${client.address}`;
+  // A key named twice (the address's, by its cap and by the reference holds') is taken once, first.
   const locks = [
-    ...(byShopper ? [`open-orders:${client.clientId}`] : []),
-    ...(byAddress ? [addressLock] : []),
-    // The address's lock is the same key: taken once.
-    ...referenceLocks.filter((key) => !(byAddress && key === addressLock)),
+    ...new Set([
+      ...(byShopper ? [`open-orders:${client.clientId}`] : []),
+      ...(byAddress && client.address ? [addressLock(client.address)] : []),
+      ...referenceLocks,
+    ]),
   ];
   if (locks.length === 0) return;
   await takeLocks(tx, locks);

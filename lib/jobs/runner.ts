@@ -145,7 +145,7 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
         answer = await completeAndClaim(
           queue,
           finishing.map(({ job }) => job),
-          { limit: Math.max(0, wanted), leaseMs, ids: options.ids },
+          { limit: wanted, leaseMs, ids: options.ids },
         );
       } catch (error) {
         failure ??= { error };

@@ -78,11 +78,11 @@ export async function referenceHoldsFull(
  */
 export function referenceHoldLocks(holder: ReferenceHolder): string[] {
   const key = holder.phone ? phoneKey(holder.phone) : "";
-  return [
-    ...(holder.address ? [`open-orders-address:${holder.address}`] : []),
-    ...(key ? [`reference-holds-phone:${key}`] : []),
-  ];
+  return [...(holder.address ? [addressLock(holder.address)] : []), ...(key ? [`reference-holds-phone:${key}`] : [])];
 }
+
+/** The lock of a client address's open orders and reference holds. */
+export const addressLock = (address: string) => `open-orders-address:${address}`;
 
 /**
  * Takes `keys`' transaction-scoped advisory locks, in the array's order, in one statement (a
