@@ -16,6 +16,7 @@ import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { appendForwardedFor, untrustedProxyWarning } from "./lib/forwarded-for.mjs";
+import { sendHeadWithBody } from "./lib/head-with-body.mjs";
 import { keepVary } from "./lib/keep-vary.mjs";
 import { loggedPath } from "./lib/logged-path.mjs";
 
@@ -76,6 +77,8 @@ const server = createServer((request, response) => {
   );
   // The cached pages' `Vary: Save-Data` (next.config.mjs) survives Next's own Vary.
   keepVary(response);
+  // The head leaves with the body's first bytes, in one write (scripts/lib/head-with-body.mjs).
+  sendHeadWithBody(response);
   handle(request, response).catch((error) => {
     // Never the address as sent: its order id opens the order's page (scripts/lib/logged-path.mjs).
     console.error(`[serve] failed to handle ${request.method} ${loggedPath(request.url)}`, error);

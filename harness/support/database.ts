@@ -48,7 +48,7 @@ export async function migrateBefore(connectionString: string, firstMigration: st
  * ends the pool. One connection on embedded PGlite unless told otherwise.
  */
 export function clientOf(connectionString: string, max = process.env.TEST_SERVER_DATABASE_URL ? 10 : 1) {
-  const pool = new pg.Pool({ connectionString, max });
+  const pool = new pg.Pool({ connectionString, max, pipeline: true });
   const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   return { client, pool };
 }

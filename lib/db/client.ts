@@ -27,6 +27,9 @@ export function poolConfig(env: DatabaseEnv): pg.PoolConfig {
     max: env.databasePoolMax,
     idleTimeoutMillis: env.onVercel ? VERCEL_IDLE_TIMEOUT_MS : SERVER_IDLE_TIMEOUT_MS,
     connectionTimeoutMillis: env.acquireTimeoutMs,
+    // A transaction's first statement goes out behind its BEGIN instead of waiting for it
+    // (lib/db/sql-runner.ts). Everything else awaits each statement, as without it.
+    pipeline: true,
   };
 }
 

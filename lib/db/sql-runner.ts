@@ -77,6 +77,12 @@ export function onConnection(client: pg.ClientBase): TransactionRunner {
  * `work` in one transaction on `client`, a connection taken from a pool: `begin` (BEGIN, or a
  * simple query that starts with it), then COMMIT, or ROLLBACK on any failure, and the connection
  * given back through `release`. `beforeCommit` may still refuse the commit by throwing.
+ *
+ * On a pipelined connection (the app's pool, lib/db/client.ts) the work's first statement goes
+ * out right behind `begin`, without waiting for its answer: the server runs them in the order
+ * sent, so the statement is inside the transaction and one round trip is saved. A `begin` that
+ * failed (its settings, say) leaves the transaction aborted, so the statement behind it fails
+ * too; `begin`'s own error is the one reported, and nothing is committed.
  */
 export async function transactionOn<T>(
   client: pg.PoolClient,
@@ -85,8 +91,17 @@ export async function transactionOn<T>(
 ): Promise<T> {
   let broken: Error | undefined;
   try {
-    await client.query(steps.begin ?? "BEGIN");
-    const result = await work(onConnection(client));
+    const begun = client.query(steps.begin ?? "BEGIN");
+    let result: T;
+    if (client.pipeline) {
+      const [started, worked] = await Promise.allSettled([begun, work(onConnection(client))]);
+      if (started.status === "rejected") throw started.reason;
+      if (worked.status === "rejected") throw worked.reason;
+      result = worked.value;
+    } else {
+      await begun;
+      result = await work(onConnection(client));
+    }
     steps.beforeCommit?.();
     await client.query("COMMIT");
     return result;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { db, dbPool } from "@/lib/db/client";
-import { pgRunner } from "@/lib/db/sql-runner";
+import { pgRunner, transactionOn } from "@/lib/db/sql-runner";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // lib/db/sql-runner.ts sends a Prisma.Sql through `pg` itself: what it answers must be what
@@ -76,5 +76,43 @@ SELECT ${at}::timestamp AS stored, ${at}::timestamptz AS zoned, ${new Prisma.Dec
     await expect(failure).rejects.toThrow("the work failed");
     const rows = await db().rateLimit.findMany({ where: { key: { startsWith: key } }, select: { key: true } });
     expect(rows.map((row) => row.key.slice(key.length + 1)).sort()).toEqual(["joined", "kept"]);
+  });
+
+  it("sends a transaction's first statement behind its BEGIN, before BEGIN has answered, and commits it", async () => {
+    const key = `sql-runner-test:${Date.now()}:${Math.random()}`;
+    const connection = await dbPool().connect();
+    expect(connection.pipeline).toBe(true);
+    let begunAnswered = false;
+    const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<unknown>;
+    let first = true;
+    (connection as unknown as { query: typeof query }).query = (...args) => {
+      const answer = query(...args);
+      if (first) void answer.then(() => (begunAnswered = true));
+      first = false;
+      return answer;
+    };
+    let sentBeforeBeginAnswered: boolean | undefined;
+    const kept = await transactionOn(connection, (tx) => {
+      sentBeforeBeginAnswered = !begunAnswered;
+      return tx.$queryRaw<{ key: string }[]>(
+        Prisma.sql`INSERT INTO rate_limits (key, points) VALUES (${key}, 1) RETURNING key`,
+      );
+    });
+    expect(sentBeforeBeginAnswered).toBe(true);
+    expect(kept).toEqual([{ key }]);
+    expect(await db().rateLimit.count({ where: { key } })).toBe(1);
+  });
+
+  it("reports a BEGIN that failed, and commits nothing of the statement sent behind it", async () => {
+    const key = `sql-runner-test:${Date.now()}:${Math.random()}`;
+    const connection = await dbPool().connect();
+    const attempt = transactionOn(
+      connection,
+      (tx) => tx.$queryRaw(Prisma.sql`INSERT INTO rate_limits (key, points) VALUES (${key}, 1) RETURNING key`),
+      // A setting PostgreSQL refuses: the transaction is aborted before the statement runs.
+      { begin: "BEGIN; SELECT set_config('lock_timeout', 'soon', true)" },
+    );
+    await expect(attempt).rejects.toMatchObject({ code: "22023" });
+    expect(await db().rateLimit.count({ where: { key } })).toBe(0);
   });
 });
