@@ -80,9 +80,10 @@ export function onConnection(client: pg.ClientBase): TransactionRunner {
  *
  * On a pipelined connection (the app's pool, lib/db/client.ts) the work's first statement goes
  * out right behind `begin`, without waiting for its answer: the server runs them in the order
- * sent, so the statement is inside the transaction and one round trip is saved. A `begin` that
- * failed (its settings, say) leaves the transaction aborted, so the statement behind it fails
- * too; `begin`'s own error is the one reported, and nothing is committed.
+ * sent, so the statement is inside the transaction, and both leave in one write and one round
+ * trip. A `begin` that failed (its settings, say) leaves the transaction aborted, so the
+ * statement behind it fails too; `begin`'s own error is the one reported, and nothing is
+ * committed.
  */
 export async function transactionOn<T>(
   client: pg.PoolClient,
@@ -91,15 +92,27 @@ export async function transactionOn<T>(
 ): Promise<T> {
   let broken: Error | undefined;
   try {
-    const begun = client.query(steps.begin ?? "BEGIN");
     let result: T;
     if (client.pipeline) {
-      const [started, worked] = await Promise.allSettled([begun, work(onConnection(client))]);
+      // Held back until the work has sent its first statement (before its first await), so
+      // BEGIN and that statement leave in one write: each write is a system call.
+      const socket = client.connection.stream;
+      socket.cork();
+      let begun: Promise<unknown>;
+      let working: Promise<T>;
+      try {
+        begun = client.query(steps.begin ?? "BEGIN");
+        // Runs now, up to its first await; a work that throws at once rejects like one that fails later.
+        working = (async () => work(onConnection(client)))();
+      } finally {
+        socket.uncork();
+      }
+      const [started, worked] = await Promise.allSettled([begun, working]);
       if (started.status === "rejected") throw started.reason;
       if (worked.status === "rejected") throw worked.reason;
       result = worked.value;
     } else {
-      await begun;
+      await client.query(steps.begin ?? "BEGIN");
       result = await work(onConnection(client));
     }
     steps.beforeCommit?.();

@@ -78,10 +78,20 @@ SELECT ${at}::timestamp AS stored, ${at}::timestamptz AS zoned, ${new Prisma.Dec
     expect(rows.map((row) => row.key.slice(key.length + 1)).sort()).toEqual(["joined", "kept"]);
   });
 
-  it("sends a transaction's first statement behind its BEGIN, before BEGIN has answered, and commits it", async () => {
+  it("sends a transaction's first statement behind its BEGIN, in the same write, before BEGIN has answered, and commits it", async () => {
     const key = `sql-runner-test:${Date.now()}:${Math.random()}`;
     const connection = await dbPool().connect();
     expect(connection.pipeline).toBe(true);
+    // Each write to the socket is a system call: BEGIN with the statement, then COMMIT.
+    const socket = connection.connection.stream as typeof connection.connection.stream & {
+      _writeGeneric: (...args: unknown[]) => unknown;
+    };
+    const writeGeneric = socket._writeGeneric.bind(socket);
+    let socketWrites = 0;
+    socket._writeGeneric = (...args: unknown[]) => {
+      socketWrites++;
+      return writeGeneric(...args);
+    };
     let begunAnswered = false;
     const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<unknown>;
     let first = true;
@@ -98,7 +108,9 @@ SELECT ${at}::timestamp AS stored, ${at}::timestamptz AS zoned, ${new Prisma.Dec
         Prisma.sql`INSERT INTO rate_limits (key, points) VALUES (${key}, 1) RETURNING key`,
       );
     });
+    socket._writeGeneric = writeGeneric;
     expect(sentBeforeBeginAnswered).toBe(true);
+    expect(socketWrites).toBe(2);
     expect(kept).toEqual([{ key }]);
     expect(await db().rateLimit.count({ where: { key } })).toBe(1);
   });
