@@ -34,9 +34,10 @@ import {
  * The baseline: node:http reads the raw body and calls the same receiveWebhook with a `db` that
  * sends the same Prisma.Sql through `pg` (`sql.text` with $1 placeholders, `sql.values`): the
  * same signature check and the same statement. It gives no deadline, so the statement runs on
- * its own, where the app's runs in a transaction bounded by its deadline (BEGIN, the timeouts'
- * set_config, COMMIT: three more round trips, lib/db/deadline.ts). It runs no jobs; the ones its
- * transitions enqueue are set aside after its checks (orders.ts).
+ * its own, where the app's runs in a transaction bounded by its deadline (BEGIN and the
+ * timeouts' set_config sent with the statement, then COMMIT: one more round trip,
+ * lib/db/deadline.ts). It runs no jobs; the ones its transitions enqueue are set aside after its
+ * checks (orders.ts).
  */
 
 const WEBHOOK_PATH = "/api/pay/webhook";

@@ -45,7 +45,8 @@ const TRANSACTION_GRACE_MS = 5_000;
  * - inside the transaction, `lock_timeout` and `statement_timeout` are set to the time left
  *   (`set_config(…, true)`, i.e. SET LOCAL: it holds through a transaction-mode pooler too), so
  *   on PostgreSQL a statement stuck behind a lock ends by itself at the deadline. They travel
- *   with BEGIN in one round trip;
+ *   with BEGIN, and the work's first statement right behind them, in one round trip
+ *   (transactionOn on the app's pipelined pool);
  * - the work commits only if, when it is done, the deadline has not been given up on: the check
  *   and the timer's "give up" are each one synchronous step, so exactly one of them wins. A
  *   transaction that was given up on is rolled back whenever its statements come back, for
