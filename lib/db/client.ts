@@ -73,6 +73,11 @@ function createClient() {
   // query opens another. Prisma's adapter listens (silently) once it connects; this covers the
   // time before, when the rate limiter may have used the pool first.
   pool.on("error", () => {});
+  // The same event on a connection the pool has handed out (a transaction through `pg` itself,
+  // lib/db/sql-runner.ts), which the pool no longer listens to: the statement in flight, or the
+  // next one, fails with the error, and that is what the caller sees and answers; the event
+  // itself, unheard, would be an uncaught exception.
+  pool.on("connect", (connection) => connection.on("error", noop));
   const client = new PrismaClient({
     // db().$disconnect() ends the pool too (scripts call it before exiting).
     adapter: new PrismaPg(pool, { disposeExternalPool: true }),

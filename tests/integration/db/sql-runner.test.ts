@@ -127,4 +127,33 @@ SELECT ${at}::timestamp AS stored, ${at}::timestamptz AS zoned, ${new Prisma.Dec
     await expect(attempt).rejects.toMatchObject({ code: "22023" });
     expect(await db().rateLimit.count({ where: { key } })).toBe(0);
   });
+
+  // pg_terminate_backend: embedded PGlite has one session for every connection.
+  it.skipIf(!process.env.TEST_SERVER_DATABASE_URL)(
+    "fails the transaction of a connection that breaks mid-way, without an uncaught error, and the pool goes on",
+    async () => {
+      const key = `sql-runner-test:${Date.now()}:${Math.random()}`;
+      const uncaught: unknown[] = [];
+      const keep = (error: unknown) => uncaught.push(error);
+      process.on("uncaughtException", keep);
+      try {
+        const connection = await dbPool().connect();
+        const { pid } = (await connection.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!;
+        const attempt = transactionOn(connection, async (tx) => {
+          await tx.$queryRaw(Prisma.sql`INSERT INTO rate_limits (key, points) VALUES (${key}, 1) RETURNING key`);
+          // A database restart, as the connection sees it: the server ends its session.
+          await db().$queryRaw(Prisma.sql`SELECT pg_terminate_backend(${pid}::int)`);
+          await tx.$queryRaw(Prisma.sql`SELECT pg_sleep(0.2)`);
+        });
+        await expect(attempt).rejects.toThrow();
+        // The client's own "error" event has had its turn.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        process.off("uncaughtException", keep);
+      }
+      expect(uncaught).toEqual([]);
+      expect(await db().rateLimit.count({ where: { key } })).toBe(0);
+      expect((await dbPool().query<{ one: number }>("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    },
+  );
 });
