@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { db, dbPool } from "@/lib/db/client";
 import { pgRunner, transactionOn } from "@/lib/db/sql-runner";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { countSocketWrites } from "../../../harness/support/socket-writes";
 
 // lib/db/sql-runner.ts sends a Prisma.Sql through `pg` itself: what it answers must be what
 // Prisma's $queryRaw answers for the same statement, or a function written for one would read
@@ -83,15 +84,7 @@ SELECT ${at}::timestamp AS stored, ${at}::timestamptz AS zoned, ${new Prisma.Dec
     const connection = await dbPool().connect();
     expect(connection.pipeline).toBe(true);
     // Each write to the socket is a system call: BEGIN with the statement, then COMMIT.
-    const socket = connection.connection.stream as typeof connection.connection.stream & {
-      _writeGeneric: (...args: unknown[]) => unknown;
-    };
-    const writeGeneric = socket._writeGeneric.bind(socket);
-    let socketWrites = 0;
-    socket._writeGeneric = (...args: unknown[]) => {
-      socketWrites++;
-      return writeGeneric(...args);
-    };
+    const writes = countSocketWrites(connection.connection.stream);
     let begunAnswered = false;
     const query = connection.query.bind(connection) as (...args: unknown[]) => Promise<unknown>;
     let first = true;
@@ -108,9 +101,9 @@ SELECT ${at}::timestamp AS stored, ${at}::timestamptz AS zoned, ${new Prisma.Dec
         Prisma.sql`INSERT INTO rate_limits (key, points) VALUES (${key}, 1) RETURNING key`,
       );
     });
-    socket._writeGeneric = writeGeneric;
+    writes.stop();
     expect(sentBeforeBeginAnswered).toBe(true);
-    expect(socketWrites).toBe(2);
+    expect(writes.count).toBe(2);
     expect(kept).toEqual([{ key }]);
     expect(await db().rateLimit.count({ where: { key } })).toBe(1);
   });

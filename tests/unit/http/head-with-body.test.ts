@@ -1,6 +1,7 @@
 import { createServer, request, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { countSocketWrites } from "../../../harness/support/socket-writes";
 import { sendHeadWithBody } from "../../../scripts/lib/head-with-body.mjs";
 
 // scripts/serve.mjs: the head of an answer leaves with its body, in one write to the socket,
@@ -11,14 +12,9 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
 
 /** Serves one answer written by `write`, and says what the client got and how many writes the socket took. */
 async function answer(write: (response: import("node:http").ServerResponse) => void, patched: boolean) {
-  let socketWrites = 0;
+  let writes: ReturnType<typeof countSocketWrites> | undefined;
   server = createServer((_request, response) => {
-    const socket = response.socket as Socket & { _writeGeneric: (...args: unknown[]) => unknown };
-    const writeGeneric = socket._writeGeneric.bind(socket);
-    socket._writeGeneric = (...args: unknown[]) => {
-      socketWrites++;
-      return writeGeneric(...args);
-    };
+    writes = countSocketWrites(response.socket!);
     write(patched ? sendHeadWithBody(response) : response);
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
@@ -33,7 +29,7 @@ async function answer(write: (response: import("node:http").ServerResponse) => v
       .on("error", reject)
       .end();
   });
-  return { ...got, socketWrites };
+  return { ...got, socketWrites: writes?.count };
 }
 
 /**
