@@ -26,6 +26,8 @@ export type WebhookReceipt =
       /** What the state machine did; "not_found" is stored as the event outcome "unmatched". */
       outcome: UpdateOutcome;
       externalTransactionId?: string;
+      /** The order's hold had run out: the cached catalogue pages showed its units as free. */
+      holdHadExpired?: boolean;
     };
 
 export interface WebhookDeps {
@@ -117,6 +119,7 @@ ${outcomeSelect(capped)}`,
     kind: "recorded",
     outcome: result.outcome,
     externalTransactionId: result.order?.externalTransactionId ?? lookup.externalTransactionId,
+    ...(result.holdHadExpired ? { holdHadExpired: true } : {}),
   };
 }
 

@@ -77,6 +77,11 @@ export interface UpdateResult {
   order?: { id: string; externalTransactionId: string; status: OrderStatus; updatedAt: Date };
   /** This update recorded the payment after cancel (the first such CON), and enqueued its mail. */
   firstPaidAfterCancel?: boolean;
+  /**
+   * The order's stock hold had run out when this update read it: the catalogue counted its units as
+   * free (lib/catalog/products.ts), so a payment of it changes what the cached pages show.
+   */
+  holdHadExpired?: boolean;
 }
 
 /**
@@ -200,7 +205,8 @@ SELECT ${outcomeSql(update)} AS outcome,
        target.external_transaction_id AS "externalTransactionId",
        COALESCE(changed.status, target.status)::text AS status,
        COALESCE(changed.updated_at, late.updated_at, target.updated_at) AS "updatedAt",
-       late.id IS NOT NULL AS "firstPaidAfterCancel"
+       late.id IS NOT NULL AS "firstPaidAfterCancel",
+       target.hold_expires_at <= now() AS "holdHadExpired"
 FROM (SELECT 1) AS one
 LEFT JOIN target ON true
 LEFT JOIN changed ON true
@@ -214,6 +220,7 @@ interface UpdateRow {
   status: OrderStatus | null;
   updatedAt: Date | null;
   firstPaidAfterCancel?: boolean | null;
+  holdHadExpired?: boolean | null;
 }
 
 function readUpdateResult(row: Omit<UpdateRow, "outcome"> & { outcome: UpdateOutcome }): UpdateResult {
@@ -221,6 +228,7 @@ function readUpdateResult(row: Omit<UpdateRow, "outcome"> & { outcome: UpdateOut
   return {
     outcome: row.outcome,
     ...(row.firstPaidAfterCancel ? { firstPaidAfterCancel: true } : {}),
+    ...(row.holdHadExpired ? { holdHadExpired: true } : {}),
     order: {
       id: row.id,
       externalTransactionId: row.externalTransactionId,

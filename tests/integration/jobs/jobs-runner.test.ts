@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { JobHandler } from "@/lib/jobs/handlers";
-import { drainJobsInBackground, runDueJobs, type RunOptions } from "@/lib/jobs/runner";
+import { drainJobsInBackground, drainJobsThenRefreshCatalog, runDueJobs, type RunOptions } from "@/lib/jobs/runner";
 import type { LogFields } from "@/lib/log";
 import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 
@@ -191,21 +191,27 @@ describe("runDueJobs", () => {
   });
 });
 
+/** A `gate` job that runs until `open()` is called, an `ok` job that ends at once; `started` lists the jobs begun. */
+function gatedHandlers() {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const started: string[] = [];
+  const handlers: Record<string, JobHandler> = {
+    gate: async (job) => {
+      started.push(job.id);
+      await gate;
+    },
+    ok: async (job) => {
+      started.push(job.id);
+    },
+  };
+  return { handlers, started, open };
+}
+
 describe("drainJobsInBackground", () => {
   it("is single-flight: a second call joins the running drain, which goes round again for new jobs", async () => {
     const first = await insertJob("gate");
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const started: string[] = [];
-    const handlers: Record<string, JobHandler> = {
-      gate: async (job) => {
-        started.push(job.id);
-        await gate;
-      },
-      ok: async (job) => {
-        started.push(job.id);
-      },
-    };
+    const { handlers, started, open } = gatedHandlers();
     // One job per round, so the second job runs only if the drain goes round again.
     const options = { db: client, handlers, log: () => {}, limit: 1 };
     const drain = drainJobsInBackground(options);
@@ -222,6 +228,27 @@ describe("drainJobsInBackground", () => {
     const next = drainJobsInBackground(options);
     expect(next).not.toBe(drain);
     await next;
+  });
+
+  it("a request that joins a running drain does not wait for it; the drain runs its jobs too", async () => {
+    const first = await insertJob("gate");
+    const { handlers, started, open } = gatedHandlers();
+    const options = { db: client, handlers, log: () => {}, limit: 1 };
+    // The first request's after() waits for the drain it started.
+    const drain = drainJobsThenRefreshCatalog(options);
+    let drained = false;
+    void drain.then(() => (drained = true));
+    await expect.poll(() => started.length).toBe(1);
+    // A second payment's after(): resolved while the first job still runs.
+    const second = await insertJob("ok");
+    await drainJobsThenRefreshCatalog(options);
+    expect(drained).toBe(false);
+    expect(started).toEqual([first]);
+    open();
+    await drain;
+    // The running drain went round again for the second request's job.
+    expect(started).toEqual([first, second]);
+    expect((await row(second)).status).toBe("DONE");
   });
 
   it("runs one job at a time while other requests keep asking for drains, four when one asks alone", async () => {

@@ -53,6 +53,26 @@ describe("applyPaymentUpdate", () => {
     }
   });
 
+  it("says when the order's hold had run out (the catalogue showed its units as free), and only then", async () => {
+    const held = await insertTestOrder();
+    const lapsed = await insertTestOrder();
+    await db()
+      .$executeRaw`UPDATE orders SET hold_expires_at = now() - interval '1 second' WHERE id = ${lapsed.id}::uuid`;
+    const paidInTime = await applyPaymentUpdate(
+      db(),
+      { externalTransactionId: held.externalTransactionId },
+      { status: "CON" },
+    );
+    const paidLate = await applyPaymentUpdate(
+      db(),
+      { externalTransactionId: lapsed.externalTransactionId },
+      { status: "CON" },
+    );
+    expect(paidInTime.outcome).toBe("transitioned");
+    expect(paidInTime.holdHadExpired).toBeUndefined();
+    expect(paidLate).toMatchObject({ outcome: "transitioned", holdHadExpired: true });
+  });
+
   it("PEN → CAN enqueues the stock release and the cart reopening", async () => {
     const order = await insertTestOrder();
     const result = await applyPaymentUpdate(

@@ -65,8 +65,11 @@ export async function POST(request: Request): Promise<Response> {
   );
   // The transition enqueued its side effects; run them once the reply is on its way.
   if (receipt.outcome === "transitioned" || paidAfterCancel) {
-    // A payment of an order whose hold had run out takes units the catalogue showed as free.
-    catalogChanged();
+    // A payment of an order whose hold had run out takes units the catalogue showed as free. Any
+    // other payment takes units its order already held, so nothing the pages show changed (marking
+    // them stale would render every catalogue page again after each payment of a sale). A
+    // cancellation's units go back by a job, and the drain marks the pages stale once it has run.
+    if (receipt.holdHadExpired) catalogChanged();
     after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
   } else if (receipt.outcome === "pending_updated") {
     // A new bank reference takes no stock; the shopper's mail with it may be due.
