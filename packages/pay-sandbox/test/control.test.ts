@@ -242,6 +242,18 @@ describe("settings, tokens and clock", () => {
     expect((await sandbox.control("POST", "/clock", { advanceSeconds: -1 })).status).toBe(400);
     expect((await sandbox.control("POST", "/clock", {})).status).toBe(400);
   });
+
+  it("answers one reading of the clock, however fast the clock ticks", async () => {
+    // Every reading of this base clock is a millisecond later than the one before.
+    let ms = Date.UTC(2026, 0, 1);
+    const ticking = await startTestSandbox({ now: () => ms++ });
+    try {
+      const { body } = await ticking.control("GET", "/clock");
+      expect(Date.parse(body.iso)).toBe(body.now);
+    } finally {
+      await ticking.close();
+    }
+  });
 });
 
 describe("orders", () => {

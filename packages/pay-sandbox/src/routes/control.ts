@@ -144,7 +144,9 @@ function requestFilter(request: SandboxRequest) {
 }
 
 function clockReply(ctx: SandboxContext): Reply {
-  return json(200, { now: ctx.clock.now(), iso: ctx.clock.iso(), offsetSeconds: ctx.clock.offsetSeconds });
+  // One reading, so `now` and `iso` name the same millisecond.
+  const now = ctx.clock.now();
+  return json(200, { now, iso: new Date(now).toISOString(), offsetSeconds: ctx.clock.offsetSeconds });
 }
 
 function knownOrder(ctx: SandboxContext, request: SandboxRequest): Order {
