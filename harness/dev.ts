@@ -24,7 +24,7 @@ const log = (line: string) => console.log(`[dev] ${line}`);
 const lifetime = manageProcessLifetime({ name: "dev", exitCodeOnSignal: 0 });
 
 async function main(): Promise<void> {
-  const env = prepareLocalEnv({ root, processEnv: process.env, log });
+  const env = prepareLocalEnv({ root, processEnv: process.env, log, nextArgs: process.argv.slice(2) });
 
   if (!env.DATABASE_URL) {
     mkdirSync(`${root}/.data`, { recursive: true });
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
       },
       token: env.SANDBOX_TOKEN,
       dataFile: `${root}/.sandbox/state.json`,
-      webhookUrl: `${(env.APP_URL || "http://localhost:3000").replace(/\/+$/, "")}/api/pay/webhook`,
+      webhookUrl: `${env.APP_URL!.replace(/\/+$/, "")}/api/pay/webhook`,
       log: (line) => console.log(`[sandbox] ${line}`),
     });
     lifetime.onStop(() => sandbox.close());

@@ -11,7 +11,9 @@ import { payEnvFor, randomCredentials } from "pay-sandbox";
  * sandbox's control token (SANDBOX_TOKEN, which `npm run sandbox -- trigger` reads there too)
  * and where `npm run sandbox` on its own sends notifications (SANDBOX_WEBHOOK_URL),
  * and the back office's session secret and password (printed once, when written). Variables already set
- * anywhere are kept; only missing ones are appended.
+ * anywhere are kept; only missing ones are appended. An unset APP_URL becomes the address `next dev`
+ * will listen on (its --port, else PORT, else 3000), so the return links and the sandbox's
+ * notifications reach the shop on whatever port it runs.
  */
 export const LOCAL_SANDBOX_URL = "http://127.0.0.1:4010";
 
@@ -26,10 +28,22 @@ export function isLocalSandbox(apiBaseUrl: string): boolean {
   return hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]";
 }
 
+/** The port `next dev` listens on given its arguments and environment: --port/-p, then PORT, then 3000. */
+export function nextDevPort(nextArgs: readonly string[], env: Record<string, string | undefined>): string {
+  for (const [index, arg] of nextArgs.entries()) {
+    const inline = /^(?:--port=|-p=?)(\d+)$/.exec(arg);
+    if (inline) return inline[1]!;
+    if ((arg === "--port" || arg === "-p") && /^\d+$/.test(nextArgs[index + 1] ?? "")) return nextArgs[index + 1]!;
+  }
+  return env.PORT && /^\d+$/.test(env.PORT) ? env.PORT : "3000";
+}
+
 export function prepareLocalEnv(options: {
   root: string;
   processEnv: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  /** The arguments `next dev` gets, for its port. */
+  nextArgs?: readonly string[];
 }): Record<string, string> {
   const localFile = `${options.root}/.env.local`;
   const merged: Record<string, string> = {
@@ -37,6 +51,7 @@ export function prepareLocalEnv(options: {
     ...readEnvFile(localFile),
     ...definedOnly(options.processEnv),
   };
+  merged.APP_URL ||= `http://localhost:${nextDevPort(options.nextArgs ?? [], merged)}`;
   const apiBaseUrl = merged.PAY_API_BASE_URL || LOCAL_SANDBOX_URL;
   const payDefaults: Record<string, string> = payEnvFor(randomCredentials(), apiBaseUrl.replace(/\/+$/, ""));
   const missingPay = Object.keys(payDefaults).filter((key) => !merged[key]);
@@ -53,7 +68,7 @@ export function prepareLocalEnv(options: {
   const sandboxDefaults: Record<string, string> = isLocalSandbox(apiBaseUrl)
     ? {
         SANDBOX_TOKEN: randomControlToken(),
-        SANDBOX_WEBHOOK_URL: `${(merged.APP_URL || "http://localhost:3000").replace(/\/+$/, "")}/api/pay/webhook`,
+        SANDBOX_WEBHOOK_URL: `${merged.APP_URL.replace(/\/+$/, "")}/api/pay/webhook`,
       }
     : {};
   const defaults = { ...payDefaults, ...sandboxDefaults, ...adminDefaults };

@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { prepareLocalEnv } from "../../harness/local-env";
+import { nextDevPort, prepareLocalEnv } from "../../harness/local-env";
 
 // What `npm run dev` writes to .env.local on a fresh clone, and what it leaves alone after.
 
 let root: string;
 const lines: string[] = [];
-const prepare = (processEnv: Record<string, string> = {}) =>
-  prepareLocalEnv({ root, processEnv: processEnv as NodeJS.ProcessEnv, log: (line) => lines.push(line) });
+const prepare = (processEnv: Record<string, string> = {}, nextArgs: string[] = []) =>
+  prepareLocalEnv({ root, processEnv: processEnv as NodeJS.ProcessEnv, log: (line) => lines.push(line), nextArgs });
 const written = async () => parseEnv(await readFile(join(root, ".env.local"), "utf8"));
 
 beforeEach(async () => {
@@ -67,5 +67,25 @@ describe("prepareLocalEnv", () => {
     };
     prepare(remote);
     expect(Object.keys(await written()).sort()).toEqual(["ADMIN_PASSWORD", "ADMIN_SESSION_SECRET"]);
+  });
+
+  it("points an unset APP_URL, and the sandbox's notifications, at the port next dev listens on", async () => {
+    const env = prepare({ PORT: "3005" }, ["--turbopack", "-p", "3007"]);
+    expect(env.APP_URL).toBe("http://localhost:3007");
+    expect((await written()).SANDBOX_WEBHOOK_URL).toBe("http://localhost:3007/api/pay/webhook");
+    expect(prepare({ PORT: "3005" }).APP_URL).toBe("http://localhost:3005");
+    expect(prepare({ APP_URL: "https://shop.example.ao", PORT: "3005" }).APP_URL).toBe("https://shop.example.ao");
+  });
+});
+
+describe("nextDevPort", () => {
+  it("reads --port and -p in each of their spellings, then PORT, then 3000", () => {
+    expect(nextDevPort(["--port", "3001"], {})).toBe("3001");
+    expect(nextDevPort(["--port=3002"], { PORT: "4000" })).toBe("3002");
+    expect(nextDevPort(["-p", "3003"], {})).toBe("3003");
+    expect(nextDevPort(["-p3004"], {})).toBe("3004");
+    expect(nextDevPort(["--hostname", "0.0.0.0"], { PORT: "4000" })).toBe("4000");
+    expect(nextDevPort([], { PORT: "not-a-port" })).toBe("3000");
+    expect(nextDevPort([], {})).toBe("3000");
   });
 });
