@@ -58,7 +58,6 @@ test("catalogue, product, cart, checkout, the popup, the success page and the or
   const id = orderIdIn(page.url());
   await page.getByRole("link", { name: pt.cart.viewOrder }).click();
   await expect(page).toHaveURL(new RegExp(`/orders/${id}$`));
-  // The page itself, not its loading state (app/orders/loading.tsx) that shows while it streams.
   await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON");
   await expectNoAxeViolations(page, at("order page"));
 

@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { pt } from "../lib/i18n/dictionaries";
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { expect, test } from "./support/fixtures";
 import { addFromCatalog, openCheckout, openPopup } from "./support/shop";
@@ -9,7 +11,8 @@ import { addFromCatalog, openCheckout, openPopup } from "./support/shop";
  * the cart is emptied by a job after the webhook. The count must reach the server's 0 on the
  * result page by itself, without the shopper reloading. The error states (app/error.tsx,
  * app/global-error.tsx) have unit tests: provoking one here would need a route that fails on
- * something a client can send.
+ * something a client can send. A page of one order answers an order it does not know with the
+ * status 404, not a 200 around a "not found".
  */
 
 /** Marks this document; a reload (or any full navigation) loses the mark. */
@@ -60,4 +63,23 @@ test("paid by reference, confirmed while the pending page is open: the count dro
   await expect(page.getByTestId("order-status")).toHaveAttribute("data-status", "CON", { timeout: 15_000 });
   await expect(page.getByTestId("cart-count")).toHaveText("0", { timeout: 15_000 });
   expect(await documentKept(page), "the page was not reloaded").toBe(true);
+});
+
+test("a page of one order answers 404 for an unknown or malformed order id", async ({ page }) => {
+  const unknown = `order_${randomUUID()}`;
+  for (const path of [
+    `/orders/${unknown}`,
+    "/orders/not-an-order",
+    `/orders/${unknown}/receipt`,
+    `/checkout/success/${unknown}`,
+    `/checkout/pending/${unknown}`,
+  ]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByRole("heading", { name: pt.notFound.title })).toBeVisible();
+  }
+  // The pages that keep their loading state are still there, at their addresses.
+  for (const path of ["/orders", "/orders/lookup", "/checkout"]) {
+    expect((await page.goto(path))?.status(), path).toBe(200);
+  }
 });

@@ -41,6 +41,8 @@ export function sampleAddressOf(file: string): { path: string; params: Record<st
     .replace(/^app/, "")
     // Pages live under app/[lang]/, but their addresses carry no language (next.config.mjs rewrites add it).
     .replace(/^\/\[lang\](?=\/|$)/, "")
+    // Route groups, (list) and the like, are folders only.
+    .replace(/\/\([^)]+\)(?=\/|$)/g, "")
     .replace(/\/(route\.ts|page\.tsx)$/, "")
     .replace(/\[([^\]]+)\]/g, (_, name: string) => {
       params[name] = name === "externalTransactionId" ? `order_${randomUUID()}` : randomUUID();
