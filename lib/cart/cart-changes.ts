@@ -2,12 +2,19 @@ import "server-only";
 import { z } from "zod";
 import { MAX_QUANTITY_INPUT, unitsAllowed, type UnitLimits } from "../order-limits";
 import type { Database } from "../db/client";
-import { Rollback, rolledBack } from "../refusal";
+import { refusal, Rollback, rolledBack } from "../refusal";
 import { Prisma } from "../generated/prisma/client";
 import { ON_SALE, unitsForSale } from "../catalog/on-sale";
 import { describeIssues, formOptional, hasNoNul, NO_NUL } from "../text-input";
 import { readVariantOptions, sameOptions, VARIANT_LIMITS } from "../catalog/variants";
-import { cartIdSchema, MAX_CART_LINES, shopUnitLimits, type CartChange, type CartRefusalCode } from "./cart";
+import {
+  CART_REFUSAL_STATUS,
+  cartIdSchema,
+  MAX_CART_LINES,
+  shopUnitLimits,
+  type CartChange,
+  type CartRefusalCode,
+} from "./cart";
 
 /**
  * The shopper's changes to the cart: add a variant, set a line's quantity, remove a line. The
@@ -73,7 +80,8 @@ export type AddToCartInput = {
 export type SetQuantityInput = { cartId?: unknown; variantId: unknown; quantity: unknown };
 export type RemoveLineInput = { cartId?: unknown; variantId: unknown };
 
-const refuse = (code: CartRefusalCode, message: string): CartChange => ({ ok: false, code, message });
+const refuse = (code: CartRefusalCode, message: string): CartChange =>
+  refusal(CART_REFUSAL_STATUS[code], code, message);
 
 const invalid = (error: z.ZodError): CartChange => refuse("invalid_input", describeIssues(error, "input"));
 

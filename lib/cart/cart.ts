@@ -5,6 +5,7 @@ import { shopCookie } from "../cookies";
 import { MAX_ORDER_LINES, type UnitLimits } from "../order-limits";
 import type { Database } from "../db/client";
 import { getEnv } from "../env";
+import type { Refusal, RefusalStatus } from "../refusal";
 import { shownImage } from "../catalog/gallery";
 import { unitsForSale } from "../catalog/on-sale";
 import { lineName, readVariantOptions, variantTitle } from "../catalog/variants";
@@ -67,6 +68,20 @@ export type CartRefusalCode =
   | "no_cart"
   | "line_not_found";
 
+/** The status each refusal of a cart change carries: what is gone, what conflicts, what breaks a rule. */
+export const CART_REFUSAL_STATUS = {
+  invalid_input: 400,
+  unknown_product: 404,
+  unknown_variant: 404,
+  no_cart: 404,
+  line_not_found: 404,
+  out_of_stock: 409,
+  cart_locked: 409,
+  variant_required: 422,
+  too_many_lines: 422,
+  cart_full: 422,
+} as const satisfies Record<CartRefusalCode, RefusalStatus>;
+
 export type CartChange =
   | {
       ok: true;
@@ -78,7 +93,7 @@ export type CartChange =
       /** What lowered it: the stock, or MAX_UNITS_PER_LINE / MAX_UNITS_PER_ORDER. */
       cappedBy?: "stock" | "limit";
     }
-  | { ok: false; code: CartRefusalCode; message: string };
+  | Refusal<CartRefusalCode>;
 
 export const cartIdSchema = z.uuid({ error: "must be a cart id (a UUID)" });
 

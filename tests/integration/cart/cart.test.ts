@@ -141,7 +141,12 @@ describe("addToCart", () => {
       const cart = await cartWith([], "OPEN");
       const result = await addToCart(db(), { cartId: cart.id, productId: product.id, quantity });
 
-      expect(result).toMatchObject({ ok: false, code: "invalid_input", message: expect.stringContaining("quantity") });
+      expect(result).toMatchObject({
+        ok: false,
+        status: 400,
+        code: "invalid_input",
+        message: expect.stringContaining("quantity"),
+      });
       expect(await itemsOf(cart.id)).toEqual([]);
     },
   );
@@ -150,7 +155,7 @@ describe("addToCart", () => {
     const cartsBefore = await db().cart.count();
     const result = await addToCart(db(), { productId: randomUUID(), quantity: 1 });
 
-    expect(result).toMatchObject({ ok: false, code: "unknown_product" });
+    expect(result).toMatchObject({ ok: false, status: 404, code: "unknown_product" });
     expect(await db().cart.count()).toBe(cartsBefore);
   });
 
@@ -174,7 +179,12 @@ describe("addToCart", () => {
     const cart = await cartWith([{ productId: product.id, quantity: 1 }], "LOCKED");
     const result = await addToCart(db(), { cartId: cart.id, productId: product.id, quantity: 1 });
 
-    expect(result).toMatchObject({ ok: false, code: "cart_locked", message: expect.stringContaining("payment") });
+    expect(result).toMatchObject({
+      ok: false,
+      status: 409,
+      code: "cart_locked",
+      message: expect.stringContaining("payment"),
+    });
     expect(await itemsOf(cart.id)).toEqual([{ productId: product.id, quantity: 1 }]);
   });
 

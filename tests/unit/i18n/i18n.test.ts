@@ -83,7 +83,7 @@ describe("cart notices in the query", () => {
     expect(cartNoticeMessage(pt, limitedNotice!)).toBe(pt.cartNotices.limited(10));
     expect(cartNoticeMessage(pt, limitedNotice!)).not.toBe(pt.cartNotices.capped(10));
 
-    const locked = cartNoticeQuery({ ok: false, code: "cart_locked", message: "…" }, "updated");
+    const locked = cartNoticeQuery({ ok: false, status: 409, code: "cart_locked", message: "…" }, "updated");
     const lockedNotice = readCartNotice(query(locked));
     expect(lockedNotice).toEqual({ tone: "error", kind: "cart_locked" });
     expect(cartNoticeMessage(en, lockedNotice!)).toBe(en.cartNotices.cart_locked);
