@@ -51,3 +51,34 @@ export const consoleLogger: Logger = (level, event, fields = {}) => {
 
 /** What a log line may say about an unexpected error: its class, never its message (which can carry data). */
 export const errorKind = (error: unknown) => (error instanceof Error ? error.name : "unknown");
+
+/**
+ * A logger for lines anyone can cause at will (a forged webhook, sign-in attempts past the
+ * limit): at most `perMinute` lines a minute for each event and `reason`, so a flood of requests
+ * does not become a flood of log lines (nor a log platform's bill). What it holds back is counted,
+ * and the next line let through says how many (`suppressed`). Per instance, in memory: a window
+ * is one process's minute, which is what a flood of one process's requests needs.
+ */
+export function throttledLogger(log: Logger, options: { perMinute?: number; now?: () => number } = {}): Logger {
+  const { perMinute = 60, now = () => Date.now() } = options;
+  const windows = new Map<string, { start: number; logged: number; suppressed: number }>();
+  return (level, event, fields = {}) => {
+    const key = `${event}\u0000${String(fields.reason ?? "")}`;
+    const at = now();
+    let window = windows.get(key);
+    if (!window || at - window.start >= 60_000) {
+      // Events and reasons are a fixed vocabulary; the bound only guards against a caller's mistake.
+      if (!window && windows.size >= 256) windows.clear();
+      window = { start: at, logged: 0, suppressed: window?.suppressed ?? 0 };
+      windows.set(key, window);
+    }
+    if (window.logged >= perMinute) {
+      window.suppressed += 1;
+      return;
+    }
+    window.logged += 1;
+    const suppressed = window.suppressed;
+    window.suppressed = 0;
+    log(level, event, suppressed > 0 ? { ...fields, suppressed } : fields);
+  };
+}

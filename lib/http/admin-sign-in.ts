@@ -6,7 +6,7 @@ import { limitRefusal } from "./client-limits";
 import { db } from "../db/client";
 import { getEnv } from "../env";
 import { jsonError } from "./json-error";
-import { consoleLogger, errorKind, type LogFields } from "../log";
+import { consoleLogger, errorKind, throttledLogger, type LogFields } from "../log";
 import { consumeRateLimit, UNAVAILABLE_RETRY_SECONDS, type RateLimitVerdict } from "../db/rate-limit";
 import { backOfficeOff, refuseWithoutAdminSession } from "./admin-route-guard";
 import { isFormPost, isJson, readFormOrJson, refuseCrossSite, seeOther } from "./admin-requests";
@@ -55,13 +55,25 @@ async function readSignIn(
 }
 
 /** A log line of the back office's sessions: what happened, from which address, when. */
-function logSession(level: "info" | "warn" | "error", event: string, address: string, fields: LogFields = {}) {
-  consoleLogger(level, event, { ...fields, address, at: new Date().toISOString() });
+function logSession(
+  level: "info" | "warn" | "error",
+  event: string,
+  address: string,
+  fields: LogFields = {},
+  log = consoleLogger,
+) {
+  log(level, event, { ...fields, address, at: new Date().toISOString() });
 }
 
 /** One log line per sign-in attempt past the cross-site check: the client's address and the time, never the password or a cookie. */
 const logAttempt = (outcome: "succeeded" | "failed", address: string, fields: LogFields = {}) =>
   logSession(outcome === "succeeded" ? "info" : "warn", `admin.sign_in.${outcome}`, address, fields);
+
+// The attempts no limit bounds (refused by the limit itself, or before it) can come by the
+// thousand: their lines are throttled. Those the limits let through are each logged.
+const unboundedAttemptLog = throttledLogger(consoleLogger);
+const logUnboundedAttempt = (address: string, fields: LogFields) =>
+  logSession("warn", "admin.sign_in.failed", address, fields, unboundedAttemptLog);
 
 /**
  * The two limits every attempt counts against before the password is looked at, per address
@@ -91,7 +103,7 @@ export async function signIn(request: NextRequest): Promise<Response> {
   const form = isFormPost(request);
   const address = addressOf(request);
   if (!form && !isJson(request)) {
-    logAttempt("failed", address, { reason: "invalid_request" });
+    logUnboundedAttempt(address, { reason: "invalid_request" });
     return jsonError(415, "unsupported_media_type", "send application/x-www-form-urlencoded or application/json");
   }
   const admin = adminConfig();
@@ -100,7 +112,7 @@ export async function signIn(request: NextRequest): Promise<Response> {
   const spent = await spendAttempt(address);
   if (!spent.ok) {
     const unavailable = spent.verdict.reason === "unavailable";
-    logAttempt("failed", address, { reason: unavailable ? "limiter_unavailable" : "rate_limited", limit: spent.limit });
+    logUnboundedAttempt(address, { reason: unavailable ? "limiter_unavailable" : "rate_limited", limit: spent.limit });
     if (!form) return limitRefusal(spent.verdict, "too many sign-in attempts; wait a minute and try again");
     // The page's form is told in a sentence, and keeps the page it was to go back to.
     return backToSignIn(unavailable ? "unavailable" : "rate_limited", (await readSignIn(request)).next);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { consoleLogger, orderLogRef, redactText } from "@/lib/log";
+import { consoleLogger, orderLogRef, redactText, throttledLogger, type LogFields } from "@/lib/log";
 import { loggedPath } from "../../scripts/lib/logged-path.mjs";
 
 // What a log line may say about a shopper (lib/log.ts) and what the production server logs of a
@@ -70,5 +70,34 @@ describe("the server's log of a request's address", () => {
     [undefined, "/"],
   ])("%s is logged as %s: no order id, no query", (url, logged) => {
     expect(loggedPath(url)).toBe(logged);
+  });
+});
+
+describe("throttledLogger", () => {
+  it("lets through so many lines a minute per event and reason, then says how many it held back", () => {
+    let now = 0;
+    const lines: { event: string; fields?: LogFields }[] = [];
+    const log = throttledLogger((_, event, fields) => void lines.push({ event, fields }), {
+      perMinute: 3,
+      now: () => now,
+    });
+    for (let i = 0; i < 10; i += 1) log("warn", "webhook.signature_rejected", { reason: "mismatch" });
+    // Another reason, and another event, have minutes of their own.
+    log("warn", "webhook.signature_rejected", { reason: "missing" });
+    log("warn", "admin.sign_in.failed", { reason: "mismatch" });
+    expect(lines).toHaveLength(5);
+    expect(lines.slice(0, 3).every((line) => line.fields?.suppressed === undefined)).toBe(true);
+
+    now += 59_999;
+    log("warn", "webhook.signature_rejected", { reason: "mismatch" });
+    expect(lines).toHaveLength(5);
+    now += 1;
+    log("warn", "webhook.signature_rejected", { reason: "mismatch", bytes: 12 });
+    expect(lines.at(-1)).toEqual({
+      event: "webhook.signature_rejected",
+      fields: { reason: "mismatch", bytes: 12, suppressed: 8 },
+    });
+    log("warn", "webhook.signature_rejected", { reason: "mismatch" });
+    expect(lines.at(-1)?.fields).toEqual({ reason: "mismatch" });
   });
 });

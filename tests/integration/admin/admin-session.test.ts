@@ -253,6 +253,22 @@ describe("every attempt is logged, never with the password or the cookie", () =>
     ]);
     expect(lines.join("\n")).not.toContain(admin().password);
   });
+
+  it("attempts past the limit, however many, are a few log lines; those within it are each logged", async () => {
+    vi.stubEnv("RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE", "2");
+    const { session } = await routes();
+    const peer = { "x-forwarded-for": newPeer() };
+    const attempt = () => session.POST(request("/api/admin/session", { json: { password: "not-it" }, headers: peer }));
+    const statuses: number[] = [];
+    const lines = await logLines(async () => {
+      for (let i = 0; i < 80; i += 1) statuses.push((await attempt()).status);
+    });
+    expect(statuses.slice(0, 2)).toEqual([401, 401]);
+    expect(new Set(statuses.slice(2))).toEqual(new Set([429]));
+    const failed = parse(lines).filter((line) => line.event === "admin.sign_in.failed");
+    expect(failed.filter((line) => line.reason === "wrong_password")).toHaveLength(2);
+    expect(failed.filter((line) => line.reason === "rate_limited")).toHaveLength(60);
+  });
 });
 
 describe("back to the page the session ended on", () => {

@@ -266,6 +266,24 @@ describe("refusals change nothing", () => {
     await expectNothingChanged(order);
   });
 
+  it("a flood of forged deliveries is a few log lines, not one each; the next line says how many were left out", async () => {
+    vi.resetModules(); // a route module of its own, so its log's minute starts here
+    const { POST } = await import("@/app/api/pay/webhook/route");
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const body = notification(newExternalTransactionId(), "CON");
+    const statuses = new Set<number>();
+    for (let i = 0; i < 100; i += 1)
+      statuses.add((await POST(webhookRequest(body, { header: "0".repeat(64) }))).status);
+    expect([...statuses]).toEqual([401]);
+    const lines = warned.mock.calls.map(([line]) => JSON.parse(String(line)));
+    expect(lines).toHaveLength(60);
+    expect(lines.every((line) => line.event === "webhook.signature_rejected" && line.reason === "mismatch")).toBe(true);
+    // Another minute: its first line counts the 40 held back.
+    vi.spyOn(Date, "now").mockReturnValue(Date.now() + 60_000);
+    await POST(webhookRequest(body, { header: "0".repeat(64) }));
+    expect(JSON.parse(String(warned.mock.calls.at(-1)?.[0]))).toMatchObject({ reason: "mismatch", suppressed: 40 });
+  });
+
   it("401 for a tampered body signed for the original", async () => {
     const order = await insertTestOrder();
     const original = notification(order.externalTransactionId, "CAN");

@@ -5,7 +5,7 @@ import { DeadlineExceeded } from "@/lib/db/deadline";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http/json-error";
 import { drainJobsInBackground, drainJobsThenRefreshCatalog, endOfInvocation } from "@/lib/jobs/runner";
-import { consoleLogger, errorKind } from "@/lib/log";
+import { consoleLogger, errorKind, throttledLogger } from "@/lib/log";
 import { bodyRefusal, readBodyCapped } from "@/lib/http/request-body";
 import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/orders/receive-webhook";
 import { SIGNATURE_HEADER } from "@/lib/pay/webhooks/signature";
@@ -14,6 +14,9 @@ import { SIGNATURE_HEADER } from "@/lib/pay/webhooks/signature";
 export const dynamic = "force-dynamic";
 // Answered at once; the jobs the notification enqueued then run in after(), inside this duration.
 export const maxDuration = 60;
+
+// receiveWebhook logs only the deliveries it refuses, which anyone can send by the thousand.
+const refusedDeliveryLog = throttledLogger(consoleLogger);
 
 export async function POST(request: Request): Promise<Response> {
   const started = performance.now();
@@ -28,7 +31,7 @@ export async function POST(request: Request): Promise<Response> {
     receipt = await receiveWebhook(body.bytes, request.headers.get(SIGNATURE_HEADER), {
       pool: dbPool(),
       webhookSecret,
-      log: consoleLogger,
+      log: refusedDeliveryLog,
       deadline: startedAt + webhookDeadlineMs,
     });
   } catch (error) {
