@@ -7,6 +7,9 @@
 
 const LUANDA_OFFSET_MS = 3600_000;
 
+/** A day in Luanda is always 24 hours long (no summer time), so days are counted in these. */
+export const DAY_MS = 86_400_000;
+
 /** The IANA name of Luanda's zone, which Intl knows to be UTC+1 as well. */
 const LUANDA_TIME_ZONE = "Africa/Luanda";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "../generated/prisma/client";
-import { luandaDayStart } from "../luanda-time";
+import { DAY_MS, luandaDayStart } from "../luanda-time";
 import { checkoutDaysSql, luandaDay, paidDaysSql, salesDaysSql, type DashboardRunner } from "./dashboard-sql-admin";
 
 /**
@@ -26,7 +26,6 @@ export type InTransaction = <R>(work: (run: RunSql) => Promise<R>) => Promise<R>
 const LOOK_BACK = "2 minutes";
 /** The first keeping of a year of orders reads them all: longer than the sessions' own limits. */
 const KEEPING_LIMIT = "60s";
-const DAY_MS = 86_400_000;
 
 /** A runner's transaction (Prisma's or pg's) as an {@link InTransaction}. */
 export function runnerTransaction(db: Pick<DashboardRunner, "$transaction">): InTransaction {

@@ -1,4 +1,4 @@
-import { luandaDate, luandaDayStart } from "../luanda-time";
+import { DAY_MS, luandaDate, luandaDayStart } from "../luanda-time";
 import type { PeriodKind } from "./period-names";
 
 /**
@@ -7,8 +7,6 @@ import type { PeriodKind } from "./period-names";
  * names and query strings are ./period-names.ts (the browser's part); ./period-query.ts reads one
  * from a query string.
  */
-
-const DAY_MS = 86_400_000;
 
 export interface Period {
   kind: PeriodKind;

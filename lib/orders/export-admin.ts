@@ -5,7 +5,7 @@ import type { Database } from "../db/client";
 import { orderDelivery } from "./delivery-details";
 import { isAngolanKey, phoneKey } from "../phone";
 import { lineName } from "../catalog/variants";
-import { luandaDate, luandaDayStart, luandaIso } from "../luanda-time";
+import { DAY_MS, luandaDate, luandaDayStart, luandaIso } from "../luanda-time";
 import { paidBetween } from "./paid";
 
 /**
@@ -20,8 +20,6 @@ import { paidBetween } from "./paid";
 export const EXPORT_BATCH_SIZE = 1000;
 /** The longest range one download may cover, in days. */
 export const EXPORT_MAX_DAYS = 366;
-
-const DAY_MS = 86_400_000;
 
 /**
  * After the lines: the delivery method, the zone or pickup point (their names as snapshotted), the
