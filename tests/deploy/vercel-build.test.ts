@@ -89,7 +89,7 @@ function functionDir(appFile: string): string {
 
 describe.skipIf(skipInCi)("vercel build", () => {
   it(
-    "production: migrates and seeds an empty database, ships both crons, every route's maxDuration, the health route's migrations and sharp's binary with the upload routes",
+    "production: migrates and seeds an empty database, ships both crons, every route's maxDuration, the health route's migrations, sharp's binary with the upload routes, and the Save-Data rewrites with their Vary",
     async () => {
       const database = await emptyDatabase("vercel-production");
       const build = await vercelBuild({
@@ -149,6 +149,34 @@ describe.skipIf(skipInCi)("vercel build", () => {
         expect(files, route).toContainEqual(
           expect.stringMatching(new RegExp(`^node_modules/@img/sharp-libvips-${platform}/lib/libvips-cpp\\.so`)),
         );
+      }
+
+      // Vercel's router, not Next's server, serves the cached pages: the Save-Data rewrites and
+      // their Vary must be in its routes, or a data saver gets the full page (or others the light one).
+      const routes = config.routes as {
+        src?: string;
+        dest?: string;
+        has?: unknown[];
+        headers?: Record<string, string>;
+      }[];
+      const matches = (route: { src?: string }, address: string) =>
+        route.src !== undefined && new RegExp(route.src).test(address);
+      for (const address of ["/", "/products/camisola-kianda", "/categories/roupa", "/page/2"]) {
+        const saveData = routes.find(
+          (route) =>
+            matches(route, address) &&
+            JSON.stringify(route.has ?? []).includes('"key":"save-data"') &&
+            route.dest?.startsWith("/pt/save-data"),
+        );
+        expect(saveData, `the Save-Data rewrite of ${address}`).toBeDefined();
+        const vary = routes.find(
+          (route) =>
+            matches(route, address) &&
+            Object.entries(route.headers ?? {}).some(
+              ([name, value]) => name.toLowerCase() === "vary" && /save-data/i.test(value),
+            ),
+        );
+        expect(vary, `Vary: Save-Data on ${address}`).toBeDefined();
       }
 
       await withPgClient(database.url, async (client) => {
