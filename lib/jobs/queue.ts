@@ -26,8 +26,17 @@ export interface ClaimedJob {
   reclaimed: boolean;
 }
 
-/** A RUNNING job whose runner has not finished it after this long is presumed lost. */
-export const DEFAULT_LEASE_MS = 5 * 60_000;
+/** How long one run of a handler may take before its runner gives up on it and retries it later. */
+export const DEFAULT_JOB_TIMEOUT_MS = 30_000;
+
+/**
+ * A RUNNING job whose runner has not finished it after this long is presumed lost. A live runner
+ * ends every run within DEFAULT_JOB_TIMEOUT_MS, so four times that is lost only by a runner that
+ * was killed or frozen, and such a runner's jobs (a paid order's mails, its cart) run again two
+ * minutes on, not five. A runner that outlives its lease anyway records nothing (the attempt
+ * number is checked), and handlers are idempotent, as a timed-out run's retry already needs.
+ */
+export const DEFAULT_LEASE_MS = 4 * DEFAULT_JOB_TIMEOUT_MS;
 
 const LEASE_LOST_MESSAGE = "the runner of the previous attempt stopped before finishing it (lease expired)";
 

@@ -9,6 +9,7 @@ import { TimeoutError, withTimeout } from "../timeout";
 import { jobHandlers, type Database, type JobContext, type JobHandler, type JobResult } from "./handlers";
 import {
   completeAndClaim,
+  DEFAULT_JOB_TIMEOUT_MS,
   DEFAULT_LEASE_MS,
   describeJobError,
   failJob,
@@ -58,8 +59,6 @@ export interface RunOptions {
   retryPolicy?: RetryPolicy;
   random?: () => number;
 }
-
-export const DEFAULT_JOB_TIMEOUT_MS = 30_000;
 
 /** Jobs run at the same time, unless told otherwise. */
 const DEFAULT_CONCURRENCY = 4;

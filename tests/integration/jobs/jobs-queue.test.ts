@@ -8,6 +8,8 @@ import {
   claimJobs,
   completeAndClaim,
   completeJob,
+  DEFAULT_JOB_TIMEOUT_MS,
+  DEFAULT_LEASE_MS,
   describeJobError,
   failJob,
   parkAbandonedJobs,
@@ -169,6 +171,15 @@ describe("abandoned jobs (the runner died)", () => {
     expect(reclaimed.status).toBe("RUNNING");
     expect(reclaimed.lastError).toMatch(/lease expired/);
     expect(Date.now() - reclaimed.lockedAt!.getTime()).toBeLessThan(60_000);
+  });
+
+  it("by default, a job a killed runner left RUNNING is claimed again once two minutes have passed, not before", async () => {
+    const young = await insertJob({ status: "RUNNING", lockedAgo: 100, attempts: 1 });
+    const old = await insertJob({ status: "RUNNING", lockedAgo: 125, attempts: 1 });
+    const claimed = await claimJobs(client, { limit: 10 });
+    expect(claimed.map((job) => job.id)).toEqual([old]);
+    expect((await row(young)).status).toBe("RUNNING");
+    expect(DEFAULT_LEASE_MS).toBeGreaterThanOrEqual(3 * DEFAULT_JOB_TIMEOUT_MS);
   });
 
   it("the old runner cannot finish a job another runner took over", async () => {
