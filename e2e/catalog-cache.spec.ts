@@ -9,8 +9,9 @@ import { pt } from "../lib/i18n/dictionaries";
 /**
  * The catalogue and product pages come from Next's cache (lib/catalog/cached-pages.ts), and follow the
  * database within seconds: a product created in the back office appears, a checkout that reserves
- * its last units shows it sold out, and a price edit shows the new price, each within 5 s,
- * while the pages are still answered from the cache between changes.
+ * its last units shows it sold out, its cancellation puts them back (the CAN webhook's job, in the
+ * drain after it), and a price edit shows the new price, each within 5 s (the pages' own expiry is
+ * 30 s), while the pages are still answered from the cache between changes.
  */
 
 const WITHIN_MS = 5_000;
@@ -45,8 +46,9 @@ async function expectPageSoon(page: Page, path: string, text: string) {
     .toBe(true);
 }
 
-test("a product's creation, its last units reserved and a price edit reach the cached pages within 5 s", async ({
+test("a product's creation, its last units reserved and put back, and a price edit reach the cached pages within 5 s", async ({
   page,
+  sandbox,
 }) => {
   // Served from the cache before any change. A change an earlier test made (a hold released in the
   // background, a product archived) leaves the page stale, and its next visit renders it again: the
@@ -104,6 +106,13 @@ test("a product's creation, its last units reserved and a price edit reach the c
       { timeout: WITHIN_MS, intervals: [250] },
     )
     .toContain(pt.catalog.soldOut);
+
+  // The shopper cancels: the CAN webhook's release-stock job puts both units back, and the drain
+  // that ran it marks the pages stale.
+  const { externalTransactionId } = (await order.json()) as { externalTransactionId: string };
+  expect(fromCache(await page.request.get(`/products/${slug}`)), "sold out, from the cache").toBe(true);
+  await sandbox.cancel(externalTransactionId);
+  await expectPageSoon(page, `/products/${slug}`, pt.catalog.lowStock(2));
 
   // The owner changes the price in the back office.
   const edited = await page.request.post(`/api/admin/products/${product.id}`, {

@@ -33,6 +33,12 @@ export const JOB_TYPES = {
 export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];
 
 /**
+ * The jobs whose work changes what the cached catalogue pages show: a cancelled order's units back
+ * on the shelf. A run of one that did its work (not skipped) has the pages marked stale.
+ */
+export const CATALOGUE_JOB_TYPES: ReadonlySet<string> = new Set<JobType>([JOB_TYPES.releaseStock]);
+
+/**
  * Payload of every job (a fulfilment mail's adds `state`, a reference mail's `paymentReference`). Every job names its order in
  * `jobs.order_id` too, set by the statement that enqueues it, which is how the back office and
  * `jobsOfOrders` find an order's jobs (an index, not the keys read one by one).

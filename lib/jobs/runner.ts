@@ -7,6 +7,7 @@ import { consoleLogger, errorKind, type Logger } from "../log";
 import { createMailer, mailer as sharedMailer, type Mailer } from "../mail";
 import { TimeoutError, withTimeout } from "../timeout";
 import { jobHandlers, type Database, type JobContext, type JobHandler, type JobResult } from "./handlers";
+import { CATALOGUE_JOB_TYPES } from "./job-types";
 import {
   completeAndClaim,
   DEFAULT_JOB_TIMEOUT_MS,
@@ -30,6 +31,8 @@ export interface RunSummary {
   retried: number;
   /** Failed for the last time (or permanently), or found abandoned on its last attempt. */
   parked: number;
+  /** A job of CATALOGUE_JOB_TYPES did its work: the cached catalogue pages are stale. */
+  movedStock?: true;
 }
 
 export interface RunOptions {
@@ -43,7 +46,7 @@ export interface RunOptions {
   concurrency?: number | (() => number);
   /** Per job; a handler still running after this fails with "timed out" and is retried later. Default 30 s. */
   timeoutMs?: number;
-  /** How long a RUNNING job may go unfinished before it is presumed abandoned and taken over. Default 5 min. */
+  /** How long a RUNNING job may go unfinished before it is presumed abandoned and taken over. Default 2 min. */
   leaseMs?: number;
   /** Stop claiming when aborted (the worker's shutdown); jobs already running finish. */
   signal?: AbortSignal;
@@ -125,8 +128,11 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
     const task: Promise<void> = runOne(job, deps)
       .then(
         (ran) => {
-          if (ran.outcome === "succeeded") succeeded.push({ job, started: ran.started, skipped: ran.skipped });
-          else if (ran.outcome !== "lease_lost") summary[ran.outcome]++;
+          if (ran.outcome === "succeeded") {
+            succeeded.push({ job, started: ran.started, skipped: ran.skipped });
+            // Its work is committed, whether or not this runner still holds the job.
+            if (!ran.skipped && CATALOGUE_JOB_TYPES.has(job.type)) summary.movedStock = true;
+          } else if (ran.outcome !== "lease_lost") summary[ran.outcome]++;
         },
         (error: unknown) => void (failure ??= { error }),
       )
@@ -248,8 +254,6 @@ export function endOfInvocation(startedAt: number, maxDurationSeconds: number): 
 
 let draining: Promise<void> | undefined;
 let drainAgain = false;
-/** A caller of drainJobsThenRefreshCatalog asked: the running drain marks the catalogue stale when it ends. */
-let refreshCatalogWhenDrained = false;
 
 /**
  * Requests keep asking for drains (a burst of payments): until then, the drain runs one job at a
@@ -264,9 +268,13 @@ const BUSY_WINDOW_MS = 250;
  * Runs due jobs without the caller waiting for or handling the result, e.g. `after(() =>
  * drainJobsInBackground())` once a webhook has been answered. Single-flight per process: a call
  * while a drain is running does not start a second one, it asks the running one to go round
- * once more (so jobs enqueued meanwhile are not missed). It also goes round while a round ran as
- * many jobs as its limit, until none is due or its time is up. Never rejects; failures are
- * logged, and whatever is left is picked up by the worker or the cron route.
+ * once more (so jobs enqueued meanwhile are not missed) and resolves at once. Only the call that
+ * started the drain waits for it (its after() keeps a serverless function alive until the drain
+ * ends): in a burst of payments, thousands of requests waiting for one drain kept their `after()`
+ * tasks open until it ended, at a cost in the server's CPU (bench/README.md). It also goes round
+ * while a round ran as many jobs as its limit, until none is due or its time is up. When a job of
+ * the drain moved stock, the drain marks the cached catalogue pages stale once, at its end. Never
+ * rejects; failures are logged, and whatever is left is picked up by the worker or the cron route.
  */
 export function drainJobsInBackground(
   options: Omit<RunOptions, "deadline" | "ids" | "concurrency"> & {
@@ -282,9 +290,10 @@ export function drainJobsInBackground(
   if (draining) {
     drainAgain = true;
     busyUntil = Date.now() + BUSY_WINDOW_MS;
-    return draining;
+    return Promise.resolve();
   }
   const log = options.log ?? consoleLogger;
+  let movedStock = false;
   draining = (async () => {
     try {
       const finishBy = options.finishBy ?? Date.now() + DEFAULT_DRAIN_MS;
@@ -303,6 +312,7 @@ export function drainJobsInBackground(
           parkAbandoned: firstRound,
         });
         firstRound = false;
+        if (summary.movedStock) movedStock = true;
         // A round that ran its whole limit left work behind (a burst of payments): go on, rather
         // than leave it to the worker or the cron route once the requests stop coming.
         more = summary.done + summary.retried + summary.parked >= limit;
@@ -312,8 +322,7 @@ export function drainJobsInBackground(
     } finally {
       draining = undefined;
       drainAgain = false;
-      if (refreshCatalogWhenDrained) {
-        refreshCatalogWhenDrained = false;
+      if (movedStock) {
         try {
           catalogChanged();
         } catch (error) {
@@ -323,19 +332,4 @@ export function drainJobsInBackground(
     }
   })();
   return draining;
-}
-
-/**
- * For `after()` in the routes that change orders: runs the jobs the change enqueued
- * (drainJobsInBackground), then marks the catalogue pages stale, since a cancelled order's job puts
- * its units back on the shelf. A call that joins a running drain does not wait for it: the request
- * that started it waits (its after() keeps the function alive) and refreshes the catalogue at its
- * end: in a burst of payments, thousands of requests waiting for one drain kept their `after()`
- * tasks open until it ended, at a cost in the server's CPU (bench/README.md).
- */
-export function drainJobsThenRefreshCatalog(options: Parameters<typeof drainJobsInBackground>[0]): Promise<void> {
-  refreshCatalogWhenDrained = true;
-  const running = draining;
-  const drain = drainJobsInBackground(options);
-  return drain === running ? Promise.resolve() : drain;
 }

@@ -16,7 +16,7 @@ const LONG_RUNNING_IMPORTS = [
   "@/lib/orders/status",
   "@/lib/checkout/create-order",
   "@/app/actions/cart",
-  // drainJobsThenRefreshCatalog runs the jobs a change enqueued.
+  // catalogChanged is called beside the runs of jobs that put stock back.
   "@/lib/catalog/cached-pages",
   "@/components/cart/add-to-cart-form",
   // The catalogue's cards hold the add-to-cart form, whose action runs in the page's function.

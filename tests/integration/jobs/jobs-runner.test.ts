@@ -1,15 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { JobHandler } from "@/lib/jobs/handlers";
-import { drainJobsInBackground, drainJobsThenRefreshCatalog, runDueJobs, type RunOptions } from "@/lib/jobs/runner";
+import { catalogChanged } from "@/lib/catalog/cached-pages";
+import { JOB_TYPES } from "@/lib/jobs/job-types";
+import { drainJobsInBackground, runDueJobs, type RunOptions } from "@/lib/jobs/runner";
 import type { LogFields } from "@/lib/log";
 import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 
 // The runner with stand-in handlers, on a database of its own (so only these runners claim
-// these jobs). The real handlers are tested in jobs-handlers.test.ts.
+// these jobs). The real handlers are tested in jobs-handlers.test.ts. Marking the cached
+// catalogue stale needs Next's server; here it is only counted.
+
+vi.mock("@/lib/catalog/cached-pages", () => ({ catalogChanged: vi.fn() }));
 
 let database: TestDatabase;
 let client: PrismaClient;
@@ -36,6 +41,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await client.job.deleteMany();
+  vi.mocked(catalogChanged).mockClear();
 });
 
 async function insertJob(type: string, options: { ageSeconds?: number; maxAttempts?: number } = {}) {
@@ -218,7 +224,7 @@ describe("drainJobsInBackground", () => {
     await expect.poll(() => started.length).toBe(1);
     const second = await insertJob("ok");
     const joined = drainJobsInBackground(options);
-    expect(joined).toBe(drain);
+    expect(joined).not.toBe(drain);
     open();
     await drain;
     expect(started).toEqual([first, second]);
@@ -235,13 +241,13 @@ describe("drainJobsInBackground", () => {
     const { handlers, started, open } = gatedHandlers();
     const options = { db: client, handlers, log: () => {}, limit: 1 };
     // The first request's after() waits for the drain it started.
-    const drain = drainJobsThenRefreshCatalog(options);
+    const drain = drainJobsInBackground(options);
     let drained = false;
     void drain.then(() => (drained = true));
     await expect.poll(() => started.length).toBe(1);
     // A second payment's after(): resolved while the first job still runs.
     const second = await insertJob("ok");
-    await drainJobsThenRefreshCatalog(options);
+    await drainJobsInBackground(options);
     expect(drained).toBe(false);
     expect(started).toEqual([first]);
     open();
@@ -249,6 +255,26 @@ describe("drainJobsInBackground", () => {
     // The running drain went round again for the second request's job.
     expect(started).toEqual([first, second]);
     expect((await row(second)).status).toBe("DONE");
+  });
+
+  it("marks the cached catalogue stale once, at its end, only when a job put stock back", async () => {
+    const handlers: Record<string, JobHandler> = {
+      [JOB_TYPES.releaseStock]: async (job) =>
+        (job.payload as { skip?: boolean }).skip ? { skipped: "released" } : undefined,
+      [JOB_TYPES.confirmationMail]: ok,
+    };
+    const options = { db: client, handlers, log: () => {} };
+    await insertJob(JOB_TYPES.confirmationMail);
+    await drainJobsInBackground(options);
+    expect(catalogChanged).not.toHaveBeenCalled();
+
+    const skipped = await insertJob(JOB_TYPES.releaseStock);
+    await client.$executeRaw`UPDATE jobs SET payload = '{"skip": true}'::jsonb WHERE id = ${skipped}::uuid`;
+    expect(await run({ handlers })).toEqual({ done: 1, retried: 0, parked: 0 });
+    await Promise.all([insertJob(JOB_TYPES.releaseStock), insertJob(JOB_TYPES.releaseStock)]);
+    expect(await run({ handlers, limit: 1 })).toEqual({ done: 1, retried: 0, parked: 0, movedStock: true });
+    await drainJobsInBackground(options);
+    expect(catalogChanged).toHaveBeenCalledTimes(1);
   });
 
   it("runs one job at a time while other requests keep asking for drains, four when one asks alone", async () => {

@@ -18,8 +18,8 @@ async function runJobs(request: Request): Promise<Response> {
   try {
     const summary = await runDueJobs({ deadline: Date.now() + CLAIM_FOR_MS, limit: 1_000 });
     consoleLogger("info", "cron.jobs", { ...summary });
-    // A job that ran may have put a cancelled order's units back.
-    if (summary.done > 0) catalogChanged();
+    // A cancelled order's units went back on the shelf.
+    if (summary.movedStock) catalogChanged();
     return Response.json(summary);
   } catch (error) {
     consoleLogger("error", "cron.jobs_failed", { error: errorKind(error) });

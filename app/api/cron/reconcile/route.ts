@@ -1,5 +1,5 @@
 import { after } from "next/server";
-import { drainJobsThenRefreshCatalog } from "@/lib/jobs/runner";
+import { drainJobsInBackground } from "@/lib/jobs/runner";
 import { authorizeCron } from "@/lib/http/cron-guard";
 import { db } from "@/lib/db/client";
 import { jsonError } from "@/lib/http/json-error";
@@ -29,8 +29,7 @@ async function reconcile(request: Request): Promise<Response> {
       deadline: startedAt + SWEEP_FOR_MS,
     });
     consoleLogger("info", "reconcile.done", { ...summary });
-    if (summary.changed > 0)
-      after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
+    if (summary.changed > 0) after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
     return Response.json(summary);
   } catch (error) {
     consoleLogger("error", "reconcile.failed", { error: errorKind(error) });

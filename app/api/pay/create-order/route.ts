@@ -8,7 +8,7 @@ import {
   shopperCookie,
 } from "@/lib/cart/shopper-cookies";
 import { catalogChanged } from "@/lib/catalog/cached-pages";
-import { drainJobsThenRefreshCatalog } from "@/lib/jobs/runner";
+import { drainJobsInBackground } from "@/lib/jobs/runner";
 import { createOrder } from "@/lib/checkout/create-order";
 import { createOrderRequestSchema, MAX_CREATE_ORDER_BYTES } from "@/lib/checkout/checkout-rules";
 import { describeIssues } from "@/lib/text-input";
@@ -64,7 +64,10 @@ export async function POST(request: NextRequest): Promise<Response> {
         pool: dbPool(),
         pay: payClient(),
         appUrl,
-        runJobsNow: (ids) => runDueJobs({ ids }),
+        // A failed creation's clean-up puts its units back: the cached catalogue follows.
+        runJobsNow: async (ids) => {
+          if ((await runDueJobs({ ids })).movedStock) catalogChanged();
+        },
         log: consoleLogger,
       },
     );
@@ -74,12 +77,11 @@ export async function POST(request: NextRequest): Promise<Response> {
   }
   // A new order reserved units: the cached catalogue follows. A refusal, or the answer repeated
   // for a cart already checked out, moved nothing, and must not let anyone keep the cached pages
-  // rendering again; a failed creation's clean-up (after() below) marks them itself.
+  // rendering again; a failed creation's clean-up (runJobsNow above) marks them itself.
   if (result.ok && !result.replayed) catalogChanged();
   if (!result.ok) {
     // A failed creation enqueued its clean-up jobs and ran them; pick up anything left over.
-    if (result.status >= 500)
-      after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
+    if (result.status >= 500) after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
     const retryAfter = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
     return jsonError(result.status, result.code, result.message, retryAfter);
   }

@@ -4,7 +4,7 @@ import { dbPool } from "@/lib/db/client";
 import { DeadlineExceeded } from "@/lib/db/deadline";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http/json-error";
-import { drainJobsInBackground, drainJobsThenRefreshCatalog, endOfInvocation } from "@/lib/jobs/runner";
+import { drainJobsInBackground, endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind, throttledLogger } from "@/lib/log";
 import { bodyRefusal, readBodyCapped } from "@/lib/http/request-body";
 import { MAX_WEBHOOK_BYTES, receiveWebhook } from "@/lib/orders/receive-webhook";
@@ -66,16 +66,14 @@ export async function POST(request: Request): Promise<Response> {
       ms: Math.round(performance.now() - started),
     },
   );
-  // The transition enqueued its side effects; run them once the reply is on its way.
-  if (receipt.outcome === "transitioned" || paidAfterCancel) {
-    // A payment of an order whose hold had run out takes units the catalogue showed as free. Any
-    // other payment takes units its order already held, so nothing the pages show changed (marking
-    // them stale would render every catalogue page again after each payment of a sale). A
-    // cancellation's units go back by a job, and the drain marks the pages stale once it has run.
-    if (receipt.holdHadExpired) catalogChanged();
-    after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
-  } else if (receipt.outcome === "pending_updated") {
-    // A new bank reference takes no stock; the shopper's mail with it may be due.
+  // A payment of an order whose hold had run out takes units the catalogue showed as free. Any
+  // other payment takes units its order already held, so nothing the pages show changed (marking
+  // them stale would render every catalogue page again after each payment of a sale). A
+  // cancellation's units go back by a job, and the drain marks the pages stale once it has run.
+  if (receipt.outcome === "transitioned" && receipt.holdHadExpired) catalogChanged();
+  // The transition enqueued its side effects (a new bank reference, the shopper's mail with it):
+  // run them once the reply is on its way.
+  if (receipt.outcome === "transitioned" || paidAfterCancel || receipt.outcome === "pending_updated") {
     after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
   }
   return Response.json({ received: true, outcome: receipt.outcome === "not_found" ? "unmatched" : receipt.outcome });

@@ -3,7 +3,7 @@ import { refuseOverClientLimit } from "@/lib/http/client-limits";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { jsonError } from "@/lib/http/json-error";
-import { drainJobsInBackground, drainJobsThenRefreshCatalog, endOfInvocation } from "@/lib/jobs/runner";
+import { drainJobsInBackground, endOfInvocation } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { EXTERNAL_TRANSACTION_ID } from "@/lib/orders/order-number";
 import { changedTheOrder, orderStatus, storedAReference } from "@/lib/orders/status";
@@ -47,11 +47,9 @@ export async function GET(
     return jsonError(503, "unavailable", "the order's status cannot be read right now");
   }
   if (!result) return jsonError(404, "order_not_found", `no order ${externalTransactionId}`);
-  // A change enqueued jobs (a release of stock, a mail): run them once the answer is on its way.
-  if (changedTheOrder(result.refresh))
-    after(() => drainJobsThenRefreshCatalog({ finishBy: endOfInvocation(startedAt, maxDuration) }));
-  // A new reference takes no stock: its mail runs, the cached pages stay.
-  else if (storedAReference(result.refresh))
+  // A change enqueued jobs (a release of stock, a mail, a new reference's mail): run them once the
+  // answer is on its way.
+  if (changedTheOrder(result.refresh) || storedAReference(result.refresh))
     after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
   return Response.json(result.view, { headers: { "Cache-Control": "no-store" } });
 }
