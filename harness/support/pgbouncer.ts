@@ -56,6 +56,9 @@ export async function startPgBouncer(options: { binary: string; serverUrl: strin
       // Clients are not authenticated (the server still is, as `user` above): a local test only.
       "auth_type = any",
       "pool_mode = transaction",
+      // After a database restart the pooler logs in again after this many seconds (15 by
+      // default, every request failing meanwhile): docs/database-connections.md.
+      "server_login_retry = 1",
       // Foreground, logging to stderr: no log or pid file to clean up or to make writable.
       "logfile =",
       "pidfile =",
