@@ -71,8 +71,8 @@ export async function POST(request: Request): Promise<Response> {
   // them stale would render every catalogue page again after each payment of a sale). A
   // cancellation's units go back by a job, and the drain marks the pages stale once it has run.
   if (receipt.outcome === "transitioned" && receipt.holdHadExpired) catalogChanged();
-  // The transition enqueued its side effects (a new bank reference, the shopper's mail with it):
-  // run them once the reply is on its way.
+  // The transition, or a new bank reference, enqueued its side effects (mails, the invoice, the
+  // cart, the stock): run them once the reply is on its way.
   if (receipt.outcome === "transitioned" || paidAfterCancel || receipt.outcome === "pending_updated") {
     after(() => drainJobsInBackground({ finishBy: endOfInvocation(startedAt, maxDuration) }));
   }
