@@ -84,6 +84,27 @@ const HEALTH_QUERY = `SELECT current_setting('TimeZone') AS "timeZone",
   ARRAY(SELECT migration_name FROM _prisma_migrations
         WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL) AS applied`;
 
+/**
+ * HEALTH_QUERY bounded on the server too, a second past the check's own limit. A check that gave
+ * up closes its connection, but a query waiting on a lock (a migration's) does not notice, and
+ * would hold its server session until the lock was gone: a check a second would pile sessions up
+ * towards max_connections. SET LOCAL ends with the transaction, so a transaction-mode pooler
+ * passes it; it is one round trip still (the simple protocol, several statements).
+ */
+function boundedHealthQuery(checkTimeoutMs: number): string {
+  const limit = `'${Math.round(checkTimeoutMs) + 1_000}ms'`;
+  return `BEGIN READ ONLY; SET LOCAL lock_timeout = ${limit}; SET LOCAL statement_timeout = ${limit};
+${HEALTH_QUERY}; COMMIT`;
+}
+
+type HealthRow = { timeZone: string; applied: string[] };
+
+/** The SELECT's rows among the answers to a string of statements (pg answers one result each). */
+function selectRows(answer: pg.QueryResult<HealthRow> | pg.QueryResult<HealthRow>[]): HealthRow[] {
+  if (!Array.isArray(answer)) return answer.rows ?? [];
+  return answer.find((result) => result.command === "SELECT")?.rows ?? [];
+}
+
 /** SQLSTATE too_many_connections: the server (or the role's or database's limit) is full. */
 const TOO_MANY_CONNECTIONS = "53300";
 
@@ -136,8 +157,8 @@ export async function checkHealth(deps: HealthDeps): Promise<HealthReport> {
   let applied: Set<string>;
   let timeZone: string;
   try {
-    const { rows } = await withTimeout(deps.timeoutMs, () =>
-      connection.query<{ timeZone: string; applied: string[] }>(HEALTH_QUERY),
+    const rows = selectRows(
+      await withTimeout(deps.timeoutMs, () => connection.query<HealthRow>(boundedHealthQuery(deps.timeoutMs))),
     );
     applied = new Set(rows[0]?.applied ?? []);
     timeZone = rows[0]?.timeZone ?? "";

@@ -269,7 +269,7 @@ describe("busy is told from unreachable: a load balancer keeps a busy instance a
   // Not on embedded PGlite: its one session runs one transaction at a time, so while another is
   // open even a new connection's startup waits, and nothing can be told apart there.
   it.runIf(serverUrl)(
-    "answers 200 busy when the database accepts the connection but does not answer in time",
+    "answers 200 busy when the database accepts the connection but does not answer in time, and leaves no session waiting",
     async () => {
       // A migration's lock on the history table, held by another session: the check's query waits behind it.
       const locker = new pg.Client({ connectionString: behind.url });
@@ -285,6 +285,18 @@ describe("busy is told from unreachable: a load balancer keeps a busy instance a
             pool: "busy",
           },
         });
+        // Its query gives up on the server a second after the check did, though the lock is
+        // still held: a check a second cannot pile sessions up behind a migration.
+        // Asked outside the locker's transaction, which would see one snapshot of the activity.
+        const waiting = () =>
+          withPgClient(behind.url, async (client) => {
+            const { rows } = await client.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
+              [HEALTH_APPLICATION_NAME],
+            );
+            return rows[0]!.n;
+          });
+        await expect.poll(waiting, { timeout: 5_000, interval: 100 }).toBe(0);
       } finally {
         await locker.query("ROLLBACK");
         await locker.end();
