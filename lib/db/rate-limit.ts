@@ -6,10 +6,11 @@ import { consoleLogger, errorKind, type Logger } from "../log";
 
 /**
  * Fixed-window request limits (so many per minute per key: a name such as "create-order" and a
- * client address) and failure counts per key, in PostgreSQL's `rate_limits` table, so every
- * instance of the app counts against the same allowance: a limit kept in one process's memory
- * would give each serverless instance an allowance of its own. Counting is rate-limiter-flexible's
- * (`RateLimiterPostgres`), a well-kept library rather than SQL of our own to get subtly wrong.
+ * client address) and attempts per key (so many failures per window, then locked), in
+ * PostgreSQL's `rate_limits` table, so every instance of the app counts against the same
+ * allowance: a limit kept in one process's memory would give each serverless instance an
+ * allowance of its own. Counting is rate-limiter-flexible's (`RateLimiterPostgres`), a well-kept
+ * library rather than SQL of our own to get subtly wrong.
  */
 
 export type RateLimitVerdict =
@@ -35,15 +36,23 @@ export interface RateLimit {
 }
 
 /**
- * So many failures per key within a window (a wrong phone for one order number), after which the
- * key is locked until the window ends; `failures` 0 (or less) turns it off. Its reads and counts
- * throw when the counters cannot be reached: the caller answers "unavailable", never lets a guess
- * through uncounted.
+ * So many attempts per key within a window (guesses at one order number's phone), after which the
+ * key is locked until the window ends; `failures` 0 (or less) turns it off. An attempt is spent
+ * before it is answered, and one that succeeded may be given back, so what is counted is the
+ * failures. Spending throws when the counters cannot be reached: the caller answers
+ * "unavailable", never lets a guess through uncounted.
  */
 export interface FailureLimit {
   failures: number;
   windowSeconds: number;
 }
+
+/**
+ * One attempt spent under a {@link FailureLimit}: refused (the key is locked; nothing may be
+ * tried), or allowed, with the means to give the attempt back once it turned out not to be a
+ * failure.
+ */
+export type SpentAttempt = { allowed: false } | { allowed: true; giveBack(): Promise<void> };
 
 /** What the limiter needs of a `pg` Pool (the app's: `dbPool()`). */
 export interface RateLimitPool {
@@ -56,6 +65,13 @@ const MAX_KEY_LENGTH = 255;
 const ALLOWED: RateLimitVerdict = { ok: true };
 /** How long a fail-closed limit asks a client to wait while its counters cannot be reached. */
 export const UNAVAILABLE_RETRY_SECONDS = 30;
+/**
+ * An attempt is given back only while its window has at least this long to run: a point given
+ * back after its window ended would be the next window's, one attempt more than its limit.
+ * Covers the give-back's own round trip and the clocks of instances that disagree a little.
+ */
+const GIVE_BACK_MARGIN_MS = 5_000;
+const NO_GIVE_BACK = async () => {};
 
 /** What a limit answers when its counters cannot be reached: a warning, then through or refused. */
 function unavailable(log: Logger, name: string, limit: RateLimit, error: unknown): RateLimitVerdict {
@@ -85,8 +101,8 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
   };
   const limiters = new Map<string, RateLimiterPostgres>();
 
-  function limiterFor(name: string, points: number, windowSeconds = WINDOW_SECONDS): RateLimiterPostgres {
-    const cacheKey = `${name}\u0000${points}\u0000${windowSeconds}`;
+  function limiterFor(name: string, points: number, windowSeconds: number, blockInMemory: boolean) {
+    const cacheKey = `${name}\u0000${points}\u0000${windowSeconds}\u0000${blockInMemory}`;
     let limiter = limiters.get(cacheKey);
     if (!limiter) {
       limiter = new RateLimiterPostgres({
@@ -100,9 +116,9 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
         duration: windowSeconds,
         // Once a key is over its per-minute limit, this instance refuses it from memory until
         // the window ends, so a flood from one address costs one write per instance per window,
-        // not one per request. Not for failures: their lock-out is read from the table, so
-        // every instance (and a window ended early by an operator) answers alike.
-        ...(windowSeconds === WINDOW_SECONDS ? { inMemoryBlockOnConsumed: points + 1 } : {}),
+        // not one per request. Not for attempts: a point given back must count at once, and
+        // every instance (and a window ended early by an operator) must answer alike.
+        ...(blockInMemory ? { inMemoryBlockOnConsumed: points + 1 } : {}),
       });
       // Its clean-up of expired rows runs every 5 minutes on an unref'd timer: it never keeps
       // a script (the worker, reconcile) from exiting.
@@ -116,7 +132,7 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
     async consume(name: string, key: string, limit: RateLimit): Promise<RateLimitVerdict> {
       if (!(limit.pointsPerMinute > 0)) return ALLOWED;
       try {
-        await limiterFor(name, limit.pointsPerMinute).consume(storedKey(name, key));
+        await limiterFor(name, limit.pointsPerMinute, WINDOW_SECONDS, true).consume(storedKey(name, key));
         return ALLOWED;
       } catch (refusal) {
         if (refusal instanceof RateLimiterRes)
@@ -129,18 +145,46 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
       }
     },
 
-    /** Whether `key` has had `limit.failures` failures within the current window (reads, spends nothing). */
-    async lockedOut(name: string, key: string, limit: FailureLimit): Promise<boolean> {
-      if (!(limit.failures > 0)) return false;
-      const state = await limiterFor(name, limit.failures, limit.windowSeconds).get(storedKey(name, key));
-      return (state?.consumedPoints ?? 0) >= limit.failures;
-    },
-
-    /** Counts one failure of `key`; the first one starts the window. */
-    async countFailure(name: string, key: string, limit: FailureLimit): Promise<void> {
-      if (!(limit.failures > 0)) return;
-      // `penalty` adds without refusing: a locked key keeps counting, its window unchanged.
-      await limiterFor(name, limit.failures, limit.windowSeconds).penalty(storedKey(name, key), 1);
+    /**
+     * Spends one attempt of `key` under the limit `name`, in one atomic step with the check
+     * (rate-limiter-flexible's upsert): of any number of concurrent attempts, across instances,
+     * at most `limit.failures` are allowed per window, so only an allowed attempt may be tried.
+     * A refused attempt counts too (a locked key stays locked; its window is unchanged). Throws
+     * when the counters cannot be reached.
+     */
+    async spendAttempt(name: string, key: string, limit: FailureLimit): Promise<SpentAttempt> {
+      if (!(limit.failures > 0)) return { allowed: true, giveBack: NO_GIVE_BACK };
+      const limiter = limiterFor(name, limit.failures, limit.windowSeconds, false);
+      const stored = storedKey(name, key);
+      let windowEndsAt: number;
+      try {
+        const spent = await limiter.consume(stored);
+        windowEndsAt = Date.now() + spent.msBeforeNext;
+      } catch (refusal) {
+        if (refusal instanceof RateLimiterRes) return { allowed: false };
+        throw refusal;
+      }
+      return {
+        allowed: true,
+        // Gives back this attempt's own point, never more, so the key's count never falls below
+        // its failures in the window: a success cannot wipe out a burst of failures, however many
+        // succeed. Only in the window the point was spent in: given back after it ended, the
+        // point would be the next window's, an attempt more than its limit (someone holding one
+        // right answer could time successes at each window's end to get that). So within
+        // GIVE_BACK_MARGIN_MS of the end the point stays spent (the safe side); should the window
+        // have ended anyway (an operator ended it early), the give-back started the next window
+        // at -1, and the point is taken again at once. A give-back that cannot reach the
+        // counters leaves the point spent.
+        async giveBack() {
+          if (Date.now() + GIVE_BACK_MARGIN_MS >= windowEndsAt) return;
+          try {
+            const given = await limiter.reward(stored, 1);
+            if (given.consumedPoints < 0) await limiter.penalty(stored, 1);
+          } catch (error) {
+            log("warn", "rate_limit.unavailable", { limit: name, error: errorKind(error) });
+          }
+        },
+      };
     },
   };
 }
@@ -151,7 +195,7 @@ function storedKey(name: string, key: string): string {
   return `sha256-${createHash("sha256").update(key).digest("hex")}`;
 }
 
-type RateLimits = ReturnType<typeof createRateLimits>;
+export type RateLimits = ReturnType<typeof createRateLimits>;
 const perPool = new WeakMap<RateLimitPool, RateLimits>();
 
 /** The limits of the app's database (`dbPool()`), one set per pool. */

@@ -5,7 +5,7 @@ import type { Database } from "../db/client";
 import { getEnv } from "../env";
 import { Prisma } from "../generated/prisma/client";
 import { phoneKey } from "../phone";
-import { appRateLimits, type FailureLimit } from "../db/rate-limit";
+import { appRateLimits, type FailureLimit, type RateLimits } from "../db/rate-limit";
 import { invalidInput } from "../text-input";
 import type { OrderStatus } from "./state-machine";
 
@@ -82,7 +82,7 @@ ORDER BY created_at DESC LIMIT 20`);
   return match ? { ok: true, externalTransactionId: match.externalTransactionId } : NOT_FOUND;
 }
 
-/** Where the wrong guesses at one order number are counted (rate_limits, `order-lookup-wrong-phone:<number>`). */
+/** Where the guesses at one order number are counted (rate_limits, `order-lookup-wrong-phone:<number>`). */
 const WRONG_PHONE_LIMIT = "order-lookup-wrong-phone";
 
 /**
@@ -92,29 +92,37 @@ const WRONG_PHONE_LIMIT = "order-lookup-wrong-phone";
  * addresses of a whole IPv6 network, each with its own per-address allowance, gets a few guesses
  * at an order's phone per window, not thousands.
  *
+ * A guess is spent before its phone is compared, in the same atomic step that checks the lock
+ * (`spendAttempt`), and only a guess the lock allows is compared: a burst of concurrent guesses,
+ * however many and from however many instances, gets at most ORDER_LOOKUP_WRONG_PHONES compared
+ * per window. A right phone gives its guess back (the shopper who finds their own order has not
+ * guessed wrong); it gives back only its own, so it cannot undo the wrong ones or lift a lock, and
+ * a locked number finds nothing, the right phone included.
+ *
  * The lock-out is not observable: a locked number gets the very answer an unknown number and a
- * wrong phone get, and every not-found answer does the same work (read the counter, look the
- * number up, count one failure), an unknown number's included. Throws when the counters cannot
- * be reached (the route answers "unavailable"): a guess is never let through uncounted.
+ * wrong phone get, and an unknown number's guesses are spent and locked like any other's, so
+ * whether a number is locked (it may answer a little sooner: nothing is looked up) tells only
+ * that it was guessed at, never whether an order has it. Throws when the counters cannot be
+ * reached (the route answers "unavailable"): a guess is never let through uncounted.
  */
 export async function lookUpOrderWithLockOut(
   db: Pick<Database, "$queryRaw">,
   input: unknown,
-  limit: FailureLimit = wrongPhoneLimit(),
+  lockOut: { limit?: FailureLimit; limits?: Pick<RateLimits, "spendAttempt"> } = {},
 ): Promise<LookupResult> {
-  const orderNumber = lookupSchema.shape.orderNumber.safeParse(
-    (input as { orderNumber?: unknown } | null)?.orderNumber,
+  const limit = lockOut.limit ?? wrongPhoneLimit();
+  const parsed = lookupSchema.safeParse(input);
+  // Refused input is refused before anything is spent or compared.
+  if (!parsed.success || !(limit.failures > 0)) return lookUpOrder(db, input);
+  const attempt = await (lockOut.limits ?? appRateLimits()).spendAttempt(
+    WRONG_PHONE_LIMIT,
+    parsed.data.orderNumber,
+    limit,
   );
-  if (!(limit.failures > 0) || !orderNumber.success || !orderNumber.data) return lookUpOrder(db, input);
-  const limits = appRateLimits();
-  const [locked, result] = await Promise.all([
-    limits.lockedOut(WRONG_PHONE_LIMIT, orderNumber.data, limit),
-    lookUpOrder(db, input),
-  ]);
-  if (result.ok && !locked) return result;
-  if (!result.ok && result.code !== "not_found") return result;
-  await limits.countFailure(WRONG_PHONE_LIMIT, orderNumber.data, limit);
-  return NOT_FOUND;
+  if (!attempt.allowed) return NOT_FOUND;
+  const result = await lookUpOrder(db, parsed.data);
+  if (result.ok) await attempt.giveBack();
+  return result;
 }
 
 function wrongPhoneLimit(): FailureLimit {

@@ -300,23 +300,94 @@ describe("createRateLimits: the counters every instance shares", () => {
     expect(log).toHaveBeenCalledWith("warn", "rate_limit.unavailable", { limit: "down-test", error: "Error" });
   });
 
-  it("counts failures over a window of their own, shared by instances, and never lets one through when it cannot count", async () => {
+  it("counts attempts over a window of their own, shared by instances, and never lets one through when it cannot count", async () => {
     const [first, second] = [createRateLimits(newPool()), createRateLimits(newPool())];
     const key = newPeer();
     const limit = { failures: 3, windowSeconds: 900 };
-    const locked = [];
-    for (let i = 0; i < 4; i++) {
-      locked.push(await first.lockedOut("failures-test", key, limit));
-      await (i % 2 ? second : first).countFailure("failures-test", key, limit);
-    }
-    expect(locked).toEqual([false, false, false, true]);
-    expect(await second.lockedOut("failures-test", key, limit)).toBe(true);
-    expect(await second.lockedOut("failures-test", newPeer(), limit)).toBe(false);
-    expect(await first.lockedOut("failures-test", key, { failures: 0, windowSeconds: 900 })).toBe(false);
+    const allowed = [];
+    for (let i = 0; i < 4; i++)
+      allowed.push((await (i % 2 ? second : first).spendAttempt("failures-test", key, limit)).allowed);
+    expect(allowed).toEqual([true, true, true, false]);
+    expect((await second.spendAttempt("failures-test", key, limit)).allowed).toBe(false);
+    expect((await second.spendAttempt("failures-test", newPeer(), limit)).allowed).toBe(true);
+    expect((await first.spendAttempt("failures-test", key, { failures: 0, windowSeconds: 900 })).allowed).toBe(true);
 
     const down = createRateLimits({ query: () => Promise.reject(new Error("Connection terminated")) });
-    await expect(down.lockedOut("failures-test", key, limit)).rejects.toThrow();
-    await expect(down.countFailure("failures-test", key, limit)).rejects.toThrow();
+    await expect(down.spendAttempt("failures-test", key, limit)).rejects.toThrow();
+  });
+
+  it("spends attempts and checks the lock in one step: of a concurrent burst across instances, exactly the limit is allowed", async () => {
+    const instances = [createRateLimits(newPool()), createRateLimits(newPool())];
+    const key = newPeer();
+    const limit = { failures: 5, windowSeconds: 900 };
+    const attempts = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => instances[i % 2]!.spendAttempt("attempts-burst-test", key, limit)),
+    );
+    expect(attempts.filter((attempt) => attempt.allowed)).toHaveLength(5);
+  });
+
+  it("an attempt given back is its own point only: successes neither undo failures nor lift a lock", async () => {
+    const limits = createRateLimits(newPool());
+    const key = newPeer();
+    const limit = { failures: 3, windowSeconds: 900 };
+    const spend = () => limits.spendAttempt("give-back-test", key, limit);
+    // Two failures (kept), then many successes, each giving its attempt back.
+    for (let i = 0; i < 2; i++) expect((await spend()).allowed).toBe(true);
+    for (let i = 0; i < 10; i++) {
+      const success = await spend();
+      expect(success.allowed, `success ${i + 1}`).toBe(true);
+      if (success.allowed) await success.giveBack();
+    }
+    // One failure left, then locked: a success is refused like any other attempt.
+    expect((await spend()).allowed).toBe(true);
+    expect((await spend()).allowed).toBe(false);
+    // Concurrent successes against a locked key give nothing back: still locked.
+    const late = await Promise.all(Array.from({ length: 5 }, spend));
+    expect(late.map((attempt) => attempt.allowed)).toEqual(Array(5).fill(false));
+    expect((await spend()).allowed).toBe(false);
+  });
+
+  it("an attempt given back after its window ended adds nothing to the next window", async () => {
+    const limits = createRateLimits(newPool());
+    const key = newPeer();
+    const limit = { failures: 3, windowSeconds: 900 };
+    const spend = () => limits.spendAttempt("give-back-window-test", key, limit);
+    const success = await spend();
+    expect(success.allowed).toBe(true);
+    // The window ends (as an operator may end it) while the success is being answered.
+    await db()
+      .$executeRaw`UPDATE rate_limits SET expire = ${Date.now() - 1} WHERE key = ${`give-back-window-test:${key}`}`;
+    if (success.allowed) await success.giveBack();
+    const allowed = [];
+    for (let i = 0; i < 4; i++) allowed.push((await spend()).allowed);
+    expect(allowed).toEqual([true, true, true, false]);
+  });
+
+  it("an attempt that cannot be given back stays spent, with a warning", async () => {
+    const log = vi.fn();
+    const pool = newPool();
+    let reachable = true;
+    const limits = createRateLimits(
+      {
+        query: (text, values) =>
+          reachable ? pool.query(text, values) : Promise.reject(new Error("Connection terminated")),
+      },
+      { log },
+    );
+    const key = newPeer();
+    const limit = { failures: 2, windowSeconds: 900 };
+    const success = await limits.spendAttempt("give-back-down-test", key, limit);
+    expect(success.allowed).toBe(true);
+    reachable = false;
+    if (success.allowed) await success.giveBack();
+    expect(log).toHaveBeenCalledWith("warn", "rate_limit.unavailable", {
+      limit: "give-back-down-test",
+      error: "Error",
+    });
+    reachable = true;
+    const allowed = [];
+    for (let i = 0; i < 2; i++) allowed.push((await limits.spendAttempt("give-back-down-test", key, limit)).allowed);
+    expect(allowed).toEqual([true, false]);
   });
 
   it("keeps no process alive: its clean-up timer of expired rows is unref'd", async () => {

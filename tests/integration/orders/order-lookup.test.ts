@@ -1,8 +1,10 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { NextRequest } from "next/server";
+import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db/client";
-import { lookUpOrder, shopperOrders } from "@/lib/orders/lookup";
+import { db, type Database } from "@/lib/db/client";
+import { createRateLimits } from "@/lib/db/rate-limit";
+import { lookUpOrder, lookUpOrderWithLockOut, shopperOrders, type LookupResult } from "@/lib/orders/lookup";
 import { customerSchema } from "@/lib/orders/customer-rules";
 import { appendForwardedFor } from "../../../scripts/lib/forwarded-for.mjs";
 import { newExternalTransactionId } from "../../../harness/support/orders";
@@ -273,6 +275,170 @@ describe("wrong phones per order number", () => {
       env: off,
     });
     expect(found.status).toBe(200);
+  });
+});
+
+describe("a burst of guesses at one order number", () => {
+  const limit = { failures: 5, windowSeconds: 900 };
+  let pools: pg.Pool[] = [];
+  afterEach(async () => {
+    await Promise.all(pools.map((pool) => pool.end()));
+    pools = [];
+  });
+  /**
+   * App instances: limiters over pools of their own, so the guesses race on separate connections
+   * (fewer on embedded PGlite, whose server takes 16 connections in all).
+   */
+  const onServer = Boolean(process.env.TEST_SERVER_DATABASE_URL);
+  const instances = () =>
+    Array.from({ length: onServer ? 4 : 2 }, () => {
+      const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: onServer ? 5 : 3 });
+      pools.push(pool);
+      return createRateLimits(pool);
+    });
+
+  /**
+   * `phones` guessed at `orderNumber` all at once, spread over the instances; for each, its answer
+   * and whether its phone was compared with the orders' (the candidates' query ran: the database
+   * passed to each guess counts its queries).
+   */
+  async function guessAtOnce(orderNumber: string, phones: string[]) {
+    const limits = instances();
+    return Promise.all(
+      phones.map(async (phone, i) => {
+        let compared = false;
+        const counted = {
+          $queryRaw: ((...query: Parameters<Database["$queryRaw"]>) => {
+            compared = true;
+            return db().$queryRaw(...query);
+          }) as Database["$queryRaw"],
+        };
+        const result: LookupResult = await lookUpOrderWithLockOut(
+          counted,
+          { orderNumber, phone },
+          { limit, limits: limits[i % limits.length] },
+        );
+        return { phone, result, compared };
+      }),
+    );
+  }
+
+  const wrongPhones = (count: number) => Array.from({ length: count }, (_, i) => `92300${String(i).padStart(4, "0")}`);
+
+  it.each([
+    ["then the right one", 39],
+    ["the right one among them", 17],
+    ["the right one first", 0],
+  ])(
+    "40 concurrent guesses (39 wrong phones, %s) with 5 allowed: at most 5 wrong phones compared, and the right one finds the order only if it was compared",
+    async (_, rightAt) => {
+      const order = await placedOrder({ phone: "923456789" });
+      const orderNumber = shortNumber(order.externalTransactionId);
+      const phones = wrongPhones(39);
+      phones.splice(rightAt, 0, "923 456 789");
+      const guesses = await guessAtOnce(orderNumber, phones);
+
+      const wrong = guesses.filter((guess) => guess.phone !== "923 456 789");
+      const right = guesses.find((guess) => guess.phone === "923 456 789")!;
+      expect(wrong.filter((guess) => guess.compared).length).toBeLessThanOrEqual(limit.failures);
+      for (const guess of wrong)
+        expect(guess.result).toEqual({ ok: false, code: "not_found", message: expect.any(String) });
+      // A right phone found its order only by being compared within the limit (and then gave its
+      // guess back, so the wrong ones may still have had all 5).
+      expect(right.result).toEqual(
+        right.compared
+          ? { ok: true, externalTransactionId: order.externalTransactionId }
+          : { ok: false, code: "not_found", message: expect.any(String) },
+      );
+      if (rightAt === 39) expect(right.result.ok).toBe(false);
+
+      // The number is locked: the right phone, asked again, is compared with nothing.
+      const [again] = await guessAtOnce(orderNumber, ["923456789"]);
+      expect(again).toEqual({
+        phone: "923456789",
+        result: { ok: false, code: "not_found", message: expect.any(String) },
+        compared: false,
+      });
+    },
+  );
+
+  it("right phones give back only their own guesses: a shopper finding their order again and again neither unlocks the number nor lets more wrong phones be compared", async () => {
+    const order = await placedOrder({ phone: "923456789" });
+    const orderNumber = shortNumber(order.externalTransactionId);
+    const phones = wrongPhones(30);
+    // Every other guess is the right phone: 30 wrong, 30 right, at once.
+    const interleaved = phones.flatMap((phone) => [phone, "+244 923 456 789"]);
+    const guesses = await guessAtOnce(orderNumber, interleaved);
+    const wrongCompared = guesses.filter((guess) => guess.compared && guess.phone !== "+244 923 456 789");
+    expect(wrongCompared.length).toBeLessThanOrEqual(limit.failures);
+    for (const guess of guesses) expect(guess.result.ok).toBe(guess.compared && guess.phone === "+244 923 456 789");
+    // However many right phones were found, the wrong ones compared never passed 5 in all.
+    const later = await guessAtOnce(orderNumber, wrongPhones(10));
+    expect(wrongCompared.length + later.filter((guess) => guess.compared).length).toBeLessThanOrEqual(limit.failures);
+  });
+
+  it("never compares a phone it could not count: the counters unreachable, the lookup throws", async () => {
+    const order = await placedOrder({ phone: "923456789" });
+    let compared = false;
+    const counted = {
+      $queryRaw: ((...query: Parameters<Database["$queryRaw"]>) => {
+        compared = true;
+        return db().$queryRaw(...query);
+      }) as Database["$queryRaw"],
+    };
+    const down = createRateLimits({ query: () => Promise.reject(new Error("Connection terminated")) });
+    await expect(
+      lookUpOrderWithLockOut(
+        counted,
+        { orderNumber: shortNumber(order.externalTransactionId), phone: "923456789" },
+        { limit, limits: down },
+      ),
+    ).rejects.toThrow();
+    expect(compared).toBe(false);
+  });
+
+  it("the browser that placed the order still lists it, whatever strangers do", async () => {
+    const clientId = `shopper_${randomUUID()}`;
+    const order = await placedOrder({ phone: "923456789", clientId });
+    const orderNumber = shortNumber(order.externalTransactionId);
+    await guessAtOnce(orderNumber, wrongPhones(40));
+    // Strangers have locked the number: even its right phone finds nothing now…
+    const [locked] = await guessAtOnce(orderNumber, ["923456789"]);
+    expect(locked!.result.ok).toBe(false);
+    // …but the shopper's own list (its shopper cookie) still has it.
+    expect((await shopperOrders(db(), clientId)).map((listed) => listed.externalTransactionId)).toEqual([
+      order.externalTransactionId,
+    ]);
+  });
+
+  it("POST /api/orders/lookup: 40 concurrent guesses from 40 addresses, 39 wrong phones then the right one, with ORDER_LOOKUP_WRONG_PHONES=5: none finds the order", async () => {
+    const order = await placedOrder({ phone: "923456789" });
+    const orderNumber = shortNumber(order.externalTransactionId);
+    vi.stubEnv("RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE", "10");
+    vi.stubEnv("ORDER_LOOKUP_WRONG_PHONES", "5");
+    vi.stubEnv("ORDER_LOOKUP_LOCKOUT_MINUTES", "15");
+    vi.resetModules();
+    const { POST } = await import("@/app/api/orders/lookup/route");
+    const phones = [...wrongPhones(39), "923456789"];
+    // Sent in that order, all at once: the app's pool (10 connections) serves them as they come.
+    const answers = await Promise.all(
+      phones.map(async (phone) => {
+        const response = await POST(
+          new NextRequest("http://localhost:3000/api/orders/lookup", {
+            method: "POST",
+            headers: {
+              "Content-Type": "application/json",
+              "X-Forwarded-For": appendForwardedFor(undefined, newPeer()),
+            },
+            body: JSON.stringify({ orderNumber, phone }),
+          }),
+        );
+        return { status: response.status, text: await response.text() };
+      }),
+    );
+    const unknown = await postLookup(JSON.stringify({ orderNumber: randomUUID().slice(0, 8), phone: "923456789" }));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(404));
+    for (const answer of answers) expect(answer.text).toBe(unknown.text);
   });
 });
 
