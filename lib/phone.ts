@@ -47,10 +47,35 @@ export function phoneKey(phone: string): string {
 /** Whether `key` (a {@link phoneKey}) is an Angolan number. */
 export const isAngolanKey = (key: string) => NATIONAL.test(key);
 
+/** E.164: `+`, a country code (never starting with 0), 15 digits at most in all. */
+const E164 = /^\+[1-9][0-9]{6,14}$/;
+
+/**
+ * Whether `key` (a {@link phoneKey}) names one phone, so that every form of it the checkout takes
+ * has this key and no other: an Angolan number's nine digits, or another country's number in
+ * E.164. Not a phone, and refused by the checkout's schema (lib/orders/customer-rules.ts):
+ *
+ * - a `+` or `00` followed by 0 (`+0244…`, `+00244…`, `000244…`): no country code starts with 0,
+ *   and reading past the extra 0 would be guessing which prefix was meant;
+ * - a 0 before a country code (`0244 923 456 789`): Angola has no trunk prefix to dial before
+ *   `244`, and its digits would as well be a mistyped `00244` as a trunk 0;
+ * - Angola's code followed by anything but a national number (`+244 923 45`): a mistyped Angolan
+ *   number, which as a "foreign" key would be a second key for that shopper;
+ * - seven or eight digits without a country code (a 0 before them or not): no Angolan number
+ *   is that short, and no other country can be told;
+ * - more than 15 digits after the country's prefix.
+ *
+ * Refusing rather than reducing these keeps the forms of one phone few (see
+ * {@link phoneDigitForms}), and the shopper who typed one is asked to write the number again.
+ */
+export const isPhoneKey = (key: string) => isAngolanKey(key) || (E164.test(key) && !key.startsWith(`+${ANGOLA_CODE}`));
+
 /**
  * Every form of the phone whose key is `key`, as its digits and `+` only (what is left of a stored
  * phone once its spaces, dashes, dots and parentheses are gone): what the database compares a
- * stored phone with, so that it needs no copy of {@link phoneKey}. Each form's key is `key`.
+ * stored phone with, so that it needs no copy of {@link phoneKey}. Each form's key is `key`, and
+ * every form the checkout takes (once its spaces, dashes, dots and parentheses are gone) is among
+ * the forms of its key.
  */
 export function phoneDigitForms(key: string): string[] {
   if (isAngolanKey(key))

@@ -1,6 +1,6 @@
 import { z } from "../browser-zod";
 import { NIF_INPUT_MAX, NIF_RULE, nifKind, normaliseNif } from "../nif";
-import { PHONE_DIGITS } from "../phone";
+import { PHONE_DIGITS, isPhoneKey, phoneKey } from "../phone";
 
 /**
  * Who a shopper is to the shop: a name, a phone, an optional e-mail and an optional NIF, as the
@@ -11,7 +11,8 @@ import { PHONE_DIGITS } from "../phone";
 export const customerSchema = z.object({
   name: z.string().trim().min(1, { error: "is empty" }).max(100, { error: "is longer than 100 characters" }),
   // Any way of writing one (lib/phone.ts phoneKey): +244 923 456 789, 0923-456-789, (+244) 923.456.789,
-  // 00351 912 345 678. Kept as typed; every comparison goes through phoneKey.
+  // 00351 912 345 678. Kept as typed; every comparison goes through phoneKey, so what would not
+  // have one phone's key (+0244…, 0244…, +244 923 45: lib/phone.ts isPhoneKey) is refused.
   phone: z
     .string()
     .trim()
@@ -22,7 +23,13 @@ export const customerSchema = z.object({
         return digits >= PHONE_DIGITS.min && digits <= PHONE_DIGITS.max;
       },
       { error: `must be a phone number of ${PHONE_DIGITS.min} to ${PHONE_DIGITS.max} digits` },
-    ),
+    )
+    .refine((phone) => isPhoneKey(phoneKey(phone)), {
+      error:
+        "must be an Angolan number such as 923 456 789 or +244 923 456 789, or another country's with its code, such as +351 912 345 678",
+      // One message for what is not a phone at all: the checks above have said it.
+      when: (payload) => payload.issues.length === 0,
+    }),
   /** Optional: where the shopper's own mails go (the confirmation, each fulfilment step). */
   email: z
     .string()

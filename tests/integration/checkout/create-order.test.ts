@@ -346,6 +346,20 @@ describe("bad input: 4xx, no order, no stock moved, no call to the service", () 
     expect(response.body.error.message).toContain("items.0.quantity");
   });
 
+  it.each(["+0244 923 456 789", "0244 923 456 789", "+00244923456789", "+244 923 45", "12345678"])(
+    "a phone that would not be one phone's key (%j) is refused naming customer.phone, before anything is held",
+    async (phone) => {
+      const response = await createOrder({ body: { ...item(1), customer: { name: "Ana", phone } } });
+      expect(response.status).toBe(400);
+      expect(response.body).toEqual({
+        error: { code: "invalid_request", message: expect.stringContaining("customer.phone") },
+      });
+      expect(await ordersWith(product.id)).toEqual([]);
+      expect(await stockOf(product.id)).toBe(5);
+      expect(await serviceCalls()).toEqual([]);
+    },
+  );
+
   it("a total beyond what an order can hold is refused and nothing is reserved", async () => {
     const dear = await insertTestProduct({ priceAoa: 1_500_000_000, stock: 5 });
     const response = await createOrder({ body: { items: [{ productId: dear.id, quantity: 2 }] } });

@@ -196,6 +196,23 @@ describe("POST /api/orders/lookup", () => {
     expect((await postLookup("{")).status).toBe(400);
   });
 
+  it("refuses a phone that would not be one phone's key, naming the field, and spends no guess on it", async () => {
+    const order = await placedOrder({ phone: "923456789" });
+    const orderNumber = shortNumber(order.externalTransactionId);
+    const env = { ORDER_LOOKUP_WRONG_PHONES: "1" };
+    for (const phone of ["+0244 923 456 789", "0244 923 456 789", "+00244923456789", "+244 923 45"]) {
+      const refused = await postLookup(JSON.stringify({ orderNumber, phone }), { env });
+      expect(refused.status, phone).toBe(400);
+      expect(JSON.parse(refused.text).error).toEqual({
+        code: "invalid_input",
+        message: expect.stringMatching(/^phone must be an Angolan number/),
+      });
+      expect(await lookUpOrder(db(), { orderNumber, phone })).toMatchObject({ code: "invalid_input", field: "phone" });
+    }
+    // With one guess allowed, none was spent on them: the right phone still finds the order.
+    expect((await postLookup(JSON.stringify({ orderNumber, phone: "+244 923 456 789" }), { env })).status).toBe(200);
+  });
+
   it("limits lookups per client address, every attempt counted, and tells a form so", async () => {
     const peer = newPeer();
     const attempt = () =>
