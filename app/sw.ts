@@ -14,6 +14,8 @@
  *   Never a file the page's text names: an order page shows what a shopper typed.
  * - Every other navigation: the network only, and the offline page when there is none. The back
  *   office, the API and every other request are never answered from a cache.
+ * - "Esquecer este telefone" (components/offline/forget-this-phone.tsx) deletes every cache of the
+ *   shop's from the page; the worker then keeps the offline page's files again.
  */
 import {
   CacheExpiration,
@@ -30,6 +32,7 @@ import {
   isShopCache,
   isStaticFile,
   isStylesheet,
+  KEEP_OFFLINE_PAGE_FILES,
   mayKeepPage,
   mayKeepStaticFile,
   OFFLINE_PAGE_PATH,
@@ -169,4 +172,14 @@ async function replaceOldCaches(): Promise<void> {
 
 self.addEventListener("activate", (event) => event.waitUntil(replaceOldCaches()));
 
+/** After "Esquecer este telefone" deleted every cache of the shop's: the offline page's files again, nothing of anyone's. */
+self.addEventListener("message", (event) => {
+  if ((event.data as { type?: unknown } | null)?.type !== KEEP_OFFLINE_PAGE_FILES) return;
+  const kept = (async () => {
+    const offlinePage = await serwist.matchPrecache(OFFLINE_PAGE_PATH);
+    if (offlinePage) await keepStaticFilesOf(await offlinePage.text());
+  })().catch(() => undefined);
+  event.waitUntil(kept);
+  void kept.then(() => event.ports[0]?.postMessage(true));
+});
 serwist.addEventListeners();

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page, Request } from "@playwright/test";
 import { DEMO_DELIVERY_ZONES, DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
+import { CART_COOKIE, SHOPPER_COOKIE } from "../lib/cart/shopper-cookies";
 import { pt } from "../lib/i18n/dictionaries";
 import { ORDER_PAGES_CACHE, orderPageOf, SERVICE_WORKER_URL } from "../lib/offline/offline-rules";
 import { expectNoAxeViolations } from "./support/accessibility";
@@ -244,6 +245,96 @@ test("a shopper's text on an order page never makes the owner's worker fetch or 
     workerRequests.filter((url) => !mayBeKept(url, origin) && new URL(url).pathname !== SERVICE_WORKER_URL),
     "the worker asked for",
   ).toEqual([]);
+});
+
+/** Presses "Esquecer este telefone" on the page, then confirms. */
+async function forgetThisPhone(page: Page): Promise<void> {
+  const section = page.getByTestId("forget-this-phone");
+  await section.getByRole("button", { name: pt.offline.forget.button }).click();
+  await section.getByRole("button", { name: pt.offline.forget.yes }).click();
+}
+
+test("'Esquecer este telefone' deletes the pages this browser kept, from the offline page and from the order page, and its list of orders", async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
+  // The checkout, the popup, then the offline page, the order page and the list, twice.
+  test.setTimeout(120_000);
+  const origin = new URL(baseURL!).origin;
+  const status = page.getByTestId("forget-this-phone-status");
+  const pendingPath = await openPendingReference(page);
+  await workerActive(page);
+  await expect.poll(() => keeps(page, pendingPath), { message: "the pending page is kept" }).toBe(true);
+  const orderPath = pendingPath.replace("/checkout/pending/", "/orders/");
+  await page.goto(orderPath);
+  await expect.poll(() => keeps(page, orderPath), { message: "the order page is kept" }).toBe(true);
+  await page.goto("/orders");
+  await expect(page.getByTestId("my-order")).toHaveCount(1);
+
+  // Offline, the offline page lists both and forgets them; the list of orders waits for the connection, as it says.
+  await context.setOffline(true);
+  try {
+    await page.goto("/cart");
+    await expect(page.getByRole("heading", { level: 1, name: pt.offline.title })).toBeVisible();
+    await expect(page.getByTestId("kept-order-page")).toHaveCount(2);
+    await forgetThisPhone(page);
+    await expect(status).toHaveText(pt.offline.forget.doneOffline);
+    await expect(page.getByTestId("kept-order-page")).toHaveCount(0);
+    await expect(page.getByTestId("no-kept-order-pages")).toBeVisible();
+    expect((await keptUrls(page)).filter((url) => orderPageOf(new URL(url).pathname))).toEqual([]);
+  } finally {
+    await context.setOffline(false);
+  }
+  await page.goto("/orders");
+  await expect(page.getByTestId("my-order")).toHaveCount(1);
+
+  // Opened again, the order page is kept again; forgotten from there, online, the list goes too.
+  await page.goto(orderPath);
+  await expect.poll(() => keeps(page, orderPath), { message: "the order page is kept again" }).toBe(true);
+  const section = page.getByTestId("forget-this-phone");
+  await section.getByRole("button", { name: pt.offline.forget.button }).click();
+  await expect(section.getByText(pt.offline.forget.question)).toBeVisible();
+  await expectNoAxeViolations(page, `order page asking to forget this phone (${testInfo.project.name})`);
+  // Cancelled first: nothing is deleted.
+  await section.getByRole("button", { name: pt.offline.forget.no }).click();
+  expect(await keeps(page, orderPath)).toBe(true);
+  await forgetThisPhone(page);
+  await expect(status).toHaveText(pt.offline.forget.done);
+  // What is left is the same for every visitor: the shop's built files and the offline page.
+  const kept = await keptUrls(page);
+  expect(kept.filter((url) => !mayBeKept(url, origin) || orderPageOf(new URL(url).pathname))).toEqual([]);
+  await page.goto("/orders");
+  await expect(page.getByTestId("no-orders")).toBeVisible();
+
+  // Offline, the offline page still opens whole, and lists nothing.
+  await context.setOffline(true);
+  try {
+    await page.goto("/cart");
+    await expect(page.getByRole("heading", { level: 1, name: pt.offline.title })).toBeVisible();
+    await expect(page.getByTestId("no-kept-order-pages")).toBeVisible();
+    await page.goto(orderPath);
+    await expect(page.getByRole("heading", { level: 1, name: pt.offline.title })).toBeVisible();
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
+test("a cross-site request cannot forget a shopper's cookies", async ({ request }) => {
+  const refused = await request.post("/api/shopper/forget", {
+    headers: { Origin: "https://evil.example", "Content-Type": "application/json" },
+    data: {},
+  });
+  expect(refused.status()).toBe(403);
+  expect(refused.headers()["set-cookie"]).toBeUndefined();
+  const forgotten = await request.post("/api/shopper/forget", { data: {} });
+  expect(forgotten.status()).toBe(200);
+  expect(
+    forgotten
+      .headersArray()
+      .filter((header) => header.name.toLowerCase() === "set-cookie")
+      .map((h) => h.value.split("=")[0]),
+  ).toEqual([SHOPPER_COOKIE, CART_COOKIE]);
 });
 
 const orderNumber = (path: string) => /order_([0-9a-f]{8})/.exec(path)![1]!.toUpperCase();

@@ -34,6 +34,14 @@ export const ORDER_PAGES_CACHE = `${CACHE_PREFIX}order-pages`;
 
 export const isShopCache = (name: string) => name.startsWith(CACHE_PREFIX);
 
+/**
+ * The message a page sends the worker once it has deleted every cache of the shop's ("Esquecer
+ * este telefone", components/offline/forget-this-phone.tsx): keep the offline page's built files
+ * again, the same for every visitor, so that it still opens offline as it should. The worker
+ * answers on the message's port when done.
+ */
+export const KEEP_OFFLINE_PAGE_FILES = "KEEP_OFFLINE_PAGE_FILES";
+
 /** An order page stays readable offline this long after it was last loaded online. */
 export const ORDER_PAGE_KEPT_DAYS = 7;
 export const ORDER_PAGE_MAX_AGE_SECONDS = ORDER_PAGE_KEPT_DAYS * 24 * 60 * 60;
