@@ -1,7 +1,8 @@
-import type { Page } from "@playwright/test";
-import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
+import type { APIRequestContext, Page, Request } from "@playwright/test";
+import { DEMO_DELIVERY_ZONES, DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
+import { CART_COOKIE, SHOPPER_COOKIE } from "../lib/cart/shopper-cookies";
 import { pt } from "../lib/i18n/dictionaries";
-import { ORDER_PAGES_CACHE } from "../lib/offline/offline-rules";
+import { ORDER_PAGES_CACHE, orderPageOf, SERVICE_WORKER_URL } from "../lib/offline/offline-rules";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { signInToBackOffice } from "./support/admin";
 import { expect, test } from "./support/fixtures";
@@ -11,7 +12,8 @@ import { addFromCatalog, openCheckout, openPopup } from "./support/shop";
  * The service worker (app/sw.ts) in Chromium: a pending bank reference opened in this browser
  * stays readable offline, any other page offline is the offline page (axe at 0 there, on a
  * desktop and, in the "phone" project, on a phone), and the back office is never answered from
- * a cache. Playwright's offline mode covers the worker's own requests too.
+ * a cache. Playwright's offline mode covers the worker's own requests too. A shopper's text on a
+ * page the owner opens makes the worker fetch and keep nothing but the shop's built files.
  */
 
 /**
@@ -122,6 +124,217 @@ test("the back office offline is the offline page, never a copy of the orders li
     return urls;
   });
   expect(kept.filter((path) => path.startsWith("/admin") || path.startsWith("/api/"))).toEqual([]);
+});
+
+/**
+ * Addresses a shopper typed into an order's delivery address: once read as built files from a
+ * kept page's text, they made the owner's browser fetch the orders' CSV and the back office's
+ * orders list with the owner's session, and keep both.
+ */
+const POISONED_ADDRESS = {
+  street: "/_next/static/../../api/admin/orders/export?by=created&x=",
+  reference: "/_next/static/%2e%2e/%2e%2e/admin/orders",
+  neighbourhood: "Centralidade do Kilamba",
+};
+
+/** An order delivered to POISONED_ADDRESS, placed over HTTP by a shopper (not the browser under test). */
+async function placePoisonedOrder(shopper: APIRequestContext): Promise<string> {
+  const products = (await (await shopper.get("/api/products")).json()) as {
+    id: string;
+    hasOptions: boolean;
+    stock: number;
+  }[];
+  const product = products.find((candidate) => !candidate.hasOptions && candidate.stock > 2)!;
+  const zone = DEMO_DELIVERY_ZONES[0]!;
+  const created = await shopper.post("/api/pay/create-order", {
+    data: {
+      items: [{ productId: product.id, quantity: 1 }],
+      customer: { name: "Teste E2E", phone: "923000000" },
+      delivery: {
+        method: "delivery",
+        address: { province: "Luanda", municipality: zone.municipalities[0], ...POISONED_ADDRESS },
+      },
+    },
+  });
+  expect(created.status()).toBe(200);
+  return ((await created.json()) as { externalTransactionId: string }).externalTransactionId;
+}
+
+/** Every address in every cache of the worker, as seen from the page. */
+const keptUrls = (page: Page) =>
+  page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys())
+      for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+    return urls;
+  });
+
+/**
+ * What the worker may keep: the shop's built files (no query), the shopper's order pages and the
+ * offline page (precached under Serwist's revision parameter).
+ */
+function mayBeKept(url: string, origin: string): boolean {
+  const { origin: from, pathname, search } = new URL(url);
+  if (from !== origin) return false;
+  if (pathname.startsWith("/_next/static/")) return search === "";
+  if (pathname === "/offline") return search === "" || /^\?__WB_REVISION__=[\w-]+$/.test(search);
+  return orderPageOf(pathname) !== null && search === "";
+}
+
+test("a shopper's text on an order page never makes the owner's worker fetch or keep anything but the shop's files", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const origin = new URL(baseURL!).origin;
+  // Every request the worker makes, and those still under way.
+  const workerRequests: string[] = [];
+  const underWay = new Set<Request>();
+  context.on("request", (sent) => {
+    if (!sent.serviceWorker()) return;
+    workerRequests.push(sent.url());
+    underWay.add(sent);
+  });
+  context.on("requestfinished", (done) => underWay.delete(done));
+  context.on("requestfailed", (failed) => underWay.delete(failed));
+
+  const externalTransactionId = await placePoisonedOrder(request);
+  const orderPath = `/orders/${externalTransactionId}`;
+
+  // The owner, signed in, opens the shopper's order page (a link on WhatsApp, say): it installs the worker.
+  await signInToBackOffice(page);
+  await page.goto(orderPath);
+  await expect(page.getByTestId("delivery-address")).toContainText(POISONED_ADDRESS.street);
+  await expect(page.getByTestId("delivery-address")).toContainText(POISONED_ADDRESS.reference);
+  await workerActive(page);
+  await expect.poll(() => keeps(page, orderPath), { message: "the order page is kept" }).toBe(true);
+
+  // The worker keeps the page's own files with it; once it has them and asks for nothing more, it is done.
+  const ownFiles = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].map((link) => link.href),
+  );
+  expect(ownFiles.length).toBeGreaterThan(0);
+  await expect
+    .poll(
+      async () => {
+        const kept = new Set(await keptUrls(page));
+        return ownFiles.filter((file) => !kept.has(file));
+      },
+      { message: "the page's styles are kept" },
+    )
+    .toEqual([]);
+  await expect
+    .poll(() => [...underWay].map((sent) => sent.url()), { message: "the worker's requests are over" })
+    .toEqual([]);
+
+  const kept = await keptUrls(page);
+  expect(kept).toContain(`${origin}${orderPath}`);
+  expect(
+    kept.filter((url) => !mayBeKept(url, origin)),
+    "kept outside the shop's files and order pages",
+  ).toEqual([]);
+  const asked = workerRequests.map((url) => new URL(url).pathname);
+  expect(
+    asked.filter((path) => path.startsWith("/api/") || path.startsWith("/admin")),
+    "the worker asked for the back office or the API",
+  ).toEqual([]);
+  // Its own script aside, which the browser fetches for it to look for an update.
+  expect(
+    workerRequests.filter((url) => !mayBeKept(url, origin) && new URL(url).pathname !== SERVICE_WORKER_URL),
+    "the worker asked for",
+  ).toEqual([]);
+});
+
+/** Presses "Esquecer este telefone" on the page, then confirms. */
+async function forgetThisPhone(page: Page): Promise<void> {
+  const section = page.getByTestId("forget-this-phone");
+  await section.getByRole("button", { name: pt.offline.forget.button }).click();
+  await section.getByRole("button", { name: pt.offline.forget.yes }).click();
+}
+
+test("'Esquecer este telefone' deletes the pages this browser kept, from the offline page and from the order page, and its list of orders", async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
+  // The checkout, the popup, then the offline page, the order page and the list, twice.
+  test.setTimeout(120_000);
+  const origin = new URL(baseURL!).origin;
+  const status = page.getByTestId("forget-this-phone-status");
+  const pendingPath = await openPendingReference(page);
+  await workerActive(page);
+  await expect.poll(() => keeps(page, pendingPath), { message: "the pending page is kept" }).toBe(true);
+  const orderPath = pendingPath.replace("/checkout/pending/", "/orders/");
+  await page.goto(orderPath);
+  await expect.poll(() => keeps(page, orderPath), { message: "the order page is kept" }).toBe(true);
+  await page.goto("/orders");
+  await expect(page.getByTestId("my-order")).toHaveCount(1);
+
+  // Offline, the offline page lists both and forgets them; the list of orders waits for the connection, as it says.
+  await context.setOffline(true);
+  try {
+    await page.goto("/cart");
+    await expect(page.getByRole("heading", { level: 1, name: pt.offline.title })).toBeVisible();
+    await expect(page.getByTestId("kept-order-page")).toHaveCount(2);
+    await forgetThisPhone(page);
+    await expect(status).toHaveText(pt.offline.forget.doneOffline);
+    await expect(page.getByTestId("kept-order-page")).toHaveCount(0);
+    await expect(page.getByTestId("no-kept-order-pages")).toBeVisible();
+    expect((await keptUrls(page)).filter((url) => orderPageOf(new URL(url).pathname))).toEqual([]);
+  } finally {
+    await context.setOffline(false);
+  }
+  await page.goto("/orders");
+  await expect(page.getByTestId("my-order")).toHaveCount(1);
+
+  // Opened again, the order page is kept again; forgotten from there, online, the list goes too.
+  await page.goto(orderPath);
+  await expect.poll(() => keeps(page, orderPath), { message: "the order page is kept again" }).toBe(true);
+  const section = page.getByTestId("forget-this-phone");
+  await section.getByRole("button", { name: pt.offline.forget.button }).click();
+  await expect(section.getByText(pt.offline.forget.question)).toBeVisible();
+  await expectNoAxeViolations(page, `order page asking to forget this phone (${testInfo.project.name})`);
+  // Cancelled first: nothing is deleted.
+  await section.getByRole("button", { name: pt.offline.forget.no }).click();
+  expect(await keeps(page, orderPath)).toBe(true);
+  await forgetThisPhone(page);
+  await expect(status).toHaveText(pt.offline.forget.done);
+  // What is left is the same for every visitor: the shop's built files and the offline page.
+  const kept = await keptUrls(page);
+  expect(kept.filter((url) => !mayBeKept(url, origin) || orderPageOf(new URL(url).pathname))).toEqual([]);
+  await page.goto("/orders");
+  await expect(page.getByTestId("no-orders")).toBeVisible();
+
+  // Offline, the offline page still opens whole, and lists nothing.
+  await context.setOffline(true);
+  try {
+    await page.goto("/cart");
+    await expect(page.getByRole("heading", { level: 1, name: pt.offline.title })).toBeVisible();
+    await expect(page.getByTestId("no-kept-order-pages")).toBeVisible();
+    await page.goto(orderPath);
+    await expect(page.getByRole("heading", { level: 1, name: pt.offline.title })).toBeVisible();
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
+test("a cross-site request cannot forget a shopper's cookies", async ({ request }) => {
+  const refused = await request.post("/api/shopper/forget", {
+    headers: { Origin: "https://evil.example", "Content-Type": "application/json" },
+    data: {},
+  });
+  expect(refused.status()).toBe(403);
+  expect(refused.headers()["set-cookie"]).toBeUndefined();
+  const forgotten = await request.post("/api/shopper/forget", { data: {} });
+  expect(forgotten.status()).toBe(200);
+  expect(
+    forgotten
+      .headersArray()
+      .filter((header) => header.name.toLowerCase() === "set-cookie")
+      .map((h) => h.value.split("=")[0]),
+  ).toEqual([SHOPPER_COOKIE, CART_COOKIE]);
 });
 
 const orderNumber = (path: string) => /order_([0-9a-f]{8})/.exec(path)![1]!.toUpperCase();

@@ -4,12 +4,14 @@ import { useEffect, useState } from "react";
 import { luandaDayAndTime } from "@/lib/luanda-time";
 import { keptUntil, ORDER_PAGES_CACHE, orderPageOf, type OrderPageKind } from "@/lib/offline/offline-rules";
 import { shortOrderId } from "@/lib/orders/order-number";
+import { KEPT_PAGES_FORGOTTEN } from "@/components/offline/forget-this-phone";
 import { fillSlot, type KeptOrderPagesTexts } from "@/components/offline/kept-order-texts";
 
 /**
  * The offline page's list of the order pages this browser kept (the service worker's cache,
  * read here by the page itself), newest first, each a plain link: offline, the worker answers
- * it from that cache. Those past their time are left out; the worker deletes them.
+ * it from that cache. Those past their time are left out; the worker deletes them. Emptied when
+ * "Esquecer este telefone" (./forget-this-phone.tsx) has deleted them.
  */
 
 interface KeptPage {
@@ -45,8 +47,14 @@ export function KeptOrderPages({ texts }: { texts: KeptOrderPagesTexts }) {
       (kept) => current && setPages(kept),
       () => current && setPages([]),
     );
+    const forgotten = () => {
+      current = false;
+      setPages([]);
+    };
+    window.addEventListener(KEPT_PAGES_FORGOTTEN, forgotten);
     return () => {
       current = false;
+      window.removeEventListener(KEPT_PAGES_FORGOTTEN, forgotten);
     };
   }, []);
 

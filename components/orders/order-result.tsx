@@ -1,4 +1,6 @@
 import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { ForgetThisPhone } from "@/components/offline/forget-this-phone";
 import { ServiceWorkerRegistration } from "@/components/offline/service-worker-registration";
 import { OrderStatus } from "@/components/orders/order-status";
 import { db } from "@/lib/db/client";
@@ -12,14 +14,18 @@ import { whatsappLink } from "@/lib/whatsapp";
  * The body of /checkout/success/[id], /checkout/pending/[id] and /orders/[id]: the order as the
  * database has it, then kept current by OrderStatus, and the link to the shop's WhatsApp when
  * SHOP_WHATSAPP is set. A malformed or unknown id is a 404. Showing an order installs the service
- * worker that keeps it readable offline.
+ * worker that keeps it readable offline, so each of these pages also offers to forget what this
+ * browser keeps ("Esquecer este telefone").
  */
 export async function OrderResult({
   externalTransactionId,
   page,
+  children,
 }: {
   externalTransactionId: string;
   page: "success" | "pending" | "order";
+  /** What the page shows of the order below it (the order page: its delivery and steps). */
+  children?: ReactNode;
 }) {
   if (!EXTERNAL_TRANSACTION_ID.test(externalTransactionId)) notFound();
   const [{ lang, t }, order] = await Promise.all([getLang(), getOrderSummary(db(), externalTransactionId)]);
@@ -61,6 +67,8 @@ export async function OrderResult({
           {t.order.talkToUs}
         </a>
       )}
+      {children}
+      <ForgetThisPhone texts={t.offline.forget} />
       <ServiceWorkerRegistration />
     </div>
   );

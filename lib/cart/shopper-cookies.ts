@@ -20,3 +20,11 @@ export const newShopperId = () => `shopper_${randomUUID()}`;
 
 export const shopperCookie = (value: string, appUrl: string) =>
   shopCookie(SHOPPER_COOKIE, value, appUrl, 365 * 24 * 3600);
+
+/**
+ * Both cookies, expired: what "Esquecer este telefone" (app/api/shopper/forget/route.ts) sends, so
+ * that a shared phone no longer lists this shopper's orders ("As minhas encomendas") or holds
+ * their cart. The orders themselves stay; a new order gets a new shopper id.
+ */
+export const forgottenShopperCookies = (appUrl: string) =>
+  [SHOPPER_COOKIE, CART_COOKIE].map((name) => shopCookie(name, "", appUrl, 0));

@@ -11,6 +11,7 @@
  */
 
 import { EXTERNAL_TRANSACTION_ID } from "../orders/order-number";
+import { linkedFilesOf } from "./page-tags";
 
 /** Where the worker is served (app/serwist/[path]/route.ts builds it), and the pages it controls. */
 export const SERVICE_WORKER_URL = "/serwist/sw.js";
@@ -32,6 +33,14 @@ export const staticFilesCache = (build: string) => `${CACHE_PREFIX}static-${buil
 export const ORDER_PAGES_CACHE = `${CACHE_PREFIX}order-pages`;
 
 export const isShopCache = (name: string) => name.startsWith(CACHE_PREFIX);
+
+/**
+ * The message a page sends the worker once it has deleted every cache of the shop's ("Esquecer
+ * este telefone", components/offline/forget-this-phone.tsx): keep the offline page's built files
+ * again, the same for every visitor, so that it still opens offline as it should. The worker
+ * answers on the message's port when done.
+ */
+export const KEEP_OFFLINE_PAGE_FILES = "KEEP_OFFLINE_PAGE_FILES";
 
 /** An order page stays readable offline this long after it was last loaded online. */
 export const ORDER_PAGE_KEPT_DAYS = 7;
@@ -78,23 +87,88 @@ export function isOrderPageRequest(request: { method: string; headers: Headers }
   );
 }
 
-/** One of the shop's built files (scripts, styles, fonts): named by their content, never changed. */
-export const isStaticFile = (url: URL, origin: string) =>
-  url.origin === origin && url.pathname.startsWith("/_next/static/");
+/** Where the shop's built files are served from (named by their content, never changed). */
+const STATIC_FILES_PATH = "/_next/static/";
 
 /**
- * Whether a page's response may be kept: the whole page (200, HTML, from the shop itself, not a
- * redirect), that the server did not mark `no-store`. Set-Cookie cannot be checked here, nor needs
- * to be: fetch() never shows it to a script, the worker included, and the order pages set none.
+ * The shop's built file that `address` names, as an absolute URL, or null when it names anything
+ * else. `address` is what a page or a stylesheet says (lib/offline/page-tags.ts), resolved
+ * against `base` (the shop's origin for a page, the stylesheet's own URL for what it names),
+ * the way the browser would. Kept only when the resolved address is the shop's own origin (no
+ * user or password), under /_next/static/ once URL normalisation has collapsed every `..`, with
+ * no query and no fragment; and when it is written plainly: no space or control character, no
+ * backslash, nothing outside printable ASCII, and no segment that decodes to `.`, `..` or to
+ * something with a slash, a backslash or a `%` in it (an encoded slash or dot-dot that a server
+ * or a proxy might decode once more). Anything a shopper could have typed into the page is text,
+ * never read as an address in the first place; this is the second wall.
  */
-export function mayKeepPage(response: { status: number; type: string; headers: Headers }): boolean {
+export function staticFileUrl(address: string, base: string, origin: string): string | null {
+  if (!/^[\x21-\x7e]+$/.test(address) || /[\\?#]/.test(address)) return null;
+  let url: URL;
+  try {
+    url = new URL(address, base);
+  } catch {
+    return null;
+  }
+  if (url.origin !== origin || url.username !== "" || url.password !== "") return null;
+  if (url.search !== "" || url.hash !== "" || !url.pathname.startsWith(STATIC_FILES_PATH)) return null;
+  const segments = url.pathname.slice(STATIC_FILES_PATH.length).split("/");
+  return segments.every(isPlainSegment) ? url.href : null;
+}
+
+function isPlainSegment(segment: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return false;
+  }
+  return decoded !== "" && decoded !== "." && decoded !== ".." && !/[/\\%\x00-\x1f\x7f]/.test(decoded);
+}
+
+/** One of the shop's built files (scripts, styles, fonts) at a plain address: the only requests the worker answers from its cache. */
+export const isStaticFile = (url: URL, origin: string) => staticFileUrl(url.href, origin, origin) !== null;
+
+/** What a kept response is at all: read from a response, from the network or from a cache. */
+interface KeepableResponse {
+  status: number;
+  type: string;
+  /** Whether fetch() followed a redirect to get it; absent (a cached copy, a test's) counts as no. */
+  redirected?: boolean;
+  headers: Headers;
+}
+
+/**
+ * What every response the worker keeps must be: the whole answer (200, not after a redirect, not
+ * an opaque or cross-origin one), which the server did not mark `no-store` and which sets no
+ * cookie. fetch() never shows `Set-Cookie` to a script, the worker's included, so that check
+ * only matters where headers are built by hand; the shop's order pages and built files set none.
+ */
+function mayKeep(response: KeepableResponse): boolean {
   return (
     response.status === 200 &&
     response.type === "basic" &&
-    (response.headers.get("Content-Type") ?? "").startsWith("text/html") &&
+    response.redirected !== true &&
+    !response.headers.has("Set-Cookie") &&
     !/(?:^|,)\s*no-store\s*(?:,|$)/i.test(response.headers.get("Cache-Control") ?? "")
   );
 }
+
+/** Whether a page's response may be kept: a kept response (`mayKeep`) that is HTML. */
+export const mayKeepPage = (response: KeepableResponse) =>
+  mayKeep(response) && (response.headers.get("Content-Type") ?? "").startsWith("text/html");
+
+/** What the built files the worker keeps are: scripts, styles, fonts and pictures. */
+const STATIC_FILE_TYPE =
+  /^(?:text\/css|(?:text|application)\/(?:x-)?javascript|font\/|image\/|application\/font-woff)/i;
+
+/** Whether a built file's response may be kept: a kept response (`mayKeep`) of a script, a style, a font or a picture. */
+export const mayKeepStaticFile = (response: KeepableResponse) =>
+  mayKeep(response) && STATIC_FILE_TYPE.test(response.headers.get("Content-Type") ?? "");
+
+/** Whether a kept built file is a stylesheet, whose fonts are kept with it. */
+export const isStylesheet = (response: { headers: Headers }) =>
+  /^text\/css\b/i.test(response.headers.get("Content-Type") ?? "");
 
 /** Until when a kept page is shown offline: ORDER_PAGE_MAX_AGE_SECONDS after its Date, the time the server answered. */
 export function keptUntil(headers: Headers): Date | null {
@@ -102,8 +176,20 @@ export function keptUntil(headers: Headers): Date | null {
   return Number.isNaN(date) ? null : new Date(date + ORDER_PAGE_MAX_AGE_SECONDS * 1000);
 }
 
-/** The shop's built files a page's HTML names (its scripts, styles, fonts), each once, as the browser asks for them. */
-export function staticFilesOf(html: string): string[] {
-  const paths = html.match(/\/_next\/static\/[^"'\s<>\\)]+/g) ?? [];
-  return [...new Set(paths.map((path) => path.replaceAll("&amp;", "&")))];
+/**
+ * The shop's built files a page loads, as absolute URLs, each once: its own `<script src>` and
+ * stylesheet and preload `<link href>` (lib/offline/page-tags.ts), those that `staticFileUrl` allows.
+ * Never a string from the page's text: a shopper's address shown on an order page is text.
+ */
+export function staticFilesOf(html: string, origin: string): string[] {
+  const urls = linkedFilesOf(html).map((address) => staticFileUrl(address, origin, origin));
+  return [...new Set(urls.filter((url) => url !== null))];
+}
+
+/** The built files a kept stylesheet at `stylesheetUrl` names with `url(…)` (its fonts), under the same rule. */
+export function staticFilesOfStylesheet(css: string, stylesheetUrl: string, origin: string): string[] {
+  const urls = [...css.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^"'()\s]*))\s*\)/gi)].map((match) =>
+    staticFileUrl(match[1] ?? match[2] ?? match[3] ?? "", stylesheetUrl, origin),
+  );
+  return [...new Set(urls.filter((url) => url !== null))];
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ForgetThisPhone } from "@/components/offline/forget-this-phone";
 import { KeptOrderPages, RetryButton } from "@/components/offline/kept-order-pages";
 import { SLOT } from "@/components/offline/kept-order-texts";
 import { EnvError, getEnv } from "@/lib/env";
@@ -8,7 +9,8 @@ import { ORDER_PAGE_KEPT_DAYS } from "@/lib/offline/offline-rules";
 // /offline: what the service worker (app/sw.ts) shows in place of a page it cannot load without
 // the internet. Precached by the worker, so built once per language and read by no cookie; its
 // policy, without a nonce, comes from next.config.mjs. It names what still works: the order
-// pages this browser kept (read from the worker's cache by the browser itself).
+// pages this browser kept (read from the worker's cache by the browser itself), and offers to
+// forget them ("Esquecer este telefone").
 export const dynamic = "force-static";
 
 /**
@@ -57,6 +59,7 @@ export default async function OfflinePage({ params }: { params: Promise<{ lang: 
           }}
         />
       </section>
+      <ForgetThisPhone texts={t.offline.forget} />
     </div>
   );
 }

@@ -23,13 +23,8 @@ export default async function OrderPage({ params }: Props) {
   const { externalTransactionId } = await params;
   const [{ t }, progress] = await Promise.all([getLang(), orderProgress(db(), externalTransactionId)]);
   return (
-    <>
-      <OrderResult externalTransactionId={externalTransactionId} page="order" />
-      {progress && (
-        <div className="mx-auto mt-6 flex max-w-2xl flex-col gap-6">
-          <OrderProgressDetails progress={progress} t={t} />
-        </div>
-      )}
-    </>
+    <OrderResult externalTransactionId={externalTransactionId} page="order">
+      {progress && <OrderProgressDetails progress={progress} t={t} />}
+    </OrderResult>
   );
 }
