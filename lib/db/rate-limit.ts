@@ -142,6 +142,24 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
       // `penalty` adds without refusing: a locked key keeps counting, its window unchanged.
       await limiterFor(name, limit.failures, limit.windowSeconds).penalty(storedKey(name, key), 1);
     },
+
+    /**
+     * Spends one of `key`'s `limit.points` in a window of `limit.windowSeconds` from its first
+     * spend (so many mails to one address a day): true while some are left, false once they are
+     * spent; 0 points (or less) turns it off. Counting and checking are one statement, so
+     * concurrent spends never get past the allowance together. Throws when the counters cannot be
+     * reached: what to do then is the caller's.
+     */
+    async spend(name: string, key: string, limit: { points: number; windowSeconds: number }): Promise<boolean> {
+      if (!(limit.points > 0)) return true;
+      try {
+        await limiterFor(name, limit.points, limit.windowSeconds).consume(storedKey(name, key));
+        return true;
+      } catch (refusal) {
+        if (refusal instanceof RateLimiterRes) return false;
+        throw refusal;
+      }
+    },
   };
 }
 
@@ -151,7 +169,7 @@ function storedKey(name: string, key: string): string {
   return `sha256-${createHash("sha256").update(key).digest("hex")}`;
 }
 
-type RateLimits = ReturnType<typeof createRateLimits>;
+export type RateLimits = ReturnType<typeof createRateLimits>;
 const perPool = new WeakMap<RateLimitPool, RateLimits>();
 
 /** The limits of the app's database (`dbPool()`), one set per pool. */
