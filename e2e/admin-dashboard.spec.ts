@@ -190,6 +190,7 @@ test("a period outside the dashboard's years, or any other bad parameter, is nev
     // The orders list the dashboard links to, by the dates paid.
     await ask(`/admin/orders?paidFrom=${value}&paidTo=2025-03-11`);
     await ask(`/admin/orders?paidFrom=2025-03-10&paidTo=${value}`);
+    await ask(`/admin/orders?paidFrom=${value}&paidTo=${value}`);
   }
   for (const period of ["year", "", "x".repeat(3000)]) await ask(`/admin?period=${encodeURIComponent(period)}`);
   await ask("/admin?period=custom&from=2000-01-01&to=2100-12-31");
