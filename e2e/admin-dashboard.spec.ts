@@ -162,6 +162,58 @@ test("a bad period falls back to the last 30 days with a notice; a bad download 
   expect((await page.request.get("/api/admin/dashboard/export?series=secrets&period=7d")).status()).toBe(400);
 });
 
+test("a period outside the dashboard's years, or any other bad parameter, is never a 5xx: the page says what is wrong", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInToBackOffice(page);
+  const dates = [
+    "0000-01-01",
+    "0001-01-01",
+    "9999-12-31",
+    "10000-01-01",
+    "-1",
+    "2024-02-30",
+    "ontem",
+    "9".repeat(3000),
+  ];
+  const failures: string[] = [];
+  const ask = async (path: string) => {
+    const response = await page.request.get(path, { maxRedirects: 0 });
+    if (response.status() >= 500) failures.push(`${response.status()} ${path.slice(0, 100)}`);
+  };
+  for (const date of dates) {
+    const value = encodeURIComponent(date);
+    await ask(`/admin?period=custom&from=${value}&to=2025-03-11`);
+    await ask(`/admin?period=custom&from=2025-03-10&to=${value}`);
+    await ask(`/admin?from=${value}&to=${value}`);
+    // The orders list the dashboard links to, by the dates paid.
+    await ask(`/admin/orders?paidFrom=${value}&paidTo=2025-03-11`);
+    await ask(`/admin/orders?paidFrom=2025-03-10&paidTo=${value}`);
+    await ask(`/admin/orders?paidFrom=${value}&paidTo=${value}`);
+  }
+  for (const period of ["year", "", "x".repeat(3000)]) await ask(`/admin?period=${encodeURIComponent(period)}`);
+  await ask("/admin?period=custom&from=2000-01-01&to=2100-12-31");
+  for (const pageNumber of ["0", "-1", "1e9", "NaN", "abc", "9".repeat(400), "1.5"])
+    await ask(`/admin/orders?page=${encodeURIComponent(pageNumber)}`);
+  expect(failures).toEqual([]);
+
+  // Year 1: the page answers, says which date is wrong and why, and its form asks again.
+  const response = await page.goto("/admin?period=custom&from=0001-01-01&to=2025-03-11");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByTestId("dashboard-invalid-period")).toHaveText(text.invalidPeriod);
+  await expect(page.getByTestId("dashboard-period-problem")).toHaveText(text.periodProblem("not-a-date", text.from));
+  await page.goto("/admin?period=custom&from=2025-03-10&to=9999-12-31");
+  await expect(page.getByTestId("dashboard-period-problem")).toHaveText(text.periodProblem("not-a-date", text.to));
+  await page.getByLabel(text.period, { exact: true }).selectOption("custom");
+  await page.getByLabel(text.from, { exact: true }).fill(FROM);
+  await page.getByLabel(text.to, { exact: true }).fill(TO);
+  await page.getByRole("button", { name: text.show }).click();
+  await expect(page).toHaveURL(new RegExp(`period=custom&from=${FROM}&to=${TO}`));
+  await expect(page.getByTestId("dashboard-figure-revenue")).toHaveText(kwanza.format(19_500));
+  await expect(page.getByTestId("dashboard-invalid-period")).toHaveCount(0);
+});
+
 test("without a session the dashboard's CSV is refused", async ({ request }) => {
   const response = await request.get("/api/admin/dashboard/export?series=revenue&period=30d");
   expect(response.status()).toBe(401);

@@ -94,6 +94,11 @@ const shape = {
   MAIL_FROM: z.string().trim().min(3).default("Loja Kwanza <loja@localhost>"),
   /** The shop's orders mailbox: it receives the confirmation of every paid order. */
   MAIL_TO: z.string().trim().min(3).default("encomendas@localhost"),
+  /**
+   * Mails about unpaid orders (a bank reference's) one recipient address may receive a day,
+   * counted in the database; the rest are skipped. Mails about a paid order always go. 0 turns the cap off.
+   */
+  SHOPPER_MAILS_PER_ADDRESS_PER_DAY: wholeNumber("mails").min(0).default(5),
   /** Protects /api/cron/* (Vercel Cron sends it as `Authorization: Bearer …`) and /api/health's details. Unset: the cron routes refuse. */
   CRON_SECRET: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   /** How long an unpaid order keeps its units reserved, from its creation (docs/contract-decisions.md). */
@@ -309,6 +314,7 @@ export const DEFAULTED = new Set([
   "SMTP_URL",
   "MAIL_FROM",
   "MAIL_TO",
+  "SHOPPER_MAILS_PER_ADDRESS_PER_DAY",
   "CRON_SECRET",
   "ORDER_HOLD_SECONDS",
   "LOW_STOCK_THRESHOLD",

@@ -45,6 +45,8 @@ export interface Env {
     smtpUrl?: string;
     from: string;
     to: string;
+    /** Mails about unpaid orders per recipient address per day (lib/mail/recipient-limit.ts); 0: no cap. */
+    shopperMailsPerAddressPerDay: number;
   };
   cronSecret?: string;
   catalog: {
@@ -151,7 +153,12 @@ export function parseEnv(raw: Source): Env {
       statusStaleSeconds: e.PAY_STATUS_STALE_SECONDS,
       webhookDeadlineMs: e.PAY_WEBHOOK_DEADLINE_MS,
     },
-    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, to: e.MAIL_TO },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+      to: e.MAIL_TO,
+      shopperMailsPerAddressPerDay: e.SHOPPER_MAILS_PER_ADDRESS_PER_DAY,
+    },
     cronSecret: e.CRON_SECRET,
     catalog: { lowStockThreshold: e.LOW_STOCK_THRESHOLD },
     orders: {

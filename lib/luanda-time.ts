@@ -32,6 +32,21 @@ export function luandaDate(instant: Date): string {
   return new Date(instant.getTime() + LUANDA_OFFSET_MS).toISOString().slice(0, 10);
 }
 
+/**
+ * The dates the back office's periods and exports may name, both included. The shop keeps no
+ * order before the first, and PostgreSQL's timestamps cannot hold a year 0 (year 1 in Luanda is
+ * 23:00 UTC on the day before it), so a date outside these is refused as bad input rather than
+ * left to fail in the database; the last leaves room for dates planned decades ahead.
+ */
+export const SHOP_CALENDAR = { first: "2000-01-01", last: "2100-12-31" } as const;
+
+/** Whether a valid YYYY-MM-DD date lies within {@link SHOP_CALENDAR} (such dates sort as text). */
+export const inShopCalendar = (date: string): boolean => date >= SHOP_CALENDAR.first && date <= SHOP_CALENDAR.last;
+
+/** The refusal of a date field that is not one of {@link SHOP_CALENDAR}'s, naming the field. */
+export const shopDateRule = (field: string): string =>
+  `${field} must be a date from ${SHOP_CALENDAR.first} to ${SHOP_CALENDAR.last}, YYYY-MM-DD`;
+
 /** The first instant (ms since the epoch) of a Luanda calendar day, YYYY-MM-DD. */
 export const luandaDayStart = (date: string) => new Date(`${date}T00:00:00.000Z`).getTime() - LUANDA_OFFSET_MS;
 

@@ -6,6 +6,7 @@ import type { CheckoutDetails } from "@/components/checkout/pay-button/request-o
 import { PromoCodeField, type AppliedPromo } from "@/components/cart/promo-code-field";
 import { ADDRESS_LIMITS, deliveryAddressSchema } from "@/lib/checkout/checkout-rules";
 import { customerSchema } from "@/lib/orders/customer-rules";
+import { NOT_A_NAME } from "@/lib/orders/customer-name-rules";
 import { NIF_INPUT_MAX } from "@/lib/nif";
 import type { DeliveryOptions } from "@/lib/delivery/zones";
 import { deliveryFee } from "@/lib/delivery/delivery-rules";
@@ -89,8 +90,11 @@ export function CheckoutForm({
 
   const parsed = customerSchema.safeParse({ ...fields, email: fields.email.trim() === "" ? undefined : fields.email });
   const invalid = new Set(parsed.success ? [] : parsed.error.issues.map((issue) => issue.path[0]));
+  // A name carrying an address, a phone or markup gets words of its own: "enter your name" would puzzle.
+  const notAName = !parsed.success && parsed.error.issues.some((issue) => issue.message === NOT_A_NAME);
   const errors = {
-    name: touched.name && invalid.has("name") ? t.checkout.nameInvalid : undefined,
+    name:
+      touched.name && invalid.has("name") ? (notAName ? t.checkout.nameNotAName : t.checkout.nameInvalid) : undefined,
     phone: touched.phone && invalid.has("phone") ? t.checkout.phoneInvalid : undefined,
     email: touched.email && invalid.has("email") ? t.checkout.emailInvalid : undefined,
     nif: touched.nif && invalid.has("nif") ? t.checkout.nifInvalid : undefined,

@@ -11,6 +11,12 @@ export const DEFAULT_PERIOD: Exclude<PeriodKind, "custom"> = "30d";
 /** The longest custom range, in days: the orders export's. */
 export const MAX_PERIOD_DAYS = 366;
 
+/** Why a period asked for could not be shown, and the field at fault (./period-query.ts finds it; the view says it). */
+export interface PeriodProblemOf {
+  field: "period" | "from" | "to";
+  reason: "unknown-period" | "not-a-date" | "backwards" | "too-long";
+}
+
 /** The query string of a period, for links and downloads. */
 export function periodQuery(period: { kind: PeriodKind; from: string; to: string }): string {
   return period.kind === "custom"

@@ -186,6 +186,24 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
         },
       };
     },
+
+    /**
+     * Spends one of `key`'s `limit.points` in a window of `limit.windowSeconds` from its first
+     * spend (so many mails to one address a day): true while some are left, false once they are
+     * spent; 0 points (or less) turns it off. Counting and checking are one statement, so
+     * concurrent spends never get past the allowance together. Throws when the counters cannot be
+     * reached: what to do then is the caller's.
+     */
+    async spend(name: string, key: string, limit: { points: number; windowSeconds: number }): Promise<boolean> {
+      if (!(limit.points > 0)) return true;
+      try {
+        await limiterFor(name, limit.points, limit.windowSeconds).consume(storedKey(name, key));
+        return true;
+      } catch (refusal) {
+        if (refusal instanceof RateLimiterRes) return false;
+        throw refusal;
+      }
+    },
   };
 }
 

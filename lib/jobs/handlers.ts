@@ -7,6 +7,8 @@ import { getEnv } from "../env";
 import { shopperPaidMail, fulfilmentMail, shopperReferenceMail, type ShopperMailOrder } from "../mail/shopper-mails";
 import { orderConfirmationMail, paidAfterCancelMail, type PaidAfterCancelOrder } from "../mail/order-confirmation";
 import type { Mailer } from "../mail/types";
+import { appRecipientLimit, type RecipientLimit } from "../mail/recipient-limit";
+import { consoleLogger, orderLogRef, throttledLogger, type Logger } from "../log";
 import { orderDelivery } from "../orders/delivery-details";
 import { FULFILMENT_STATES } from "../orders/fulfilment-states";
 import { referencePayBy } from "../orders/reference-holds";
@@ -35,6 +37,10 @@ export interface JobContext {
   mail(): { mailer: Mailer; to: string };
   /** Aborted when the job times out. The job will run again, so stopping early is always safe. */
   signal: AbortSignal;
+  /** Where a handler says what it did not do and why; default: the console (lib/log.ts). */
+  log?: Logger;
+  /** The allowance of mails about unpaid orders per recipient; default: the app's (lib/mail/recipient-limit.ts). */
+  recipients?: RecipientLimit;
 }
 
 /** Nothing, or why there was nothing to do (logged with the job's outcome). */
@@ -147,20 +153,40 @@ const shopperOrderOf = (order: OrderWithLines): ShopperMailOrder => ({
   pageUrl: new URL(`/orders/${encodeURIComponent(order.externalTransactionId)}`, getEnv().appUrl).toString(),
 });
 
+/** Over-allowance lines, at most a minute's worth per logger: a flood of free mails is no flood of lines. */
+const throttledLogs = new WeakMap<Logger, Logger>();
+const throttledOf = (log: Logger) => {
+  let throttled = throttledLogs.get(log);
+  if (!throttled) throttledLogs.set(log, (throttled = throttledLogger(log)));
+  return throttled;
+};
+
+/** Why a mail over its recipient's allowance was skipped (the job's outcome and the log line say it). */
+export const OVER_RECIPIENT_ALLOWANCE = "the recipient has had its mails about unpaid orders for the day";
+
 /**
  * A mail to the shopper (the order's `customer_email`), once, under the job's key: skipped with
  * a reason when the order has no email, is not in the status the mail is about (CON, unless
  * `status` says PEN), when `skipReason` says so, or when an earlier run sent it.
+ *
+ * A mail about an unpaid order (`status` PEN: the bank reference's) is one anyone can have the
+ * shop send to any address, for free: it spends one of that address's mails for the day
+ * (SHOPPER_MAILS_PER_ADDRESS_PER_DAY), and past them it is skipped and logged without the
+ * address, and not retried. When the counters cannot be reached it throws: the job is retried
+ * later, and the mail never goes out uncounted. Mails about a paid order (the payment's, each
+ * fulfilment step's) always go and spend nothing: someone paid for that order, and they are its
+ * receipt.
  */
 async function mailShopper(
   job: ClaimedJob,
-  { db, mail }: JobContext,
+  context: JobContext,
   compose: {
     status?: "PEN" | "CON";
     skipReason: (order: OrderWithLines) => Promise<string | undefined> | string | undefined;
     message: (order: OrderWithLines) => Promise<{ subject: string; text: string }> | { subject: string; text: string };
   },
 ): Promise<JobResult> {
+  const { db, mail } = context;
   const orderId = orderIdOf(job);
   const order = await findOrderWithLines(db, orderId);
   if (!order) throw orderNotFound(orderId);
@@ -171,6 +197,15 @@ async function mailShopper(
   if (reason) return skipped(reason);
   if (await db.email.findFirst({ where: { jobKey: job.dedupeKey }, select: { id: true } }))
     return skipped("already mailed");
+  if (status === "PEN" && !(await (context.recipients ?? appRecipientLimit()).spend(order.customerEmail))) {
+    // Never the address, nor the job's key (it carries the payment reference): the job's type and the order's hash.
+    throttledOf(context.log ?? consoleLogger)("warn", "mail.over_allowance", {
+      type: job.type,
+      order: orderLogRef(order.externalTransactionId),
+      reason: "recipient_allowance",
+    });
+    return skipped(OVER_RECIPIENT_ALLOWANCE);
+  }
   const { mailer } = mail();
   await mailer.send({ to: order.customerEmail, jobKey: job.dedupeKey, ...(await compose.message(order)) });
 }

@@ -103,7 +103,7 @@ export async function runDueJobs(options: RunOptions = {}): Promise<RunSummary> 
   const deps: RunOneDeps = {
     queue,
     handlers,
-    context: { db: client, sql: queue, mail: resolveMail },
+    context: { db: client, sql: queue, mail: resolveMail, log },
     timeoutMs,
     log,
     fail: { policy: options.retryPolicy, random: options.random },

@@ -15,7 +15,11 @@ export { createOutboxMailer } from "./outbox";
 export { createSmtpMailer, type SmtpMailer, type SmtpMailerOptions } from "./smtp";
 export type { Mailer, MailStore, OutgoingMail, SentMail } from "./types";
 
-export function createMailer(options: { db: MailStore; settings: Env["mail"]; log?: Logger }): Mailer {
+export function createMailer(options: {
+  db: MailStore;
+  settings: Pick<Env["mail"], "smtpUrl" | "from" | "to">;
+  log?: Logger;
+}): Mailer {
   const { settings } = options;
   return settings.smtpUrl
     ? createSmtpMailer({ db: options.db, url: settings.smtpUrl, from: settings.from, log: options.log })

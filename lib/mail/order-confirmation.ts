@@ -25,6 +25,14 @@ export const luanda = luandaFormatter("pt-AO", { dateStyle: "long", timeStyle: "
 /** Customer-typed text on one line, so it cannot forge lines of the mail. */
 export const oneLine = (value: string | null) => value?.replace(/\s+/g, " ").trim() || "—";
 
+/**
+ * A shopper's name as the mails show it: on one line, between « and » (any of those in it made
+ * ‹ and ›, so it cannot close the quote early), after a label. Never as part of the shop's own
+ * sentences: whatever the name says, it reads as what somebody typed, not as the shop speaking.
+ */
+export const quotedName = (value: string | null) =>
+  value?.trim() ? `«${oneLine(value).replace(/«/g, "‹").replace(/»/g, "›")}»` : "—";
+
 export function orderConfirmationMail(order: PaidOrder): { subject: string; text: string } {
   const text = [
     "Nova encomenda paga. O pagamento foi confirmado pelo serviço de pagamentos; a encomenda pode ser preparada.",
@@ -95,7 +103,7 @@ function orderDetails(order: PaidOrder): string[] {
     `Valor: ${formatAoa(order.amountAoa)}`,
     ...(order.finalizedAt ? [`Pago em: ${luanda.format(order.finalizedAt)} (hora de Luanda)`] : []),
     "",
-    `Cliente: ${oneLine(order.customerName)}`,
+    `Cliente: ${quotedName(order.customerName)}`,
     `Telefone: ${oneLine(order.customerPhone)}`,
     "",
     "Artigos:",

@@ -5,13 +5,16 @@ import { lineName } from "../catalog/variants";
 import { pt } from "../i18n/pt";
 import { shortOrderId } from "../orders/order-number";
 import { referenceSlipText } from "../orders/reference-slip";
-import { luanda, oneLine } from "./order-confirmation";
+import { luanda, oneLine, quotedName } from "./order-confirmation";
 
 /**
  * The mails the shopper receives at the email given at checkout: the bank reference to pay,
  * when the service issues one, one when the payment is confirmed, one at each fulfilment step. Portuguese, plain text; whatever the shopper or the
  * shop typed (names, address, the step's note) is kept to one line, so it cannot forge lines of
- * the mail. Each carries the order page's address, where the shopper follows the order.
+ * the mail. The shopper's name is never in the shop's own words: the greeting is a plain "Olá,"
+ * and the name is a labelled, quoted field among the order's details ("Em nome de: «…»"), since
+ * whoever checks out chooses both the name and the address these go to. Each carries the order
+ * page's address, where the shopper follows the order.
  */
 
 export interface ShopperMailOrder {
@@ -44,7 +47,7 @@ export function shopperReferenceMail(
 ): { subject: string; text: string } {
   const number = shortOrderId(order.externalTransactionId);
   const text = [
-    `Olá ${oneLine(order.customerName)},`,
+    "Olá,",
     "",
     `A sua encomenda ${number} está reservada à espera do pagamento por referência.`,
     "Pague com estes dados num caixa automático ou no seu banco:",
@@ -78,7 +81,7 @@ export function shopperPaidMail(order: ShopperMailOrder): { subject: string; tex
         ? "Avisamos quando a encomenda for enviada."
         : "Avisamos quando a encomenda avançar.";
   const text = [
-    `Olá ${oneLine(order.customerName)},`,
+    "Olá,",
     "",
     `Recebemos o pagamento da sua encomenda ${number}. Obrigado!`,
     next,
@@ -106,7 +109,7 @@ export function fulfilmentMail(
   const number = shortOrderId(order.externalTransactionId);
   const sentence = STEP_SENTENCE[step.state];
   const text = [
-    `Olá ${oneLine(order.customerName)},`,
+    "Olá,",
     "",
     sentence.body,
     `Em ${luanda.format(step.at)} (hora de Luanda).`,
@@ -159,6 +162,7 @@ function details(order: ShopperMailOrder): string[] {
         : [];
   return [
     `Encomenda: ${shortOrderId(order.externalTransactionId)} (${order.externalTransactionId})`,
+    `Em nome de: ${quotedName(order.customerName)}`,
     ...(order.finalizedAt ? [`Paga em: ${luanda.format(order.finalizedAt)} (hora de Luanda)`] : []),
     "",
     "Artigos:",

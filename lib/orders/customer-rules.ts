@@ -1,4 +1,5 @@
 import { z } from "../browser-zod";
+import { customerNameSchema } from "./customer-name-rules";
 import { NIF_INPUT_MAX, NIF_RULE, nifKind, normaliseNif } from "../nif";
 import { PHONE_DIGITS, isPhoneKey, phoneKey } from "../phone";
 
@@ -9,7 +10,8 @@ import { PHONE_DIGITS, isPhoneKey, phoneKey } from "../phone";
  */
 
 export const customerSchema = z.object({
-  name: z.string().trim().min(1, { error: "is empty" }).max(100, { error: "is longer than 100 characters" }),
+  /** A name and nothing else (./customer-name-rules.ts: no web or e-mail address, phone number, < or >). */
+  name: customerNameSchema,
   // Any way of writing one (lib/phone.ts phoneKey): +244 923 456 789, 0923-456-789, (+244) 923.456.789,
   // 00351 912 345 678. Kept as typed; every comparison goes through phoneKey, so what would not
   // have one phone's key (+0244…, 0244…, +244 923 45: lib/phone.ts isPhoneKey) is refused.

@@ -5,7 +5,7 @@ import type { Database } from "../db/client";
 import { orderDelivery } from "./delivery-details";
 import { isAngolanKey, phoneKey } from "../phone";
 import { lineName } from "../catalog/variants";
-import { DAY_MS, luandaDate, luandaDayStart, luandaIso } from "../luanda-time";
+import { DAY_MS, inShopCalendar, luandaDate, luandaDayStart, luandaIso, shopDateRule } from "../luanda-time";
 import { paidBetween } from "./paid";
 
 /**
@@ -74,8 +74,9 @@ export type ExportRangeResult = { ok: true; range: ExportRange } | { ok: false; 
 export function parseExportRange(from: string | null, to: string | null, now = new Date()): ExportRangeResult {
   const today = luandaDate(now);
   const first = isoDate.safeParse(from ?? today);
+  if (!first.success || !inShopCalendar(first.data)) return { ok: false, message: shopDateRule("from") };
   const last = isoDate.safeParse(to ?? today);
-  if (!first.success || !last.success) return { ok: false, message: "from and to must be dates, YYYY-MM-DD" };
+  if (!last.success || !inShopCalendar(last.data)) return { ok: false, message: shopDateRule("to") };
   const start = luandaDayStart(first.data);
   const end = luandaDayStart(last.data) + DAY_MS;
   if (end <= start) return { ok: false, message: "from must not be after to" };

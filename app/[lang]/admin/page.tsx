@@ -48,8 +48,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   }
   // Signed in meanwhile (another tab): straight back to that page.
   if (next && next !== "/admin") redirect(next);
-  // A bad period falls back to the default, with a notice: never an error page.
-  const { period, invalid } = parsePeriod(query);
+  // A bad period falls back to the default, with a notice saying what was wrong: never an error page.
+  const { period, problem } = parsePeriod(query);
   // The home is the page the owner opens most: its statements go through pg itself (lib/db/sql-runner.ts).
   const sql = pgRunner(dbPool());
   const [attention, { overview, dashboard }] = await Promise.all([
@@ -91,7 +91,12 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       </dl>
       <p className="text-sm text-stone-600">{t.admin.periodNote}</p>
       <AttentionSection attention={attention} t={t} />
-      <DashboardView json={shownJson(dashboard)} lang={lang} locale={t.locale} invalid={invalid} />
+      <DashboardView
+        json={shownJson(dashboard)}
+        lang={lang}
+        locale={t.locale}
+        problem={problem && { field: problem.field, reason: problem.reason }}
+      />
     </section>
   );
 }

@@ -4,10 +4,11 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { Compared, Dashboard } from "@/lib/dashboard/dashboard-admin";
 import type { DashboardSeries } from "@/lib/dashboard/dashboard-csv-admin";
-import { PERIOD_KINDS, periodQuery } from "@/lib/dashboard/period-names";
+import { PERIOD_KINDS, periodQuery, type PeriodProblemOf } from "@/lib/dashboard/period-names";
 import { readShownJson, type ShownDashboard, type ShownJson } from "@/lib/dashboard/weeks-admin";
 import { backOfficeTexts, type BackOfficeTexts } from "@/lib/i18n/back-office";
 import type { Lang } from "@/lib/i18n/dictionaries";
+import { SHOP_CALENDAR } from "@/lib/luanda-time";
 import { formatAoa, formatCount } from "@/lib/money";
 import { BarsChart, RevenueChart } from "./charts-lazy";
 
@@ -52,14 +53,15 @@ export function DashboardView({
   json,
   lang,
   locale,
-  invalid,
+  problem,
 }: {
   /** The dashboard, as one string (lib/dashboard/weeks-admin.ts). */
   json: ShownJson;
   lang: Lang;
   /** The page's locale (percentages); amounts are always kwanza as the shop writes them. */
   locale: string;
-  invalid: boolean;
+  /** The period asked for could not be shown (the default is): what was wrong with it. */
+  problem?: PeriodProblemOf;
 }) {
   const data = useMemo(() => readShownJson(json), [json]);
   const text = backOfficeTexts(lang).dashboard;
@@ -137,14 +139,13 @@ export function DashboardView({
         {text.title}
       </h2>
       <PeriodForm data={data} text={text} />
-      {invalid && (
-        <p
-          role="alert"
-          data-testid="dashboard-invalid-period"
-          className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"
-        >
-          {text.invalidPeriod}
-        </p>
+      {problem && (
+        <div role="alert" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <p data-testid="dashboard-invalid-period">{text.invalidPeriod}</p>
+          <p data-testid="dashboard-period-problem">
+            {text.periodProblem(problem.reason, problem.field === "period" ? text.period : text[problem.field])}
+          </p>
+        </div>
       )}
       <p className="text-sm text-stone-700" data-testid="dashboard-range">
         {text.range(period.from, period.to, period.days)}
@@ -400,13 +401,29 @@ function PeriodForm({ data, text }: { data: ShownDashboard; text: Words }) {
         <label htmlFor="dashboard-from" className="text-sm font-medium">
           {text.from}
         </label>
-        <input id="dashboard-from" name="from" type="date" defaultValue={period.from} className={fieldClass} />
+        <input
+          id="dashboard-from"
+          name="from"
+          type="date"
+          min={SHOP_CALENDAR.first}
+          max={SHOP_CALENDAR.last}
+          defaultValue={period.from}
+          className={fieldClass}
+        />
       </div>
       <div className="flex flex-col gap-1">
         <label htmlFor="dashboard-to" className="text-sm font-medium">
           {text.to}
         </label>
-        <input id="dashboard-to" name="to" type="date" defaultValue={period.to} className={fieldClass} />
+        <input
+          id="dashboard-to"
+          name="to"
+          type="date"
+          min={SHOP_CALENDAR.first}
+          max={SHOP_CALENDAR.last}
+          defaultValue={period.to}
+          className={fieldClass}
+        />
       </div>
       <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600">
         {text.show}

@@ -1,5 +1,6 @@
 /** The owner's dashboard on the back office's home (lib/dashboard). In English; composed into ../en.ts. */
 
+import { SHOP_CALENDAR } from "../../luanda-time";
 import type { adminDashboardTexts as pt } from "../pt/admin-dashboard";
 
 const against = (count: number) => (count === 1 ? "against the day before" : `against the ${count} days before`);
@@ -24,6 +25,13 @@ export const adminDashboardTexts: typeof pt = {
     show: "Show",
     customHint: "For another range, choose “Custom” and both dates (366 days at most).",
     invalidPeriod: "That period is not valid: showing the last 30 days.",
+    periodProblem: (reason, field) =>
+      ({
+        "unknown-period": `“${field}” is not one of the listed periods.`,
+        "not-a-date": `“${field}” must be a date from ${SHOP_CALENDAR.first} to ${SHOP_CALENDAR.last}.`,
+        backwards: "The “To” date cannot be before the “From” date.",
+        "too-long": "A period is 366 days at most.",
+      })[reason],
     range: (from, to, count) =>
       `From ${from} to ${to} (${count === 1 ? "1 day" : `${count} days`}, Luanda time), ${against(count)}.`,
     change: (percent) => (percent === null ? "no comparison" : signed(percent)),

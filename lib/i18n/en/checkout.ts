@@ -47,6 +47,7 @@ export const checkoutTexts: typeof pt = {
     phone: "Phone",
     phoneHint: "For example +244 923 456 789.",
     nameInvalid: "Enter your name (up to 100 characters).",
+    nameNotAName: "Enter only your name: no website or email address, no phone number or amount, no < or >.",
     phoneInvalid: "Enter a phone number, for example +244 923 456 789.",
     payment: "Payment",
     fillToPay: "Fill in your name, phone and delivery to pay.",

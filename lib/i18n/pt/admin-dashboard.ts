@@ -1,5 +1,7 @@
 /** The owner's dashboard on the back office's home (lib/dashboard). In Portuguese (Angola); composed into ../pt.ts. */
 
+import { SHOP_CALENDAR } from "../../luanda-time";
+
 const against = (count: number) => (count === 1 ? "face ao dia anterior" : `face aos ${count} dias anteriores`);
 const inPrevious = (count: number) => (count === 1 ? "no dia anterior" : `nos ${count} dias anteriores`);
 const signed = (percent: number) => `${percent > 0 ? "+" : percent < 0 ? "−" : ""}${Math.abs(percent)} %`;
@@ -22,6 +24,14 @@ export const adminDashboardTexts = {
     show: "Mostrar",
     customHint: "Para outro intervalo, escolha «Personalizado» e as duas datas (no máximo 366 dias).",
     invalidPeriod: "O período pedido não é válido: mostram-se os últimos 30 dias.",
+    /** What was wrong with it; `field` is the form's label of the field at fault. */
+    periodProblem: (reason: "unknown-period" | "not-a-date" | "backwards" | "too-long", field: string) =>
+      ({
+        "unknown-period": `«${field}» não é um dos períodos da lista.`,
+        "not-a-date": `«${field}» tem de ser uma data entre ${SHOP_CALENDAR.first} e ${SHOP_CALENDAR.last}.`,
+        backwards: "A data «Até» não pode ser anterior à data «De».",
+        "too-long": "Um período tem no máximo 366 dias.",
+      })[reason],
     range: (from: string, to: string, count: number) =>
       `De ${from} a ${to} (${count === 1 ? "1 dia" : `${count} dias`}, hora de Luanda), ${against(count)}.`,
     /** "+12 %", "−3 %", "0 %"; null when the previous period had nothing to compare with. */

@@ -46,6 +46,8 @@ export const checkoutTexts = {
     phone: "Telefone",
     phoneHint: "Por exemplo +244 923 456 789.",
     nameInvalid: "Indique o seu nome (até 100 caracteres).",
+    nameNotAName:
+      "Escreva só o seu nome: sem endereços de sites ou de email, sem números de telefone ou valores, sem < nem >.",
     phoneInvalid: "Indique um número de telefone, por exemplo +244 923 456 789.",
     payment: "Pagamento",
     fillToPay: "Preencha o nome, o telefone e a entrega para poder pagar.",

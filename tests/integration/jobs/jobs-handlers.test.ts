@@ -100,7 +100,7 @@ describe("a confirmed order (CON)", () => {
       `Identificador interno: ${order.id}`,
       `Referência: ${order.referenceNumber}`,
       `Valor: ${formatAoa(order.amountAoa)}`,
-      "Cliente: Ana Silva",
+      "Cliente: «Ana Silva»",
       "Telefone: +244 923 000 111",
       `2 × ${row.lines[0]!.productName} — ${formatAoa(row.lines[0]!.unitPriceAoa)} cada — ${formatAoa(order.amountAoa)}`,
       `Pago em: ${luanda.format(row.finalizedAt!)} (hora de Luanda)`,

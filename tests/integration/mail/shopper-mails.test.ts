@@ -86,8 +86,10 @@ describe("the shopper's confirmation mail", () => {
     expect(mail).toMatchObject({ to: "maria.joao@example.com", transport: "outbox" });
     const number = order.externalTransactionId.slice(6, 14).toUpperCase();
     expect(mail!.subject).toBe(`Encomenda ${number} paga — ${formatAoa(8000)}`);
-    // The name typed with a line break stays on one line; lines, amount in parts, pickup and the page's link.
-    expect(mail!.text).toContain("Olá Maria João,");
+    // The greeting is the shop's, without the name; the name typed with a line break is a quoted field on
+    // one line; lines, amount in parts, pickup and the page's link.
+    expect(mail!.text.split("\n")[0]).toBe("Olá,");
+    expect(mail!.text).toContain("\nEm nome de: «Maria João»\n");
     expect(mail!.text).toContain(`2 × ${order.productName}`);
     expect(mail!.text).toContain(`Subtotal: ${formatAoa(8000)}`);
     expect(mail!.text).toContain("Levantamento em: Loja do Kinaxixi");

@@ -51,15 +51,32 @@ describe("the query string", () => {
   });
 
   it.each([
-    ["an unknown name", { period: "year" }],
-    ["custom without dates", { period: "custom" }],
-    ["a date that does not exist", { from: "2026-02-30", to: "2026-03-01" }],
-    ["from after to", { from: "2026-03-02", to: "2026-03-01" }],
-    ["too long a range", { from: "2024-01-01", to: "2025-01-01" }],
-    ["a time for a date", { from: "2026-01-01T00:00", to: "2026-01-02" }],
-    ["SQL", { period: "30d' OR 1=1" }],
-  ])("%s falls back to the default, marked invalid", (_what, params) => {
-    expect(parsePeriod(params, NOW)).toEqual({ period: namedPeriod("30d", NOW), invalid: true });
+    ["an unknown name", { period: "year" }, "period", "unknown-period"],
+    ["custom without dates", { period: "custom" }, "from", "not-a-date"],
+    ["a date that does not exist", { from: "2026-02-30", to: "2026-03-01" }, "from", "not-a-date"],
+    ["from after to", { from: "2026-03-02", to: "2026-03-01" }, "to", "backwards"],
+    ["too long a range", { from: "2024-01-01", to: "2025-01-01" }, "to", "too-long"],
+    ["a time for a date", { from: "2026-01-01T00:00", to: "2026-01-02" }, "from", "not-a-date"],
+    ["SQL", { period: "30d' OR 1=1" }, "period", "unknown-period"],
+    // Real dates, but of no period the database can count (year 0, 1) or the shop ever had.
+    ["year 0", { from: "0000-01-01", to: "0000-01-02" }, "from", "not-a-date"],
+    ["year 1", { from: "0001-01-01", to: "0001-01-02" }, "from", "not-a-date"],
+    ["year 9999", { from: "2026-01-01", to: "9999-12-31" }, "to", "not-a-date"],
+    ["the day before 2000", { from: "1999-12-31", to: "2000-01-01" }, "from", "not-a-date"],
+    ["the day after 2100", { from: "2100-12-31", to: "2101-01-01" }, "to", "not-a-date"],
+    ["a five-digit year", { from: "10000-01-01", to: "10000-01-02" }, "from", "not-a-date"],
+    ["a negative year", { from: "-0001-01-01", to: "2026-01-02" }, "from", "not-a-date"],
+  ])("%s falls back to the default, marked invalid, naming the field", (_what, params, field, reason) => {
+    expect(parsePeriod(params, NOW)).toEqual({
+      period: namedPeriod("30d", NOW),
+      invalid: true,
+      problem: { field, reason, message: expect.stringMatching(new RegExp(`^${field} `)) },
+    });
+  });
+
+  it("accepts the first and the last day of the shop's calendar", () => {
+    expect(parsePeriod({ from: "2000-01-01", to: "2000-01-01" }, NOW)).toMatchObject({ invalid: false });
+    expect(parsePeriod({ from: "2100-12-31", to: "2100-12-31" }, NOW)).toMatchObject({ invalid: false });
   });
 
   it(`accepts ${MAX_PERIOD_DAYS} days`, () => {

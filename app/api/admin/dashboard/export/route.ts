@@ -23,17 +23,8 @@ export async function GET(request: NextRequest): Promise<Response> {
       "Cache-Control": "no-store",
     });
   }
-  const { period, invalid } = parsePeriod(params);
-  if (invalid) {
-    return jsonError(
-      400,
-      "invalid_period",
-      "period must be today, 7d, 30d, 90d, month, last-month or custom with from and to (at most 366 days)",
-      {
-        "Cache-Control": "no-store",
-      },
-    );
-  }
+  const { period, problem } = parsePeriod(params);
+  if (problem) return jsonError(400, "invalid_period", problem.message, { "Cache-Control": "no-store" });
   const data = await currentDashboard(db(), period, { lowStockThreshold: getEnv().catalog.lowStockThreshold });
   return new Response(dashboardCsv(data, series.data), {
     headers: {
