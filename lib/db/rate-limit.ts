@@ -36,11 +36,12 @@ export interface RateLimit {
 }
 
 /**
- * So many attempts per key within a window (guesses at one order number's phone), after which the
- * key is locked until the window ends; `failures` 0 (or less) turns it off. An attempt is spent
- * before it is answered, and one that succeeded may be given back, so what is counted is the
- * failures. Spending throws when the counters cannot be reached: the caller answers
- * "unavailable", never lets a guess through uncounted.
+ * So many attempts per key within a window (guesses at one order number's phone, mails to one
+ * address a day), after which the key is locked until the window ends; `failures` 0 (or less)
+ * turns it off. An attempt is spent before it is answered, and one that succeeded may be given
+ * back, so what is counted is the failures (a mail is never given back: every one counts).
+ * Spending throws when the counters cannot be reached: the caller answers "unavailable" or
+ * retries later, never lets an attempt through uncounted.
  */
 export interface FailureLimit {
   failures: number;
@@ -185,24 +186,6 @@ export function createRateLimits(pool: RateLimitPool, options: { log?: Logger } 
           }
         },
       };
-    },
-
-    /**
-     * Spends one of `key`'s `limit.points` in a window of `limit.windowSeconds` from its first
-     * spend (so many mails to one address a day): true while some are left, false once they are
-     * spent; 0 points (or less) turns it off. Counting and checking are one statement, so
-     * concurrent spends never get past the allowance together. Throws when the counters cannot be
-     * reached: what to do then is the caller's.
-     */
-    async spend(name: string, key: string, limit: { points: number; windowSeconds: number }): Promise<boolean> {
-      if (!(limit.points > 0)) return true;
-      try {
-        await limiterFor(name, limit.points, limit.windowSeconds).consume(storedKey(name, key));
-        return true;
-      } catch (refusal) {
-        if (refusal instanceof RateLimiterRes) return false;
-        throw refusal;
-      }
     },
   };
 }

@@ -50,11 +50,14 @@ export interface RecipientLimit {
 
 /** The allowance of `perDay` mails per address, counted through `limits`; 0 turns it off. */
 export const recipientLimit = (limits: RateLimits, perDay: number): RecipientLimit => ({
-  spend: (address) =>
-    limits.spend(SHOPPER_MAIL_LIMIT, recipientKey(address), {
-      points: perDay,
-      windowSeconds: SHOPPER_MAIL_WINDOW_SECONDS,
-    }),
+  // An attempt that is never given back: every mail sent counts.
+  spend: async (address) =>
+    (
+      await limits.spendAttempt(SHOPPER_MAIL_LIMIT, recipientKey(address), {
+        failures: perDay,
+        windowSeconds: SHOPPER_MAIL_WINDOW_SECONDS,
+      })
+    ).allowed,
 });
 
 /** The app's allowance: its database's counters, SHOPPER_MAILS_PER_ADDRESS_PER_DAY. */
