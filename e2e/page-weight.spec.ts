@@ -8,7 +8,7 @@ import { signInToBackOffice } from "./support/admin";
 import { DATA_BUDGET, type PageBudget, SAVE_DATA_BUDGET } from "./support/data-budget";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
-import { describeWeight, measureFirstVisit, type PageWeight, PHONE } from "./support/page-weight";
+import { describeResponses, describeWeight, measureFirstVisit, type PageWeight, PHONE } from "./support/page-weight";
 import { pt } from "../lib/i18n/dictionaries";
 
 /**
@@ -60,8 +60,11 @@ test.afterAll(async ({ browser }) => {
 });
 
 async function report(testInfo: TestInfo, label: string, rows: [string, PageWeight, PageBudget?][]) {
-  for (const [name, weight, budget] of rows)
+  for (const [name, weight, budget] of rows) {
     console.log(`[page-weight] ${label.padEnd(9)} ${describeWeight(name, weight, budget)}`);
+    // Where the bytes go: status, header bytes, body bytes, address.
+    for (const line of describeResponses(weight)) console.log(`[page-weight] ${label.padEnd(9)}   ${line}`);
+  }
   const file = testInfo.outputPath(`${label}.json`);
   writeFileSync(
     file,
@@ -78,7 +81,7 @@ function expectWithin(name: string, weight: PageWeight, budget: PageBudget) {
   const heaviest = [...weight.entries]
     .sort((a, b) => b.bytes - a.bytes)
     .slice(0, 8)
-    .map((entry) => `${entry.kind} ${entry.bytes} ${entry.url}`)
+    .map((entry) => `${entry.kind} ${entry.bytes} (headers ${entry.headerBytes}) ${entry.url}`)
     .join("\n");
   expect.soft(weight.totalBytes, `${name}: bytes over the wire\n${heaviest}`).toBeLessThanOrEqual(budget.totalBytes);
   expect.soft(weight.scriptBytes, `${name}: JavaScript bytes`).toBeLessThanOrEqual(budget.scriptBytes);

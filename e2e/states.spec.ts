@@ -82,4 +82,7 @@ test("a page of one order answers 404 for an unknown or malformed order id", asy
   for (const path of ["/orders", "/orders/lookup", "/checkout"]) {
     expect((await page.goto(path))?.status(), path).toBe(200);
   }
+  // This browser's cart is empty: the checkout, already streaming, sends it on to the cart by itself.
+  await expect(page).toHaveURL(/\/cart$/);
+  await expect(page.getByRole("heading", { name: pt.cart.title })).toBeVisible();
 });

@@ -6,7 +6,8 @@
 // server appends the peer to X-Forwarded-For on every request, as a proxy does, so its last
 // entry is always the real peer (lib/http/client-address.ts reads it; TRUST_PROXY counts the
 // proxies in front, from the right). And a `Vary` that next.config.mjs set on a page is kept when
-// Next sets its own (scripts/lib/keep-vary.mjs): the cached pages vary by Save-Data.
+// Next sets its own (scripts/lib/keep-vary.mjs): the cached pages vary by Save-Data. The build's
+// own files go out in Brotli to a browser that takes it (scripts/lib/brotli-built-files.mjs).
 //
 // Plain JavaScript on plain `node`: a production server needs no TypeScript runner.
 // Usage: node scripts/serve.mjs [--port <port>] [--hostname <host>]; PORT and HOSTNAME in the
@@ -15,6 +16,7 @@
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { brotliBuiltFiles } from "./lib/brotli-built-files.mjs";
 import { appendForwardedFor, untrustedProxyWarning } from "./lib/forwarded-for.mjs";
 import { sendHeadWithBody } from "./lib/head-with-body.mjs";
 import { keepVary } from "./lib/keep-vary.mjs";
@@ -61,6 +63,8 @@ try {
   fail("Next could not start (is there a production build? run `npm run build`)");
 }
 
+const brotliBuiltFile = brotliBuiltFiles();
+
 // Said once per process: a proxy in front that TRUST_PROXY does not count (lib/forwarded-for.mjs).
 let warnedAboutProxy = false;
 const server = createServer((request, response) => {
@@ -79,6 +83,7 @@ const server = createServer((request, response) => {
   keepVary(response);
   // The head leaves with the body's first bytes, in one write (scripts/lib/head-with-body.mjs).
   sendHeadWithBody(response);
+  brotliBuiltFile(request, response);
   handle(request, response).catch((error) => {
     // Never the address as sent: its order id opens the order's page (scripts/lib/logged-path.mjs).
     console.error(`[serve] failed to handle ${request.method} ${loggedPath(request.url)}`, error);

@@ -3,9 +3,9 @@
  * requests, measured by e2e/page-weight.spec.ts. The shop is built for shoppers in Luanda who pay
  * for every megabyte of prepaid mobile data: a page's weight is part of its price.
  *
- * Bytes are the responses' bodies as sent, compressed (gzip from the production server), as
- * e2e/budget.spec.ts counts them; the HTTP/1.1 headers of the test server are printed beside them
- * but not counted (e2e/support/page-weight.ts says why). 1 KB = 1024 bytes, as there.
+ * Bytes are what came over the wire for each response, as a phone's data plan counts them: its
+ * headers and its compressed body (Brotli or gzip from the production server, scripts/serve.mjs),
+ * Chromium's `encodedDataLength` (e2e/support/page-weight.ts). 1 KB = 1024 bytes.
  *
  * Sizes are deterministic (the same build, catalogue and scroll give the same bytes): this is a
  * budget, not a timing, and a change that goes past it fails the test with the figures printed.

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Page, type Request } from "@playwright/test";
 import { controlClient, type ControlClient } from "pay-sandbox/client";
 import { existsSync } from "node:fs";
 import { E2E_ENVIRONMENT_FILE, readE2eServerEnvironment } from "../../harness/server-environment";
@@ -12,13 +12,20 @@ import { E2E_ENVIRONMENT_FILE, readE2eServerEnvironment } from "../../harness/se
  *   server started, with its token from test-results/e2e-server.json. Against a real
  *   service (E2E_PAY_SERVICE=real) there is none, and a test that needs it is skipped: every
  *   test that drives the hosted checkout or reads what the service received asks for it.
+ * - `settledPages`, automatic: a test ends with every page of its context on a document, not
+ *   between two (see `unsettledPage`).
  */
 type SandboxFixture = ControlClient & {
   /** The run's random PAY_CLIENT_SECRET and PAY_WEBHOOK_SECRET (the sandbox does not serve them). */
   credentials(): Promise<{ clientSecret: string; webhookSecret: string }>;
 };
 
-export const test = base.extend<{ requestedUrls: string[]; cspViolations: string[]; sandbox: SandboxFixture }>({
+export const test = base.extend<{
+  requestedUrls: string[];
+  cspViolations: string[];
+  settledPages: void;
+  sandbox: SandboxFixture;
+}>({
   requestedUrls: [
     async ({ context }, use) => {
       const urls: string[] = [];
@@ -54,6 +61,51 @@ export const test = base.extend<{ requestedUrls: string[]; cspViolations: string
     },
     { auto: true },
   ],
+  // Chromium can leave Target.disposeBrowserContext unanswered when the context closes while a
+  // page of it is changing documents: the test then fails after its last assertion passed, with
+  // "Tearing down "context" exceeded the test timeout". A page that leaves by itself (a streamed
+  // redirect) or is still fetching its next document when the test ends fails the test here,
+  // naming it, once that page has arrived (so the context closes).
+  settledPages: [
+    async ({ context }, use) => {
+      const documentsInFlight = new Map<Page, Set<Request>>();
+      const inFlight = (page: Page) => documentsInFlight.get(page) ?? new Set<Request>();
+      const pageOf = (request: Request) => {
+        // A service worker's own requests have no frame; a frame's document is not the page's.
+        if (request.serviceWorker() || !request.isNavigationRequest()) return undefined;
+        try {
+          const frame = request.frame();
+          return frame.parentFrame() ? undefined : frame.page();
+        } catch {
+          // A popup's first document is asked for before its page exists: that page is not the test's.
+          return undefined;
+        }
+      };
+      context.on("request", (request) => {
+        const page = pageOf(request);
+        if (page) documentsInFlight.set(page, inFlight(page).add(request));
+      });
+      const arrived = (request: Request) => {
+        const page = pageOf(request);
+        if (page) inFlight(page).delete(request);
+      };
+      context.on("requestfinished", arrived);
+      context.on("requestfailed", arrived);
+      await use();
+      const unsettled: string[] = [];
+      for (const page of context.pages()) {
+        const reason = await unsettledPage(page, inFlight(page));
+        if (!reason) continue;
+        unsettled.push(reason);
+        await page.waitForEvent("load", { timeout: 10_000 }).catch(() => {});
+      }
+      expect(
+        unsettled,
+        "pages still on their way when the test ended: wait for where they go (expect(page).toHaveURL(…))",
+      ).toEqual([]);
+    },
+    { auto: true },
+  ],
   // Playwright reads the fixtures a fixture needs from its first parameter, so it must be a pattern.
   sandbox: async ({}, use) => {
     const { sandboxUrl, sandboxToken, paySecrets } = readE2eServerEnvironment();
@@ -79,6 +131,26 @@ function remoteServiceOrigin(): string | undefined {
   if (!existsSync(E2E_ENVIRONMENT_FILE)) return undefined;
   const { sandboxUrl, sdkUrl } = readE2eServerEnvironment();
   return sandboxUrl === null ? new URL(sdkUrl).origin : undefined;
+}
+
+/**
+ * Why `page` is not settled on a document, if it is not: a document request in flight, a
+ * document that sends the browser on by itself (`<meta http-equiv="refresh">`, as Next writes
+ * for a redirect once a page has started streaming), or a document replaced while it was read.
+ */
+async function unsettledPage(page: Page, documentsInFlight: Set<Request>): Promise<string | undefined> {
+  const [request] = documentsInFlight;
+  if (request) return `${page.url()}: still loading ${request.url()}`;
+  try {
+    const refresh = await page.evaluate(
+      () => document.querySelector('meta[http-equiv="refresh" i]')?.getAttribute("content") ?? null,
+    );
+    return refresh === null ? undefined : `${page.url()}: leaves by itself (refresh "${refresh}")`;
+  } catch (error) {
+    // Closed meanwhile (a popup that closes itself) is settled; a destroyed context is a new document.
+    if (page.isClosed() || !String(error).includes("Execution context was destroyed")) return undefined;
+    return `${page.url()}: its document was being replaced`;
+  }
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);

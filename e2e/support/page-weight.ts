@@ -4,11 +4,9 @@ import { KB, type PageBudget } from "./data-budget";
 /**
  * What a first visit to a page costs a phone, read from Chromium's own network events (the
  * DevTools protocol): every request the page makes, and the bytes each took over the wire,
- * compressed (`encodedDataLength`). The budget counts the responses' bodies, as
- * e2e/budget.spec.ts does: the test server speaks HTTP/1.1, whose headers (a few hundred bytes a
- * response, uncompressed) a phone on the shop's HTTP/2 or HTTP/3 deployment hardly pays, since
- * those compress repeated headers to a few bytes; they are printed beside the total all the same.
- * A fresh browser context each time: empty cache, no cookies, no service worker yet (one the page
+ * `encodedDataLength` when it finished: the response's headers and its compressed body, as the
+ * phone's data plan counts them. Both are kept apart too, per response, for the report. A fresh
+ * browser context each time: empty cache, no cookies, no service worker yet (one the page
  * installs is measured too, with its own requests).
  */
 
@@ -24,25 +22,38 @@ type Kind = "document" | "script" | "stylesheet" | "image" | "prefetch" | "fetch
 interface Entry {
   url: string;
   kind: Kind;
-  /** The compressed body. */
+  /** The response's status; 0 when none came (failed, or answered by no one). */
+  status: number;
+  /** Everything received for it over the wire: headers and compressed body. */
   bytes: number;
-  /** The response's headers. */
+  /** Of which the response's headers (its status line included). */
   headerBytes: number;
   done: boolean;
 }
 
+/** One response, as the report lists it. */
+export interface ResponseWeight {
+  url: string;
+  kind: Kind;
+  status: number;
+  /** Over the wire: `headerBytes` + the compressed body. */
+  bytes: number;
+  headerBytes: number;
+}
+
 export interface PageWeight {
   path: string;
-  /** The responses' compressed bodies. */
+  /** Over the wire: the responses' headers and compressed bodies. */
   totalBytes: number;
-  /** Their HTTP/1.1 headers, not in the budget (see above). */
+  /** Of which headers. */
   headerBytes: number;
+  /** JavaScript over the wire. */
   scriptBytes: number;
   requests: number;
   /** Bytes and requests by kind; `prefetch` is Next's router prefetches (pages not opened). */
   byKind: Record<Kind, { bytes: number; requests: number }>;
-  /** Each request, for a failure's report. */
-  entries: { url: string; kind: Kind; bytes: number; headerBytes: number }[];
+  /** Each request, for the report. */
+  entries: ResponseWeight[];
 }
 
 function kindOf(type: string | undefined, headers: Record<string, string>): Kind {
@@ -77,15 +88,20 @@ async function recordNetwork(session: CDPSession) {
     // A redirect reuses the id: the hop before it was paid for too, and counts as a request.
     const previous = entries.get(event.requestId);
     if (previous && event.redirectResponse) {
+      // Its headers are all Chromium reports of it (a redirect's body is a line or none).
+      const hop = event.redirectResponse.encodedDataLength;
       entries.set(`${event.requestId}:${entries.size}`, {
         ...previous,
-        headerBytes: event.redirectResponse.encodedDataLength,
+        status: event.redirectResponse.status,
+        bytes: hop,
+        headerBytes: hop,
         done: true,
       });
     }
     entries.set(event.requestId, {
       url: event.request.url,
       kind: kindOf(event.type, event.request.headers),
+      status: 0,
       bytes: 0,
       headerBytes: 0,
       done: false,
@@ -94,7 +110,7 @@ async function recordNetwork(session: CDPSession) {
   // What had arrived when the response started: its headers.
   session.on("Network.responseReceived", (event) => {
     const entry = entries.get(event.requestId);
-    if (entry) entry.headerBytes = event.response.encodedDataLength;
+    if (entry) Object.assign(entry, { status: event.response.status, headerBytes: event.response.encodedDataLength });
   });
   // Answered from the memory cache (the same image twice on a page): no request went out.
   session.on("Network.requestServedFromCache", (event) => {
@@ -103,7 +119,8 @@ async function recordNetwork(session: CDPSession) {
   session.on("Network.loadingFinished", (event) => {
     lastActivity = Date.now();
     const entry = entries.get(event.requestId);
-    if (entry) Object.assign(entry, { bytes: Math.max(0, event.encodedDataLength - entry.headerBytes), done: true });
+    // The whole response as received: headers and body (0 for one a cache or a worker answered).
+    if (entry) Object.assign(entry, { bytes: Math.max(event.encodedDataLength, entry.headerBytes), done: true });
   });
   session.on("Network.loadingFailed", (event) => {
     lastActivity = Date.now();
@@ -170,9 +187,14 @@ export async function measureFirstVisit(
     const session = await context.newCDPSession(page);
     const network = await recordNetwork(session);
     // A service worker's own requests (its precache) come from another target: counted too.
-    const workerRequests: { url: string; sizes: ReturnType<Request["sizes"]> }[] = [];
+    const workerRequests: { url: string; status: Promise<number>; sizes: ReturnType<Request["sizes"]> }[] = [];
     context.on("requestfinished", (request) => {
-      if (request.serviceWorker()) workerRequests.push({ url: request.url(), sizes: request.sizes() });
+      if (request.serviceWorker())
+        workerRequests.push({
+          url: request.url(),
+          status: request.response().then((response) => response?.status() ?? 0),
+          sizes: request.sizes(),
+        });
     });
     await page.goto(path, { waitUntil: "load" });
     await network.quiet();
@@ -180,12 +202,24 @@ export async function measureFirstVisit(
     await network.quiet();
     await inspect?.(page);
 
-    const entries = [
-      ...[...network.entries.values()].map(({ url, kind, bytes, headerBytes }) => ({ url, kind, bytes, headerBytes })),
+    const entries: ResponseWeight[] = [
+      ...[...network.entries.values()].map(({ url, kind, status, bytes, headerBytes }) => ({
+        url,
+        kind,
+        status,
+        bytes,
+        headerBytes,
+      })),
       ...(await Promise.all(
-        workerRequests.map(async ({ url, sizes }) => {
+        workerRequests.map(async ({ url, status, sizes }) => {
           const { responseBodySize, responseHeadersSize } = await sizes;
-          return { url, kind: "other" as Kind, bytes: responseBodySize, headerBytes: responseHeadersSize };
+          return {
+            url,
+            kind: "other" as Kind,
+            status: await status,
+            bytes: responseHeadersSize + responseBodySize,
+            headerBytes: responseHeadersSize,
+          };
         }),
       )),
     ];
@@ -219,9 +253,21 @@ export function describeWeight(name: string, weight: PageWeight, budget?: PageBu
     .map(([kind, { bytes, requests }]) => `${kind} ${kB(bytes)} (${requests})`)
     .join(", ");
   return (
-    `${name.padEnd(20)} ${weight.path}: total ${of(kB(weight.totalBytes), budget?.totalBytes)} ` +
-    `(+ ${kB(weight.headerBytes)} of headers), ` +
+    `${name.padEnd(20)} ${weight.path}: over the wire ${of(kB(weight.totalBytes), budget?.totalBytes)} ` +
+    `(of which headers ${kB(weight.headerBytes)}), ` +
     `JavaScript ${of(kB(weight.scriptBytes), budget?.scriptBytes)}, ` +
     `requests ${weight.requests}${budget ? ` / ${budget.requests}` : ""} — ${kinds}`
   );
+}
+
+/** Each response of a visit, one line each, heaviest first: where a page's bytes go. */
+export function describeResponses(weight: PageWeight): string[] {
+  const origin = (url: string) => new URL(url).origin;
+  return [...weight.entries]
+    .sort((a, b) => b.bytes - a.bytes)
+    .map(
+      (entry) =>
+        `${String(entry.status).padStart(3)} ${String(entry.headerBytes).padStart(6)} ` +
+        `${String(entry.bytes - entry.headerBytes).padStart(7)} ${entry.url.slice(origin(entry.url).length)}`,
+    );
 }
