@@ -1,4 +1,4 @@
-import { isShopOrigin } from "./admin-requests";
+import { isShopOrigin } from "./same-origin";
 
 /**
  * Where the sign-in sends the owner back to after a session ended under a form: a page of the

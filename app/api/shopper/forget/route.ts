@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { forgottenShopperCookies } from "@/lib/cart/shopper-cookies";
 import { getEnv } from "@/lib/env";
-import { isSameOriginRequest } from "@/lib/http/admin-requests";
+import { isSameOriginRequest } from "@/lib/http/same-origin";
 import { jsonError } from "@/lib/http/json-error";
 
 // POST /api/shopper/forget: "Esquecer este telefone" (components/offline/forget-this-phone.tsx).
