@@ -40,7 +40,7 @@ const CACHED_PAGE = "/:path(page/[^/]+|categories/[^/]+|categories/[^/]+/page/[^
 
 /**
  * A browser that sends `Save-Data: on` (its data saver) gets the cached pages' lighter form
- * (app/[lang]/save-data/, docs/storefront.md#saving-data), chosen here by the header alone so
+ * (app/[lang]/save-data/, docs/data-budget.md#saving-data), chosen here by the header alone so
  * that both forms stay cached pages; their responses say `Vary: Save-Data` (headers below). The
  * header's value is a case-insensitive token.
  */

@@ -3,7 +3,7 @@
  * The shop's service worker, on Serwist: bundled by app/serwist/[path]/route.ts into
  * /serwist/sw.js when `next build` prerenders that route, and registered by the shopper's order
  * pages once loaded (components/offline/service-worker-registration.tsx). What it keeps and why: lib/offline/offline-rules.ts
- * and docs/storefront.md#offline.
+ * and docs/offline.md#offline.
  *
  * - Precached: the offline page alone (and the built files it names), so the install costs one
  *   small page.

@@ -2,7 +2,7 @@
  * What the shop keeps in the browser to be read offline, and what it never keeps: the rules the
  * service worker (app/sw.ts) applies, shared with the component that registers it and with the
  * offline page. Pure, so the browser and the worker load it. Why these rules:
- * docs/storefront.md#offline, docs/security.md#the-service-worker.
+ * docs/offline.md#offline, docs/security.md#the-service-worker.
  *
  * Kept: the offline page (precached), the shop's own content-hashed files under /_next/static/
  * (one cache per build) and the shopper's order pages this browser opened (success, pending with

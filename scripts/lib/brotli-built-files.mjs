@@ -2,7 +2,7 @@
 // JavaScript and CSS every page loads). Next compresses with gzip alone; a browser that accepts
 // Brotli gets these in Brotli at its best quality, about 14 % fewer bytes (22 KB on a first
 // visit to the catalogue, whose scripts are 147 KB in gzip), which a shopper on prepaid data pays
-// for (docs/storefront.md#the-data-budget). Next still answers the request, with its headers, as
+// for (docs/data-budget.md#the-data-budget). Next still answers the request, with its headers, as
 // for a client that takes no compression; the body is compressed here. The files are named by
 // their content, so each is compressed once and kept in memory for the life of the process.
 // Plain JavaScript for plain `node`.

@@ -1,6 +1,6 @@
 // What scripts/serve.mjs does to every response's `Vary` header. next.config.mjs's `headers` set
 // `Vary: Save-Data` on the cached catalogue and product pages (each has a lighter form for a
-// browser that sends `Save-Data: on`, docs/storefront.md#saving-data), and Next then replaces a
+// browser that sends `Save-Data: on`, docs/data-budget.md#saving-data), and Next then replaces a
 // page's Vary with its own list (RSC, Next-Router-State-Tree, …): a cache between the shop and
 // the shopper would keep one form for both. Here a Vary set over an earlier one adds to it.
 // Plain JavaScript for plain `node`.

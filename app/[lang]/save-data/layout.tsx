@@ -4,7 +4,7 @@
 // cached page cannot read a header) and the shopper never sees this address. Each page is its
 // usual one with `saveData`: cards without pictures, a lighter product gallery, and this mark,
 // which tells the browser's links not to prefetch (components/ui/shop-link.tsx).
-// docs/storefront.md#saving-data.
+// docs/data-budget.md#saving-data.
 export default function SaveDataLayout({ children }: { children: React.ReactNode }) {
   return (
     <div data-save-data="" className="contents">

@@ -17,7 +17,7 @@ import { BarsChart, RevenueChart } from "./charts-lazy";
  * form, the figures beside the previous period's, and a panel per picture, each with its title, a
  * sentence that says what it shows, the picture, its table (a toggle) and its CSV. A client
  * component: the page sends the dashboard once, as one JSON string, and this renders its HTML on
- * the server and in the browser alike (docs/back-office.md#the-dashboard).
+ * the server and in the browser alike (docs/dashboard.md).
  */
 
 type Words = BackOfficeTexts["dashboard"];
