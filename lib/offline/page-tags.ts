@@ -162,7 +162,7 @@ function decodeReferences(value: string): string | null {
   const decoded = value.replace(/&([^;]*);?/g, (whole: string, body: string) => {
     const code = /^#[xX]([0-9A-Fa-f]{1,6})$/.exec(body)?.[1] ?? /^#([0-9]{1,7})$/.exec(body)?.[1];
     if (whole.endsWith(";")) {
-      if (body in NAMED) return NAMED[body]!;
+      if (Object.hasOwn(NAMED, body)) return NAMED[body]!;
       if (code !== undefined) {
         const point = parseInt(code, body[1] === "x" || body[1] === "X" ? 16 : 10);
         if (point > 0 && point <= 0x10ffff && (point < 0xd800 || point > 0xdfff)) return String.fromCodePoint(point);

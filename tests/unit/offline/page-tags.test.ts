@@ -10,6 +10,14 @@ describe("the files a page's own tags load", () => {
     ).toEqual(["/a.css", "/b.woff2", "/c.js", "/f.js?x=1&y=2"]);
   });
 
+  it("drops a value with a reference it has no table for, an object's own property names included", () => {
+    expect(
+      linkedFilesOf(
+        `<script src="/a&constructor;.js"></script><script src="/b&toString;.js"></script><script src="/c&copy;.js"></script>`,
+      ),
+    ).toEqual([]);
+  });
+
   it("reads attributes as the browser does: a quoted `>` is in the value, the first of two alike wins, names and tags in any case", () => {
     expect(linkedFilesOf(`<link data-x="a>b" REL="stylesheet" data-y='c>d' HREF="/q.css">`)).toEqual(["/q.css"]);
     expect(linkedFilesOf(`<script src="/first.js" src="/second.js"></script>`)).toEqual(["/first.js"]);
