@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import type { Page } from "@playwright/test";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { signInToBackOffice } from "./support/admin";
@@ -18,6 +19,14 @@ import { BACK_OFFICE_TEXTS } from "../lib/i18n/back-office";
 const FROM = "2025-03-10";
 const TO = "2025-03-11";
 const text = BACK_OFFICE_TEXTS.pt.dashboard;
+
+/** Asks the dashboard's form for the custom range FROM–TO. */
+async function showCustomRange(page: Page) {
+  await page.getByLabel(text.period, { exact: true }).selectOption("custom");
+  await page.getByLabel(text.from, { exact: true }).fill(FROM);
+  await page.getByLabel(text.to, { exact: true }).fill(TO);
+  await page.getByRole("button", { name: text.show }).click();
+}
 
 test.beforeAll(async () => {
   const [variant] = await query<{ id: string; productId: string; name: string }>(
@@ -101,10 +110,7 @@ test("the dashboard switches periods, shows a picture's table, downloads a serie
   await expect(page.getByLabel(text.period, { exact: true })).toHaveValue("7d");
 
   // A custom range from the form: 10 and 11 March 2025.
-  await page.getByLabel(text.period, { exact: true }).selectOption("custom");
-  await page.getByLabel(text.from, { exact: true }).fill(FROM);
-  await page.getByLabel(text.to, { exact: true }).fill(TO);
-  await page.getByRole("button", { name: text.show }).click();
+  await showCustomRange(page);
   await expect(page).toHaveURL(new RegExp(`period=custom&from=${FROM}&to=${TO}`));
   await expect(page.getByTestId("dashboard-figure-revenue")).toHaveText(kwanza.format(19_500));
   await expect(page.getByTestId("dashboard-figure-paid-orders")).toHaveText("2");
@@ -205,10 +211,7 @@ test("a period outside the dashboard's years, or any other bad parameter, is nev
   await expect(page.getByTestId("dashboard-period-problem")).toHaveText(text.periodProblem("not-a-date", text.from));
   await page.goto("/admin?period=custom&from=2025-03-10&to=9999-12-31");
   await expect(page.getByTestId("dashboard-period-problem")).toHaveText(text.periodProblem("not-a-date", text.to));
-  await page.getByLabel(text.period, { exact: true }).selectOption("custom");
-  await page.getByLabel(text.from, { exact: true }).fill(FROM);
-  await page.getByLabel(text.to, { exact: true }).fill(TO);
-  await page.getByRole("button", { name: text.show }).click();
+  await showCustomRange(page);
   await expect(page).toHaveURL(new RegExp(`period=custom&from=${FROM}&to=${TO}`));
   await expect(page.getByTestId("dashboard-figure-revenue")).toHaveText(kwanza.format(19_500));
   await expect(page.getByTestId("dashboard-invalid-period")).toHaveCount(0);

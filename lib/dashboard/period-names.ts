@@ -11,10 +11,14 @@ export const DEFAULT_PERIOD: Exclude<PeriodKind, "custom"> = "30d";
 /** The longest custom range, in days: the orders export's. */
 export const MAX_PERIOD_DAYS = 366;
 
-/** Why a period asked for could not be shown, and the field at fault (./period-query.ts finds it; the view says it). */
-export interface PeriodProblemOf {
+/**
+ * Why a period asked for could not be shown (./period-query.ts finds it): the field at fault, why
+ * (the view says it in the owner's language), and a message naming the field for the exports' JSON.
+ */
+export interface PeriodProblem {
   field: "period" | "from" | "to";
   reason: "unknown-period" | "not-a-date" | "backwards" | "too-long";
+  message: string;
 }
 
 /** The query string of a period, for links and downloads. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { inShopCalendar, shopDateRule } from "../luanda-time";
 import { namedPeriod, periodOf, type Period } from "./period";
-import { DEFAULT_PERIOD, MAX_PERIOD_DAYS, PERIOD_KINDS, type PeriodProblemOf } from "./period-names";
+import { DEFAULT_PERIOD, MAX_PERIOD_DAYS, PERIOD_KINDS, type PeriodProblem } from "./period-names";
 
 /**
  * The dashboard's period from a page's or an export's query string (`period`, and `from`/`to` for
@@ -9,14 +9,7 @@ import { DEFAULT_PERIOD, MAX_PERIOD_DAYS, PERIOD_KINDS, type PeriodProblemOf } f
  * Apart from ./period.ts so that zod stays out of the browser's bundle of the dashboard's view.
  */
 
-/**
- * What was wrong with the period asked for: the field, why (the page says it in the owner's
- * language), and a message naming the field for the exports' JSON.
- */
-export interface PeriodProblem extends PeriodProblemOf {
-  message: string;
-}
-
+/** The period to show; `invalid` and the problem when the one asked for could not be shown. */
 export type PeriodResult = { period: Period; invalid: boolean; problem?: PeriodProblem };
 
 const single = (value: unknown) => (Array.isArray(value) ? value[0] : value);

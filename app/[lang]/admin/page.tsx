@@ -91,12 +91,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
       </dl>
       <p className="text-sm text-stone-600">{t.admin.periodNote}</p>
       <AttentionSection attention={attention} t={t} />
-      <DashboardView
-        json={shownJson(dashboard)}
-        lang={lang}
-        locale={t.locale}
-        problem={problem && { field: problem.field, reason: problem.reason }}
-      />
+      <DashboardView json={shownJson(dashboard)} lang={lang} locale={t.locale} problem={problem} />
     </section>
   );
 }

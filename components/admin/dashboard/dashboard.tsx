@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useMemo, useState } from "react";
 import type { Compared, Dashboard } from "@/lib/dashboard/dashboard-admin";
 import type { DashboardSeries } from "@/lib/dashboard/dashboard-csv-admin";
-import { PERIOD_KINDS, periodQuery, type PeriodProblemOf } from "@/lib/dashboard/period-names";
+import { PERIOD_KINDS, periodQuery, type PeriodProblem } from "@/lib/dashboard/period-names";
 import { readShownJson, type ShownDashboard, type ShownJson } from "@/lib/dashboard/weeks-admin";
 import { backOfficeTexts, type BackOfficeTexts } from "@/lib/i18n/back-office";
 import type { Lang } from "@/lib/i18n/dictionaries";
@@ -61,7 +61,7 @@ export function DashboardView({
   /** The page's locale (percentages); amounts are always kwanza as the shop writes them. */
   locale: string;
   /** The period asked for could not be shown (the default is): what was wrong with it. */
-  problem?: PeriodProblemOf;
+  problem?: Pick<PeriodProblem, "field" | "reason">;
 }) {
   const data = useMemo(() => readShownJson(json), [json]);
   const text = backOfficeTexts(lang).dashboard;

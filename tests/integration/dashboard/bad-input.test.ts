@@ -18,6 +18,10 @@ async function get(route: (request: NextRequest) => Promise<Response>, path: str
   return { status: response.status, body: await response.text(), type: response.headers.get("content-type") };
 }
 
+/** {@link get}, or a 599 carrying the error when the route threw or its body broke off. */
+const sweptAnswer: typeof get = (route, path) =>
+  get(route, path).catch((error: unknown) => ({ status: 599, body: String(error), type: "" }));
+
 /** Dates a query string may carry: out of the calendar the shop counts in, impossible, or not dates at all. */
 const DATES = [
   "0000-01-01",
@@ -72,11 +76,7 @@ describe("GET /api/admin/dashboard/export, every parameter swept", () => {
     const failures: string[] = [];
     for (const series of ["revenue", "checkouts", "nope", ""]) {
       for (const query of queries(`/api/admin/dashboard/export?series=${series}&`)) {
-        const answer = await get(GET, query).catch((error: unknown) => ({
-          status: 599,
-          body: String(error),
-          type: "",
-        }));
+        const answer = await sweptAnswer(GET, query);
         if (answer.status === 200 && answer.type?.startsWith("text/csv")) continue;
         if (answer.status === 400 && /"code":"invalid_(series|period)"/.test(answer.body)) continue;
         failures.push(`${answer.status} ${query.slice(0, 120)}: ${answer.body.slice(0, 200)}`);
@@ -107,11 +107,7 @@ describe("GET /api/admin/orders/export, every parameter swept", () => {
     const failures: string[] = [];
     for (const by of ["created", "paid", "nope"]) {
       for (const query of queries(`/api/admin/orders/export?by=${by}&`)) {
-        const answer = await get(GET, query).catch((error: unknown) => ({
-          status: 599,
-          body: String(error),
-          type: "",
-        }));
+        const answer = await sweptAnswer(GET, query);
         if (answer.status === 200 && answer.type?.startsWith("text/csv") && /^\uFEFF?order_id,/.test(answer.body))
           continue;
         if (answer.status === 400 && /"code":"invalid_(range|basis)"/.test(answer.body)) continue;

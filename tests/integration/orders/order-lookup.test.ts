@@ -314,6 +314,16 @@ describe("a burst of guesses at one order number", () => {
       return createRateLimits(pool);
     });
 
+  /** The app's database as a lookup sees it, telling whether a phone was compared (the candidates' query ran). */
+  function countingDb() {
+    const counted = { compared: false, db: {} as Pick<Database, "$queryRaw"> };
+    counted.db.$queryRaw = ((...query: Parameters<Database["$queryRaw"]>) => {
+      counted.compared = true;
+      return db().$queryRaw(...query);
+    }) as Database["$queryRaw"];
+    return counted;
+  }
+
   /**
    * `phones` guessed at `orderNumber` all at once, spread over the instances; for each, its answer
    * and whether its phone was compared with the orders' (the candidates' query ran: the database
@@ -323,19 +333,13 @@ describe("a burst of guesses at one order number", () => {
     const limits = instances();
     return Promise.all(
       phones.map(async (phone, i) => {
-        let compared = false;
-        const counted = {
-          $queryRaw: ((...query: Parameters<Database["$queryRaw"]>) => {
-            compared = true;
-            return db().$queryRaw(...query);
-          }) as Database["$queryRaw"],
-        };
+        const counted = countingDb();
         const result: LookupResult = await lookUpOrderWithLockOut(
-          counted,
+          counted.db,
           { orderNumber, phone },
           { limit, limits: limits[i % limits.length] },
         );
-        return { phone, result, compared };
+        return { phone, result, compared: counted.compared };
       }),
     );
   }
@@ -396,22 +400,16 @@ describe("a burst of guesses at one order number", () => {
 
   it("never compares a phone it could not count: the counters unreachable, the lookup throws", async () => {
     const order = await placedOrder({ phone: "923456789" });
-    let compared = false;
-    const counted = {
-      $queryRaw: ((...query: Parameters<Database["$queryRaw"]>) => {
-        compared = true;
-        return db().$queryRaw(...query);
-      }) as Database["$queryRaw"],
-    };
+    const counted = countingDb();
     const down = createRateLimits({ query: () => Promise.reject(new Error("Connection terminated")) });
     await expect(
       lookUpOrderWithLockOut(
-        counted,
+        counted.db,
         { orderNumber: shortNumber(order.externalTransactionId), phone: "923456789" },
         { limit, limits: down },
       ),
     ).rejects.toThrow();
-    expect(compared).toBe(false);
+    expect(counted.compared).toBe(false);
   });
 
   it("the browser that placed the order still lists it, whatever strangers do", async () => {
