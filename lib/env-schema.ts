@@ -160,6 +160,19 @@ const shape = {
     .refine((value) => value.trim().length >= 32, { error: "must be at least 32 characters (a random string)" })
     .optional(),
   /**
+   * The key that signs shoppers' session cookies (better-auth's own setting name). Required for
+   * accounts in production; unset there, the shop sells as before and "A minha conta" says that
+   * accounts are off. Development and tests use a fixed key of their own.
+   */
+  BETTER_AUTH_SECRET: z
+    .string()
+    .refine((value) => value.trim().length >= 32, { error: "must be at least 32 characters (a random string)" })
+    .optional(),
+  /** Sign-in codes sent to one phone per hour, from any addresses; 0 turns the limit off. */
+  SIGN_IN_CODES_PER_PHONE_PER_HOUR: wholeNumber("codes").min(0).default(5),
+  /** Sign-in codes requested from one client address per hour, for any phones; 0 turns the limit off. */
+  SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: wholeNumber("codes").min(0).default(20),
+  /**
    * Self-hosted behind reverse proxies: how many of them append to X-Forwarded-For (1 for one
    * nginx or load balancer). 0 (the default): forwarded headers are ignored, the TCP peer counts.
    */
@@ -333,6 +346,9 @@ export const DEFAULTED = new Set([
   "RATE_LIMIT_PROMO_CHECK_PER_MINUTE",
   "ADMIN_PASSWORD",
   "ADMIN_SESSION_SECRET",
+  "BETTER_AUTH_SECRET",
+  "SIGN_IN_CODES_PER_PHONE_PER_HOUR",
+  "SIGN_IN_CODES_PER_ADDRESS_PER_HOUR",
   "TRUST_PROXY",
   "SHOP_WHATSAPP",
   "SHOP_LEGAL_NAME",

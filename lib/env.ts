@@ -80,6 +80,17 @@ export interface Env {
   };
   /** The back office (/admin); undefined when ADMIN_PASSWORD is unset, and the back office is off. */
   admin?: { password: string; sessionSecret: string };
+  /**
+   * Shoppers' accounts (lib/accounts/): undefined in production without BETTER_AUTH_SECRET, and
+   * accounts are off.
+   */
+  accounts?: {
+    secret: string;
+    /** Sign-in codes per phone per hour, from any addresses; 0: no limit. */
+    codesPerPhonePerHour: number;
+    /** Sign-in codes per client address per hour; 0: no limit. */
+    codesPerAddressPerHour: number;
+  };
   shop: {
     /** SHOP_WHATSAPP's digits (country code first, no +), for wa.me links; null: no links. */
     whatsapp: string | null;
@@ -139,6 +150,11 @@ export function parseEnv(raw: Source): Env {
       "PAY_WEBHOOK_SECRET starts or ends with whitespace; it is used as is, so signatures will only verify if the service's secret has the same whitespace.",
     );
   }
+  if (source.NODE_ENV === "production" && !e.BETTER_AUTH_SECRET) {
+    warnings.push(
+      "BETTER_AUTH_SECRET is unset: shoppers' accounts (sign-in by phone) are off until it is set to a random string of 32 or more characters.",
+    );
+  }
   return {
     pay: {
       publishableKey: e.PAY_PUBLISHABLE_KEY,
@@ -181,6 +197,7 @@ export function parseEnv(raw: Source): Env {
     ...(e.ADMIN_PASSWORD && e.ADMIN_SESSION_SECRET
       ? { admin: { password: e.ADMIN_PASSWORD, sessionSecret: e.ADMIN_SESSION_SECRET } }
       : {}),
+    ...accountsOf(e, source),
     shop: {
       whatsapp: e.SHOP_WHATSAPP ?? null,
       legalName: e.SHOP_LEGAL_NAME ?? null,
@@ -192,6 +209,24 @@ export function parseEnv(raw: Source): Env {
     databasePoolMax: e.DATABASE_POOL_MAX,
     appUrl: e.APP_URL,
     warnings,
+  };
+}
+
+/**
+ * Signs development's and tests' session cookies when BETTER_AUTH_SECRET is unset: public, so
+ * never used by a production server (NODE_ENV=production), which needs its own.
+ */
+export const DEVELOPMENT_AUTH_SECRET = "development-only-shopper-sessions-key-not-secret";
+
+function accountsOf(e: z.output<typeof schema>, source: Source): Pick<Env, "accounts"> {
+  const secret = e.BETTER_AUTH_SECRET ?? (source.NODE_ENV === "production" ? undefined : DEVELOPMENT_AUTH_SECRET);
+  if (!secret) return {};
+  return {
+    accounts: {
+      secret,
+      codesPerPhonePerHour: e.SIGN_IN_CODES_PER_PHONE_PER_HOUR,
+      codesPerAddressPerHour: e.SIGN_IN_CODES_PER_ADDRESS_PER_HOUR,
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { adminOrderTexts } from "./en/admin-orders";
 import { adminPromotionTexts } from "./en/admin-promotions";
 import { browseTexts } from "./en/browse";
 import { checkoutTexts } from "./en/checkout";
+import { accountTexts } from "./en/account";
 import { offlineTexts } from "./en/offline";
 import { orderTexts } from "./en/orders";
 import { receiptTexts } from "./en/receipt";
@@ -25,6 +26,7 @@ export const en: Dictionary = {
   ...orderTexts,
   ...receiptTexts,
   ...offlineTexts,
+  ...accountTexts,
   admin: {
     ...adminTexts,
     ...adminOrderTexts,

@@ -14,6 +14,7 @@ import { adminOrderTexts } from "./pt/admin-orders";
 import { adminPromotionTexts } from "./pt/admin-promotions";
 import { browseTexts } from "./pt/browse";
 import { checkoutTexts } from "./pt/checkout";
+import { accountTexts } from "./pt/account";
 import { offlineTexts } from "./pt/offline";
 import { orderTexts } from "./pt/orders";
 import { receiptTexts } from "./pt/receipt";
@@ -31,6 +32,7 @@ export const pt = {
   ...orderTexts,
   ...receiptTexts,
   ...offlineTexts,
+  ...accountTexts,
   admin: {
     ...adminTexts,
     ...adminOrderTexts,

@@ -1,0 +1,42 @@
+import "server-only";
+import { shopperAuth } from "../accounts/shopper-auth";
+import { SHOPPER_AUTH_BASE_PATH, SHOPPER_AUTH_PATHS } from "../accounts/auth";
+import { CLIENT_ADDRESS_HEADER } from "../accounts/sign-in-limits";
+import { getEnv } from "../env";
+import { consoleLogger, errorKind } from "../log";
+import { clientAddress } from "./client-address";
+import { jsonError } from "./json-error";
+import { isSameOriginRequest } from "./same-origin";
+
+/**
+ * The edge of the shopper's sign-in (app/api/auth/[...all]/route.ts): better-auth's handler,
+ * reached only for the endpoints a phone account uses (SHOPPER_AUTH_PATHS; anything else is 404),
+ * only from the shop's own pages for a POST, with the client's address as the shop reads it,
+ * and answering 503 while accounts are off (production without BETTER_AUTH_SECRET).
+ */
+
+const NO_STORE = { "Cache-Control": "private, no-store" };
+
+export async function handleShopperAuth(request: Request): Promise<Response> {
+  const path = new URL(request.url).pathname.slice(SHOPPER_AUTH_BASE_PATH.length);
+  if (!(SHOPPER_AUTH_PATHS as readonly string[]).includes(path))
+    return jsonError(404, "not_found", "no such endpoint", NO_STORE);
+  const auth = shopperAuth();
+  if (!auth)
+    return jsonError(503, "accounts_off", "shoppers' accounts are off: the shop has no BETTER_AUTH_SECRET", NO_STORE);
+  const env = getEnv();
+  if (request.method !== "GET" && !isSameOriginRequest(request, env.appUrl))
+    return jsonError(403, "cross_site", "this request must come from the shop's own pages", NO_STORE);
+  const headers = new Headers(request.headers);
+  headers.set(CLIENT_ADDRESS_HEADER, clientAddress(request.headers, env.clientAddress));
+  try {
+    const response = await auth.handler(new Request(request, { headers }));
+    // better-auth answers its own refusals (4xx); anything else it throws (lib/accounts/auth.ts).
+    if (response.status >= 500) throw new Error(`better-auth answered ${response.status}`);
+    response.headers.set("Cache-Control", "private, no-store");
+    return response;
+  } catch (error) {
+    consoleLogger("error", "accounts.auth_failed", { error: errorKind(error) });
+    return jsonError(503, "unavailable", "signing in is not possible right now; please try again", NO_STORE);
+  }
+}
