@@ -83,6 +83,7 @@ const LIB_LAYERS: string[][] = [
   ["lib/promotions/"],
   ["lib/delivery/"],
   ["lib/orders/"],
+  ["lib/messages/"],
   ["lib/offline/"],
   ["lib/checkout/"],
   ["lib/mail/"],
