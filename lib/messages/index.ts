@@ -43,7 +43,11 @@ let shared: Messenger | undefined;
 
 /** The process's messenger, chosen by the environment and writing to `db()`; throws MessagesNotConfigured without a provider. */
 export function messenger(): Messenger {
-  shared ??= createMessenger({ db: db(), settings: getEnv().messages, log: consoleLogger });
+  if (shared) return shared;
+  const settings = getEnv().messages;
+  // Before db(): a server that cannot send has no reason to open the pool here.
+  if (settings.provider === null) throw MessagesNotConfigured.noProvider();
+  shared = createMessenger({ db: db(), settings, log: consoleLogger });
   return shared;
 }
 
