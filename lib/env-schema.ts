@@ -350,29 +350,29 @@ export function adminProblems(source: Source): Problem[] {
 }
 
 /**
- * The messages' rules, on the raw values (empty means unset): MESSAGES_PROVIDER=twilio needs the
- * account's SID and auth token, and a sender for the channel codes go by (MESSAGES_CHANNEL). An
- * unset provider is no problem here, even in production: the shop keeps selling, and only
+ * The messages' rules, on the raw values (empty means unset; a value of spaces is the schema's to
+ * refuse, once): MESSAGES_PROVIDER=twilio needs the account's SID and auth token, and a sender
+ * for the channel codes go by (MESSAGES_CHANNEL). An unset provider is no problem here, even in production: the shop keeps selling, and only
  * sending a message is refused (lib/messages/). Messages never quote a value.
  */
 export function messagesProblems(source: Source): Problem[] {
   if (source.MESSAGES_PROVIDER?.trim() !== "twilio") return [];
   const needed = "is required when MESSAGES_PROVIDER=twilio";
   const problems: Problem[] = [];
-  if (!source.TWILIO_ACCOUNT_SID?.trim()) {
+  if (!source.TWILIO_ACCOUNT_SID) {
     problems.push({ variable: "TWILIO_ACCOUNT_SID", message: `${needed} (the account's SID, AC…)` });
   }
-  if (!source.TWILIO_AUTH_TOKEN?.trim()) {
+  if (!source.TWILIO_AUTH_TOKEN) {
     problems.push({ variable: "TWILIO_AUTH_TOKEN", message: `${needed} (the account's auth token)` });
   }
   if (source.MESSAGES_CHANNEL?.trim() === "whatsapp") {
-    if (!source.TWILIO_WHATSAPP_FROM?.trim()) {
+    if (!source.TWILIO_WHATSAPP_FROM) {
       problems.push({
         variable: "TWILIO_WHATSAPP_FROM",
         message: `${needed} and MESSAGES_CHANNEL=whatsapp (the shop's WhatsApp sender)`,
       });
     }
-  } else if (!source.TWILIO_SMS_FROM?.trim()) {
+  } else if (!source.TWILIO_SMS_FROM) {
     problems.push({ variable: "TWILIO_SMS_FROM", message: `${needed} (a sender id or number for SMS)` });
   }
   return problems;
