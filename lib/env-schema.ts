@@ -4,8 +4,8 @@ import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT } from "./order-limits";
 
 /**
  * The environment's variables: each one's zod rule and default, the rules across variables
- * (transport, the back office, messages, Vercel's default APP_URL), on raw values handed in by ./env.ts,
- * which alone reads process.env. Messages name the rule a variable broke, never its value.
+ * (transport, the back office, messages, Vercel's default APP_URL), on raw values handed in by
+ * ./env.ts, which alone reads process.env. Messages name the rule a variable broke, never its value.
  */
 
 export type Source = Record<string, string | undefined>;
@@ -352,8 +352,9 @@ export function adminProblems(source: Source): Problem[] {
 /**
  * The messages' rules, on the raw values (empty means unset; a value of spaces is the schema's to
  * refuse, once): MESSAGES_PROVIDER=twilio needs the account's SID and auth token, and a sender
- * for the channel codes go by (MESSAGES_CHANNEL). An unset provider is no problem here, even in production: the shop keeps selling, and only
- * sending a message is refused (lib/messages/). Messages never quote a value.
+ * for the channel codes go by (MESSAGES_CHANNEL). An unset provider is no problem here, even in
+ * production: the shop keeps selling, and only sending a message is refused (lib/messages/).
+ * Messages never quote a value.
  */
 export function messagesProblems(source: Source): Problem[] {
   if (source.MESSAGES_PROVIDER?.trim() !== "twilio") return [];
