@@ -103,8 +103,9 @@ const nextConfig = (phase) => ({
   poweredByHeader: false,
   // pg and Prisma's driver adapter are Node libraries; load them from node_modules at run time.
   // esbuild (native, or its WebAssembly build) bundles the service worker when the build
-  // prerenders app/serwist/[path]/route.ts: a program to run, not code to bundle.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "esbuild", "esbuild-wasm"],
+  // prerenders app/serwist/[path]/route.ts: a program to run, not code to bundle. Twilio's SDK
+  // (lib/messages/twilio.ts) is a large CommonJS package that loads its API domains lazily.
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "esbuild", "esbuild-wasm", "twilio"],
   // Product pictures are resized for the screen by Next's image optimizer (components/catalog/
   // product-image.tsx): the back office's uploads (/api/images/<id>, up to 4000 px) and any raster
   // file under public/products/; the demo's SVGs are served as they are. 75 is every picture's

@@ -106,14 +106,16 @@ function appEnvOf(options: IsolatedShopOptions, databaseUrl: string, payEnv: Rec
     MAX_OPEN_ORDERS_PER_ADDRESS: "0",
     MAX_REFERENCE_HOLDS: "0",
     ORDER_LOOKUP_WRONG_PHONES: "0",
+    // WhatsApp and SMS texts (sign-in codes) into the messages table, where the tests read them: a
+    // production server (next start) sends none unless a provider is set (lib/messages/).
+    MESSAGES_PROVIDER: "outbox",
     // The back office is on, with a password and a session secret of this run's own: the tests
     // sign in with appEnv.ADMIN_PASSWORD (e2e: test-results/e2e-server.json's adminPassword).
     ADMIN_PASSWORD: `admin-test-${randomBytes(12).toString("base64url")}`,
     ADMIN_SESSION_SECRET: randomBytes(32).toString("base64url"),
-    // Shoppers' accounts are on, with a key of this run's own; codes go to the outbox (the
-    // `messages` table), where the tests read them; the limits on codes are off like the others.
+    // Shoppers' accounts are on, with a key of this run's own; the limits on sign-in codes are
+    // off like the others.
     BETTER_AUTH_SECRET: randomBytes(32).toString("base64url"),
-    MESSAGES_PROVIDER: "outbox",
     SIGN_IN_CODES_PER_PHONE_PER_HOUR: "0",
     SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: "0",
   };

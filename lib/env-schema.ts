@@ -4,8 +4,8 @@ import { MAX_ORDER_LINES, MAX_QUANTITY_INPUT } from "./order-limits";
 
 /**
  * The environment's variables: each one's zod rule and default, the rules across variables
- * (transport, the back office, Vercel's default APP_URL), on raw values handed in by ./env.ts,
- * which alone reads process.env. Messages name the rule a variable broke, never its value.
+ * (transport, the back office, messages, Vercel's default APP_URL), on raw values handed in by
+ * ./env.ts, which alone reads process.env. Messages name the rule a variable broke, never its value.
  */
 
 export type Source = Record<string, string | undefined>;
@@ -13,6 +13,13 @@ export type Source = Record<string, string | undefined>;
 export type Problem = { variable: string; message: string };
 
 export const PUBLISHABLE_KEY = /^pk_(test|live)_([A-Za-z0-9][A-Za-z0-9_-]*)$/;
+
+/** A phone number in E.164: `+`, a country code (never starting with 0), 15 digits at most in all. */
+const E164 = /^\+[1-9][0-9]{6,14}$/;
+/** A Twilio Messaging Service's SID: it picks the sender itself. */
+export const MESSAGING_SERVICE_SID = /^MG[0-9a-fA-F]{32}$/;
+/** An alphanumeric sender id as Twilio takes one: up to 11 letters, digits or spaces, one letter at least. */
+const SENDER_ID = /^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/;
 
 const required = (what: string) =>
   z
@@ -99,6 +106,58 @@ const shape = {
    * counted in the database; the rest are skipped. Mails about a paid order always go. 0 turns the cap off.
    */
   SHOPPER_MAILS_PER_ADDRESS_PER_DAY: wholeNumber("mails").min(0).default(5),
+  /**
+   * Who carries the shop's WhatsApp and SMS texts (sign-in codes; lib/messages/): "twilio", or the
+   * "outbox" (the messages table only). Unset: the outbox outside production; with
+   * NODE_ENV=production the server starts but sends nothing, and says why (lib/messages/errors.ts).
+   */
+  MESSAGES_PROVIDER: z
+    .string()
+    .trim()
+    .pipe(z.enum(["outbox", "twilio"], { error: "must be outbox or twilio" }))
+    .optional(),
+  /** The channel a sign-in code goes by. */
+  MESSAGES_CHANNEL: z
+    .string()
+    .trim()
+    .pipe(z.enum(["sms", "whatsapp"], { error: "must be sms or whatsapp" }))
+    .default("sms"),
+  /** Twilio's account SID and auth token (the token is a secret: never logged). Required with MESSAGES_PROVIDER=twilio. */
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .trim()
+    .regex(/^AC[0-9a-fA-F]{32}$/, { error: "must be AC followed by 32 hexadecimal digits (the account's SID)" })
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().trim().min(1, { error: "is empty (the account's auth token)" }).optional(),
+  /**
+   * Who an SMS comes from: a number in international form, an alphanumeric sender id (up to 11
+   * letters, digits or spaces, one letter at least, as Twilio allows them) or a Messaging
+   * Service's SID (MG…).
+   */
+  TWILIO_SMS_FROM: z
+    .string()
+    .trim()
+    .transform((value) => (value.startsWith("+") ? value.replace(/[\s-]/g, "") : value))
+    .refine((value) => E164.test(value) || MESSAGING_SERVICE_SID.test(value) || SENDER_ID.test(value), {
+      error:
+        "must be a number in international form (+…), an alphanumeric sender id (up to 11 letters, digits or spaces, one letter at least) or a Messaging Service SID (MG…)",
+    })
+    .optional(),
+  /** The shop's WhatsApp sender on Twilio, in international form ("whatsapp:" before it or not). */
+  TWILIO_WHATSAPP_FROM: z
+    .string()
+    .transform((value) =>
+      value
+        .trim()
+        .replace(/^whatsapp:/i, "")
+        .replace(/[\s-]/g, ""),
+    )
+    .refine((value) => E164.test(value), {
+      error: "must be a number in international form, its country code first (+244 …)",
+    })
+    .optional(),
+  /** Twilio's API address; unset: the SDK's own (https://api.twilio.com). For a stand-in, or a proxy. */
+  TWILIO_API_BASE_URL: httpUrl.optional(),
   /** Protects /api/cron/* (Vercel Cron sends it as `Authorization: Bearer …`) and /api/health's details. Unset: the cron routes refuse. */
   CRON_SECRET: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   /** How long an unpaid order keeps its units reserved, from its creation (docs/contract-decisions.md). */
@@ -249,6 +308,8 @@ const overPlainHttpToAnotherMachine = (url: URL | undefined) => url?.protocol ==
  * Transport rules, checked on the raw values so they are reported with every other problem:
  * - the service's API and SDK addresses are https:// unless they are on this machine, whatever
  *   the key; with a pk_live_ key they are https:// always (production requires HTTPS, contract 5.3);
+ * - Twilio's API address (it carries the auth token and sign-in codes) is https:// unless it is on
+ *   this machine (a local stand-in);
  * - with NODE_ENV=production, the shop's own APP_URL is https:// unless it is on this machine
  *   (the e2e server and the benchmarks run the production server on http://127.0.0.1).
  */
@@ -262,6 +323,9 @@ export function transportProblems(source: Source): Problem[] {
     } else if (overPlainHttpToAnotherMachine(url)) {
       problems.push({ variable, message: `must use https:// ${LOOPBACK_RULE}` });
     }
+  }
+  if (overPlainHttpToAnotherMachine(webUrl(source.TWILIO_API_BASE_URL))) {
+    problems.push({ variable: "TWILIO_API_BASE_URL", message: `must use https:// ${LOOPBACK_RULE}` });
   }
   if (source.NODE_ENV === "production" && overPlainHttpToAnotherMachine(webUrl(source.APP_URL))) {
     problems.push({
@@ -299,6 +363,36 @@ export function adminProblems(source: Source): Problem[] {
 }
 
 /**
+ * The messages' rules, on the raw values (empty means unset; a value of spaces is the schema's to
+ * refuse, once): MESSAGES_PROVIDER=twilio needs the account's SID and auth token, and a sender
+ * for the channel codes go by (MESSAGES_CHANNEL). An unset provider is no problem here, even in
+ * production: the shop keeps selling, and only sending a message is refused (lib/messages/).
+ * Messages never quote a value.
+ */
+export function messagesProblems(source: Source): Problem[] {
+  if (source.MESSAGES_PROVIDER?.trim() !== "twilio") return [];
+  const needed = "is required when MESSAGES_PROVIDER=twilio";
+  const problems: Problem[] = [];
+  if (!source.TWILIO_ACCOUNT_SID) {
+    problems.push({ variable: "TWILIO_ACCOUNT_SID", message: `${needed} (the account's SID, AC…)` });
+  }
+  if (!source.TWILIO_AUTH_TOKEN) {
+    problems.push({ variable: "TWILIO_AUTH_TOKEN", message: `${needed} (the account's auth token)` });
+  }
+  if (source.MESSAGES_CHANNEL?.trim() === "whatsapp") {
+    if (!source.TWILIO_WHATSAPP_FROM) {
+      problems.push({
+        variable: "TWILIO_WHATSAPP_FROM",
+        message: `${needed} and MESSAGES_CHANNEL=whatsapp (the shop's WhatsApp sender)`,
+      });
+    }
+  } else if (!source.TWILIO_SMS_FROM) {
+    problems.push({ variable: "TWILIO_SMS_FROM", message: `${needed} (a sender id or number for SMS)` });
+  }
+  return problems;
+}
+
+/**
  * On Vercel (VERCEL=1) an unset APP_URL defaults to https:// plus the production domain
  * Vercel provides (VERCEL_PROJECT_PRODUCTION_URL, a host name without scheme).
  */
@@ -328,6 +422,13 @@ export const DEFAULTED = new Set([
   "MAIL_FROM",
   "MAIL_TO",
   "SHOPPER_MAILS_PER_ADDRESS_PER_DAY",
+  "MESSAGES_PROVIDER",
+  "MESSAGES_CHANNEL",
+  "TWILIO_ACCOUNT_SID",
+  "TWILIO_AUTH_TOKEN",
+  "TWILIO_SMS_FROM",
+  "TWILIO_WHATSAPP_FROM",
+  "TWILIO_API_BASE_URL",
   "CRON_SECRET",
   "ORDER_HOLD_SECONDS",
   "LOW_STOCK_THRESHOLD",

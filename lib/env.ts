@@ -4,6 +4,8 @@ import {
   adminProblems,
   databaseSchema,
   DEFAULTED,
+  messagesProblems,
+  MESSAGING_SERVICE_SID,
   PUBLISHABLE_KEY,
   schema,
   transportProblems,
@@ -47,6 +49,29 @@ export interface Env {
     to: string;
     /** Mails about unpaid orders per recipient address per day (lib/mail/recipient-limit.ts); 0: no cap. */
     shopperMailsPerAddressPerDay: number;
+  };
+  messages: {
+    /**
+     * Who carries WhatsApp and SMS texts (lib/messages/). null: NODE_ENV=production without
+     * MESSAGES_PROVIDER, and sending is refused (the rest of the shop runs).
+     */
+    provider: "outbox" | "twilio" | null;
+    /** The channel a sign-in code goes by (MESSAGES_CHANNEL). */
+    channel: "sms" | "whatsapp";
+    /** With MESSAGES_PROVIDER=twilio: its settings, checked at start (the sender of the default channel is set). */
+    twilio: {
+      accountSid: string;
+      /** A secret: never logged. */
+      authToken: string;
+      /** An SMS's sender: a number (+…) or an alphanumeric sender id; null: a Messaging Service picks it, or none. */
+      smsFrom: string | null;
+      /** TWILIO_SMS_FROM when it is a Messaging Service's SID (MG…). */
+      messagingServiceSid: string | null;
+      /** The WhatsApp sender's number (+…), without "whatsapp:"; null: no WhatsApp. */
+      whatsappFrom: string | null;
+      /** TWILIO_API_BASE_URL; null: the SDK's own address. */
+      apiBaseUrl: string | null;
+    } | null;
   };
   cronSecret?: string;
   catalog: {
@@ -142,7 +167,13 @@ function validate<T extends z.ZodObject>(schema: T, source: Source, extraProblem
  */
 export function parseEnv(raw: Source): Env {
   const { source, problems } = withVercelAppUrl(raw);
-  const e = validate(schema, source, [...problems, ...transportProblems(source), ...adminProblems(source)]);
+  const e = validate(schema, source, [
+    ...problems,
+    ...transportProblems(source),
+    ...adminProblems(source),
+    ...messagesProblems(source),
+  ]);
+  const production = source.NODE_ENV === "production";
   const [, prefix, applicationUUID] = PUBLISHABLE_KEY.exec(e.PAY_PUBLISHABLE_KEY)!;
   const warnings: string[] = [];
   if (e.PAY_WEBHOOK_SECRET !== e.PAY_WEBHOOK_SECRET.trim()) {
@@ -150,11 +181,23 @@ export function parseEnv(raw: Source): Env {
       "PAY_WEBHOOK_SECRET starts or ends with whitespace; it is used as is, so signatures will only verify if the service's secret has the same whitespace.",
     );
   }
-  if (source.NODE_ENV === "production" && !e.BETTER_AUTH_SECRET) {
+  if (production && !e.BETTER_AUTH_SECRET) {
     warnings.push(
       "BETTER_AUTH_SECRET is unset: shoppers' accounts (sign-in by phone) are off until it is set to a random string of 32 or more characters.",
     );
   }
+  const messagesProvider = e.MESSAGES_PROVIDER ?? (production ? null : "outbox");
+  if (production && messagesProvider === null) {
+    warnings.push(
+      "MESSAGES_PROVIDER is unset: no WhatsApp or SMS is sent, so shoppers get no sign-in codes. Set it to twilio (with TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and a sender), or to outbox for staging.",
+    );
+  } else if (production && messagesProvider === "outbox") {
+    warnings.push(
+      "MESSAGES_PROVIDER=outbox: WhatsApp and SMS texts are only written to the messages table; no shopper receives them.",
+    );
+  }
+  const smsFrom = e.TWILIO_SMS_FROM ?? null;
+  const viaService = smsFrom !== null && MESSAGING_SERVICE_SID.test(smsFrom);
   return {
     pay: {
       publishableKey: e.PAY_PUBLISHABLE_KEY,
@@ -174,6 +217,21 @@ export function parseEnv(raw: Source): Env {
       from: e.MAIL_FROM,
       to: e.MAIL_TO,
       shopperMailsPerAddressPerDay: e.SHOPPER_MAILS_PER_ADDRESS_PER_DAY,
+    },
+    messages: {
+      provider: messagesProvider,
+      channel: e.MESSAGES_CHANNEL,
+      twilio:
+        messagesProvider === "twilio" && e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
+          ? {
+              accountSid: e.TWILIO_ACCOUNT_SID,
+              authToken: e.TWILIO_AUTH_TOKEN,
+              smsFrom: viaService ? null : smsFrom,
+              messagingServiceSid: viaService ? smsFrom : null,
+              whatsappFrom: e.TWILIO_WHATSAPP_FROM ?? null,
+              apiBaseUrl: e.TWILIO_API_BASE_URL ?? null,
+            }
+          : null,
     },
     cronSecret: e.CRON_SECRET,
     catalog: { lowStockThreshold: e.LOW_STOCK_THRESHOLD },

@@ -44,7 +44,11 @@ export const SESSION_SECONDS = 30 * 24 * 3600;
 const SESSION_REFRESH_SECONDS = 24 * 3600;
 
 /** What sends a code: the messages module in the app, the outbox in tests. */
-export type SendSignInCode = (message: { phoneKey: string; code: string; request: Request | undefined }) => Promise<void>;
+export type SendSignInCode = (message: {
+  phoneKey: string;
+  code: string;
+  request: Request | undefined;
+}) => Promise<void>;
 
 export interface ShopperAuthOptions {
   db: Database;
@@ -69,7 +73,8 @@ const CODE = new RegExp(`^[0-9]{${CODE_DIGITS}}$`);
  */
 function onlyFields(body: unknown, allowed: readonly string[]): void {
   const extra = Object.keys(body && typeof body === "object" ? body : {}).filter((key) => !allowed.includes(key));
-  if (extra.length > 0) throw refused("BAD_REQUEST", "invalid_input", `unexpected fields: ${extra.join(", ").slice(0, 200)}`);
+  if (extra.length > 0)
+    throw refused("BAD_REQUEST", "invalid_input", `unexpected fields: ${extra.join(", ").slice(0, 200)}`);
 }
 
 /** The phone of a request's body as its key, or a refusal naming the field. */
@@ -159,7 +164,11 @@ export function createShopperAuth(options: ShopperAuthOptions) {
           const address = context.request?.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
           const verdict = await spendSignInCode(rateLimits, limits, { phoneKey: key, address });
           if (verdict === "unavailable")
-            throw refused("SERVICE_UNAVAILABLE", "unavailable", "codes cannot be sent right now; please try again soon");
+            throw refused(
+              "SERVICE_UNAVAILABLE",
+              "unavailable",
+              "codes cannot be sent right now; please try again soon",
+            );
           if (verdict !== "allowed")
             throw refused(
               "TOO_MANY_REQUESTS",

@@ -31,12 +31,39 @@ export async function handleShopperAuth(request: Request): Promise<Response> {
   headers.set(CLIENT_ADDRESS_HEADER, clientAddress(request.headers, env.clientAddress));
   try {
     const response = await auth.handler(new Request(request, { headers }));
-    // better-auth answers its own refusals (4xx); anything else it throws (lib/accounts/auth.ts).
-    if (response.status >= 500) throw new Error(`better-auth answered ${response.status}`);
-    response.headers.set("Cache-Control", "private, no-store");
-    return response;
+    // better-auth answers refusals itself (and the shop's, thrown from its hooks); anything
+    // unexpected it throws (lib/accounts/auth.ts), so a bare 500 is not one of them either.
+    if (response.status === 500) throw new Error("better-auth answered 500");
+    return response.ok ? privately(response) : inShopWords(response);
   } catch (error) {
     consoleLogger("error", "accounts.auth_failed", { error: errorKind(error) });
     return jsonError(503, "unavailable", "signing in is not possible right now; please try again", NO_STORE);
   }
+}
+
+function privately(response: Response): Response {
+  response.headers.set("Cache-Control", "private, no-store");
+  return response;
+}
+
+/**
+ * A refusal in the shop's one shape (`{ error: { code, message } }`, lib/http/json-error.ts):
+ * better-auth's `{ code, message }` with its code in the shop's lower case (`INVALID_OTP` →
+ * `invalid_otp`), its rate limiter's bare 429 as `rate_limited` with a Retry-After, and the
+ * cookies and headers it set kept.
+ */
+async function inShopWords(response: Response): Promise<Response> {
+  const body = (await response.json().catch(() => null)) as { code?: unknown; message?: unknown } | null;
+  const code =
+    response.status === 429
+      ? "rate_limited"
+      : typeof body?.code === "string" && /^[A-Za-z_]{1,64}$/.test(body.code)
+        ? body.code.toLowerCase()
+        : "refused";
+  const message = typeof body?.message === "string" ? body.message : "the request was refused";
+  const headers = new Headers(NO_STORE);
+  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  const retryAfter = response.headers.get("Retry-After") ?? response.headers.get("X-Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return jsonError(response.status, code, message, headers);
 }

@@ -351,6 +351,131 @@ describe("parseEnv", () => {
     expect(parseEnv(valid).warnings).toEqual([]);
   });
 
+  describe("messages: MESSAGES_PROVIDER, MESSAGES_CHANNEL and Twilio's settings", () => {
+    const sid = `AC${"0123456789abcdef".repeat(2)}`;
+    const twilio = {
+      MESSAGES_PROVIDER: "twilio",
+      TWILIO_ACCOUNT_SID: sid,
+      TWILIO_AUTH_TOKEN: "twilio-auth-token-do-not-print",
+      TWILIO_SMS_FROM: "LojaKwanza",
+    };
+
+    it("is the outbox by default outside production, codes by SMS", () => {
+      for (const NODE_ENV of [undefined, "development", "test"]) {
+        expect(parseEnv({ ...valid, NODE_ENV }).messages).toEqual({ provider: "outbox", channel: "sms", twilio: null });
+      }
+      expect(parseEnv({ ...valid, MESSAGES_PROVIDER: "", MESSAGES_CHANNEL: "" }).messages.provider).toBe("outbox");
+    });
+
+    it("in production without MESSAGES_PROVIDER starts, with no provider and a warning that names it", () => {
+      const env = parseEnv({ ...valid, NODE_ENV: "production" });
+      expect(env.messages.provider).toBeNull();
+      expect(env.warnings.join()).toMatch(/MESSAGES_PROVIDER is unset/);
+      expect(parseEnv({ ...valid, NODE_ENV: "production", MESSAGES_PROVIDER: "" }).messages.provider).toBeNull();
+      // The outbox only when asked for, and then said to be one.
+      const outbox = parseEnv({ ...valid, NODE_ENV: "production", MESSAGES_PROVIDER: "outbox" });
+      expect(outbox.messages.provider).toBe("outbox");
+      expect(outbox.warnings.join()).toMatch(/MESSAGES_PROVIDER=outbox/);
+    });
+
+    it("takes Twilio's settings with MESSAGES_PROVIDER=twilio", () => {
+      expect(
+        parseEnv({
+          ...valid,
+          ...twilio,
+          MESSAGES_CHANNEL: "whatsapp",
+          TWILIO_WHATSAPP_FROM: "whatsapp:+244 923 000 999",
+          TWILIO_API_BASE_URL: "https://api.twilio.example.test/",
+        }).messages,
+      ).toEqual({
+        provider: "twilio",
+        channel: "whatsapp",
+        twilio: {
+          accountSid: sid,
+          authToken: twilio.TWILIO_AUTH_TOKEN,
+          smsFrom: "LojaKwanza",
+          messagingServiceSid: null,
+          whatsappFrom: "+244923000999",
+          apiBaseUrl: "https://api.twilio.example.test",
+        },
+      });
+      expect(parseEnv({ ...valid, ...twilio, TWILIO_SMS_FROM: "+244 923 000 999" }).messages.twilio?.smsFrom).toBe(
+        "+244923000999",
+      );
+      const service = `MG${"ab".repeat(16)}`;
+      expect(parseEnv({ ...valid, ...twilio, TWILIO_SMS_FROM: service }).messages.twilio).toMatchObject({
+        smsFrom: null,
+        messagingServiceSid: service,
+      });
+      // Twilio's settings are not read for the outbox.
+      expect(parseEnv({ ...valid, ...twilio, MESSAGES_PROVIDER: "outbox" }).messages.twilio).toBeNull();
+    });
+
+    it("needs the SID, the token and the default channel's sender with MESSAGES_PROVIDER=twilio, naming each", () => {
+      expect(problemsOf({ ...valid, MESSAGES_PROVIDER: "twilio" }).problems).toEqual([
+        { variable: "TWILIO_ACCOUNT_SID", message: expect.stringMatching(/required when MESSAGES_PROVIDER=twilio/) },
+        { variable: "TWILIO_AUTH_TOKEN", message: expect.stringMatching(/required when MESSAGES_PROVIDER=twilio/) },
+        { variable: "TWILIO_SMS_FROM", message: expect.stringMatching(/required when MESSAGES_PROVIDER=twilio/) },
+      ]);
+      expect(problemsOf({ ...valid, ...twilio, TWILIO_AUTH_TOKEN: " " }).problems.map((p) => p.variable)).toEqual([
+        "TWILIO_AUTH_TOKEN",
+      ]);
+      // Codes by WhatsApp need the WhatsApp sender, and then no SMS one.
+      expect(problemsOf({ ...valid, ...twilio, TWILIO_SMS_FROM: "", MESSAGES_CHANNEL: "whatsapp" }).problems).toEqual([
+        { variable: "TWILIO_WHATSAPP_FROM", message: expect.stringMatching(/MESSAGES_CHANNEL=whatsapp/) },
+      ]);
+      expect(
+        parseEnv({
+          ...valid,
+          ...twilio,
+          TWILIO_SMS_FROM: "",
+          MESSAGES_CHANNEL: "whatsapp",
+          TWILIO_WHATSAPP_FROM: "+244923000999",
+        }).messages.twilio,
+      ).toMatchObject({ smsFrom: null, whatsappFrom: "+244923000999" });
+    });
+
+    it.each([
+      ["MESSAGES_PROVIDER", "sms"],
+      ["MESSAGES_PROVIDER", "Twilio"],
+      ["MESSAGES_CHANNEL", "email"],
+      ["TWILIO_ACCOUNT_SID", "SK0123456789abcdef0123456789abcdef"],
+      ["TWILIO_ACCOUNT_SID", "AC123"],
+      ["TWILIO_SMS_FROM", "Loja Kwanza Lda"],
+      ["TWILIO_SMS_FROM", "12345678"],
+      ["TWILIO_SMS_FROM", "+0244923000999"],
+      ["TWILIO_WHATSAPP_FROM", "923000999"],
+      ["TWILIO_API_BASE_URL", "api.twilio.com"],
+    ])("refuses %s=%s, naming the variable and not the value", (variable, value) => {
+      const { problems, message } = problemsOf({ ...valid, ...twilio, [variable]: value });
+      expect(problems.map((p) => p.variable)).toEqual([variable]);
+      expect(message).not.toContain(value);
+    });
+
+    it("wants Twilio's API over https unless it is on this machine", () => {
+      const { problems, message } = problemsOf({
+        ...valid,
+        ...twilio,
+        TWILIO_API_BASE_URL: "http://twilio-proxy.example.test",
+      });
+      expect(problems).toEqual([
+        {
+          variable: "TWILIO_API_BASE_URL",
+          message: "must use https:// unless it points at this machine (localhost, 127.0.0.1, ::1)",
+        },
+      ]);
+      expect(message).not.toContain("twilio-proxy");
+      expect(
+        parseEnv({ ...valid, ...twilio, TWILIO_API_BASE_URL: "http://127.0.0.1:4020" }).messages.twilio,
+      ).toMatchObject({ apiBaseUrl: "http://127.0.0.1:4020" });
+    });
+
+    it("never puts the auth token in an error message", () => {
+      const { message } = problemsOf({ ...valid, ...twilio, TWILIO_ACCOUNT_SID: "wrong", MESSAGES_CHANNEL: "fax" });
+      expect(message).not.toContain(twilio.TWILIO_AUTH_TOKEN);
+    });
+  });
+
   describe("the back office", () => {
     const secret = "s".repeat(32);
 

@@ -13,6 +13,7 @@ const SECRET_HOLDERS = [
   "lib/pay/webhooks/signature.ts",
   "lib/admin/session.ts",
   "lib/http/admin-sign-in.ts",
+  "lib/messages/twilio.ts",
 ];
 const root = fileURLToPath(new URL("../../", import.meta.url));
 

@@ -75,7 +75,9 @@ describe("codes", () => {
   it("sends six digits to the phone's key, whatever form it was typed in, and says nothing of the code", async () => {
     const shop = shopWith();
     const national = newPhone();
-    const answer = await post(shop, "/phone-number/send-otp", { phoneNumber: `+244 ${national.slice(0, 3)} ${national.slice(3)}` });
+    const answer = await post(shop, "/phone-number/send-otp", {
+      phoneNumber: `+244 ${national.slice(0, 3)} ${national.slice(3)}`,
+    });
     expect(answer.status).toBe(200);
     expect(shop.sent).toHaveLength(1);
     expect(shop.sent[0]!.phoneKey).toBe(national);
@@ -113,7 +115,12 @@ describe("codes", () => {
     expect((await post(shop, "/phone-number/send-otp", { phoneNumber: phone, extra: 1 })).status).toBe(400);
     expect((await post(shop, "/phone-number/send-otp", { phoneNumber: phone })).status).toBe(200);
     const code = shop.sent.at(-1)!.code;
-    for (const extra of [{ updatePhoneNumber: true }, { name: "<b>x</b>" }, { nif: "5000000000" }, { disableSession: true }])
+    for (const extra of [
+      { updatePhoneNumber: true },
+      { name: "<b>x</b>" },
+      { nif: "5000000000" },
+      { disableSession: true },
+    ])
       expect((await post(shop, "/phone-number/verify", { phoneNumber: phone, code, ...extra })).status).toBe(400);
     // The code is still alive: refused requests did not spend it.
     expect((await post(shop, "/phone-number/verify", { phoneNumber: phone, code })).status).toBe(200);
@@ -161,7 +168,8 @@ describe("limits on codes", () => {
     const shop = shopWith({ perPhonePerHour: 3 });
     const phone = newPhone();
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await post(shop, "/phone-number/send-otp", { phoneNumber: phone })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await post(shop, "/phone-number/send-otp", { phoneNumber: phone })).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     expect(shop.sent).toHaveLength(3);
   });
@@ -184,7 +192,9 @@ describe("limits on codes", () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(20);
     expect(shop.sent.length).toBeLessThanOrEqual(5);
     expect(statuses.filter((status) => status === 200)).toHaveLength(shop.sent.length);
-    expect(statuses.filter((status) => status !== 200 && status !== 429).every((status) => status === "thrown")).toBe(true);
+    expect(statuses.filter((status) => status !== 200 && status !== 429).every((status) => status === "thrown")).toBe(
+      true,
+    );
     expect((await post(shop, "/phone-number/send-otp", { phoneNumber: phone })).status).toBe(429);
   });
 

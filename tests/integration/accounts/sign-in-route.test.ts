@@ -26,7 +26,11 @@ async function route(env: Record<string, string> = {}) {
   return import("@/app/api/auth/[...all]/route");
 }
 
-function request(path: string, body: unknown, options: { origin?: string | null; peer?: string; cookie?: string } = {}) {
+function request(
+  path: string,
+  body: unknown,
+  options: { origin?: string | null; peer?: string; cookie?: string } = {},
+) {
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     "X-Forwarded-For": appendForwardedFor(undefined, options.peer ?? newPeer()),
@@ -69,9 +73,35 @@ describe("the sign-in route", () => {
     for (const call of logged.mock.calls) expect(call.join(" ")).not.toContain(code!);
   });
 
+  it("answers a refusal in the shop's shape: a wrong code, a phone that is not one", async () => {
+    const { POST } = await route();
+    const phone = newPhone();
+    await POST(request("/phone-number/send-otp", { phoneNumber: phone }));
+    const code = await codeInOutbox(phone);
+    const wrong = await POST(
+      request("/phone-number/verify", { phoneNumber: phone, code: code === "000000" ? "111111" : "000000" }),
+    );
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ error: { code: "invalid_otp", message: expect.any(String) } });
+    const notAPhone = await POST(request("/phone-number/send-otp", { phoneNumber: "+0244 923" }));
+    expect(notAPhone.status).toBe(400);
+    expect(await notAPhone.json()).toEqual({
+      error: { code: "invalid_input", message: expect.stringMatching(/^phoneNumber/) },
+    });
+  });
+
   it("answers 404 for every endpoint a phone account does not use", async () => {
     const { POST, GET } = await route();
-    for (const path of ["/sign-up/email", "/sign-in/email", "/update-user", "/delete-user", "/sign-in/phone-number", "/phone-number/request-password-reset", "/list-sessions", "/ok"]) {
+    for (const path of [
+      "/sign-up/email",
+      "/sign-in/email",
+      "/update-user",
+      "/delete-user",
+      "/sign-in/phone-number",
+      "/phone-number/request-password-reset",
+      "/list-sessions",
+      "/ok",
+    ]) {
       expect((await POST(request(path, {}))).status, path).toBe(404);
       expect((await GET(new NextRequest(`${APP_URL}/api/auth${path}`))).status, path).toBe(404);
     }
@@ -80,7 +110,9 @@ describe("the sign-in route", () => {
   it("refuses a POST from another site", async () => {
     const { POST } = await route();
     const phone = newPhone();
-    const answer = await POST(request("/phone-number/send-otp", { phoneNumber: phone }, { origin: "https://evil.example" }));
+    const answer = await POST(
+      request("/phone-number/send-otp", { phoneNumber: phone }, { origin: "https://evil.example" }),
+    );
     expect(answer.status).toBe(403);
     expect(await codeInOutbox(phone)).toBeUndefined();
   });
