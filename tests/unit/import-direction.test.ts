@@ -86,6 +86,7 @@ const LIB_LAYERS: string[][] = [
   ["lib/offline/"],
   ["lib/checkout/"],
   ["lib/mail/"],
+  ["lib/accounts/"],
   ["lib/jobs/handlers.ts", "lib/jobs/runner.ts"],
   ["lib/seo/"],
   ["lib/dashboard/"],
