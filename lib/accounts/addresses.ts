@@ -161,7 +161,10 @@ export async function setDefaultAddress(db: Transactional, shopperId: string, id
   });
 }
 
-/** Deletes the shopper's address `id` (404 when it is not one of theirs); a deleted default passes to the newest left. */
+/**
+ * Deletes the shopper's address `id` (404 when it is not one of theirs); a deleted default passes
+ * to the newest left.
+ */
 export async function deleteAddress(db: Transactional, shopperId: string, id: string): Promise<DeleteAddressResult> {
   if (!isUuid(id)) return notFound();
   return changeAddresses(db, shopperId, async (tx) => {

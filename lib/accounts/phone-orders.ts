@@ -37,7 +37,7 @@ export interface PhoneOrder {
   createdAt: Date;
   /** Units across its lines. */
   items: number;
-  /** While it is pending with a bank reference: what to pay it with, and until when (ISO, lib/orders/reference-slip.ts). */
+  /** While pending with a bank reference: what to pay with, until when (ISO, lib/orders/reference-slip.ts). */
   reference: { entityNumber: string | null; paymentReference: string; validUntil: string } | null;
   /** lib/orders/receipt.ts: "issued" once paid and invoiced, "preparing" paid but not yet; null otherwise. */
   receipt: "issued" | "preparing" | null;
@@ -72,7 +72,8 @@ const EMPTY: PhoneOrdersPage = { orders: [], nextBefore: null };
  * A page of the orders of the phone whose key is `phoneKey`, newest first: `take` of them (at
  * most, and by default, {@link PHONE_ORDERS_PAGE_MAX}), those placed before the order `before`
  * (an `externalTransactionId`, the last of the previous page) when it is given. What is not a
- * phone's key, or a `before` that is not an order of this phone, lists nothing. Two queries, whatever the page's size.
+ * phone's key, or a `before` that is not an order of this phone, lists nothing. Two queries,
+ * whatever the page's size.
  */
 export async function ordersOfPhone(
   db: Pick<Database, "$queryRaw">,
@@ -89,7 +90,8 @@ export async function ordersOfPhone(
     before === undefined
       ? Prisma.empty
       : Prisma.sql`AND (o.created_at, o.id) < (
-          SELECT created_at, id FROM orders WHERE external_transaction_id = ${before} AND ${customerPhoneIs(phoneKey)})`;
+          SELECT created_at, id FROM orders
+          WHERE external_transaction_id = ${before} AND ${customerPhoneIs(phoneKey)})`;
   const rows = await db.$queryRaw<OrderRow[]>(Prisma.sql`
 SELECT o.id, o.external_transaction_id AS "externalTransactionId", o.status::text AS status,
        o.amount_aoa AS "amountAoa", o.created_at AS "createdAt", o.hold_expires_at AS "holdExpiresAt",

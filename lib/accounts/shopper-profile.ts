@@ -51,7 +51,10 @@ export async function shopperProfile(db: Pick<Database, "shopper">, shopperId: s
   return db.shopper.findUnique({ where: { id: shopperId }, select: profileFields });
 }
 
-/** Changes the fields `input` names (`name`, `email`, `nif`); refused as the checkout refuses them (400, naming the field). */
+/**
+ * Changes the fields `input` names (`name`, `email`, `nif`); refused as the checkout refuses them
+ * (400, naming the field).
+ */
 export async function updateShopperProfile(
   db: Pick<Database, "shopper">,
   shopperId: string,

@@ -105,7 +105,7 @@ describe("ordersOfPhone", () => {
     expect(await ordersOfPhoneCount(client, "+351923111222")).toBe(2);
   });
 
-  it("shows each order's number, status, amount, units, lines, its reference while pending and whether a receipt exists", async () => {
+  it("shows each order's number, status, amount, units, lines, pending reference and receipt", async () => {
     const pending = await placed("923111222", 40, {
       quantity: 3,
       paymentReference: "123456789",
