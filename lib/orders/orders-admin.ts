@@ -3,7 +3,8 @@ import { z } from "zod";
 import { Prisma } from "../generated/prisma/client";
 import type { Database } from "../db/client";
 import { DELIVERY_METHODS, FULFILMENT_FILTERS, type DeliveryMethod, type FulfilmentFilter } from "./fulfilment-states";
-import { phoneDigitForms, phoneKey } from "../phone";
+import { phoneKey } from "../phone";
+import { customerPhoneIs } from "./phone-match";
 import { parseExportRange, type ExportRange } from "./export-admin";
 import { paidBetween } from "./paid";
 
@@ -110,10 +111,8 @@ export interface AdminOrdersPage {
 /**
  * The list's conditions. The search is exact, never a substring: the order id (`order_…`), the
  * service's reference number and the payment reference as stored; the phone as one phone
- * (lib/phone.ts: `0923 456 789` finds `+244 923-456-789`). The phone is stored as typed, so that
- * comparison normalises every row's phone: a scan, only for a search of 9 or more digits
- * (milliseconds for a small shop; an expression index on the normalised phone is the step for a
- * large one). The delivery method is read from the rows the other conditions select (two values:
+ * (lib/phone.ts: `0923 456 789` finds `+244 923-456-789`; lib/orders/phone-match.ts, on its index),
+ * only for a search of 9 or more digits. The delivery method is read from the rows the other conditions select (two values:
  * an index of its own would seldom be chosen).
  */
 function whereOf(query: OrdersQuery): Prisma.Sql {
@@ -135,12 +134,7 @@ function whereOf(query: OrdersQuery): Prisma.Sql {
       Prisma.sql`payment_reference = ${search}`,
     ];
     const phone = searchedPhoneKey(search);
-    if (phone) {
-      // The stored phone as typed, without its spaces, dashes, dots and parentheses, against every
-      // form of the searched one: phoneKey's own list, so SQL holds no copy of it.
-      const compact = Prisma.sql`regexp_replace(customer_phone, ${"[^0-9+]"}, '', 'g')`;
-      matches.push(Prisma.sql`${compact} = ANY(${phoneDigitForms(phone)}::text[])`);
-    }
+    if (phone) matches.push(customerPhoneIs(phone));
     conditions.push(Prisma.sql`(${Prisma.join(matches, " OR ")})`);
   }
   return conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;

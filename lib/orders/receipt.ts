@@ -53,6 +53,13 @@ export interface Receipt {
 
 export type ReceiptState = { state: "issued"; receipt: Receipt } | { state: "preparing" };
 
+/**
+ * Whether an order has a receipt, from its status and whether its invoice row is written: the rule
+ * above, for pages that list orders without printing any receipt.
+ */
+export const receiptStateOf = (status: string, invoiced: boolean): ReceiptState["state"] | null =>
+  status !== "CON" ? null : invoiced ? "issued" : "preparing";
+
 /** The receipt of a paid order, "preparing" until its invoice is written, or null (no such order, or not paid). */
 export async function orderReceipt(db: Database, externalTransactionId: string): Promise<ReceiptState | null> {
   // What is not an order's id names no order: no query.
@@ -75,8 +82,9 @@ export async function orderReceipt(db: Database, externalTransactionId: string):
       invoice: { select: { number: true, amountAoa: true, issuedAt: true } },
     },
   });
-  if (!order || order.status !== "CON") return null;
-  if (!order.invoice) return { state: "preparing" };
+  if (!order) return null;
+  const state = receiptStateOf(order.status, order.invoice !== null);
+  if (state !== "issued" || !order.invoice) return state === "preparing" ? { state } : null;
   const lines = order.lines.map((line) => ({ ...line, lineTotalAoa: line.unitPriceAoa * line.quantity }));
   const details = orderDelivery(order);
   return {
