@@ -33,7 +33,7 @@ function shopWith(limits: Partial<SignInCodeLimits> = {}, appUrl = APP_URL) {
     sendCode: async ({ phoneKey, code }) => {
       sent.push({ phoneKey, code });
     },
-    limits: { perPhonePerHour: 0, perAddressPerHour: 0, ...limits },
+    limits: { perPhonePerHour: 0, perAddressPerHour: 0, requestsPerMinute: 0, ...limits },
     rateLimits: createRateLimits(pool),
   });
   return { auth, sent, appUrl };
@@ -196,6 +196,18 @@ describe("limits on codes", () => {
       true,
     );
     expect((await post(shop, "/phone-number/send-otp", { phoneNumber: phone })).status).toBe(429);
+  });
+
+  it("lets better-auth's limiter count requests to the code endpoints per address, in the database", async () => {
+    const shop = shopWith({ requestsPerMinute: 3 });
+    const address = newAddress();
+    const answers = [];
+    for (let i = 0; i < 4; i++)
+      answers.push(await post(shop, "/phone-number/verify", { phoneNumber: newPhone(), code: "123456" }, { address }));
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 429]);
+    expect(await db().authRateLimit.count({ where: { key: { startsWith: address } } })).toBe(1);
+    // Another address has its own allowance.
+    expect((await post(shop, "/phone-number/verify", { phoneNumber: newPhone(), code: "123456" })).status).toBe(400);
   });
 
   it("sends one address no more than its allowance an hour, for any phones", async () => {
