@@ -103,7 +103,11 @@ describe("the logs", () => {
       POST(
         new NextRequest(`http://localhost:3000/api/auth${path}`, {
           method: "POST",
-          headers: { "Content-Type": "application/json", ...(cookie ? { Cookie: cookie } : {}) },
+          headers: {
+            "Content-Type": "application/json",
+            Origin: "http://localhost:3000",
+            ...(cookie ? { Cookie: cookie } : {}),
+          },
           body: JSON.stringify(body),
         }),
       );
