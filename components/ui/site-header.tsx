@@ -1,11 +1,11 @@
 import { ShopLink } from "@/components/ui/shop-link";
-import { HeaderCartCount } from "@/components/cart/header-cart-count";
+import { HeaderAccountLink, HeaderCartCount } from "@/components/cart/header-cart-count";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { LANGS, type Lang } from "@/lib/i18n/languages";
 
 /**
  * The header of every shop page: the shop's name, the search form, the language switch, the
- * shopper's orders, the cart with its count, and the top categories.
+ * shopper's orders, the way into the account, the cart with its count, and the top categories.
  */
 export function SiteHeader({
   t,
@@ -77,6 +77,7 @@ export function SiteHeader({
           <ShopLink href="/orders" className="text-sm font-medium text-stone-700 hover:underline">
             {t.shop.myOrders}
           </ShopLink>
+          <HeaderAccountLink lang={lang} />
           <HeaderCartCount lang={lang} />
         </div>
       </nav>
