@@ -1,4 +1,4 @@
-import { cookies } from "next/headers";
+import type { NextRequest } from "next/server";
 import { signedInShopperRefreshing } from "@/lib/accounts/current-shopper";
 import { cartItemCount } from "@/lib/cart/cart";
 import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
@@ -15,11 +15,11 @@ export const dynamic = "force-dynamic";
  * goes back to the browser: a shopper who browses stays signed in 30 days from the last visit.
  * Private and never stored by any cache.
  */
-export async function GET(request: Request): Promise<Response> {
+export async function GET(request: NextRequest): Promise<Response> {
   const headers = new Headers({ "Cache-Control": "private, no-store" });
   try {
     const [itemCount, session] = await Promise.all([
-      cartItemCount(db(), readCartId((await cookies()).get(CART_COOKIE)?.value)),
+      cartItemCount(db(), readCartId(request.cookies.get(CART_COOKIE)?.value)),
       signedInShopperRefreshing(request.headers).catch((error: unknown) => {
         // The cart's count still answers; the header offers the sign-in meanwhile.
         consoleLogger("error", "accounts.session_failed", { error: errorKind(error) });

@@ -1,4 +1,4 @@
-import { cookies } from "next/headers";
+import type { NextRequest } from "next/server";
 import { ORDERS_FLASH } from "@/lib/accounts/account-flash";
 import { boughtAgainParams } from "@/lib/accounts/bought-again-notice";
 import { buyAgain, type BoughtAgain, type NotBoughtAgain } from "@/lib/accounts/buy-again";
@@ -33,7 +33,7 @@ interface Bought {
   unavailable: NotBoughtAgain[];
 }
 
-export async function POST(request: Request): Promise<Response> {
+export async function POST(request: NextRequest): Promise<Response> {
   return accountAction<Bought>(request, {
     page: ACCOUNT_PAGE,
     flash: ORDERS_FLASH,
@@ -46,7 +46,7 @@ export async function POST(request: Request): Promise<Response> {
         return refusal(400, "invalid_input", "externalTransactionId must be the order's id", "externalTransactionId");
       const result = await buyAgain(
         db(),
-        { cartId: (await cookies()).get(CART_COOKIE)?.value, externalTransactionId, phoneKey: shopper.phoneKey },
+        { cartId: request.cookies.get(CART_COOKIE)?.value, externalTransactionId, phoneKey: shopper.phoneKey },
         { releaseExpiredHolds: releaseHolds },
       );
       if (!result.ok) return result;
