@@ -70,6 +70,10 @@ export function AccountOrders({
             {texts.more}
           </ShopLink>
         )}
+        {/* Orders this browser placed with another phone are there, as for a guest. */}
+        <ShopLink href="/orders" className="text-brand-700 hover:underline">
+          {t.orders.myOrdersLink}
+        </ShopLink>
       </div>
     </section>
   );

@@ -77,8 +77,12 @@ export function SignInForm({ lang, next }: { lang: Lang; next: string }) {
 
   // The buttons work once this script runs (the endpoints take JSON, not a form).
   useEffect(() => setReady(true), []);
+  // The focus follows the step, once the shopper has moved between them: not on arrival, where a
+  // phone's keyboard would cover what the page says.
+  const moved = useRef(false);
   useEffect(() => {
-    (step === "code" ? codeInput : phoneInput).current?.focus();
+    if (moved.current) (step === "code" ? codeInput : phoneInput).current?.focus();
+    moved.current = true;
   }, [step]);
 
   const refused = (refusal: string, meanings: Record<string, ErrorKey>) =>
@@ -104,7 +108,6 @@ export function SignInForm({ lang, next }: { lang: Lang; next: string }) {
     setCode("");
     setInfo(again ? texts.anotherSent(phone) : texts.codeSent(phone));
     setStep("code");
-    codeInput.current?.focus();
   }
 
   async function verify() {

@@ -99,25 +99,34 @@ function CartLink({ lang, count }: { lang: Lang; count: number | null }) {
 }
 
 /**
- * The header's way into the shopper's account: "Entrar" (the sign-in) until GET /api/cart, which
- * the cart's count fetches, says a shopper is signed in; then "A minha conta". No request of its
- * own, and nothing that makes a cached page depend on who looks at it.
+ * The header's way to the shopper's orders and account: "Encomendas" (this browser's orders) and
+ * "Entrar" (the sign-in) until GET /api/cart, which the cart's count fetches, says a shopper is
+ * signed in; then "A minha conta" alone, whose page lists every order of the phone (and links to
+ * this browser's), which keeps the header on one line at a phone's width. No request of its own,
+ * and nothing that makes a cached page depend on who looks at it.
  */
-export function HeaderAccountLink({ lang }: { lang: Lang }) {
+export function HeaderAccountLinks({ lang }: { lang: Lang }) {
   const state = useSyncExternalStore(
     subscribeToHeaderState,
     () => headerState,
     () => null,
   );
   const t = storefrontTexts(lang);
-  const signedIn = state?.signedIn === true;
+  const look = "text-sm font-medium text-stone-700 hover:underline";
+  if (state?.signedIn)
+    return (
+      <ShopLink href="/account" data-testid="header-account" className={look}>
+        {t.shop.myAccount}
+      </ShopLink>
+    );
   return (
-    <ShopLink
-      href={signedIn ? "/account" : "/account/sign-in"}
-      data-testid="header-account"
-      className="text-sm font-medium text-stone-700 hover:underline"
-    >
-      {signedIn ? t.shop.myAccount : t.shop.signIn}
-    </ShopLink>
+    <>
+      <ShopLink href="/orders" className={look}>
+        {t.shop.myOrders}
+      </ShopLink>
+      <ShopLink href="/account/sign-in" data-testid="header-account" className={look}>
+        {t.shop.signIn}
+      </ShopLink>
+    </>
   );
 }
