@@ -90,3 +90,10 @@ export function phoneDigitForms(key: string): string[] {
   }
   return [key];
 }
+
+/**
+ * A phone's key as people read it: an Angolan number with its country code and in threes
+ * (`+244 923 456 789`), any other as its key (`+351912345678`).
+ */
+export const readablePhone = (key: string) =>
+  isAngolanKey(key) ? `+${ANGOLA_CODE} ${key.slice(0, 3)} ${key.slice(3, 6)} ${key.slice(6)}` : key;

@@ -53,3 +53,36 @@ function shopperOf(user: SessionUser): SignedInShopper | null {
     nif: typeof user.nif === "string" ? user.nif : null,
   };
 }
+
+/** A cookie as a response sets it (Next's `response.cookies.set`). */
+export interface ExpiredCookie {
+  name: string;
+  value: "";
+  path: string;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: "lax";
+  maxAge: 0;
+}
+
+/**
+ * The session's cookies, expired, under the names better-auth gives them (`shop.session_token`,
+ * `__Secure-shop.session_token` over https, and its companions): what a response that ends the
+ * session outside better-auth's own endpoints sends (the account deleted). None while accounts are off.
+ */
+export async function expiredSessionCookies(): Promise<ExpiredCookie[]> {
+  const auth = shopperAuth();
+  if (!auth) return [];
+  const { authCookies } = await auth.$context;
+  return [authCookies.sessionToken, authCookies.sessionData, authCookies.dontRememberToken].map(
+    ({ name, attributes }) => ({
+      name,
+      value: "",
+      path: attributes.path ?? "/",
+      httpOnly: true,
+      secure: attributes.secure === true,
+      sameSite: "lax",
+      maxAge: 0,
+    }),
+  );
+}
