@@ -19,7 +19,7 @@ export interface SignedInShopper {
 
 export async function signedInShopper(headers: Headers): Promise<SignedInShopper | null> {
   const auth = shopperAuth();
-  if (!auth || !headers.get("cookie")) return null;
+  if (!auth || !mayHoldSession(headers)) return null;
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
   return shopperOf(session.user);
@@ -34,11 +34,17 @@ export async function signedInShopperRefreshing(
   headers: Headers,
 ): Promise<{ shopper: SignedInShopper | null; setCookies: string[] }> {
   const auth = shopperAuth();
-  if (!auth || !headers.get("cookie")) return { shopper: null, setCookies: [] };
+  if (!auth || !mayHoldSession(headers)) return { shopper: null, setCookies: [] };
   const { headers: answered, response } = await auth.api.getSession({ headers, returnHeaders: true });
   const setCookies = answered.getSetCookie();
   return { shopper: response ? shopperOf(response.user) : null, setCookies };
 }
+
+/**
+ * Whether a request carries a session cookie at all: the header asks on every page, and most of
+ * those who ask are not signed in; they cost no more than reading their cookie header.
+ */
+const mayHoldSession = (headers: Headers) => headers.get("cookie")?.includes("session_token=") ?? false;
 
 type SessionUser = { id: string; phoneNumber?: string | null; name: string; contactEmail?: unknown; nif?: unknown };
 
