@@ -509,8 +509,8 @@ describe("parseEnv", () => {
     it("limits codes per phone, per address and requests per minute, each 0 to turn it off", () => {
       expect(parseEnv(valid).accounts).toMatchObject({
         codesPerPhonePerHour: 5,
-        codesPerAddressPerHour: 20,
-        requestsPerMinute: 10,
+        codesPerAddressPerHour: 60,
+        requestsPerMinute: 30,
       });
       const off = parseEnv({
         ...valid,
