@@ -4,16 +4,12 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { cartCookie, type CartChange } from "@/lib/cart/cart";
 import { addToCart, removeLine, setLineQuantity } from "@/lib/cart/cart-changes";
-import { catalogChanged } from "@/lib/catalog/cached-pages";
 import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { cartNoticeParams, type CartNoticeKind } from "@/lib/cart/cart-notices";
 import { withFlash } from "@/lib/flash";
-import { runDueJobs } from "@/lib/jobs/runner";
-import { consoleLogger } from "@/lib/log";
-import { releaseExpiredHolds } from "@/lib/orders/holds";
-import { payClient } from "@/lib/orders/pay-client";
+import { releaseHoldsBeforeAdding } from "@/lib/http/release-holds";
 import { OPTION_FIELD_PREFIX } from "@/lib/catalog/variants";
 
 // The cart's forms post here; each works without JavaScript: validate in lib/cart/cart-changes.ts, then
@@ -64,16 +60,7 @@ export async function addToCartAction(formData: FormData): Promise<void> {
       quantity: formData.get("quantity"),
     },
     {
-      releaseExpiredHolds: async (variantIds) => {
-        const released = await releaseExpiredHolds(variantIds, {
-          db: db(),
-          pay: payClient(),
-          log: consoleLogger,
-          runJobsNow: (ids) => runDueJobs({ ids }),
-        });
-        if (released > 0) catalogChanged();
-        return released;
-      },
+      releaseExpiredHolds: releaseHoldsBeforeAdding,
     },
   );
   await finish(result, "added", returnPath(formData.get("returnTo")));

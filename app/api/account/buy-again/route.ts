@@ -4,15 +4,11 @@ import { boughtAgainParams } from "@/lib/accounts/bought-again-notice";
 import { buyAgain, type BoughtAgain, type NotBoughtAgain } from "@/lib/accounts/buy-again";
 import { cartCookie } from "@/lib/cart/cart";
 import { CART_COOKIE } from "@/lib/cart/shopper-cookies";
-import { catalogChanged } from "@/lib/catalog/cached-pages";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { withFlash } from "@/lib/flash";
 import { ACCOUNT_PAGE, accountAction, MAX_ACCOUNT_FORM_BYTES } from "@/lib/http/account-requests";
-import { runDueJobs } from "@/lib/jobs/runner";
-import { consoleLogger } from "@/lib/log";
-import { releaseExpiredHolds } from "@/lib/orders/holds";
-import { payClient } from "@/lib/orders/pay-client";
+import { releaseHoldsBeforeAdding } from "@/lib/http/release-holds";
 import { refusal } from "@/lib/refusal";
 
 // POST /api/account/buy-again { externalTransactionId }: "Comprar de novo", the lines of one of
@@ -47,7 +43,7 @@ export async function POST(request: NextRequest): Promise<Response> {
       const result = await buyAgain(
         db(),
         { cartId: request.cookies.get(CART_COOKIE)?.value, externalTransactionId, phoneKey: shopper.phoneKey },
-        { releaseExpiredHolds: releaseHolds },
+        { releaseExpiredHolds: releaseHoldsBeforeAdding },
       );
       if (!result.ok) return result;
       return {
@@ -58,16 +54,4 @@ export async function POST(request: NextRequest): Promise<Response> {
     },
     json: ({ added, unavailable }) => ({ added, unavailable }),
   });
-}
-
-/** As the cart's add does (app/actions/cart.ts): units of orders nobody paid in time go back on sale first. */
-async function releaseHolds(variantIds: string[]): Promise<number> {
-  const released = await releaseExpiredHolds(variantIds, {
-    db: db(),
-    pay: payClient(),
-    log: consoleLogger,
-    runJobsNow: (ids) => runDueJobs({ ids }),
-  });
-  if (released > 0) catalogChanged();
-  return released;
 }
