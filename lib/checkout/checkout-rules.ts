@@ -100,6 +100,11 @@ export const createOrderRequestSchema = z.object({
   /** Required when the shop offers any pickup point or delivery zone (lib/checkout/order-delivery.ts). */
   delivery: deliveryChoiceSchema.optional(),
   promoCode: promoCodeInputSchema.optional(),
+  /**
+   * "Guardar este endereço": a signed-in shopper's delivery address is kept on their account once
+   * the order is created. Ignored for a guest and for a pickup.
+   */
+  saveAddress: z.boolean({ error: "must be true or false" }).optional(),
 });
 
 export type CreateOrderRequest = z.output<typeof createOrderRequestSchema>;
