@@ -4,12 +4,14 @@ import { ShopLink } from "@/components/ui/shop-link";
 import { shortOrderId } from "@/lib/orders/order-number";
 import { readShopperId, SHOPPER_COOKIE } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/http/request-lang";
 import { luandaFormatter } from "@/lib/luanda-time";
 import { formatAoa } from "@/lib/money";
 import { shopperOrders } from "@/lib/orders/lookup";
 
-// "As minhas encomendas": the orders this browser placed (its shopper cookie), newest first.
+// "As minhas encomendas": the orders this browser placed (its shopper cookie), newest first; every
+// order of a phone, placed anywhere, is on the account of that phone, which the sign-in opens.
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -70,11 +72,14 @@ export default async function MyOrdersPage() {
           </tbody>
         </table>
       )}
-      <p>
-        <ShopLink href="/orders/lookup" className="text-brand-700 hover:underline">
-          {t.orders.lookupLink}
-        </ShopLink>
-      </p>
+      {getEnv().accounts && (
+        <p data-testid="orders-sign-in">
+          {t.orders.otherDevice}{" "}
+          <ShopLink href="/account/sign-in?next=/account" className="text-brand-700 hover:underline">
+            {t.orders.signInForAll}
+          </ShopLink>
+        </p>
+      )}
     </div>
   );
 }
