@@ -40,15 +40,15 @@ test("signed in: the checkout is filled from the account, keeps a typed address,
   await expect(page.locator('input[name="phone"]')).toHaveCount(0);
   await expect(page.getByRole("textbox", { name: pt.checkout.phone })).toHaveCount(0);
   await expect(page.getByRole("link", { name: pt.checkout.signIn })).toHaveCount(0);
-  await expect(page.getByLabel(pt.checkout.name)).toHaveValue("Ana Teste");
-  await expect(page.getByLabel(pt.checkout.email)).toHaveValue("ana.teste@exemplo.ao");
+  await expect(page.getByLabel(pt.checkout.name, { exact: true })).toHaveValue("Ana Teste");
+  await expect(page.getByLabel(pt.checkout.email, { exact: true })).toHaveValue("ana.teste@exemplo.ao");
 
   // No address saved yet: one typed, and kept.
   await page.getByRole("radio", { name: pt.checkout.homeDelivery }).check();
-  await page.getByLabel(pt.checkout.municipality).selectOption("Talatona");
-  await page.getByLabel(pt.checkout.neighbourhood).fill("Camama");
-  await page.getByLabel(pt.checkout.street).fill(street);
-  await page.getByLabel(pt.checkout.reference).fill("Ao lado da escola");
+  await page.getByLabel(pt.checkout.municipality, { exact: true }).selectOption("Talatona");
+  await page.getByLabel(pt.checkout.neighbourhood, { exact: true }).fill("Camama");
+  await page.getByLabel(pt.checkout.street, { exact: true }).fill(street);
+  await page.getByLabel(pt.checkout.reference, { exact: true }).fill("Ao lado da escola");
   await page.getByRole("checkbox", { name: pt.checkout.saveAddress }).check();
   await payButton(page);
   await expectNoAxeViolations(page, at("checkout, signed in, an address typed"));
@@ -81,13 +81,13 @@ test("signed in: the checkout is filled from the account, keeps a typed address,
   const saved = page.getByTestId("saved-addresses");
   await expect(saved.getByRole("radio", { name: new RegExp(street) })).toBeChecked();
   await expect(saved).toContainText(pt.checkout.defaultAddress);
-  await expect(page.getByLabel(pt.checkout.street)).toHaveCount(0);
+  await expect(page.getByLabel(pt.checkout.street, { exact: true })).toHaveCount(0);
   await expect(page.getByTestId("checkout-phone")).toHaveText(phoneForReading(phone));
   await payButton(page);
   await expectNoAxeViolations(page, at("checkout, signed in, a saved address chosen"));
 
   // Another address may still be typed instead.
   await saved.getByRole("radio", { name: pt.checkout.otherAddress }).check();
-  await expect(page.getByLabel(pt.checkout.street)).toHaveValue("");
+  await expect(page.getByLabel(pt.checkout.street, { exact: true })).toHaveValue("");
   await expect(page.getByRole("checkbox", { name: pt.checkout.saveAddress })).not.toBeChecked();
 });
