@@ -71,12 +71,15 @@ test("a shopper finds an order from this browser's list, and another device is o
     expect(posted.status()).toBe(303);
     expect(posted.headers().location).toBe("/orders/lookup");
 
-    // Signed in, the page points at the account instead.
+    // Signed in, the pages point at the account instead.
     await signInByPhone(device, newPhoneKey());
     await device.reload();
     await expect(device.getByText(pt.orders.signedIn)).toBeVisible();
     await expect(device.getByRole("link", { name: pt.orders.accountLink })).toHaveAttribute("href", "/account");
     await expectNoAxeViolations(device, `order lookup, signed in (${testInfo.project.name})`);
+    await device.goto("/orders");
+    await expect(device.getByRole("link", { name: pt.orders.accountLink })).toHaveAttribute("href", "/account");
+    await expect(device.getByRole("link", { name: pt.orders.signInForAll })).toHaveCount(0);
   } finally {
     await other.close();
   }

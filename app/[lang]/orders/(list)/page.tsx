@@ -6,6 +6,7 @@ import { readShopperId, SHOPPER_COOKIE } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/http/request-lang";
+import { currentShopper } from "@/lib/http/shopper-session";
 import { luandaFormatter } from "@/lib/luanda-time";
 import { formatAoa } from "@/lib/money";
 import { shopperOrders } from "@/lib/orders/lookup";
@@ -20,7 +21,12 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function MyOrdersPage() {
-  const [{ lang, t }, cookieStore] = await Promise.all([getLang(), cookies()]);
+  const accountsOn = getEnv().accounts !== undefined;
+  const [{ lang, t }, cookieStore, shopper] = await Promise.all([
+    getLang(),
+    cookies(),
+    accountsOn ? currentShopper() : null,
+  ]);
   const orders = await shopperOrders(db(), readShopperId(cookieStore.get(SHOPPER_COOKIE)?.value));
   const date = luandaFormatter(lang === "pt" ? "pt-AO" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
   return (
@@ -72,12 +78,20 @@ export default async function MyOrdersPage() {
           </tbody>
         </table>
       )}
-      {getEnv().accounts && (
+      {accountsOn && (
         <p data-testid="orders-sign-in">
-          {t.orders.otherDevice}{" "}
-          <ShopLink href="/account/sign-in?next=/account" className="text-brand-700 hover:underline">
-            {t.orders.signInForAll}
-          </ShopLink>
+          {shopper ? (
+            <ShopLink href="/account" className="text-brand-700 hover:underline">
+              {t.orders.accountLink}
+            </ShopLink>
+          ) : (
+            <>
+              {t.orders.otherDevice}{" "}
+              <ShopLink href="/account/sign-in?next=/account" className="text-brand-700 hover:underline">
+                {t.orders.signInForAll}
+              </ShopLink>
+            </>
+          )}
         </p>
       )}
     </div>
