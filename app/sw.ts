@@ -14,8 +14,10 @@
  *   Never a file the page's text names: an order page shows what a shopper typed.
  * - Every other navigation: the network only, and the offline page when there is none. The back
  *   office, the API and every other request are never answered from a cache.
- * - "Esquecer este telefone" (components/offline/forget-this-phone.tsx) deletes every cache of the
- *   shop's from the page; the worker then keeps the offline page's files again.
+ * - "Esquecer este telefone" (components/offline/forget-this-phone.tsx), and signing out of or
+ *   deleting the shopper's account (components/accounts/session-actions.tsx), delete every cache of
+ *   the shop's from the page (components/offline/clear-kept-pages.ts); the worker then keeps the
+ *   offline page's files again.
  */
 import {
   CacheExpiration,

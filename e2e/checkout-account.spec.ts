@@ -1,6 +1,6 @@
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { pt } from "../lib/i18n/dictionaries";
-import { phoneForReading } from "../lib/phone";
+import { readablePhone } from "../lib/phone";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
@@ -36,7 +36,7 @@ test("signed in: the checkout is filled from the account, keeps a typed address,
 
   await addFromCatalog(page, product.name);
   await page.goto("/checkout");
-  await expect(page.getByTestId("checkout-phone")).toHaveText(phoneForReading(phone));
+  await expect(page.getByTestId("checkout-phone")).toHaveText(readablePhone(phone));
   await expect(page.locator('input[name="phone"]')).toHaveCount(0);
   await expect(page.getByRole("textbox", { name: pt.checkout.phone })).toHaveCount(0);
   await expect(page.getByRole("link", { name: pt.checkout.signIn })).toHaveCount(0);
@@ -82,7 +82,7 @@ test("signed in: the checkout is filled from the account, keeps a typed address,
   await expect(saved.getByRole("radio", { name: new RegExp(street) })).toBeChecked();
   await expect(saved).toContainText(pt.checkout.defaultAddress);
   await expect(page.getByLabel(pt.checkout.street, { exact: true })).toHaveCount(0);
-  await expect(page.getByTestId("checkout-phone")).toHaveText(phoneForReading(phone));
+  await expect(page.getByTestId("checkout-phone")).toHaveText(readablePhone(phone));
   await payButton(page);
   await expectNoAxeViolations(page, at("checkout, signed in, a saved address chosen"));
 

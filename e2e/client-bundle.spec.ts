@@ -29,14 +29,14 @@ test("the client JavaScript holds neither PAY_CLIENT_SECRET nor PAY_WEBHOOK_SECR
   expect(leaks).toEqual([]);
 });
 
-test("the client JavaScript holds neither ADMIN_PASSWORD nor ADMIN_SESSION_SECRET", () => {
+test("the client JavaScript holds none of ADMIN_PASSWORD, ADMIN_SESSION_SECRET and BETTER_AUTH_SECRET", () => {
   test.skip(process.env.E2E_SKIP_BUILD === "1", "E2E_SKIP_BUILD=1: the build is not this run's");
-  const { adminPassword, adminSessionSecret } = readE2eServerEnvironment();
+  const { adminPassword, adminSessionSecret, shopperSessionSecret } = readE2eServerEnvironment();
   const scripts = readdirSync(staticDir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
   expect(scripts.length, "client scripts in .next/static").toBeGreaterThan(0);
   const leaks = scripts.filter((file) => {
     const text = readFileSync(path.join(staticDir, file), "utf8");
-    return text.includes(adminPassword) || text.includes(adminSessionSecret);
+    return [adminPassword, adminSessionSecret, shopperSessionSecret].some((secret) => text.includes(secret));
   });
   expect(leaks).toEqual([]);
 });

@@ -41,6 +41,7 @@ runE2eServer({
       databaseUrl: shop.databaseUrl,
       adminPassword: shop.appEnv.ADMIN_PASSWORD!,
       adminSessionSecret: shop.appEnv.ADMIN_SESSION_SECRET!,
+      shopperSessionSecret: shop.appEnv.BETTER_AUTH_SECRET!,
     };
     mkdirSync(path.dirname(E2E_ENVIRONMENT_FILE), { recursive: true });
     writeFileSync(E2E_ENVIRONMENT_FILE, `${JSON.stringify(environment, null, 2)}\n`);

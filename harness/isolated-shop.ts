@@ -116,6 +116,7 @@ function appEnvOf(options: IsolatedShopOptions, databaseUrl: string, payEnv: Rec
     BETTER_AUTH_SECRET: randomBytes(32).toString("base64url"),
     SIGN_IN_CODES_PER_PHONE_PER_HOUR: "0",
     SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: "0",
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: "0",
   };
 }
 

@@ -28,6 +28,8 @@ export interface E2eServerEnvironment {
   adminPassword: string;
   /** Its ADMIN_SESSION_SECRET, random for the run too: the client-bundle test looks for it. */
   adminSessionSecret: string;
+  /** Its BETTER_AUTH_SECRET (shoppers' sessions), random for the run: the client-bundle test looks for it too. */
+  shopperSessionSecret: string;
 }
 
 /** The shop's SHOP_WHATSAPP in the browser tests (harness/e2e-shop.ts), so its WhatsApp links show. */

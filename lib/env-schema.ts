@@ -221,7 +221,10 @@ const shape = {
   /** Sign-in codes sent to one phone per hour, from any addresses; 0 turns the limit off. */
   SIGN_IN_CODES_PER_PHONE_PER_HOUR: wholeNumber("codes").min(0).default(5),
   /** Sign-in codes requested from one client address per hour, for any phones; 0 turns the limit off. */
-  SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: wholeNumber("codes").min(0).default(20),
+  // Generous: Angola's mobile networks put many phones behind one address (carrier-grade NAT).
+  SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: wholeNumber("codes").min(0).default(60),
+  /** Requests to the sign-in's code endpoints per client address per minute (better-auth's limiter); 0 turns it off. */
+  RATE_LIMIT_SIGN_IN_PER_MINUTE: wholeNumber("requests").min(0).default(30),
   /**
    * Self-hosted behind reverse proxies: how many of them append to X-Forwarded-For (1 for one
    * nginx or load balancer). 0 (the default): forwarded headers are ignored, the TCP peer counts.
@@ -438,6 +441,7 @@ export const DEFAULTED = new Set([
   "BETTER_AUTH_SECRET",
   "SIGN_IN_CODES_PER_PHONE_PER_HOUR",
   "SIGN_IN_CODES_PER_ADDRESS_PER_HOUR",
+  "RATE_LIMIT_SIGN_IN_PER_MINUTE",
   "TRUST_PROXY",
   "SHOP_WHATSAPP",
   "SHOP_LEGAL_NAME",

@@ -111,6 +111,8 @@ export interface Env {
     codesPerPhonePerHour: number;
     /** Sign-in codes per client address per hour; 0: no limit. */
     codesPerAddressPerHour: number;
+    /** Requests to the code endpoints per client address per minute; 0: no limit. */
+    requestsPerMinute: number;
   };
   shop: {
     /** SHOP_WHATSAPP's digits (country code first, no +), for wa.me links; null: no links. */
@@ -277,6 +279,7 @@ function accountsOf(e: z.output<typeof schema>, source: Source): Pick<Env, "acco
       secret,
       codesPerPhonePerHour: e.SIGN_IN_CODES_PER_PHONE_PER_HOUR,
       codesPerAddressPerHour: e.SIGN_IN_CODES_PER_ADDRESS_PER_HOUR,
+      requestsPerMinute: e.RATE_LIMIT_SIGN_IN_PER_MINUTE,
     },
   };
 }

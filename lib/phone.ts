@@ -92,11 +92,8 @@ export function phoneDigitForms(key: string): string[] {
 }
 
 /**
- * A phone's key (or any form of it) as people read it: an Angolan number with its country code
- * and in threes, `+244 923 456 789`; another country's as its key, `+351912345678` (where its
- * country code ends cannot be told from the digits alone, so no grouping is guessed).
+ * A phone's key as people read it: an Angolan number with its country code and in threes
+ * (`+244 923 456 789`), any other as its key (`+351912345678`).
  */
-export function phoneForReading(phone: string): string {
-  const key = phoneKey(phone);
-  return isAngolanKey(key) ? `+${ANGOLA_CODE} ${key.replace(/^(\d{3})(\d{3})(\d{3})$/, "$1 $2 $3")}` : key;
-}
+export const readablePhone = (key: string) =>
+  isAngolanKey(key) ? `+${ANGOLA_CODE} ${key.slice(0, 3)} ${key.slice(3, 6)} ${key.slice(6)}` : key;

@@ -2,7 +2,7 @@
 
 import { ShopLink } from "@/components/ui/shop-link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useState, useSyncExternalStore } from "react";
 import type { Lang } from "@/lib/i18n/languages";
 import { storefrontTexts } from "@/lib/i18n/storefront-texts";
 
@@ -14,6 +14,27 @@ const CART_CHANGED = "shop:cart-changed";
  */
 export function refreshHeaderCartCount(): void {
   window.dispatchEvent(new Event(CART_CHANGED));
+}
+
+/** What GET /api/cart last answered this page: the cart's count and whether a shopper is signed in. */
+interface HeaderState {
+  itemCount: number;
+  signedIn: boolean;
+}
+
+// One answer for both of the header's islands (the cart's count, the account's link): the cart's
+// fetches it, the account's reads it here, so the header costs one request.
+let headerState: HeaderState | null = null;
+const headerListeners = new Set<() => void>();
+
+function publishHeaderState(state: HeaderState): void {
+  headerState = state;
+  for (const listener of headerListeners) listener();
+}
+
+function subscribeToHeaderState(listener: () => void): () => void {
+  headerListeners.add(listener);
+  return () => headerListeners.delete(listener);
 }
 
 /**
@@ -47,8 +68,10 @@ function LiveCartLink({ lang }: { lang: Lang }) {
     fetch("/api/cart", { cache: "no-store", signal: controller.signal })
       .then((response) => (response.ok ? response.json() : null))
       .then((body: unknown) => {
-        const itemCount = (body as { itemCount?: unknown } | null)?.itemCount;
-        if (Number.isInteger(itemCount)) setCount(itemCount as number);
+        const { itemCount, signedIn } = (body ?? {}) as { itemCount?: unknown; signedIn?: unknown };
+        if (!Number.isInteger(itemCount)) return;
+        setCount(itemCount as number);
+        publishHeaderState({ itemCount: itemCount as number, signedIn: signedIn === true });
       })
       // Offline or aborted: the badge keeps what it showed.
       .catch(() => {});
@@ -72,5 +95,38 @@ function CartLink({ lang, count }: { lang: Lang; count: number | null }) {
       </span>
       {count === null ? null : <span className="sr-only">{t.shop.cartUnit(count)}</span>}
     </ShopLink>
+  );
+}
+
+/**
+ * The header's way to the shopper's orders and account: "Encomendas" (this browser's orders) and
+ * "Entrar" (the sign-in) until GET /api/cart, which the cart's count fetches, says a shopper is
+ * signed in; then "A minha conta" alone, whose page lists every order of the phone (and links to
+ * this browser's), which keeps the header on one line at a phone's width. No request of its own,
+ * and nothing that makes a cached page depend on who looks at it.
+ */
+export function HeaderAccountLinks({ lang }: { lang: Lang }) {
+  const state = useSyncExternalStore(
+    subscribeToHeaderState,
+    () => headerState,
+    () => null,
+  );
+  const t = storefrontTexts(lang);
+  const look = "text-sm font-medium text-stone-700 hover:underline";
+  if (state?.signedIn)
+    return (
+      <ShopLink href="/account" data-testid="header-account" className={look}>
+        {t.shop.myAccount}
+      </ShopLink>
+    );
+  return (
+    <>
+      <ShopLink href="/orders" className={look}>
+        {t.shop.myOrders}
+      </ShopLink>
+      <ShopLink href="/account/sign-in" data-testid="header-account" className={look}>
+        {t.shop.signIn}
+      </ShopLink>
+    </>
   );
 }

@@ -15,6 +15,7 @@ import {
 } from "@/components/checkout/delivery-address";
 import { ShopLink } from "@/components/ui/shop-link";
 import { MAX_SAVED_ADDRESSES } from "@/lib/accounts/address-rules";
+import { DEFAULT_PROVINCE } from "@/lib/checkout/address-fields";
 import { deliveryAddressSchema } from "@/lib/checkout/checkout-rules";
 import { customerSchema } from "@/lib/orders/customer-rules";
 import { NOT_A_NAME } from "@/lib/orders/customer-name-rules";
@@ -111,7 +112,7 @@ export function CheckoutForm({
   const [addressChoice, setAddressChoice] = useState(preferred?.id ?? NEW_ADDRESS);
   const [keepAddress, setKeepAddress] = useState(false);
   const [address, setAddress] = useState<TypedAddress>({
-    province: "Luanda",
+    province: DEFAULT_PROVINCE,
     municipality: "",
     neighbourhood: "",
     street: "",

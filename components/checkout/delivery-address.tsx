@@ -1,5 +1,6 @@
 "use client";
 
+import { ADDRESS_AUTOCOMPLETE, ADDRESS_FIELDS, type AddressField } from "@/lib/checkout/address-fields";
 import { ADDRESS_LIMITS, deliveryAddressSchema, type DeliveryAddress } from "@/lib/checkout/checkout-rules";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 
@@ -14,7 +15,7 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 export type CheckoutSavedAddress = DeliveryAddress & { id: string; isDefault: boolean };
 
 export interface CheckoutAccount {
-  /** The verified phone, as people read it (lib/phone.ts phoneForReading): shown, never an input. */
+  /** The verified phone, as people read it (lib/phone.ts readablePhone): shown, never an input. */
   phone: string;
   name: string;
   email: string | null;
@@ -25,16 +26,8 @@ export interface CheckoutAccount {
   canSaveAddress: boolean;
 }
 
-export type AddressField = keyof typeof ADDRESS_LIMITS;
+export type { AddressField };
 export type TypedAddress = Record<AddressField, string>;
-const ADDRESS_FIELDS: AddressField[] = ["province", "municipality", "neighbourhood", "street", "reference"];
-const ADDRESS_AUTOCOMPLETE: Record<AddressField, string> = {
-  province: "address-level1",
-  municipality: "address-level2",
-  neighbourhood: "address-level3",
-  street: "street-address",
-  reference: "off",
-};
 
 /** The choice of typing an address rather than using a saved one. */
 export const NEW_ADDRESS = "new";

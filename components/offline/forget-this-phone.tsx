@@ -2,26 +2,21 @@
 
 import { useEffect, useRef, useState } from "react";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { isShopCache, KEEP_OFFLINE_PAGE_FILES } from "@/lib/offline/offline-rules";
+import { forgetKeptPages, keepOfflinePageFiles } from "@/components/offline/clear-kept-pages";
 
 /**
  * "Esquecer este telefone", on the offline page and the shopper's order pages: after a
  * confirmation, deletes every cache of the shop's service worker in this browser (the order
- * pages it kept, the built files), then asks the server to expire the shopper and cart cookies
- * (app/api/shopper/forget/route.ts), so that a shared phone no longer opens, lists or holds this
- * shopper's orders. The caches are deleted by the page itself, so it works with the worker or
+ * pages it kept, the built files: ./clear-kept-pages.ts), then asks the server to expire the
+ * shopper and cart cookies (app/api/shopper/forget/route.ts), so that a shared phone no longer
+ * opens, lists or holds this shopper's orders. The caches are deleted by the page itself, so it works with the worker or
  * without it, and offline (the cookies then wait for the connection, and the text says so). The
  * worker stays: it keeps an order page again only when this browser opens one.
  */
 
 type ForgetTexts = Dictionary["offline"]["forget"];
 
-/** Sent on window once the kept pages are gone, for the offline page's list (./kept-order-pages.tsx). */
-export const KEPT_PAGES_FORGOTTEN = "shop:kept-pages-forgotten";
-
 const FORGET_PATH = "/api/shopper/forget";
-/** How long the worker gets to keep the offline page's files again before the shopper is told it is done. */
-const WORKER_ANSWER_MS = 5_000;
 
 type Outcome = "done" | "doneOffline" | "failed";
 
@@ -89,11 +84,10 @@ export function ForgetThisPhone({ texts }: { texts: ForgetTexts }) {
 
 async function forgetThisPhone(): Promise<Outcome> {
   try {
-    await deleteShopCaches();
+    await forgetKeptPages();
   } catch {
     return "failed";
   }
-  window.dispatchEvent(new Event(KEPT_PAGES_FORGOTTEN));
   const [cookiesForgotten] = await Promise.all([
     fetch(FORGET_PATH, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }).then(
       (response) => response.ok,
@@ -102,28 +96,4 @@ async function forgetThisPhone(): Promise<Outcome> {
     keepOfflinePageFiles(),
   ]);
   return cookiesForgotten ? "done" : "doneOffline";
-}
-
-/** Every cache of the shop's worker (lib/offline/offline-rules.ts, isShopCache), whether a worker runs or not. */
-async function deleteShopCaches(): Promise<void> {
-  if (!("caches" in window)) return;
-  for (const name of await caches.keys()) {
-    if (isShopCache(name)) await caches.delete(name);
-  }
-}
-
-/** Asks the worker, if there is one, to keep the offline page's built files again; resolves when it has, or gives up. */
-async function keepOfflinePageFiles(): Promise<void> {
-  const worker = "serviceWorker" in navigator ? (await navigator.serviceWorker.getRegistration())?.active : undefined;
-  if (!worker) return;
-  const channel = new MessageChannel();
-  await new Promise<void>((resolve) => {
-    const timer = window.setTimeout(resolve, WORKER_ANSWER_MS);
-    channel.port1.onmessage = () => {
-      window.clearTimeout(timer);
-      resolve();
-    };
-    worker.postMessage({ type: KEEP_OFFLINE_PAGE_FILES }, [channel.port2]);
-  });
-  channel.port1.close();
 }

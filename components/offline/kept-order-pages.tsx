@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { luandaDayAndTime } from "@/lib/luanda-time";
 import { keptUntil, ORDER_PAGES_CACHE, orderPageOf, type OrderPageKind } from "@/lib/offline/offline-rules";
 import { shortOrderId } from "@/lib/orders/order-number";
-import { KEPT_PAGES_FORGOTTEN } from "@/components/offline/forget-this-phone";
+import { KEPT_PAGES_FORGOTTEN } from "@/components/offline/clear-kept-pages";
 import { fillSlot, type KeptOrderPagesTexts } from "@/components/offline/kept-order-texts";
 
 /**

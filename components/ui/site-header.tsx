@@ -1,11 +1,12 @@
 import { ShopLink } from "@/components/ui/shop-link";
-import { HeaderCartCount } from "@/components/cart/header-cart-count";
+import { HeaderAccountLinks, HeaderCartCount } from "@/components/cart/header-cart-count";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { LANGS, type Lang } from "@/lib/i18n/languages";
 
 /**
  * The header of every shop page: the shop's name, the search form, the language switch, the
- * shopper's orders, the cart with its count, and the top categories.
+ * shopper's orders or account (an island: components/cart/header-cart-count.tsx), the cart with
+ * its count, and the top categories.
  */
 export function SiteHeader({
   t,
@@ -55,7 +56,7 @@ export function SiteHeader({
             {t.browse.searchButton}
           </button>
         </form>
-        <div className="flex items-center gap-4">
+        <div className="flex items-center gap-3">
           <form action={setLanguage} className="flex items-center gap-1 text-sm">
             <span className="sr-only">{t.shop.language}</span>
             {LANGS.map((code) => (
@@ -74,9 +75,7 @@ export function SiteHeader({
               </button>
             ))}
           </form>
-          <ShopLink href="/orders" className="text-sm font-medium text-stone-700 hover:underline">
-            {t.shop.myOrders}
-          </ShopLink>
+          <HeaderAccountLinks lang={lang} />
           <HeaderCartCount lang={lang} />
         </div>
       </nav>

@@ -186,3 +186,20 @@ async function todaysPrices(db: Pick<Database, "productVariant">, variantIds: st
   });
   return new Map(variants.map((variant) => [variant.id, variant.priceAoa]));
 }
+
+/**
+ * The names of the order `externalTransactionId`'s lines, as "Comprar de novo" says them (the
+ * product's name with the variant's values): what the cart's notice of it may name
+ * (lib/accounts/bought-again-notice.ts). Product names are the shop's, not the shopper's: none for an unknown order.
+ */
+export async function orderLineNames(
+  db: Pick<Database, "$queryRaw">,
+  externalTransactionId: string,
+): Promise<string[]> {
+  if (!EXTERNAL_TRANSACTION_ID.test(externalTransactionId)) return [];
+  const lines = await db.$queryRaw<{ productName: string; variantTitle: string }[]>(Prisma.sql`
+SELECT l.product_name AS "productName", l.variant_title AS "variantTitle"
+FROM orders o JOIN order_lines l ON l.order_id = o.id
+WHERE o.external_transaction_id = ${externalTransactionId}`);
+  return lines.map((line) => lineName(line.productName, line.variantTitle));
+}

@@ -19,7 +19,7 @@ export interface SignedInShopper {
 
 export async function signedInShopper(headers: Headers): Promise<SignedInShopper | null> {
   const auth = shopperAuth();
-  if (!auth || !headers.get("cookie")) return null;
+  if (!auth || !mayHoldSession(headers)) return null;
   const session = await auth.api.getSession({ headers });
   if (!session) return null;
   return shopperOf(session.user);
@@ -34,11 +34,17 @@ export async function signedInShopperRefreshing(
   headers: Headers,
 ): Promise<{ shopper: SignedInShopper | null; setCookies: string[] }> {
   const auth = shopperAuth();
-  if (!auth || !headers.get("cookie")) return { shopper: null, setCookies: [] };
+  if (!auth || !mayHoldSession(headers)) return { shopper: null, setCookies: [] };
   const { headers: answered, response } = await auth.api.getSession({ headers, returnHeaders: true });
   const setCookies = answered.getSetCookie();
   return { shopper: response ? shopperOf(response.user) : null, setCookies };
 }
+
+/**
+ * Whether a request carries a session cookie at all: the header asks on every page, and most of
+ * those who ask are not signed in; they cost no more than reading their cookie header.
+ */
+const mayHoldSession = (headers: Headers) => headers.get("cookie")?.includes("session_token=") ?? false;
 
 type SessionUser = { id: string; phoneNumber?: string | null; name: string; contactEmail?: unknown; nif?: unknown };
 
@@ -52,4 +58,37 @@ function shopperOf(user: SessionUser): SignedInShopper | null {
     contactEmail: typeof user.contactEmail === "string" ? user.contactEmail : null,
     nif: typeof user.nif === "string" ? user.nif : null,
   };
+}
+
+/** A cookie as a response sets it (Next's `response.cookies.set`). */
+export interface ExpiredCookie {
+  name: string;
+  value: "";
+  path: string;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: "lax";
+  maxAge: 0;
+}
+
+/**
+ * The session's cookies, expired, under the names better-auth gives them (`shop.session_token`,
+ * `__Secure-shop.session_token` over https, and its companions): what a response that ends the
+ * session outside better-auth's own endpoints sends (the account deleted). None while accounts are off.
+ */
+export async function expiredSessionCookies(): Promise<ExpiredCookie[]> {
+  const auth = shopperAuth();
+  if (!auth) return [];
+  const { authCookies } = await auth.$context;
+  return [authCookies.sessionToken, authCookies.sessionData, authCookies.dontRememberToken].map(
+    ({ name, attributes }) => ({
+      name,
+      value: "",
+      path: attributes.path ?? "/",
+      httpOnly: true,
+      secure: attributes.secure === true,
+      sameSite: "lax",
+      maxAge: 0,
+    }),
+  );
 }

@@ -59,6 +59,7 @@ export function shopperAuth(): ShopperAuth | undefined {
           limits: {
             perPhonePerHour: env.accounts.codesPerPhonePerHour,
             perAddressPerHour: env.accounts.codesPerAddressPerHour,
+            requestsPerMinute: env.accounts.requestsPerMinute,
           },
           rateLimits: appRateLimits(),
         })

@@ -100,8 +100,12 @@ export async function deleteShopper(
       Prisma.sql`DELETE FROM shoppers WHERE id = ${shopperId} RETURNING phone_number AS "phoneNumber"`,
     );
     if (!deleted) return noShopper();
-    if (deleted.phoneNumber)
+    if (deleted.phoneNumber) {
       await tx.shopperVerification.deleteMany({ where: { identifier: { in: codeIdentifiers(deleted.phoneNumber) } } });
+      // The sign-in codes sent to the phone were the account's only: they go with it. Other
+      // messages (none today) would be the shop's records, like its orders.
+      await tx.message.deleteMany({ where: { recipient: deleted.phoneNumber, purpose: "sign-in-code" } });
+    }
     return { ok: true as const };
   });
 }

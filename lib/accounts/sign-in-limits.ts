@@ -21,6 +21,11 @@ export interface SignInCodeLimits {
   perPhonePerHour: number;
   /** 0: no limit. */
   perAddressPerHour: number;
+  /**
+   * Requests to the code endpoints (asking for a code, checking one) per client address per
+   * minute, counted by better-auth's own limiter; 0: no limit.
+   */
+  requestsPerMinute: number;
 }
 
 const HOUR_SECONDS = 3600;

@@ -8,6 +8,7 @@ import { flashOf, flashQuery, type FlashParams, type PageQuery } from "../flash"
  * The outcome of a cart form, carried to the next page in its query (`?notice=added`,
  * `?notice=capped&quantity=4`, `?notice=cart_locked`, through lib/flash.ts), so the forms work
  * without JavaScript. Whatever arrives in the query is checked against this list before it is shown.
+ * "Comprar de novo" tells the cart page what it did the same way (lib/accounts/bought-again-notice.ts).
  */
 
 const SUCCESS = ["added", "updated", "removed", "capped", "limited"] as const;

@@ -1,8 +1,9 @@
 import { isShopOrigin } from "./same-origin";
 
 /**
- * Where the sign-in sends the owner back to after a session ended under a form: a page of the
- * back office on this shop, as a relative path, never anywhere else (no open redirect). Pure.
+ * Where a sign-in sends its visitor back to, as a relative path of this shop, never anywhere else
+ * (no open redirect): the owner to a page of the back office after a session ended under a form,
+ * a shopper to a page of the shop (`?next=` of /account/sign-in). Pure.
  */
 
 /** The longest path kept: an address bar's worth, well inside any server's limit. */
@@ -27,6 +28,22 @@ export function safeAdminPath(value: unknown): string | undefined {
   const url = new URL(value, BASE);
   const path = `${url.pathname}${url.search}`;
   return url.origin === BASE && /^\/admin(?:\/|$)/.test(url.pathname) && path === value ? value : undefined;
+}
+
+/**
+ * `value` when it is a page of the shop a shopper may be sent back to after signing in (a path
+ * with a query, no fragment, written as the URL parser writes it), never the back office or the
+ * API; `fallback` for anything else: another origin, `//host`, a backslash, control characters,
+ * `..`, an encoding the parser would change.
+ */
+export function safeShopPath(value: unknown, fallback: string): string {
+  if (typeof value !== "string" || value.length > MAX_PATH_LENGTH) return fallback;
+  if (!value.startsWith("/") || /[\\\u0000-\u001f\u007f]/.test(value)) return fallback;
+  if (!URL.canParse(value, BASE)) return fallback;
+  const url = new URL(value, BASE);
+  const path = `${url.pathname}${url.search}`;
+  if (url.origin !== BASE || path !== value || /^\/(?:admin|api)(?:\/|$)/.test(url.pathname)) return fallback;
+  return value;
 }
 
 /**

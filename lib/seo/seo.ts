@@ -288,8 +288,8 @@ export function productSitemapEntry(
   };
 }
 
-/** Paths no crawler needs: the back office, the API, and each shopper's own cart, checkout and orders. */
-export const ROBOTS_DISALLOW = ["/admin", "/api", "/checkout", "/cart", "/orders"] as const;
+/** Paths no crawler needs: the back office, the API, and each shopper's own cart, checkout, orders and account. */
+export const ROBOTS_DISALLOW = ["/admin", "/api", "/checkout", "/cart", "/orders", "/account"] as const;
 
 /**
  * Everything else may be crawled, uploaded product images included: they are served under

@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { orderLogRef } from "@/lib/log";
@@ -92,5 +93,36 @@ describe("the logs", () => {
     });
     expect(printed[0]).not.toContain(EMAIL);
     expect(printed[0]).not.toContain(order);
+  });
+
+  it("of a sign-in by phone (a code asked for, a wrong one, the right one, a sign-out) carry neither the phone nor a code", async () => {
+    const { POST } = await import("@/app/api/auth/[...all]/route");
+    const phone = `9${String(Date.now()).slice(-8)}`;
+    const printed = capturePrinted();
+    const post = (path: string, body: unknown, cookie?: string) =>
+      POST(
+        new NextRequest(`http://localhost:3000/api/auth${path}`, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            Origin: "http://localhost:3000",
+            ...(cookie ? { Cookie: cookie } : {}),
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+    expect((await post("/phone-number/send-otp", { phoneNumber: `+244 ${phone}` })).status).toBe(200);
+    const sent = await db().message.findFirstOrThrow({ where: { recipient: phone }, orderBy: { createdAt: "desc" } });
+    const code = /\b([0-9]{6})\b/.exec(sent.body)![1]!;
+    const wrong = code === "000000" ? "111111" : "000000";
+    expect((await post("/phone-number/verify", { phoneNumber: phone, code: wrong })).status).toBe(400);
+    const signedIn = await post("/phone-number/verify", { phoneNumber: phone, code });
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.getSetCookie()[0]!.split(";")[0]!;
+    expect((await post("/sign-out", {}, cookie)).status).toBe(200);
+    const all = printed.join("\n");
+    expect(all).not.toContain(phone);
+    expect(all).not.toContain(code);
+    expect(all).not.toContain(wrong);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, getDatabaseEnv, parseEnv } from "@/lib/env";
+import { DEVELOPMENT_AUTH_SECRET, EnvError, getDatabaseEnv, parseEnv } from "@/lib/env";
 
 const valid = {
   PAY_PUBLISHABLE_KEY: "pk_test_3f2b8c1e-5d4a-4f6b-9c2d-1a2b3c4d5e6f",
@@ -473,6 +473,55 @@ describe("parseEnv", () => {
     it("never puts the auth token in an error message", () => {
       const { message } = problemsOf({ ...valid, ...twilio, TWILIO_ACCOUNT_SID: "wrong", MESSAGES_CHANNEL: "fax" });
       expect(message).not.toContain(twilio.TWILIO_AUTH_TOKEN);
+    });
+  });
+
+  describe("shoppers' accounts: BETTER_AUTH_SECRET and the limits on sign-in codes", () => {
+    const secret = "k".repeat(32);
+    const production = {
+      ...valid,
+      NODE_ENV: "production",
+      APP_URL: "https://loja.example.ao",
+      MESSAGES_PROVIDER: "outbox",
+    };
+
+    it("signs sessions with BETTER_AUTH_SECRET, and with a fixed key of its own outside production", () => {
+      expect(parseEnv({ ...valid, BETTER_AUTH_SECRET: secret }).accounts?.secret).toBe(secret);
+      expect(parseEnv(valid).accounts?.secret).toBe(DEVELOPMENT_AUTH_SECRET);
+      expect(parseEnv({ ...valid, BETTER_AUTH_SECRET: "" }).accounts?.secret).toBe(DEVELOPMENT_AUTH_SECRET);
+    });
+
+    it("turns accounts off in production without it, says so, and starts", () => {
+      const env = parseEnv(production);
+      expect(env.accounts).toBeUndefined();
+      expect(env.warnings.join()).toMatch(/BETTER_AUTH_SECRET is unset/);
+      const on = parseEnv({ ...production, BETTER_AUTH_SECRET: secret });
+      expect(on.accounts?.secret).toBe(secret);
+      expect(on.warnings.join()).not.toContain(secret);
+    });
+
+    it("refuses a short key, without quoting it", () => {
+      const { problems, message } = problemsOf({ ...valid, BETTER_AUTH_SECRET: "short-key" });
+      expect(problems).toEqual([{ variable: "BETTER_AUTH_SECRET", message: expect.stringMatching(/32/) }]);
+      expect(message).not.toContain("short-key");
+    });
+
+    it("limits codes per phone, per address and requests per minute, each 0 to turn it off", () => {
+      expect(parseEnv(valid).accounts).toMatchObject({
+        codesPerPhonePerHour: 5,
+        codesPerAddressPerHour: 60,
+        requestsPerMinute: 30,
+      });
+      const off = parseEnv({
+        ...valid,
+        SIGN_IN_CODES_PER_PHONE_PER_HOUR: "0",
+        SIGN_IN_CODES_PER_ADDRESS_PER_HOUR: "0",
+        RATE_LIMIT_SIGN_IN_PER_MINUTE: "0",
+      });
+      expect(off.accounts).toMatchObject({ codesPerPhonePerHour: 0, codesPerAddressPerHour: 0, requestsPerMinute: 0 });
+      expect(problemsOf({ ...valid, SIGN_IN_CODES_PER_PHONE_PER_HOUR: "-1" }).problems[0]?.variable).toBe(
+        "SIGN_IN_CODES_PER_PHONE_PER_HOUR",
+      );
     });
   });
 

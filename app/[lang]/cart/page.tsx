@@ -4,9 +4,12 @@ import { ShopLink } from "@/components/ui/shop-link";
 import { CartPromo } from "@/components/cart/cart-promo";
 import type { ReactNode } from "react";
 import { removeLineAction, setLineQuantityAction } from "@/app/actions/cart";
+import { BoughtAgainNotice } from "@/components/cart/bought-again-notice";
 import { CartNotice } from "@/components/cart/cart-notice";
 import { CartReopenWatcher } from "@/components/cart/cart-reopen-watcher";
 import { ProductImage } from "@/components/catalog/product-image";
+import { boughtAgainShown, readBoughtAgainNotice } from "@/lib/accounts/bought-again-notice";
+import { orderLineNames } from "@/lib/accounts/buy-again";
 import { getCart, type CartLine, type CartView } from "@/lib/cart/cart";
 import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
 import type { Lang } from "@/lib/i18n/languages";
@@ -36,6 +39,9 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
   const cancelledId =
     typeof query.cancelled === "string" && EXTERNAL_TRANSACTION_ID.test(query.cancelled) ? query.cancelled : undefined;
   const cancelledOrder = cancelledId ? await getOrderSummary(db(), cancelledId) : null;
+  // "Comprar de novo" came here (POST /api/account/buy-again): its notice names only the order's own lines.
+  const boughtAgain = readBoughtAgainNotice(query);
+  const boughtAgainNotice = boughtAgain && boughtAgainShown(boughtAgain, await orderLineNames(db(), boughtAgain.order));
   const holdsThisCart = cart?.status === "LOCKED" && cancelledOrder?.cartId === cart.id;
   // The SDK also calls onCancel when the shopper just closes the popup: the order is then still
   // PEN and payable, so the shopper is offered to go on paying rather than told it was cancelled.
@@ -59,6 +65,7 @@ export default async function CartPage({ searchParams }: { searchParams: Promise
         {t.cart.title}
       </h1>
       <CartNotice lang={lang} />
+      {boughtAgainNotice && <BoughtAgainNotice t={t} notice={boughtAgainNotice} />}
 
       {notCompleted ? (
         <PaymentNotice

@@ -13,6 +13,9 @@ export const storefrontTexts: typeof pt = {
     mainNavigation: "Main navigation",
     cart: "Cart",
     myOrders: "Orders",
+    /** The header's way into the account (components/cart/header-cart-count.tsx): signed out, then signed in. */
+    signIn: "Sign in",
+    myAccount: "My account",
     cartUnit: (count: number) => (count === 1 ? "item" : "items"),
     language: "Language",
     languageNames: { pt: "Português", en: "English" },

@@ -12,6 +12,9 @@ export const storefrontTexts = {
     mainNavigation: "Navegação principal",
     cart: "Carrinho",
     myOrders: "Encomendas",
+    /** The header's way into the account (components/cart/header-cart-count.tsx): signed out, then signed in. */
+    signIn: "Entrar",
+    myAccount: "A minha conta",
     /** After the cart link's visible count, for screen readers: "Carrinho 1 artigo". */
     cartUnit: (count: number): string => (count === 1 ? "artigo" : "artigos"),
     language: "Idioma",

@@ -81,7 +81,7 @@ describe("updateShopperProfile", () => {
 });
 
 describe("deleteShopper", () => {
-  it("deletes the account, its sessions, logins, addresses and pending codes; its orders stay", async () => {
+  it("deletes the account, its sessions, logins, addresses, pending codes and the codes sent to it; its orders stay", async () => {
     const shopper = await insertTestShopper(db());
     const other = await insertTestShopper(db());
     const phone = shopper.phoneNumber!;
@@ -120,8 +120,21 @@ describe("deleteShopper", () => {
         customerPhone: `+244 ${phone}`,
       },
     });
+    const sentCode = (recipient: string) => ({
+      recipient,
+      channel: "sms",
+      purpose: "sign-in-code",
+      body: "123456 é o seu código",
+      provider: "outbox",
+      status: "sent",
+    });
+    await db().message.createMany({ data: [sentCode(phone), sentCode(other.phoneNumber!)] });
 
     expect(await deleteShopper(db(), shopper.id)).toEqual({ ok: true });
+
+    // The codes sent to its phone go with it; another phone's stay.
+    expect(await db().message.count({ where: { recipient: phone } })).toBe(0);
+    expect(await db().message.count({ where: { recipient: other.phoneNumber! } })).toBe(1);
 
     expect(await db().shopper.findUnique({ where: { id: shopper.id } })).toBeNull();
     expect(await db().shopperSession.count({ where: { shopperId: shopper.id } })).toBe(0);

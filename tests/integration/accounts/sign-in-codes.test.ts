@@ -33,7 +33,7 @@ function shopWith(limits: Partial<SignInCodeLimits> = {}, appUrl = APP_URL) {
     sendCode: async ({ phoneKey, code }) => {
       sent.push({ phoneKey, code });
     },
-    limits: { perPhonePerHour: 0, perAddressPerHour: 0, ...limits },
+    limits: { perPhonePerHour: 0, perAddressPerHour: 0, requestsPerMinute: 0, ...limits },
     rateLimits: createRateLimits(pool),
   });
   return { auth, sent, appUrl };
@@ -42,13 +42,18 @@ function shopWith(limits: Partial<SignInCodeLimits> = {}, appUrl = APP_URL) {
 type Shop = ReturnType<typeof shopWith>;
 
 /** A POST to one of better-auth's endpoints as the shop's route hands it on. */
-async function post(shop: Shop, path: string, body: unknown, options: { address?: string; cookie?: string } = {}) {
+async function post(
+  shop: Shop,
+  path: string,
+  body: unknown,
+  options: { address?: string; cookie?: string; origin?: string } = {},
+) {
   const response = await shop.auth.handler(
     new Request(`${shop.appUrl}/api/auth${path}`, {
       method: "POST",
       headers: {
         "Content-Type": "application/json",
-        Origin: shop.appUrl,
+        Origin: options.origin ?? shop.appUrl,
         [CLIENT_ADDRESS_HEADER]: options.address ?? newAddress(),
         ...(options.cookie ? { Cookie: options.cookie } : {}),
       },
@@ -198,6 +203,18 @@ describe("limits on codes", () => {
     expect((await post(shop, "/phone-number/send-otp", { phoneNumber: phone })).status).toBe(429);
   });
 
+  it("lets better-auth's limiter count requests to the code endpoints per address, in the database", async () => {
+    const shop = shopWith({ requestsPerMinute: 3 });
+    const address = newAddress();
+    const answers = [];
+    for (let i = 0; i < 4; i++)
+      answers.push(await post(shop, "/phone-number/verify", { phoneNumber: newPhone(), code: "123456" }, { address }));
+    expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400, 429]);
+    expect(await db().authRateLimit.count({ where: { key: { startsWith: address } } })).toBe(1);
+    // Another address has its own allowance.
+    expect((await post(shop, "/phone-number/verify", { phoneNumber: newPhone(), code: "123456" })).status).toBe(400);
+  });
+
   it("sends one address no more than its allowance an hour, for any phones", async () => {
     const shop = shopWith({ perAddressPerHour: 2 });
     const address = newAddress();
@@ -227,6 +244,22 @@ describe("accounts and sessions", () => {
     // A second sign-in is the same account.
     expect((await signIn(shop, phone)).status).toBe(200);
     expect(await db().shopper.count({ where: { phoneNumber: phone } })).toBe(1);
+  });
+
+  it("takes a POST with cookies only from the shop's origin, or its other loopback names on this machine", async () => {
+    // better-auth checks the origin of a request that carries cookies (a browser's); the route
+    // refuses every cross-site POST besides (sign-in-route.test.ts).
+    const shop = shopWith();
+    const remote = shopWith({}, "https://loja.example.ao");
+    const send = (on: Shop, origin: string) =>
+      post(on, "/phone-number/send-otp", { phoneNumber: newPhone() }, { origin, cookie: "lang=pt" });
+    expect((await send(shop, "http://127.0.0.1:3000")).status).toBe(200);
+    expect((await send(shop, "http://127.0.0.1:4000")).status).toBe(403);
+    expect((await send(shop, "https://loja.example.ao")).status).toBe(403);
+    expect((await send(remote, "https://loja.example.ao")).status).toBe(200);
+    expect((await send(remote, "http://localhost:3000")).status).toBe(403);
+    expect(shop.sent).toHaveLength(1);
+    expect(remote.sent).toHaveLength(1);
   });
 
   it("names its cookie __Secure- over https", async () => {

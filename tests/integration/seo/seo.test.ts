@@ -129,7 +129,7 @@ describe("robots", () => {
     expect(result.sitemap).toEqual([`${appUrl()}/sitemap/0.xml`]);
     const rules = [result.rules].flat();
     expect(rules).toHaveLength(1);
-    expect(rules[0]!.disallow).toEqual(["/admin", "/api", "/checkout", "/cart", "/orders"]);
+    expect(rules[0]!.disallow).toEqual(["/admin", "/api", "/checkout", "/cart", "/orders", "/account"]);
   });
 });
 

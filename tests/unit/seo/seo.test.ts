@@ -303,7 +303,7 @@ describe("robotsRules", () => {
     expect(robots.rules).toEqual({
       userAgent: "*",
       allow: ["/", "/api/images/"],
-      disallow: ["/admin", "/api", "/checkout", "/cart", "/orders"],
+      disallow: ["/admin", "/api", "/checkout", "/cart", "/orders", "/account"],
     });
   });
 });

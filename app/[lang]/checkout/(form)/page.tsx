@@ -14,7 +14,7 @@ import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/http/request-lang";
 import { currentShopper } from "@/lib/http/shopper-session";
 import { formatAoa } from "@/lib/money";
-import { phoneForReading } from "@/lib/phone";
+import { readablePhone } from "@/lib/phone";
 import { PROMO_CODE_INPUT_MAX } from "@/lib/promotions/promo-code-rules";
 
 // Rendered per request (the cart's cookie, the CSP's nonce): reading who is signed in costs no cache.
@@ -102,7 +102,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
 async function checkoutAccount(shopper: SignedInShopper): Promise<CheckoutAccount> {
   const addresses = await listAddresses(db(), shopper.id);
   return {
-    phone: phoneForReading(shopper.phoneKey),
+    phone: readablePhone(shopper.phoneKey),
     name: shopper.name,
     email: shopper.contactEmail,
     nif: shopper.nif,
