@@ -1,20 +1,21 @@
 import { pt } from "../lib/i18n/dictionaries";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { expect, test } from "./support/fixtures";
+import { newPhoneKey, signInByPhone } from "./support/phone-sign-in";
 import { pickupDelivery } from "./support/shop";
 
 /**
  * Finding an order again: the browser that placed an order lists it under "As minhas
- * encomendas"; another device, which has none, finds it at /orders/lookup by the number the shop
- * shows and the phone given at checkout, written another way; a wrong phone is told only that
- * no such order was found, and the phone never goes into the address.
+ * encomendas", which offers the sign-in by phone for every order of the phone; another device,
+ * which has none, is sent by /orders/lookup to that sign-in, since an order's number and phone no
+ * longer open it (POST /api/orders/lookup answers 410, an old form is sent back to the page).
  */
 
-test("a shopper finds an order from this browser's list and from another device by number and phone", async ({
+test("a shopper finds an order from this browser's list, and another device is offered the sign-in by phone", async ({
   page,
   browser,
 }, testInfo) => {
-  // Three axe runs, each several seconds on a loaded machine.
+  // Four axe runs, each several seconds on a loaded machine.
   test.setTimeout(90_000);
   const products = (await (await page.request.get("/api/products")).json()) as { id: string; hasOptions: boolean }[];
   const product = products.find((candidate) => !candidate.hasOptions)!;
@@ -35,32 +36,50 @@ test("a shopper finds an order from this browser's list and from another device 
   await expect(page.getByRole("heading", { level: 1, name: pt.orders.title })).toBeVisible();
   const row = page.getByTestId("my-order").filter({ hasText: orderNumber });
   await expect(row).toHaveCount(1);
+  await expect(page.getByRole("link", { name: pt.orders.signInForAll })).toHaveAttribute(
+    "href",
+    "/account/sign-in?next=/account",
+  );
   await expectNoAxeViolations(page, `my orders (${testInfo.project.name})`);
   await row.getByRole("link", { name: orderNumber }).click();
   await expect(page).toHaveURL(new RegExp(`/orders/${externalTransactionId}$`));
 
-  // Another device: no cookie, so no list; the number and the phone find it.
+  // Another device: no cookie, so no list; the lookup offers the sign-in by phone, nothing else.
   const other = await browser.newContext();
   try {
     const device = await other.newPage();
     await device.goto("/orders");
     await expect(device.getByTestId("no-orders")).toBeVisible();
-    await device.getByRole("link", { name: pt.orders.lookupLink }).click();
+    await device.goto("/orders/lookup");
     await expect(device.getByRole("heading", { level: 1, name: pt.orders.lookupTitle })).toBeVisible();
+    await expect(device.getByText(pt.orders.lookupIntro)).toBeVisible();
+    await expect(device.getByRole("link", { name: pt.orders.signIn })).toHaveAttribute(
+      "href",
+      "/account/sign-in?next=/account",
+    );
+    await expect(device.getByRole("textbox")).toHaveCount(0);
     await expectNoAxeViolations(device, `order lookup (${testInfo.project.name})`);
 
-    await device.getByLabel(pt.orders.orderNumber).fill(orderNumber.toLowerCase());
-    await device.getByLabel(pt.orders.phone).fill("923000000");
-    await device.getByRole("button", { name: pt.orders.submit }).click();
-    await expect(device.getByTestId("lookup-error")).toHaveText(pt.orders.errors.not_found);
-    expect(device.url()).not.toContain("923");
-    await expect(device.getByLabel(pt.orders.orderNumber)).toHaveValue(orderNumber.toLowerCase());
-    await expectNoAxeViolations(device, `order lookup, not found (${testInfo.project.name})`);
+    // The number and the phone open nothing: 410 for a client, an old form back to the page.
+    const asked = await device.request.post("/api/orders/lookup", { data: { orderNumber, phone: "923 456 789" } });
+    expect(asked.status()).toBe(410);
+    expect(await asked.text()).not.toContain(externalTransactionId);
+    const posted = await device.request.post("/api/orders/lookup", {
+      form: { orderNumber, phone: "923 456 789" },
+      maxRedirects: 0,
+    });
+    expect(posted.status()).toBe(303);
+    expect(posted.headers().location).toBe("/orders/lookup");
 
-    await device.getByLabel(pt.orders.phone).fill("923 456 789");
-    await device.getByRole("button", { name: pt.orders.submit }).click();
-    await expect(device).toHaveURL(new RegExp(`/orders/${externalTransactionId}$`));
-    await expect(device.getByTestId("order-status")).toHaveAttribute("data-status", "PEN");
+    // Signed in, the pages point at the account instead.
+    await signInByPhone(device, newPhoneKey());
+    await device.reload();
+    await expect(device.getByText(pt.orders.signedIn)).toBeVisible();
+    await expect(device.getByRole("link", { name: pt.orders.accountLink })).toHaveAttribute("href", "/account");
+    await expectNoAxeViolations(device, `order lookup, signed in (${testInfo.project.name})`);
+    await device.goto("/orders");
+    await expect(device.getByRole("link", { name: pt.orders.accountLink })).toHaveAttribute("href", "/account");
+    await expect(device.getByRole("link", { name: pt.orders.signInForAll })).toHaveCount(0);
   } finally {
     await other.close();
   }

@@ -100,12 +100,10 @@ function appEnvOf(options: IsolatedShopOptions, databaseUrl: string, payEnv: Rec
     RATE_LIMIT_STATUS_REFRESH_PER_MINUTE: "0",
     RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE: "0",
     RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE: "0",
-    RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE: "0",
     RATE_LIMIT_PROMO_CHECK_PER_MINUTE: "0",
     MAX_OPEN_ORDERS_PER_SHOPPER: "0",
     MAX_OPEN_ORDERS_PER_ADDRESS: "0",
     MAX_REFERENCE_HOLDS: "0",
-    ORDER_LOOKUP_WRONG_PHONES: "0",
     // WhatsApp and SMS texts (sign-in codes) into the messages table, where the tests read them: a
     // production server (next start) sends none unless a provider is set (lib/messages/).
     MESSAGES_PROVIDER: "outbox",

@@ -194,15 +194,6 @@ const shape = {
    * over many addresses; 0 turns the cap off.
    */
   RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE: wholeNumber("requests").min(0).default(30),
-  /** Order lookups (/orders/lookup: number and phone) per client address per minute; 0 turns the limit off. */
-  RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE: wholeNumber("requests").min(0).default(10),
-  /**
-   * Wrong phones for one order number, from any addresses, before that number is locked for the
-   * rest of ORDER_LOOKUP_LOCKOUT_MINUTES (answered as an unknown number); 0 turns the lock-out off.
-   */
-  ORDER_LOOKUP_WRONG_PHONES: wholeNumber("guesses").min(0).default(5),
-  /** The window in which ORDER_LOOKUP_WRONG_PHONES are counted, from the first wrong phone. */
-  ORDER_LOOKUP_LOCKOUT_MINUTES: wholeNumber("minutes").min(1).max(1440).default(15),
   /** Promo code checks before paying (POST /api/cart/promo) per client address per minute; 0 turns the limit off. */
   RATE_LIMIT_PROMO_CHECK_PER_MINUTE: wholeNumber("requests").min(0).default(20),
   /**
@@ -444,9 +435,6 @@ export const DEFAULTED = new Set([
   "RATE_LIMIT_STATUS_REFRESH_PER_MINUTE",
   "RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE",
   "RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE",
-  "RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE",
-  "ORDER_LOOKUP_WRONG_PHONES",
-  "ORDER_LOOKUP_LOCKOUT_MINUTES",
   "RATE_LIMIT_PROMO_CHECK_PER_MINUTE",
   "ADMIN_PASSWORD",
   "ADMIN_SESSION_SECRET",

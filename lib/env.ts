@@ -97,10 +97,6 @@ export interface Env {
     adminSignInPerMinute: number;
     /** All addresses together. */
     adminSignInShopPerMinute: number;
-    orderLookupPerMinute: number;
-    /** Wrong phones per order number per window; 0: no lock-out. */
-    orderLookupWrongPhones: number;
-    orderLookupLockOutMinutes: number;
     promoCheckPerMinute: number;
   };
   /** The back office (/admin); undefined when ADMIN_PASSWORD is unset, and the back office is off. */
@@ -249,9 +245,6 @@ export function parseEnv(raw: Source): Env {
       statusRefreshPerMinute: e.RATE_LIMIT_STATUS_REFRESH_PER_MINUTE,
       adminSignInPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_PER_MINUTE,
       adminSignInShopPerMinute: e.RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE,
-      orderLookupPerMinute: e.RATE_LIMIT_ORDER_LOOKUP_PER_MINUTE,
-      orderLookupWrongPhones: e.ORDER_LOOKUP_WRONG_PHONES,
-      orderLookupLockOutMinutes: e.ORDER_LOOKUP_LOCKOUT_MINUTES,
       promoCheckPerMinute: e.RATE_LIMIT_PROMO_CHECK_PER_MINUTE,
     },
     ...(e.ADMIN_PASSWORD && e.ADMIN_SESSION_SECRET

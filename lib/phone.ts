@@ -1,7 +1,7 @@
 /**
- * What one phone is: the key every comparison of phones uses (per-phone promo limits, order
- * lookup, the back office's search, per-phone caps) and what the orders' CSV prints. Pure, so the
- * browser may load it.
+ * What one phone is: the key every comparison of phones uses (per-phone promo limits, a signed-in
+ * shopper's account and its orders, the back office's search, per-phone caps) and what the
+ * orders' CSV prints. Pure, so the browser may load it.
  */
 
 /** Angola's country code. */

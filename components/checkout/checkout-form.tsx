@@ -4,7 +4,19 @@ import { useId, useState } from "react";
 import { PayButton, type PayButtonLine } from "@/components/checkout/pay-button";
 import type { CheckoutDetails } from "@/components/checkout/pay-button/request-order";
 import { PromoCodeField, type AppliedPromo } from "@/components/cart/promo-code-field";
-import { ADDRESS_LIMITS, deliveryAddressSchema } from "@/lib/checkout/checkout-rules";
+import {
+  DeliveryAddressFields,
+  municipalityKey,
+  NEW_ADDRESS,
+  type AddressField,
+  type CheckoutAccount,
+  type CheckoutSavedAddress,
+  type TypedAddress,
+} from "@/components/checkout/delivery-address";
+import { ShopLink } from "@/components/ui/shop-link";
+import { MAX_SAVED_ADDRESSES } from "@/lib/accounts/address-rules";
+import { DEFAULT_PROVINCE } from "@/lib/checkout/address-fields";
+import { deliveryAddressSchema } from "@/lib/checkout/checkout-rules";
 import { customerSchema } from "@/lib/orders/customer-rules";
 import { NOT_A_NAME } from "@/lib/orders/customer-name-rules";
 import { NIF_INPUT_MAX } from "@/lib/nif";
@@ -16,19 +28,13 @@ import { formatAoa } from "@/lib/money";
 
 /** The active delivery methods, as GET /api/delivery-options answers them. */
 export type CheckoutDeliveryOptions = DeliveryOptions;
+export type { CheckoutAccount } from "@/components/checkout/delivery-address";
+
+/** Where a guest signs in by phone, to come back here. */
+const SIGN_IN_PATH = "/account/sign-in?next=/checkout";
 
 /** The choice of a delivery whose zone follows the municipality (the zones that list theirs). */
 const BY_MUNICIPALITY = "delivery";
-
-type AddressField = keyof typeof ADDRESS_LIMITS;
-const ADDRESS_FIELDS: AddressField[] = ["province", "municipality", "neighbourhood", "street", "reference"];
-const ADDRESS_AUTOCOMPLETE: Record<AddressField, string> = {
-  province: "address-level1",
-  municipality: "address-level2",
-  neighbourhood: "address-level3",
-  street: "street-address",
-  reference: "off",
-};
 
 /**
  * The checkout's form: the customer (name, phone, optional email and NIF), how the goods reach them (a
@@ -38,6 +44,12 @@ const ADDRESS_AUTOCOMPLETE: Record<AddressField, string> = {
  * from lib/delivery/delivery-rules.ts, the discount from POST /api/cart/promo); endpoint A computes them
  * again and charges what it computed. A delivery's zone follows the municipality chosen from the
  * ones the zones serve; a zone listing none yet is offered by name, with a municipality typed.
+ *
+ * A signed-in shopper (`account`) finds the form filled from the account: the name, e-mail and
+ * NIF (theirs to change for this order), the verified phone shown and never an input (endpoint A
+ * takes the account's phone whatever is sent), and for a delivery their saved addresses, the
+ * default chosen, or another typed, with "Guardar este endereço". A guest (`signIn`) is offered
+ * the sign-in by phone.
  */
 export function CheckoutForm({
   lang,
@@ -48,6 +60,8 @@ export function CheckoutForm({
   subtotalAoa,
   delivery,
   initialPromoCode,
+  account,
+  signIn = false,
 }: {
   lang: Lang;
   publishableKey: string;
@@ -58,28 +72,47 @@ export function CheckoutForm({
   delivery: CheckoutDeliveryOptions;
   /** A code applied on the cart (its link to the checkout carries it): applied again here. */
   initialPromoCode?: string;
+  /** The signed-in shopper; absent for a guest. */
+  account?: CheckoutAccount;
+  /** Offer a guest the sign-in by phone (accounts are on). */
+  signIn?: boolean;
 }) {
   const t = dictionary(lang);
   const id = useId();
-  const [fields, setFields] = useState({ name: "", phone: "", email: "", nif: "" });
+  const [fields, setFields] = useState({
+    name: account?.name ?? "",
+    phone: account?.phone ?? "",
+    email: account?.email ?? "",
+    nif: account?.nif ?? "",
+  });
   const [touched, setTouched] = useState({ name: false, phone: false, email: false, nif: false });
   const restricted = delivery.zones.filter((candidate) => candidate.municipalities.length > 0);
   const unrestricted = delivery.zones.filter((candidate) => candidate.municipalities.length === 0);
   const served = restricted
     .flatMap((candidate) => candidate.municipalities.map((name) => ({ name, zone: candidate })))
     .sort((a, b) => a.name.localeCompare(b.name, "pt"));
-  // The first method on offer is chosen to begin with (a pickup point costs nothing).
+  /** The served municipality a saved address names, spelt as the zones list it. */
+  const servedNameOf = (saved: CheckoutSavedAddress) =>
+    served.find((candidate) => municipalityKey(candidate.name) === municipalityKey(saved.municipality))?.name;
+  const savedAddresses = account?.addresses ?? [];
+  // The account's default address, when a zone serves it, chooses its delivery to begin with;
+  // else the first method on offer is (a pickup point costs nothing).
+  const preferred = savedAddresses[0];
   const [choice, setChoice] = useState(
-    delivery.pickupPoints[0]
-      ? `pickup:${delivery.pickupPoints[0].id}`
-      : restricted[0]
-        ? BY_MUNICIPALITY
-        : unrestricted[0]
-          ? `zone:${unrestricted[0].id}`
-          : "",
+    preferred && servedNameOf(preferred)
+      ? BY_MUNICIPALITY
+      : delivery.pickupPoints[0]
+        ? `pickup:${delivery.pickupPoints[0].id}`
+        : restricted[0]
+          ? BY_MUNICIPALITY
+          : unrestricted[0]
+            ? `zone:${unrestricted[0].id}`
+            : "",
   );
-  const [address, setAddress] = useState<Record<AddressField, string>>({
-    province: "Luanda",
+  const [addressChoice, setAddressChoice] = useState(preferred?.id ?? NEW_ADDRESS);
+  const [keepAddress, setKeepAddress] = useState(false);
+  const [address, setAddress] = useState<TypedAddress>({
+    province: DEFAULT_PROVINCE,
     municipality: "",
     neighbourhood: "",
     street: "",
@@ -101,8 +134,23 @@ export function CheckoutForm({
   };
 
   const byMunicipality = choice === BY_MUNICIPALITY;
+  // A saved address the chosen delivery can take (by municipality: one a zone serves); one it
+  // cannot take gives way to the first it can, or to an address typed.
+  const deliverable = (saved: CheckoutSavedAddress) => !byMunicipality || servedNameOf(saved) !== undefined;
+  const usable = savedAddresses.filter(deliverable);
+  const savedChoice =
+    addressChoice === NEW_ADDRESS ? undefined : (usable.find((saved) => saved.id === addressChoice) ?? usable[0]);
+  const deliveryAddress: TypedAddress = savedChoice
+    ? {
+        province: savedChoice.province,
+        municipality: (byMunicipality && servedNameOf(savedChoice)) || savedChoice.municipality,
+        neighbourhood: savedChoice.neighbourhood,
+        street: savedChoice.street,
+        reference: savedChoice.reference,
+      }
+    : address;
   const zone = byMunicipality
-    ? served.find((candidate) => candidate.name === address.municipality)?.zone
+    ? served.find((candidate) => candidate.name === deliveryAddress.municipality)?.zone
     : choice.startsWith("zone:")
       ? unrestricted.find((candidate) => `zone:${candidate.id}` === choice)
       : undefined;
@@ -110,8 +158,7 @@ export function CheckoutForm({
     ? delivery.pickupPoints.find((candidate) => `pickup:${candidate.id}` === choice)
     : undefined;
   const offersDelivery = delivery.zones.length + delivery.pickupPoints.length > 0;
-  const parsedAddress = deliveryAddressSchema.safeParse(address);
-  const badAddress = new Set(parsedAddress.success ? [] : parsedAddress.error.issues.map((issue) => issue.path[0]));
+  const parsedAddress = deliveryAddressSchema.safeParse(deliveryAddress);
 
   const phoneForPromo = customerSchema.shape.phone.safeParse(fields.phone);
   const discountAoa = promo?.discountAoa ?? 0;
@@ -125,6 +172,9 @@ export function CheckoutForm({
         { method: "delivery", ...(byMunicipality ? {} : { zoneId: zone.id }), address: parsedAddress.data }
       : undefined;
   const ready = parsed.success && (!offersDelivery || deliveryChoice !== undefined);
+  // Only for an address typed now, and only while the account may keep one more.
+  const savingAddress =
+    account !== undefined && account.canSaveAddress && !savedChoice && deliveryChoice?.method === "delivery";
 
   const field = (
     key: "name" | "phone" | "email" | "nif",
@@ -154,59 +204,6 @@ export function CheckoutForm({
       </p>
     </div>
   );
-
-  const addressField = (key: AddressField) => {
-    const error =
-      addressTouched[key] && badAddress.has(key) ? t.checkout.addressInvalid(ADDRESS_LIMITS[key]) : undefined;
-    const hint =
-      key === "reference"
-        ? t.checkout.referenceHint
-        : key === "municipality" && byMunicipality
-          ? zone
-            ? `${zone.name}: ${zoneNote(zone)}`
-            : t.checkout.municipalityHint
-          : undefined;
-    const common = {
-      id: `${id}-address-${key}`,
-      name: key,
-      value: address[key],
-      onBlur: () => setAddressTouched((current) => ({ ...current, [key]: true })),
-      "aria-invalid": error ? true : undefined,
-      "aria-describedby": `${id}-address-${key}-message`,
-      autoComplete: ADDRESS_AUTOCOMPLETE[key],
-      required: true,
-      className: "rounded-md border border-stone-300 px-3 py-2 text-base aria-invalid:border-red-600",
-    };
-    return (
-      <div key={key} className="flex flex-col gap-1">
-        <label htmlFor={`${id}-address-${key}`} className="text-sm font-medium">
-          {t.checkout[key]}
-        </label>
-        {key === "municipality" && byMunicipality ? (
-          <select
-            {...common}
-            onChange={(event) => setAddress((current) => ({ ...current, municipality: event.target.value }))}
-          >
-            <option value="">{t.checkout.chooseMunicipality}</option>
-            {served.map((candidate) => (
-              <option key={candidate.name} value={candidate.name}>
-                {candidate.name}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <input
-            {...common}
-            onChange={(event) => setAddress((current) => ({ ...current, [key]: event.target.value }))}
-            maxLength={ADDRESS_LIMITS[key]}
-          />
-        )}
-        <p id={`${id}-address-${key}-message`} className="min-h-5 text-sm text-red-700">
-          {error ?? (hint ? <span className="text-stone-500">{hint}</span> : null)}
-        </p>
-      </div>
-    );
-  };
 
   const zoneNote = (candidate: CheckoutDeliveryOptions["zones"][number]) =>
     [
@@ -245,13 +242,35 @@ export function CheckoutForm({
       <h2 id={`${id}-customer`} className="text-lg font-medium">
         {t.checkout.customer}
       </h2>
+      {signIn && !account && (
+        <p data-testid="checkout-sign-in" className="text-sm text-stone-600">
+          {t.checkout.signInPrompt}{" "}
+          <ShopLink href={SIGN_IN_PATH} className="font-medium text-brand-700 hover:underline">
+            {t.checkout.signIn}
+          </ShopLink>
+        </p>
+      )}
       <form noValidate onSubmit={(event) => event.preventDefault()} className="flex flex-col gap-2">
         {field("name", t.checkout.name, { autoComplete: "name", maxLength: 100 })}
-        {field(
-          "phone",
-          t.checkout.phone,
-          { type: "tel", autoComplete: "tel", inputMode: "tel", maxLength: 24 },
-          t.checkout.phoneHint,
+        {account ? (
+          // The account's verified phone: what the order carries, so nothing to type or change here.
+          <div className="flex flex-col gap-1">
+            <p className="text-sm font-medium">{t.checkout.phone}</p>
+            <p
+              data-testid="checkout-phone"
+              className="rounded-md border border-stone-200 bg-stone-100 px-3 py-2 text-base tabular-nums"
+            >
+              {account.phone}
+            </p>
+            <p className="min-h-5 text-sm text-stone-500">{t.checkout.phoneOfAccount}</p>
+          </div>
+        ) : (
+          field(
+            "phone",
+            t.checkout.phone,
+            { type: "tel", autoComplete: "tel", inputMode: "tel", maxLength: 24 },
+            t.checkout.phoneHint,
+          )
         )}
         {field(
           "email",
@@ -284,10 +303,30 @@ export function CheckoutForm({
           </fieldset>
         )}
         {(zone || byMunicipality) && (
-          <fieldset className="mt-2 flex flex-col gap-1">
-            <legend className="mb-2 text-base font-medium">{t.checkout.address}</legend>
-            {ADDRESS_FIELDS.map(addressField)}
-          </fieldset>
+          <DeliveryAddressFields
+            t={t}
+            id={id}
+            address={address}
+            onChange={(key, value) => setAddress((current) => ({ ...current, [key]: value }))}
+            touched={addressTouched}
+            onTouch={(key) => setAddressTouched((current) => ({ ...current, [key]: true }))}
+            municipalities={byMunicipality ? served.map((candidate) => candidate.name) : null}
+            municipalityHint={
+              byMunicipality ? (zone ? `${zone.name}: ${zoneNote(zone)}` : t.checkout.municipalityHint) : undefined
+            }
+            saved={
+              account && {
+                account,
+                chosen: savedChoice?.id ?? NEW_ADDRESS,
+                deliverable,
+                onChoose: setAddressChoice,
+                note: byMunicipality && zone ? `${zone.name}: ${zoneNote(zone)}` : undefined,
+                keep: keepAddress,
+                onKeep: setKeepAddress,
+                max: MAX_SAVED_ADDRESSES,
+              }
+            }
+          />
         )}
       </form>
 
@@ -345,6 +384,7 @@ export function CheckoutForm({
               ...(parsed.data.nif ? { nif: parsed.data.nif } : {}),
               ...(deliveryChoice ? { delivery: deliveryChoice } : {}),
               ...(promo ? { promoCode: promo.code } : {}),
+              ...(savingAddress && keepAddress ? { saveAddress: true } : {}),
             }}
           />
         ) : (

@@ -1,6 +1,4 @@
-import { z } from "../browser-zod";
 import { ADDRESS_LIMITS, deliveryAddressSchema, type DeliveryAddress } from "../checkout/checkout-rules";
-import { hasNoNul, NO_NUL } from "../text-input";
 
 /**
  * A shopper's saved delivery address: the very address the checkout takes (its parts, their
@@ -16,12 +14,9 @@ export const SAVED_ADDRESS_FIELDS = Object.keys(ADDRESS_LIMITS) as (keyof typeof
 export type SavedAddressField = (typeof SAVED_ADDRESS_FIELDS)[number];
 
 /**
- * The checkout's address, and no NUL character in any part: the saved address is a row of text
- * columns, which cannot hold one (the refusal names the part).
+ * The checkout's address itself: its parts, their lengths, and no NUL character in any (the
+ * saved address is a row of text columns, which cannot hold one; the refusal names the part).
  */
-export const savedAddressSchema = deliveryAddressSchema.superRefine((address, context) => {
-  for (const field of SAVED_ADDRESS_FIELDS)
-    if (!hasNoNul(address[field])) context.addIssue({ code: "custom", path: [field], message: NO_NUL.error });
-});
+export const savedAddressSchema = deliveryAddressSchema;
 
 export type SavedAddressInput = DeliveryAddress;

@@ -2,6 +2,7 @@ import { z } from "../browser-zod";
 import { PROMO_CODE_INPUT_MAX } from "../promotions/promo-code-rules";
 import { MAX_QUANTITY_INPUT, MAX_ORDER_LINES } from "../order-limits";
 import { customerSchema } from "../orders/customer-rules";
+import { hasNoNul, NO_NUL } from "../text-input";
 
 /**
  * The body of endpoint A, `POST /api/pay/create-order`. Only product and variant ids and
@@ -33,12 +34,15 @@ export const ADDRESS_LIMITS = {
   reference: 200,
 } as const;
 
+// No NUL: the order keeps the address in a jsonb column, which cannot hold one (the database
+// would refuse the order's insert, a 503, where the shopper is owed a 400 naming the part).
 const addressPart = (max: number) =>
   z
     .string({ error: "is missing" })
     .trim()
     .min(1, { error: "is empty" })
-    .max(max, { error: `is longer than ${max} characters` });
+    .max(max, { error: `is longer than ${max} characters` })
+    .refine(hasNoNul, NO_NUL);
 
 /**
  * Where to deliver, the Angolan way: province, municipality, bairro, street and house, and a
@@ -96,6 +100,11 @@ export const createOrderRequestSchema = z.object({
   /** Required when the shop offers any pickup point or delivery zone (lib/checkout/order-delivery.ts). */
   delivery: deliveryChoiceSchema.optional(),
   promoCode: promoCodeInputSchema.optional(),
+  /**
+   * "Guardar este endereço": a signed-in shopper's delivery address is kept on their account once
+   * the order is created. Ignored for a guest and for a pickup.
+   */
+  saveAddress: z.boolean({ error: "must be true or false" }).optional(),
 });
 
 export type CreateOrderRequest = z.output<typeof createOrderRequestSchema>;

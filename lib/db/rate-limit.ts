@@ -36,7 +36,7 @@ export interface RateLimit {
 }
 
 /**
- * So many attempts per key within a window (guesses at one order number's phone, mails to one
+ * So many attempts per key within a window (sign-in codes sent to one phone, mails to one
  * address a day), after which the key is locked until the window ends; `failures` 0 (or less)
  * turns it off. An attempt is spent before it is answered, and one that succeeded may be given
  * back, so what is counted is the failures (a mail is never given back: every one counts).

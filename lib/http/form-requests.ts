@@ -5,7 +5,7 @@ import { bodyRefusal, readBodyCapped } from "./request-body";
 
 /**
  * Routes that a plain HTML form posts to (it works without JavaScript) and that JSON clients call
- * too: the back office's (lib/http/admin-requests.ts) and the shop's order lookup.
+ * too: the back office's (lib/http/admin-requests.ts).
  */
 
 /** A post of an HTML form (application/x-www-form-urlencoded): it is answered with a redirect, not JSON. */

@@ -5,8 +5,8 @@ import { PHONE_DIGITS, isPhoneKey, phoneKey } from "../phone";
 
 /**
  * Who a shopper is to the shop: a name, a phone, an optional e-mail and an optional NIF, as the
- * checkout takes them and the order lookup asks for the phone again. Safe to load in the browser (the checkout
- * form checks the customer with it before sending).
+ * checkout takes them (and the sign-in by phone takes the phone). Safe to load in the browser (the
+ * checkout form checks the customer with it before sending).
  */
 
 export const customerSchema = z.object({

@@ -1,6 +1,6 @@
 /**
  * An order's id as the shop issues it, and its number as people read it ("7CDAC2DD"): the
- * shopper's pages, their lookup and the messages to the customer. Pure, so the browser (and the
+ * shopper's pages and the messages to the customer. Pure, so the browser (and the
  * service worker) may load it.
  */
 

@@ -1,5 +1,5 @@
 // What scripts/serve.mjs may write to its log about a request's address: the path without its
-// query (which can carry a phone or an order number, as the order lookup's does), each order id
+// query (which can carry a phone or an order number), each order id
 // (the key to an order's page: /orders/order_…, /api/pay/order/order_…/status, the back office's
 // order pages) replaced by its short hash. Plain JavaScript for plain `node`; the hash is
 // lib/log.ts's orderLogRef, which the shop's own log lines use (tests/unit/log-redaction.test.ts

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { customerSchema } from "@/lib/orders/customer-rules";
-import { isPhoneKey, phoneDigitForms, phoneKey } from "@/lib/phone";
+import { isPhoneKey, phoneDigitForms, phoneKey, readablePhone } from "@/lib/phone";
 
 // What one phone is (lib/phone.ts): every way of writing one Angolan number gives its nine
 // national digits; a number of another country keeps its country code and a `+`, never a digit
@@ -263,5 +263,13 @@ describe("phoneDigitForms", () => {
       expect(forms, typed).toContain(typed.replace(/[^0-9+]/g, ""));
       for (const form of forms) expect(phoneKey(form), `${form} of ${typed}`).toBe(key);
     }
+  });
+});
+
+describe("readablePhone", () => {
+  it("writes an Angolan key with +244 and in threes, and a foreign one as it is", () => {
+    for (const typed of ["923111222", "0923 111 222", "+244 923 111 222", "00244923111222", "(244) 923-111-222"])
+      expect(readablePhone(phoneKey(typed)), typed).toBe("+244 923 111 222");
+    expect(readablePhone(phoneKey("+351 912 345 678"))).toBe("+351912345678");
   });
 });

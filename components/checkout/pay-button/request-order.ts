@@ -24,6 +24,8 @@ export interface CheckoutDetails {
   nif?: string;
   delivery?: DeliveryChoice;
   promoCode?: string;
+  /** A signed-in shopper's "Guardar este endereço" for the delivery's address. */
+  saveAddress?: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function requestPayOrder(
   customer: PayCustomerInfo | undefined,
   details: CheckoutDetails = {},
 ): Promise<CreatedPayOrder> {
-  const { email, nif, delivery, promoCode } = details;
+  const { email, nif, delivery, promoCode, saveAddress } = details;
   let response: Response;
   try {
     response = await fetch(CREATE_ORDER_PATH, {
@@ -62,6 +64,7 @@ export async function requestPayOrder(
         customer: customer && { ...customer, ...(email ? { email } : {}), ...(nif ? { nif } : {}) },
         delivery,
         promoCode,
+        ...(saveAddress ? { saveAddress } : {}),
       }),
     });
   } catch {

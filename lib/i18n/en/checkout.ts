@@ -78,6 +78,15 @@ export const checkoutTexts: typeof pt = {
     reference: "Reference point",
     referenceHint: "For example: next to the Central pharmacy, blue gate.",
     addressInvalid: (max: number) => `Fill in this field (up to ${max} characters).`,
+    signInPrompt: "Have an account? Your details and saved addresses are filled in.",
+    signIn: "Sign in with your phone",
+    phoneOfAccount: "The phone you signed in with: the order goes to your account.",
+    defaultAddress: "Main address",
+    otherAddress: "Another address",
+    addressNotServed: "The shop does not deliver to this municipality.",
+    saveAddress: "Save this address",
+    addressesFull: (max: number) =>
+      `Your account already keeps ${max} addresses: delete one under “My account” to save another.`,
     deliveryFee: "Delivery",
     promo: "Promo code",
     promoApply: "Apply",
@@ -146,6 +155,7 @@ export const checkoutTexts: typeof pt = {
       too_many_reference_holds_for_phone:
         "Orders with this phone are already waiting to be paid by bank reference. Pay one of them, or try again when one expires.",
       too_many_units: "The order has more units than the shop sells at once. Lower the quantities in the cart.",
+      phone_not_account: "You signed in with another phone in another window. Reload this page to continue.",
       other: "Try again in a moment.",
     },
   },

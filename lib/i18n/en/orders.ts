@@ -1,5 +1,5 @@
 /**
- * The shopper's order page, /orders and its lookup, and the fulfilment states both the shop and
+ * The shopper's order page, /orders and /orders/lookup, and the fulfilment states both the shop and
  * the back office show. In English; composed into ../en.ts.
  */
 
@@ -59,31 +59,29 @@ export const orderTexts: typeof pt = {
     talkToUs: "Talk to us",
     whatsappText: (shortId: string) => `Hello! I have a question about order ${shortId}.`,
   },
-  /** /orders ("My orders") and /orders/lookup (lib/orders/lookup.ts). */
+  /** /orders ("My orders", lib/orders/lookup.ts) and /orders/lookup, which offers the sign-in by phone. */
   orders: {
     title: "My orders",
     intro: "The orders placed in this browser, newest first.",
     none: "No order has been placed in this browser yet.",
-    lookupLink: "Ordered on another device? Find it by its number and phone.",
+    otherDevice: "Ordered on another device?",
+    signInForAll: "Sign in with your phone to see every order placed with it.",
     order: "Order",
     date: "Date",
     status: "Status",
     items: "Items",
     total: "Total",
     lookupTitle: "Find an order",
-    lookupIntro: "Give the order's number and the phone you used when paying.",
-    orderNumber: "Order number",
-    orderNumberHint: "It is in the title of the order's page, for example “Order 7CDAC2DD”.",
-    phone: "Phone",
-    phoneHint: "As you wrote it when paying, with or without +244.",
-    submit: "Find",
+    lookupIntro:
+      "To see an order placed on another device, sign in with the phone you ordered with: you get a code by WhatsApp or SMS, and “My account” lists every order placed with that phone.",
+    lookupWhy:
+      "The shop no longer opens an order with just its number and a phone: both are on the bank-reference slip and in the messages people share, and the order holds your address and NIF.",
+    signIn: "Sign in with your phone",
+    signedIn: "You are signed in with your phone.",
+    accountLink: "See my orders in “My account”",
+    accountsOff:
+      "Signing in with a phone is not available in this shop yet. To ask about an order placed on another device, contact the shop.",
     myOrdersLink: "See the orders placed in this browser",
-    errors: {
-      not_found: "We found no order with that number and that phone.",
-      invalid_input: "Check the number (8 letters and digits) and the phone.",
-      rate_limited: "Too many attempts in a row. Wait a minute and try again.",
-      unavailable: "Orders cannot be looked up right now. Try again in a moment.",
-    },
   },
   fulfilment: {
     states: {

@@ -78,6 +78,15 @@ export const checkoutTexts = {
     reference: "Ponto de referência",
     referenceHint: "Por exemplo: ao lado da farmácia Central, portão azul.",
     addressInvalid: (max: number) => `Preencha este campo (até ${max} caracteres).`,
+    signInPrompt: "Já tem conta? Os seus dados e moradas guardadas ficam preenchidos.",
+    signIn: "Entrar com o telefone",
+    phoneOfAccount: "O telefone com que entrou: a encomenda fica na sua conta.",
+    defaultAddress: "Morada principal",
+    otherAddress: "Outra morada",
+    addressNotServed: "A loja não entrega neste município.",
+    saveAddress: "Guardar este endereço",
+    addressesFull: (max: number) =>
+      `A sua conta já guarda ${max} moradas: apague uma em «A minha conta» para guardar outra.`,
     deliveryFee: "Entrega",
     promo: "Código promocional",
     promoApply: "Aplicar",
@@ -149,6 +158,7 @@ export const checkoutTexts = {
         "Já há encomendas com este telefone à espera de pagamento por referência bancária. Pague uma delas, ou tente novamente quando uma expirar.",
       too_many_units:
         "A encomenda tem mais unidades do que a loja vende de uma vez. Reduza as quantidades no carrinho.",
+      phone_not_account: "Entrou na loja com outro telefone noutra janela. Recarregue esta página para continuar.",
       other: "Tente novamente dentro de momentos.",
     },
   },

@@ -1,5 +1,5 @@
 /**
- * The shopper's order page, /orders and its lookup, and the fulfilment states both the shop and
+ * The shopper's order page, /orders and /orders/lookup, and the fulfilment states both the shop and
  * the back office show. In Portuguese (Angola); composed into ../pt.ts.
  */
 
@@ -60,31 +60,29 @@ export const orderTexts = {
     talkToUs: "Falar connosco",
     whatsappText: (shortId: string) => `Olá! Tenho uma pergunta sobre a encomenda ${shortId}.`,
   },
-  /** /orders ("As minhas encomendas") and /orders/lookup (lib/orders/lookup.ts). */
+  /** /orders ("As minhas encomendas", lib/orders/lookup.ts) and /orders/lookup, which offers the sign-in by phone. */
   orders: {
     title: "As minhas encomendas",
     intro: "As encomendas feitas neste navegador, da mais recente para a mais antiga.",
     none: "Ainda não há encomendas feitas neste navegador.",
-    lookupLink: "Encomenda feita noutro dispositivo? Encontre-a pelo número e pelo telefone.",
+    otherDevice: "Encomendou noutro dispositivo?",
+    signInForAll: "Entre com o telefone para ver todas as encomendas feitas com ele.",
     order: "Encomenda",
     date: "Data",
     status: "Estado",
     items: "Artigos",
     total: "Total",
     lookupTitle: "Encontrar uma encomenda",
-    lookupIntro: "Indique o número da encomenda e o telefone que usou ao pagar.",
-    orderNumber: "Número da encomenda",
-    orderNumberHint: "Está no título da página da encomenda, por exemplo «Encomenda 7CDAC2DD».",
-    phone: "Telefone",
-    phoneHint: "Como o escreveu ao pagar, com ou sem +244.",
-    submit: "Procurar",
+    lookupIntro:
+      "Para ver uma encomenda feita noutro dispositivo, entre com o telefone que usou ao encomendar: recebe um código por WhatsApp ou SMS e, em «A minha conta», aparecem todas as encomendas feitas com esse telefone.",
+    lookupWhy:
+      "A loja já não abre uma encomenda só com o número e o telefone: esses dados estão no talão da referência e nas mensagens que se partilham, e a encomenda tem a sua morada e o seu NIF.",
+    signIn: "Entrar com o telefone",
+    signedIn: "Já entrou com o seu telefone.",
+    accountLink: "Ver as minhas encomendas em «A minha conta»",
+    accountsOff:
+      "Nesta loja ainda não é possível entrar com o telefone. Para saber de uma encomenda feita noutro dispositivo, fale com a loja.",
     myOrdersLink: "Ver as encomendas feitas neste navegador",
-    errors: {
-      not_found: "Não encontrámos nenhuma encomenda com esse número e esse telefone.",
-      invalid_input: "Verifique o número (8 letras e algarismos) e o telefone.",
-      rate_limited: "Demasiadas tentativas seguidas. Aguarde um minuto e tente de novo.",
-      unavailable: "Não foi possível procurar agora. Tente de novo dentro de momentos.",
-    },
   },
   /** A paid order's delivery and fulfilment (lib/orders/fulfilment-states.ts): the shopper's order page and the back office. */
   fulfilment: {

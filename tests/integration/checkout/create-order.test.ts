@@ -243,6 +243,18 @@ describe("bad input: 4xx, no order, no stock moved, no call to the service", () 
   });
 
   const item = (quantity: unknown) => ({ items: [{ productId: product.id, quantity }] });
+  /** A delivery to a municipality the demo's zones serve, with `parts` changed. */
+  const delivery = (parts: Record<string, string>) => ({
+    method: "delivery",
+    address: {
+      province: "Luanda",
+      municipality: "Talatona",
+      neighbourhood: "Camama",
+      street: "Rua 5, casa 12",
+      reference: "Ao lado da escola",
+      ...parts,
+    },
+  });
 
   it.each<[string, () => Call, number, string]>([
     ["quantity 0", () => ({ body: item(0) }), 400, "invalid_request"],
@@ -297,6 +309,18 @@ describe("bad input: 4xx, no order, no stock moved, no call to the service", () 
     [
       "a blank customer name",
       () => ({ body: { ...item(1), customer: { name: "  ", phone: "923456789" } } }),
+      400,
+      "invalid_request",
+    ],
+    [
+      "a NUL character in the delivery address's street",
+      () => ({ body: { ...item(1), delivery: delivery({ street: "Rua 5\u0000, casa 12" }) } }),
+      400,
+      "invalid_request",
+    ],
+    [
+      "a NUL character in the delivery address's municipality",
+      () => ({ body: { ...item(1), delivery: delivery({ municipality: "Tala\u0000tona" }) } }),
       400,
       "invalid_request",
     ],

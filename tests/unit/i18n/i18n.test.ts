@@ -117,6 +117,7 @@ describe("why an order could not be created", () => {
       "payment_service_error",
       "rate_limited",
       "too_many_open_orders",
+      "phone_not_account",
     ];
     for (const code of codes) {
       expect(orderErrorMessage(pt, code), code).toBe(pt.payButton.orderErrors[code as "cart_empty"]);

@@ -2,16 +2,22 @@ import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
 import { ShopLink } from "@/components/ui/shop-link";
 import { redirect } from "next/navigation";
-import { CheckoutForm } from "@/components/checkout/checkout-form";
+import { CheckoutForm, type CheckoutAccount } from "@/components/checkout/checkout-form";
+import { MAX_SAVED_ADDRESSES } from "@/lib/accounts/address-rules";
+import { listAddresses } from "@/lib/accounts/addresses";
+import type { SignedInShopper } from "@/lib/accounts/current-shopper";
 import { getCart } from "@/lib/cart/cart";
 import { CART_COOKIE, readCartId } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
 import { deliveryOptions } from "@/lib/delivery/zones";
 import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/http/request-lang";
+import { currentShopper } from "@/lib/http/shopper-session";
 import { formatAoa } from "@/lib/money";
+import { readablePhone } from "@/lib/phone";
 import { PROMO_CODE_INPUT_MAX } from "@/lib/promotions/promo-code-rules";
 
+// Rendered per request (the cart's cookie, the CSP's nonce): reading who is signed in costs no cache.
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -32,8 +38,10 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
   // Nothing to pay for, a line the stock cannot cover, or more than the shop's caps on units: the
   // cart page says what to do.
   if (!cart || cart.lines.length === 0 || cart.exceedsStock || cart.exceedsLimits) redirect("/cart");
-  const { publishableKey, sdkUrl } = getEnv().pay;
-  const delivery = await deliveryOptions(db());
+  const { pay, accounts } = getEnv();
+  const { publishableKey, sdkUrl } = pay;
+  const [delivery, shopper] = await Promise.all([deliveryOptions(db()), currentShopper()]);
+  const account = shopper ? await checkoutAccount(shopper) : undefined;
 
   return (
     <div className="grid gap-8 md:grid-cols-[1fr_minmax(0,24rem)]">
@@ -77,6 +85,8 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
         subtotalAoa={cart.totalAoa}
         initialPromoCode={promo}
         delivery={delivery}
+        account={account}
+        signIn={accounts !== undefined}
         lines={cart.lines.map((line) => ({
           description: line.name,
           unitPriceAoa: line.unitPriceAoa,
@@ -86,4 +96,26 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
       />
     </div>
   );
+}
+
+/** What the form is filled with for a signed-in shopper: their details, phone and saved addresses. */
+async function checkoutAccount(shopper: SignedInShopper): Promise<CheckoutAccount> {
+  const addresses = await listAddresses(db(), shopper.id);
+  return {
+    phone: readablePhone(shopper.phoneKey),
+    name: shopper.name,
+    email: shopper.contactEmail,
+    nif: shopper.nif,
+    // The default first (listAddresses' order).
+    addresses: addresses.map(({ id, province, municipality, neighbourhood, street, reference, isDefault }) => ({
+      id,
+      province,
+      municipality,
+      neighbourhood,
+      street,
+      reference,
+      isDefault,
+    })),
+    canSaveAddress: addresses.length < MAX_SAVED_ADDRESSES,
+  };
 }

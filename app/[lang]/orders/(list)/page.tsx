@@ -4,12 +4,15 @@ import { ShopLink } from "@/components/ui/shop-link";
 import { shortOrderId } from "@/lib/orders/order-number";
 import { readShopperId, SHOPPER_COOKIE } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
+import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/http/request-lang";
+import { currentShopper } from "@/lib/http/shopper-session";
 import { luandaFormatter } from "@/lib/luanda-time";
 import { formatAoa } from "@/lib/money";
 import { shopperOrders } from "@/lib/orders/lookup";
 
-// "As minhas encomendas": the orders this browser placed (its shopper cookie), newest first.
+// "As minhas encomendas": the orders this browser placed (its shopper cookie), newest first; every
+// order of a phone, placed anywhere, is on the account of that phone, which the sign-in opens.
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -18,7 +21,12 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function MyOrdersPage() {
-  const [{ lang, t }, cookieStore] = await Promise.all([getLang(), cookies()]);
+  const accountsOn = getEnv().accounts !== undefined;
+  const [{ lang, t }, cookieStore, shopper] = await Promise.all([
+    getLang(),
+    cookies(),
+    accountsOn ? currentShopper() : null,
+  ]);
   const orders = await shopperOrders(db(), readShopperId(cookieStore.get(SHOPPER_COOKIE)?.value));
   const date = luandaFormatter(lang === "pt" ? "pt-AO" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
   return (
@@ -70,11 +78,22 @@ export default async function MyOrdersPage() {
           </tbody>
         </table>
       )}
-      <p>
-        <ShopLink href="/orders/lookup" className="text-brand-700 hover:underline">
-          {t.orders.lookupLink}
-        </ShopLink>
-      </p>
+      {accountsOn && (
+        <p data-testid="orders-sign-in">
+          {shopper ? (
+            <ShopLink href="/account" className="text-brand-700 hover:underline">
+              {t.orders.accountLink}
+            </ShopLink>
+          ) : (
+            <>
+              {t.orders.otherDevice}{" "}
+              <ShopLink href="/account/sign-in?next=/account" className="text-brand-700 hover:underline">
+                {t.orders.signInForAll}
+              </ShopLink>
+            </>
+          )}
+        </p>
+      )}
     </div>
   );
 }

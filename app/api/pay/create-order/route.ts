@@ -7,6 +7,8 @@ import {
   SHOPPER_COOKIE,
   shopperCookie,
 } from "@/lib/cart/shopper-cookies";
+import { keepCheckoutAddress, type CheckoutAddressOutcome } from "@/lib/accounts/checkout-address";
+import { signedInShopper, type SignedInShopper } from "@/lib/accounts/current-shopper";
 import { catalogChanged } from "@/lib/catalog/cached-pages";
 import { drainJobsInBackground } from "@/lib/jobs/runner";
 import { createOrder } from "@/lib/checkout/create-order";
@@ -21,8 +23,12 @@ import { jsonError } from "@/lib/http/json-error";
 import { endOfInvocation, runDueJobs } from "@/lib/jobs/runner";
 import { consoleLogger, errorKind } from "@/lib/log";
 import { payClient } from "@/lib/orders/pay-client";
+import { phoneKey } from "@/lib/phone";
 
 // Endpoint A (contract 4.2): called by the PayButton's createOrder() before the popup opens.
+// A signed-in shopper's order carries the account's verified phone (its key), never another: a
+// posted phone of another key is refused (the page was opened for another account), and the
+// delivery address is kept on the account when `saveAddress` asks, once the order exists.
 export const dynamic = "force-dynamic";
 // The service call (retried within lib/pay's policy) and, after a failure, a drain of the jobs it left.
 // Cut off at worst mid-call, the order is still PEN: its hold expires and the sweep asks the service.
@@ -41,11 +47,29 @@ export async function POST(request: NextRequest): Promise<Response> {
   const parsed = createOrderRequestSchema.safeParse(body.input);
   if (!parsed.success) return jsonError(400, "invalid_request", describeIssues(parsed.error));
 
+  let account: SignedInShopper | null;
+  try {
+    account = await signedInShopper(request.headers);
+  } catch (error) {
+    consoleLogger("error", "order.session_unreadable", { error: errorKind(error) });
+    return jsonError(503, "unavailable", "the order could not be created; nothing was charged, please try again");
+  }
+  const { items, delivery, promoCode, saveAddress } = parsed.data;
+  let { customer } = parsed.data;
+  if (account && customer) {
+    if (phoneKey(customer.phone) !== account.phoneKey)
+      return jsonError(
+        409,
+        "phone_not_account",
+        "customer.phone is not the phone this browser is signed in with; reload the checkout",
+      );
+    customer = { ...customer, phone: account.phoneKey };
+  }
+
   const { appUrl, clientAddress: addressSettings } = getEnv();
   const address = clientAddress(request.headers, addressSettings);
   const knownShopper = readShopperId(request.cookies.get(SHOPPER_COOKIE)?.value);
   const clientId = knownShopper ?? newShopperId();
-  const { items, customer, delivery, promoCode } = parsed.data;
   let result;
   try {
     result = await createOrder(
@@ -86,6 +110,10 @@ export async function POST(request: NextRequest): Promise<Response> {
     return jsonError(result.status, result.code, result.message, retryAfter);
   }
 
+  const addressSaved =
+    account && saveAddress && delivery?.method === "delivery"
+      ? await keepAddress(account, delivery.address)
+      : undefined;
   const response = NextResponse.json({
     externalTransactionId: result.externalTransactionId,
     referenceNumber: result.referenceNumber,
@@ -95,7 +123,29 @@ export async function POST(request: NextRequest): Promise<Response> {
     deliveryFeeAoa: result.deliveryFeeAoa,
     promoCode: result.promoCode,
     paymentReferences: result.paymentReferences,
+    ...(addressSaved ? { addressSaved } : {}),
   });
   if (!knownShopper) response.cookies.set(shopperCookie(clientId, appUrl));
   return response;
+}
+
+/**
+ * "Guardar este endereço", after the order exists: whatever happens here, the order stands and is
+ * answered; what became of the address is said in the answer (`addressSaved`) and, when it was
+ * not kept, logged without the address.
+ */
+async function keepAddress(
+  account: SignedInShopper,
+  address: Parameters<typeof keepCheckoutAddress>[2],
+): Promise<CheckoutAddressOutcome> {
+  let outcome: CheckoutAddressOutcome;
+  try {
+    outcome = await keepCheckoutAddress(db(), account.id, address);
+  } catch (error) {
+    consoleLogger("warn", "account.checkout_address_failed", { error: errorKind(error) });
+    return "not_saved";
+  }
+  if (outcome === "too_many_addresses" || outcome === "not_saved")
+    consoleLogger("info", "account.checkout_address_not_saved", { reason: outcome });
+  return outcome;
 }
