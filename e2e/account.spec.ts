@@ -1,10 +1,10 @@
-import { randomInt } from "node:crypto";
 import type { Page, TestInfo } from "@playwright/test";
 import { pt } from "../lib/i18n/dictionaries";
 import { ORDER_PAGES_CACHE, orderPageOf } from "../lib/offline/offline-rules";
 import { shortOrderId } from "../lib/orders/order-number";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
+import { newPhoneKey, signInCodesFor } from "./support/phone-sign-in";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { pickupDelivery } from "./support/shop";
@@ -31,23 +31,16 @@ async function atEachWidth(page: Page, testInfo: TestInfo, name: string) {
 
 /** A phone of this test's own, as its key (923111222) and as a shopper writes it (0923 111 222). */
 function newPhone() {
-  const key = `9${randomInt(10_000_000, 99_999_999)}`;
+  const key = newPhoneKey();
   return { key, local: `0${key.slice(0, 3)} ${key.slice(3, 6)} ${key.slice(6)}`, international: `+244 ${key}` };
-}
-
-/** The sign-in codes the outbox holds for the phone whose key is `key`, oldest first. */
-async function codesFor(key: string): Promise<string[]> {
-  const rows = await query<{ body: string }>(
-    "SELECT body FROM messages WHERE recipient = $1 AND purpose = 'sign-in-code' ORDER BY created_at, id",
-    [key],
-  );
-  return rows.map((row) => /\b([0-9]{6})\b/.exec(row.body)?.[1] ?? "");
 }
 
 /** The code of the `number`th message sent to `key` (1 for the first), once it is in the outbox. */
 async function codeFor(key: string, number: number): Promise<string> {
-  await expect.poll(async () => (await codesFor(key)).length, { message: "the code is in the outbox" }).toBe(number);
-  const code = (await codesFor(key))[number - 1]!;
+  await expect
+    .poll(async () => (await signInCodesFor(key)).length, { message: "the code is in the outbox" })
+    .toBe(number);
+  const code = (await signInCodesFor(key))[number - 1]!;
   expect(code).toMatch(/^[0-9]{6}$/);
   return code;
 }

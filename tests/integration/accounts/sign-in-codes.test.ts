@@ -24,7 +24,7 @@ afterAll(() => pool.end());
 const newPhone = () => `9${randomInt(10_000_000, 99_999_999)}`;
 const newAddress = () => `203.0.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 
-function shopWith(limits: Partial<SignInCodeLimits> = {}, appUrl = APP_URL) {
+function shopWith(limits: Partial<SignInCodeLimits> = {}, appUrl = APP_URL, counters: pg.Pool = pool) {
   const sent: { phoneKey: string; code: string }[] = [];
   const auth = createShopperAuth({
     db: db(),
@@ -34,7 +34,7 @@ function shopWith(limits: Partial<SignInCodeLimits> = {}, appUrl = APP_URL) {
       sent.push({ phoneKey, code });
     },
     limits: { perPhonePerHour: 0, perAddressPerHour: 0, requestsPerMinute: 0, ...limits },
-    rateLimits: createRateLimits(pool),
+    rateLimits: createRateLimits(counters),
   });
   return { auth, sent, appUrl };
 }
@@ -213,6 +213,22 @@ describe("limits on codes", () => {
     expect(await db().authRateLimit.count({ where: { key: { startsWith: address } } })).toBe(1);
     // Another address has its own allowance.
     expect((await post(shop, "/phone-number/verify", { phoneNumber: newPhone(), code: "123456" })).status).toBe(400);
+  });
+
+  it("sends no code while its counters cannot be reached: 503, nothing sent", async () => {
+    // A PostgreSQL nobody listens on: the counters' real failure, not a stand-in.
+    const unreachable = new pg.Pool({
+      connectionString: "postgresql://postgres@127.0.0.1:9/none",
+      connectionTimeoutMillis: 500,
+    });
+    try {
+      const shop = shopWith({ perPhonePerHour: 5 }, APP_URL, unreachable);
+      const answer = await post(shop, "/phone-number/send-otp", { phoneNumber: newPhone() });
+      expect(answer.status).toBe(503);
+      expect(shop.sent).toHaveLength(0);
+    } finally {
+      await unreachable.end();
+    }
   });
 
   it("sends one address no more than its allowance an hour, for any phones", async () => {
