@@ -1,15 +1,12 @@
 import "server-only";
 import type { z } from "zod";
+import { adminProblems, messagesProblems, transportProblems, withVercelAppUrl } from "./env-rules";
 import {
-  adminProblems,
   databaseSchema,
   DEFAULTED,
-  messagesProblems,
   MESSAGING_SERVICE_SID,
   PUBLISHABLE_KEY,
   schema,
-  transportProblems,
-  withVercelAppUrl,
   type Problem,
   type Source,
 } from "./env-schema";
@@ -18,11 +15,11 @@ import type { UnitLimits } from "./order-limits";
 /**
  * The one module that reads the environment. Everything else asks `getEnv()` (or
  * `getDatabaseEnv()`): the validated settings as the shop uses them, grouped by area. The
- * variables' rules are in ./env-schema.ts. Error messages name the variable and the rule it
+ * variables' rules are in ./env-schema.ts, the rules across them in ./env-rules.ts. Error messages name the variable and the rule it
  * broke, never its value, because several of these variables are secrets.
  */
 
-export { isLoopback, MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH } from "./env-schema";
+export { isLoopback, MIN_PRODUCTION_ADMIN_PASSWORD_LENGTH } from "./env-rules";
 
 export type PayMode = "sandbox" | "production";
 
