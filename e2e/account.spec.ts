@@ -1,9 +1,10 @@
 import type { Page, TestInfo } from "@playwright/test";
 import { pt } from "../lib/i18n/dictionaries";
-import { ORDER_PAGES_CACHE, orderPageOf } from "../lib/offline/offline-rules";
+import { orderPageOf } from "../lib/offline/offline-rules";
 import { shortOrderId } from "../lib/orders/order-number";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
+import { keeps, keptUrls } from "./support/kept-pages";
 import { newPhoneKey, signInCodesFor } from "./support/phone-sign-in";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
@@ -76,21 +77,6 @@ async function typeCode(page: Page, code: string): Promise<void> {
   await page.getByLabel(SIGN_IN.code).fill(code);
   await page.getByRole("button", { name: SIGN_IN.verify, exact: true }).click();
 }
-
-/** Every address in every cache of the shop's worker, as the page sees them. */
-const keptUrls = (page: Page) =>
-  page.evaluate(async () => {
-    const urls: string[] = [];
-    for (const name of await caches.keys())
-      for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
-    return urls;
-  });
-
-const keeps = (page: Page, path: string) =>
-  page.evaluate(
-    async ([cacheName, kept]) => Boolean(await (await caches.open(cacheName!)).match(kept!)),
-    [ORDER_PAGES_CACHE, path],
-  );
 
 test("a guest order is in the account of its phone; addresses, buy again and signing out", async ({
   page,

@@ -2,11 +2,12 @@ import type { APIRequestContext, Page, Request } from "@playwright/test";
 import { DEMO_DELIVERY_ZONES, DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
 import { CART_COOKIE, SHOPPER_COOKIE } from "../lib/cart/shopper-cookies";
 import { pt } from "../lib/i18n/dictionaries";
-import { ORDER_PAGES_CACHE, orderPageOf, SERVICE_WORKER_URL } from "../lib/offline/offline-rules";
+import { orderPageOf, SERVICE_WORKER_URL } from "../lib/offline/offline-rules";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { signInToBackOffice } from "./support/admin";
 import { expect, test } from "./support/fixtures";
 import { addFromCatalog, openCheckout, openPopup } from "./support/shop";
+import { keeps, keptUrls } from "./support/kept-pages";
 
 /**
  * The service worker (app/sw.ts) in Chromium: a pending bank reference opened in this browser
@@ -22,13 +23,6 @@ import { addFromCatalog, openCheckout, openPopup } from "./support/shop";
  * claimed): every navigation after this goes through the worker.
  */
 const workerActive = (page: Page) => page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
-
-/** Whether the worker has kept the page at `path` in its order pages' cache. */
-const keeps = (page: Page, path: string) =>
-  page.evaluate(
-    async ([cacheName, kept]) => Boolean(await (await caches.open(cacheName!)).match(kept!)),
-    [ORDER_PAGES_CACHE, path],
-  );
 
 /** A checkout paid by bank reference: the browser is on its pending page, which installs the worker. */
 async function openPendingReference(page: Page): Promise<string> {
@@ -159,15 +153,6 @@ async function placePoisonedOrder(shopper: APIRequestContext): Promise<string> {
   expect(created.status()).toBe(200);
   return ((await created.json()) as { externalTransactionId: string }).externalTransactionId;
 }
-
-/** Every address in every cache of the worker, as seen from the page. */
-const keptUrls = (page: Page) =>
-  page.evaluate(async () => {
-    const urls: string[] = [];
-    for (const name of await caches.keys())
-      for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
-    return urls;
-  });
 
 /**
  * What the worker may keep: the shop's built files (no query), the shopper's order pages and the

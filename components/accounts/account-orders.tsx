@@ -6,6 +6,7 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 import type { Lang } from "@/lib/i18n/languages";
 import { luandaDayAndTime, luandaFormatter } from "@/lib/luanda-time";
 import { formatAoa } from "@/lib/money";
+import { AccountFlash, AccountSection } from "@/components/accounts/account-section";
 
 /**
  * "As minhas encomendas" on /account: every order of the account's phone, newest first, a page at
@@ -30,21 +31,11 @@ export function AccountOrders({
   const texts = t.account.orders;
   const date = luandaFormatter(lang === "pt" ? "pt-AO" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
   return (
-    <section id="orders" aria-labelledby="orders-title" className="flex scroll-mt-4 flex-col gap-3">
-      <div>
-        <h2 id="orders-title" className="text-xl font-semibold">
-          {texts.title}
-        </h2>
-        <p className="mt-1 text-sm text-stone-600">{texts.intro}</p>
-      </div>
+    <AccountSection id="orders" title={texts.title} intro={texts.intro}>
       {error && (
-        <p
-          role="alert"
-          data-testid="orders-error"
-          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-red-800"
-        >
+        <AccountFlash kind="error" testId="orders-error">
           {texts.errors[error]}
-        </p>
+        </AccountFlash>
       )}
       {page.orders.length === 0 ? (
         <p data-testid="no-account-orders">{texts.none}</p>
@@ -75,7 +66,7 @@ export function AccountOrders({
           {t.orders.myOrdersLink}
         </ShopLink>
       </div>
-    </section>
+    </AccountSection>
   );
 }
 

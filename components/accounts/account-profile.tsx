@@ -1,6 +1,7 @@
 import type { ProfileError, PROFILE_FIELDS_SHOWN } from "@/lib/accounts/account-flash";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { NIF_INPUT_MAX } from "@/lib/nif";
+import { AccountFlash, AccountSection } from "@/components/accounts/account-section";
 
 type ProfileField = (typeof PROFILE_FIELDS_SHOWN)[number];
 
@@ -53,26 +54,16 @@ export function AccountProfile({
     </div>
   );
   return (
-    <section id="profile" aria-labelledby="profile-title" className="flex scroll-mt-4 flex-col gap-3">
-      <div>
-        <h2 id="profile-title" className="text-xl font-semibold">
-          {texts.title}
-        </h2>
-        <p className="mt-1 text-sm text-stone-600">{texts.intro}</p>
-      </div>
+    <AccountSection id="profile" title={texts.title} intro={texts.intro}>
       {flash.done && (
-        <p role="status" data-testid="profile-saved" className="rounded-md bg-emerald-50 px-3 py-2 text-emerald-800">
+        <AccountFlash kind="done" testId="profile-saved">
           {texts.saved}
-        </p>
+        </AccountFlash>
       )}
       {flash.error && (
-        <p
-          role="alert"
-          data-testid="profile-error"
-          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-red-800"
-        >
+        <AccountFlash kind="error" testId="profile-error">
           {texts.errors[flash.error]}
-        </p>
+        </AccountFlash>
       )}
       <form
         method="post"
@@ -101,6 +92,6 @@ export function AccountProfile({
           {texts.save}
         </button>
       </form>
-    </section>
+    </AccountSection>
   );
 }

@@ -4,6 +4,7 @@ import type { AddressError } from "@/lib/accounts/account-flash";
 import { ADDRESS_FIELDS, type AddressField } from "@/lib/checkout/address-fields";
 import { ADDRESS_LIMITS } from "@/lib/checkout/checkout-rules";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
+import { AccountFlash } from "@/components/accounts/account-section";
 
 /**
  * The page of one saved address, new or changed (app/[lang]/account/addresses/…): its title, the
@@ -43,13 +44,9 @@ export function AddressPage({
     <div className="mx-auto flex max-w-md flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
       {flash.error && (
-        <p
-          role="alert"
-          data-testid="address-error"
-          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-red-800"
-        >
+        <AccountFlash kind="error" testId="address-error">
           {texts.errors[flash.error]}
-        </p>
+        </AccountFlash>
       )}
       <AddressForm
         action={action}

@@ -3,6 +3,7 @@ import type { AddressDone, AddressError } from "@/lib/accounts/account-flash";
 import { MAX_SAVED_ADDRESSES } from "@/lib/accounts/address-rules";
 import type { SavedAddress } from "@/lib/accounts/addresses";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
+import { AccountFlash, AccountSection } from "@/components/accounts/account-section";
 
 /**
  * "Moradas de entrega" on /account: the saved addresses, the default first and marked, each with
@@ -21,23 +22,16 @@ export function SavedAddresses({
   const texts = t.account.addresses;
   const small = "rounded-md border border-stone-300 px-3 py-1.5 text-sm font-medium hover:bg-stone-100";
   return (
-    <section id="addresses" aria-labelledby="addresses-title" className="flex scroll-mt-4 flex-col gap-3">
-      <h2 id="addresses-title" className="text-xl font-semibold">
-        {texts.title}
-      </h2>
+    <AccountSection id="addresses" title={texts.title}>
       {flash.done && (
-        <p role="status" data-testid="address-done" className="rounded-md bg-emerald-50 px-3 py-2 text-emerald-800">
+        <AccountFlash kind="done" testId="address-done">
           {texts.done[flash.done]}
-        </p>
+        </AccountFlash>
       )}
       {flash.error && (
-        <p
-          role="alert"
-          data-testid="address-error"
-          className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-red-800"
-        >
+        <AccountFlash kind="error" testId="address-error">
           {texts.errors[flash.error]}
-        </p>
+        </AccountFlash>
       )}
       {addresses.length === 0 ? (
         <p data-testid="no-addresses">{texts.none}</p>
@@ -103,6 +97,6 @@ export function SavedAddresses({
       ) : (
         <p className="text-sm text-stone-600">{texts.max(MAX_SAVED_ADDRESSES)}</p>
       )}
-    </section>
+    </AccountSection>
   );
 }

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { forgetKeptPages, keepOfflinePageFiles } from "@/components/offline/clear-kept-pages";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
+import { AccountSection } from "@/components/accounts/account-section";
 
 /**
  * The end of the account page: "Terminar sessão" here (POST /api/auth/sign-out) or on every
@@ -66,15 +67,7 @@ export function SessionActions({ texts }: { texts: Texts }) {
   const button = "rounded-md border border-stone-300 px-4 py-2 font-medium hover:bg-stone-100 disabled:opacity-60";
   return (
     <>
-      <section
-        id="session"
-        aria-labelledby="session-title"
-        className="flex flex-col items-start gap-3 rounded-xl border border-stone-200 bg-white p-4"
-      >
-        <h2 id="session-title" className="text-xl font-semibold">
-          {texts.session.title}
-        </h2>
-        <p className="text-sm text-stone-600">{texts.session.intro}</p>
+      <AccountSection id="session" title={texts.session.title} intro={texts.session.intro} look="card">
         <div className="flex flex-wrap gap-2">
           <button type="button" disabled={busy !== null} onClick={() => void run("signOut")} className={button}>
             {texts.session.signOut}
@@ -90,16 +83,8 @@ export function SessionActions({ texts }: { texts: Texts }) {
               ? texts.session.failed
               : ""}
         </p>
-      </section>
-      <section
-        id="delete-account"
-        aria-labelledby="delete-account-title"
-        className="flex flex-col items-start gap-3 rounded-xl border border-red-200 bg-white p-4"
-      >
-        <h2 id="delete-account-title" className="text-xl font-semibold">
-          {texts.deletion.title}
-        </h2>
-        <p className="text-sm text-stone-600">{texts.deletion.intro}</p>
+      </AccountSection>
+      <AccountSection id="delete-account" title={texts.deletion.title} intro={texts.deletion.intro} look="danger">
         {confirming ? (
           <div className="flex flex-col gap-2">
             <p className="font-medium">{texts.deletion.question}</p>
@@ -126,7 +111,7 @@ export function SessionActions({ texts }: { texts: Texts }) {
         <p role="status" data-testid="delete-account-status" className="text-sm text-stone-700">
           {busy === "delete" ? texts.deletion.working : failed === "delete" ? texts.deletion.failed : ""}
         </p>
-      </section>
+      </AccountSection>
     </>
   );
 }

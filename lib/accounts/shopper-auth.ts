@@ -5,7 +5,7 @@ import { getEnv } from "../env";
 import { dictionary } from "../i18n/dictionaries";
 import { LANG_COOKIE, parseLang } from "../i18n/languages";
 import { APIError } from "better-auth/api";
-import { MessageNotSent, MessagesNotConfigured, sendMessage } from "../messages";
+import { defaultChannel, MessageNotSent, MessagesNotConfigured, sendMessage } from "../messages";
 import { CODE_SECONDS, createShopperAuth, type SendSignInCode, type ShopperAuth } from "./auth";
 
 /**
@@ -22,12 +22,12 @@ function langOf(request: Request | undefined) {
 }
 
 /** The code, by the channel the settings choose, in the shopper's language. */
-export const sendSignInCode: SendSignInCode = async ({ phoneKey, code, request }) => {
+const sendSignInCode: SendSignInCode = async ({ phoneKey, code, request }) => {
   const t = dictionary(langOf(request));
   try {
     await sendMessage({
       to: phoneKey,
-      channel: getEnv().messages.channel,
+      channel: defaultChannel(),
       purpose: "sign-in-code",
       text: t.account.codeMessage(code, t.shop.name, CODE_SECONDS / 60),
       secret: code,

@@ -13,8 +13,8 @@ import { GET as cartRoute } from "@/app/api/cart/route";
 import { getCart } from "@/lib/cart/cart";
 import { CART_COOKIE } from "@/lib/cart/shopper-cookies";
 import { db } from "@/lib/db/client";
-import { appendForwardedFor } from "../../../scripts/lib/forwarded-for.mjs";
 import { insertTestProduct, newExternalTransactionId } from "../../../harness/support/orders";
+import { signInThroughRoute } from "../../../harness/support/shoppers";
 
 // The signed-in shopper's routes under /api/account as Next calls them, each with a session made
 // by the real sign-in (a code from the outbox, checked by better-auth): only from the shop's own
@@ -25,7 +25,6 @@ import { insertTestProduct, newExternalTransactionId } from "../../../harness/su
 const APP_URL = "http://localhost:3000";
 
 const newPhone = () => `9${randomInt(10_000_000, 99_999_999)}`;
-const newPeer = () => `198.51.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 
 const ADDRESS = {
   province: "Luanda",
@@ -35,34 +34,10 @@ const ADDRESS = {
   reference: "Ao lado da farmácia",
 };
 
-/** A shopper signed in through /api/auth with the outbox's code: its phone key and session cookie. */
+/** A shopper signed in through /api/auth with the outbox's code: its phone key, session cookie and account id. */
 async function signIn(phone = newPhone()) {
-  const auth = (path: string, body: unknown) =>
-    signInRoute(
-      new NextRequest(`${APP_URL}/api/auth${path}`, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          Origin: APP_URL,
-          "X-Forwarded-For": appendForwardedFor(undefined, newPeer()),
-        },
-        body: JSON.stringify(body),
-      }),
-    );
-  expect((await auth("/phone-number/send-otp", { phoneNumber: `0${phone}` })).status).toBe(200);
-  const message = await db().message.findFirst({
-    where: { recipient: phone, purpose: "sign-in-code" },
-    orderBy: { createdAt: "desc" },
-  });
-  const code = /\b([0-9]{6})\b/.exec(message!.body)![1]!;
-  const verified = await auth("/phone-number/verify", { phoneNumber: `+244 ${phone}`, code });
-  expect(verified.status).toBe(200);
-  const cookie = verified.headers
-    .getSetCookie()
-    .find((value) => value.startsWith("shop.session_token="))!
-    .split(";")[0]!;
-  const shopper = await db().shopper.findFirstOrThrow({ where: { phoneNumber: phone } });
-  return { phone, cookie, id: shopper.id };
+  const { cookie, shopperId } = await signInThroughRoute(db(), signInRoute, phone, APP_URL);
+  return { phone, cookie, id: shopperId };
 }
 
 interface Call {

@@ -3,6 +3,7 @@ import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db/client";
 import { appendForwardedFor } from "../../../scripts/lib/forwarded-for.mjs";
+import { signInCodeInOutbox } from "../../../harness/support/shoppers";
 
 // /api/auth/* as Next calls it (app/api/auth/[...all]/route.ts): the endpoints a phone account
 // uses and no other, from the shop's own pages only, the client's address as the shop reads it,
@@ -41,13 +42,7 @@ function request(
 }
 
 /** The newest sign-in code the outbox holds for `phoneKey`. */
-async function codeInOutbox(phoneKey: string) {
-  const message = await db().message.findFirst({
-    where: { recipient: phoneKey, purpose: "sign-in-code" },
-    orderBy: { createdAt: "desc" },
-  });
-  return message ? /\b([0-9]{6})\b/.exec(message.body)?.[1] : undefined;
-}
+const codeInOutbox = (phoneKey: string) => signInCodeInOutbox(db(), phoneKey);
 
 describe("the sign-in route", () => {
   it("sends the code through the outbox, signs in with it, and the session reads back", async () => {

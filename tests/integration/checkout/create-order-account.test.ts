@@ -9,7 +9,7 @@ import { clientOf, createTestDatabase, type TestDatabase } from "../../../harnes
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct } from "../../../harness/support/orders";
 import { useOwnSandbox } from "../../../harness/support/sandbox";
-import { appendForwardedFor } from "../../../scripts/lib/forwarded-for.mjs";
+import { signInThroughRoute } from "../../../harness/support/shoppers";
 
 // POST /api/pay/create-order for a shopper signed in by phone (a session made through the real
 // sign-in: a code from the outbox, checked at /api/auth/phone-number/verify): the order carries
@@ -56,37 +56,11 @@ beforeEach(() => sandbox.control.reset());
 afterEach(() => settleAfterTasks());
 
 const newPhone = () => `9${randomInt(10_000_000, 99_999_999)}`;
-const newPeer = () => `198.51.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 
 /** A session of the phone `key`, through the sign-in route: its cookie, and the account's id. */
 async function signIn(key: string): Promise<{ cookie: string; shopperId: string }> {
   const { POST } = await import("@/app/api/auth/[...all]/route");
-  const call = (path: string, body: unknown) =>
-    POST(
-      new NextRequest(`${APP_URL}/api/auth${path}`, {
-        method: "POST",
-        headers: {
-          "Content-Type": "application/json",
-          Origin: APP_URL,
-          "X-Forwarded-For": appendForwardedFor(undefined, newPeer()),
-        },
-        body: JSON.stringify(body),
-      }),
-    );
-  expect((await call("/phone-number/send-otp", { phoneNumber: `0${key}` })).status).toBe(200);
-  const message = await client.message.findFirstOrThrow({
-    where: { recipient: key, purpose: "sign-in-code" },
-    orderBy: { createdAt: "desc" },
-  });
-  const code = /\b([0-9]{6})\b/.exec(message.body)![1];
-  const verified = await call("/phone-number/verify", { phoneNumber: key, code });
-  expect(verified.status).toBe(200);
-  const cookie = verified.headers
-    .getSetCookie()
-    .find((value) => value.startsWith("shop.session_token="))!
-    .split(";")[0]!;
-  const shopper = await client.shopper.findUniqueOrThrow({ where: { phoneNumber: key } });
-  return { cookie, shopperId: shopper.id };
+  return signInThroughRoute(client, POST, key, APP_URL);
 }
 
 async function createOrder(body: Record<string, unknown>, cookie?: string) {
