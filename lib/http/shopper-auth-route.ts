@@ -34,16 +34,31 @@ export async function handleShopperAuth(request: Request): Promise<Response> {
     // better-auth answers refusals itself (and the shop's, thrown from its hooks); anything
     // unexpected it throws (lib/accounts/auth.ts), so a bare 500 is not one of them either.
     if (response.status === 500) throw new Error("better-auth answered 500");
-    return response.ok ? privately(response) : inShopWords(response);
+    return response.ok ? await privately(response) : await inShopWords(response);
   } catch (error) {
     consoleLogger("error", "accounts.auth_failed", { error: errorKind(error) });
     return jsonError(503, "unavailable", "signing in is not possible right now; please try again", NO_STORE);
   }
 }
 
-function privately(response: Response): Response {
-  response.headers.set("Cache-Control", "private, no-store");
-  return response;
+/**
+ * better-auth's answer, private, and without the session's token: it puts the token (the very
+ * value of the httpOnly cookie) in the JSON of a verify (`token`) and of a session (`session.token`),
+ * where a page's scripts could read it; the cookie alone carries it here.
+ */
+async function privately(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  headers.set("Cache-Control", "private, no-store");
+  if (!headers.get("content-type")?.includes("application/json"))
+    return new Response(response.body, { status: response.status, headers });
+  const body = (await response.json()) as unknown;
+  if (body && typeof body === "object") {
+    delete (body as { token?: unknown }).token;
+    const session = (body as { session?: unknown }).session;
+    if (session && typeof session === "object") delete (session as { token?: unknown }).token;
+  }
+  headers.delete("content-length");
+  return new Response(JSON.stringify(body), { status: response.status, headers });
 }
 
 /**

@@ -58,13 +58,19 @@ describe("the sign-in route", () => {
 
     const verified = await POST(request("/phone-number/verify", { phoneNumber: `+244${phone}`, code }));
     expect(verified.status).toBe(200);
+    expect(await verified.clone().json()).not.toHaveProperty("token");
     const cookie = verified.headers.getSetCookie().find((value) => value.startsWith("shop.session_token="))!;
     expect(cookie).toBeDefined();
 
     const session = await GET(
       new NextRequest(`${APP_URL}/api/auth/get-session`, { headers: { Cookie: cookie.split(";")[0]! } }),
     );
-    expect(((await session.json()) as { user: { phoneNumber: string } }).user.phoneNumber).toBe(phone);
+    const read = (await session.json()) as { user: { phoneNumber: string }; session: Record<string, unknown> };
+    expect(read.user.phoneNumber).toBe(phone);
+    // The session's token is the httpOnly cookie's value: no answer hands it to a page's scripts.
+    const token = decodeURIComponent(cookie.split(";")[0]!.split("=")[1]!).split(".")[0]!;
+    expect(JSON.stringify(read)).not.toContain(token);
+    expect(read.session).not.toHaveProperty("token");
     for (const call of logged.mock.calls) expect(call.join(" ")).not.toContain(code!);
   });
 
