@@ -100,6 +100,8 @@ const CACHED_PAGES = [
 /** @type {(phase: string) => import('next').NextConfig} */
 const nextConfig = (phase) => ({
   reactStrictMode: true,
+  // forbidden() and app/[lang]/forbidden.tsx: a back-office page a role may not open answers 403.
+  experimental: { authInterrupts: true },
   poweredByHeader: false,
   // pg and Prisma's driver adapter are Node libraries; load them from node_modules at run time.
   // esbuild (native, or its WebAssembly build) bundles the service worker when the build

@@ -202,6 +202,12 @@ const shape = {
    */
   ADMIN_PASSWORD: z.string().optional(),
   /**
+   * The e-mail of the owner the back office makes from ADMIN_PASSWORD when it has no owner yet
+   * (lib/admin/owner.ts). `.example` is never delivered (RFC 2606): the owner may keep it, or
+   * change it at /admin/account.
+   */
+  ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email({ error: "must be an e-mail address" })).default("owner@shop.example"),
+  /**
    * The key that seals the back office's session cookie, apart from the password so a stolen
    * cookie never helps to guess the password offline. Required with ADMIN_PASSWORD.
    */
@@ -310,6 +316,7 @@ export const DEFAULTED = new Set([
   "RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE",
   "RATE_LIMIT_PROMO_CHECK_PER_MINUTE",
   "ADMIN_PASSWORD",
+  "ADMIN_EMAIL",
   "ADMIN_SESSION_SECRET",
   "BETTER_AUTH_SECRET",
   "SIGN_IN_CODES_PER_PHONE_PER_HOUR",

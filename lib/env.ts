@@ -97,7 +97,7 @@ export interface Env {
     promoCheckPerMinute: number;
   };
   /** The back office (/admin); undefined when ADMIN_PASSWORD is unset, and the back office is off. */
-  admin?: { password: string; sessionSecret: string };
+  admin?: { password: string; sessionSecret: string; ownerEmail: string };
   /**
    * Shoppers' accounts (lib/accounts/): undefined in production without BETTER_AUTH_SECRET, and
    * accounts are off.
@@ -245,7 +245,7 @@ export function parseEnv(raw: Source): Env {
       promoCheckPerMinute: e.RATE_LIMIT_PROMO_CHECK_PER_MINUTE,
     },
     ...(e.ADMIN_PASSWORD && e.ADMIN_SESSION_SECRET
-      ? { admin: { password: e.ADMIN_PASSWORD, sessionSecret: e.ADMIN_SESSION_SECRET } }
+      ? { admin: { password: e.ADMIN_PASSWORD, sessionSecret: e.ADMIN_SESSION_SECRET, ownerEmail: e.ADMIN_EMAIL } }
       : {}),
     ...accountsOf(e, source),
     shop: {

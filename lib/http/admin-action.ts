@@ -1,6 +1,7 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
-import { refuseWithoutAdminSession } from "./admin-guard";
+import { guardAdminRoute } from "./admin-route-guard";
+import type { Actor } from "../admin/staff-events";
 import type { ImageUpload } from "../catalog/gallery-admin";
 import { answersWithRedirect, isFormPost, isJson, isMultipart, refuseCrossSite } from "./admin-requests";
 import { catalogChanged } from "../catalog/cached-pages";
@@ -49,7 +50,8 @@ export interface AdminActionOptions<R extends ActionResult, B> {
   body?: BodyReader<B>;
   /** The action's own answer to a body that could not be read (by default, the reader's refusal). */
   bodyRefused?: (refusal: ActionRefusal) => R;
-  action: (body: B, context: { browser: boolean }) => Promise<R>;
+  /** The action, told whether a browser asked and who (the guard's person, to record the change by). */
+  action: (body: B, context: { browser: boolean; actor: Actor }) => Promise<R>;
   /** A JSON client's answer when it worked. */
   json: (result: Done<R>) => { status: number; body: unknown; headers?: HeadersInit };
   /**
@@ -63,12 +65,15 @@ export async function adminAction<R extends ActionResult, B = FormBody>(
   request: NextRequest,
   options: AdminActionOptions<R, B>,
 ): Promise<Response> {
-  const refusal = (await refuseWithoutAdminSession(request)) ?? refuseCrossSite(request);
-  if (refusal) return refusal;
+  const guard = await guardAdminRoute(request);
+  if (!guard.ok) return guard.response;
+  const crossSite = refuseCrossSite(request);
+  if (crossSite) return crossSite;
+  const { actor } = guard;
   const browser = answersWithRedirect(request);
   const read: BodyRead<B> = options.body ? await options.body(request) : { ok: true, body: { fields: {} } as B };
   const result: R | ActionRefusal = read.ok
-    ? await options.action(read.body, { browser })
+    ? await options.action(read.body, { browser, actor })
     : (options.bodyRefused?.(read) ?? read);
   if (result.ok) {
     const done = result as Done<R>;

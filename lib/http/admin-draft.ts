@@ -5,7 +5,10 @@ import { z } from "zod";
 import { MAX_IMAGE_BYTES } from "../catalog/images/validate";
 import { formDataOf, readBodyCapped } from "./request-body";
 import { isFormPost, isMultipart } from "./admin-requests";
-import { adminCookie, adminCookieName, type AdminConfig } from "../admin/session";
+import { adminCookie, adminCookieName } from "../admin/staff-session";
+
+/** What seals a draft: the back office's secret. */
+type AdminConfig = { sessionSecret: string };
 
 /**
  * What a back-office form post carried when its session had ended: its text fields, sealed

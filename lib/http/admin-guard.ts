@@ -1,39 +1,56 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
-import { dbPool } from "../db/client";
-import { pgRunner } from "../db/sql-runner";
 import { getEnv } from "../env";
+import { consoleLogger, errorKind } from "../log";
 import { draftCookieName, unsealDraft, type AdminDraft } from "./admin-draft";
-import { adminConfig, adminSessionCookieName, liveAdminSession } from "../admin/session";
+import { mayOpenPage } from "../admin/roles";
+import type { Actor } from "../admin/staff-events";
+import { staffAuth } from "../admin/staff-auth";
+import { actorOfSession, adminSessionCookieName } from "../admin/staff-session";
 
 /**
- * The back office's guards: every admin page but /admin itself starts with
- * `await requireAdminSession()`, every admin API route with `refuseWithoutAdminSession(request)`
- * (./admin-route-guard.ts, without Next's page APIs, so that ./admin-sign-in.ts can use it too).
+ * The back office's guards for pages: every admin page but /admin itself starts with
+ * `await requireStaff("/admin/…")` (its path as lib/admin/roles.ts names it), which sends a
+ * signed-out browser to the sign-in and answers a role that may not open the page with the
+ * back office's 403 page. API routes use ./admin-route-guard.ts.
  */
 
-export { refuseWithoutAdminSession } from "./admin-route-guard";
+export { guardAdminRoute, refuseWithoutAdminSession } from "./admin-route-guard";
 
 export type AdminState = "off" | "signed-out" | "signed-in";
 
-/** For pages: the back office is off, or the request has no live session, or it has one. Asked once per render. */
-export const adminState = cache(async (): Promise<AdminState> => {
-  const admin = adminConfig();
-  if (!admin) return "off";
+/** The person signed in on this request, or undefined; asked once per render. Throws when the sessions cannot be read. */
+export const currentStaff = cache(async (): Promise<Actor | undefined> => {
+  const auth = staffAuth();
+  if (!auth) return undefined;
   const value = (await cookies()).get(adminSessionCookieName(getEnv().appUrl))?.value;
-  return (await liveAdminSession(pgRunner(dbPool()), value, admin)) ? "signed-in" : "signed-out";
+  try {
+    return await actorOfSession(auth, value);
+  } catch (error) {
+    consoleLogger("error", "admin.session_unavailable", { error: errorKind(error) });
+    throw error;
+  }
 });
 
-/** The guard of every admin page but /admin itself: without a live session, to the sign-in at /admin. */
-export async function requireAdminSession(): Promise<void> {
-  if ((await adminState()) !== "signed-in") redirect("/admin");
+/** For pages: the back office is off, or the request has no live session, or it has one. */
+export const adminState = cache(async (): Promise<AdminState> => {
+  if (!staffAuth()) return "off";
+  return (await currentStaff()) ? "signed-in" : "signed-out";
+});
+
+/** The guard of every admin page but /admin itself: the person, or the sign-in, or the 403 page. */
+export async function requireStaff(pagePath: string): Promise<Actor> {
+  const actor = await currentStaff();
+  if (!actor) redirect("/admin");
+  if (!mayOpenPage(actor.role, pagePath)) forbidden();
+  return actor;
 }
 
 /** For the back office's pages: the draft of a form refused for an ended session, once signed in again. */
 export async function pendingDraft(): Promise<AdminDraft | undefined> {
-  const admin = adminConfig();
-  if (!admin || (await adminState()) !== "signed-in") return undefined;
+  const admin = getEnv().admin;
+  if (!admin || !(await currentStaff())) return undefined;
   return unsealDraft((await cookies()).get(draftCookieName(getEnv().appUrl))?.value, admin);
 }

@@ -1,37 +1,61 @@
 import "server-only";
 import type { NextRequest } from "next/server";
-import { dbPool } from "../db/client";
-import { pgRunner } from "../db/sql-runner";
 import { getEnv } from "../env";
 import { jsonError } from "./json-error";
 import { consoleLogger, errorKind } from "../log";
 import { draftCookie, draftOf } from "./admin-draft";
 import { answersWithRedirect, refuseCrossSite, seeOther } from "./admin-requests";
 import { returnPathOf, withQueryParameter } from "./return-path";
-import { adminConfig, adminSessionCookieName, liveAdminSession, type AdminConfig } from "../admin/session";
+import { mayCallRoute } from "../admin/roles";
+import type { Actor } from "../admin/staff-events";
+import { staffAuth } from "../admin/staff-auth";
+import { actorOfSession, adminSessionCookieName } from "../admin/staff-session";
 
 /**
- * The guard of every admin API route: a 404 JSON answer when the back office is off, and
- * undefined when the request has a live session and may go on. Without one, a JSON client gets
- * a 401, and a browser (a form post, or opening an address such as the CSV export) is sent to
- * the sign-in, which then brings it back to the page it came from, with the form's text fields
- * to put back ({@link toSignIn}). 503 when the sessions cannot be read.
+ * The guard of every admin API route: who is asking (a live session of an enabled person) and
+ * whether their role may call this route (lib/admin/roles.ts, a route the table does not name
+ * refused to everyone). A 404 JSON answer when the back office is off; without a session, a JSON
+ * client gets a 401, and a browser (a form post, or opening an address such as the CSV export)
+ * is sent to the sign-in, which then brings it back to the page it came from, with the form's
+ * text fields to put back ({@link toSignIn}); a role that may not gets a 403; 503 when the
+ * sessions cannot be read.
  */
-export async function refuseWithoutAdminSession(request: NextRequest): Promise<Response | undefined> {
-  const admin = adminConfig();
-  if (!admin) return backOfficeOff();
+
+export type AdminGuard = { ok: true; actor: Actor } | { ok: false; response: Response };
+
+export async function guardAdminRoute(request: NextRequest): Promise<AdminGuard> {
+  const auth = staffAuth();
+  if (!auth) return { ok: false, response: backOfficeOff() };
   const { appUrl } = getEnv();
+  let actor: Actor | undefined;
   try {
-    if (await liveAdminSession(pgRunner(dbPool()), request.cookies.get(adminSessionCookieName(appUrl))?.value, admin))
-      return undefined;
+    actor = await actorOfSession(auth, request.cookies.get(adminSessionCookieName(appUrl))?.value);
   } catch (error) {
     consoleLogger("error", "admin.session_unavailable", { error: errorKind(error) });
-    return jsonError(503, "unavailable", "the back office cannot read its sessions right now; try again soon", {
-      "Retry-After": "5",
-    });
+    return {
+      ok: false,
+      response: jsonError(503, "unavailable", "the back office cannot read its sessions right now; try again soon", {
+        "Retry-After": "5",
+      }),
+    };
   }
-  if (answersWithRedirect(request) || isNavigation(request)) return toSignIn(request, admin, appUrl);
-  return jsonError(401, "unauthorized", "sign in to the back office first");
+  if (!actor) {
+    if (answersWithRedirect(request) || isNavigation(request))
+      return { ok: false, response: await toSignIn(request, appUrl) };
+    return { ok: false, response: jsonError(401, "unauthorized", "sign in to the back office first") };
+  }
+  if (!mayCallRoute(actor.role, request.nextUrl.pathname, request.method))
+    return {
+      ok: false,
+      response: jsonError(403, "forbidden", `the ${actor.role} role may not do this; ask the shop's owner`),
+    };
+  return { ok: true, actor };
+}
+
+/** The guard for a route that needs only the refusal: a Response, or undefined to go on. */
+export async function refuseWithoutAdminSession(request: NextRequest): Promise<Response | undefined> {
+  const guard = await guardAdminRoute(request);
+  return guard.ok ? undefined : guard.response;
 }
 
 /** A browser opening the address itself (a link, the address bar), not a script or a fetch. */
@@ -45,14 +69,14 @@ const isNavigation = (request: Request) =>
  * `next` (`?draft=<id>`), for the page to put back. Another site's post gets its 403 and no draft:
  * nothing it sends ends up in the owner's forms.
  */
-async function toSignIn(request: NextRequest, admin: AdminConfig, appUrl: string): Promise<Response> {
+async function toSignIn(request: NextRequest, appUrl: string): Promise<Response> {
   const crossSite = refuseCrossSite(request);
   if (crossSite) return crossSite;
   const page = returnPathOf(request.headers.get("referer"), appUrl, request.headers.get("host")) ?? "/admin";
   const draft = request.method === "GET" ? undefined : await draftOf(request);
   const next = draft ? withQueryParameter(page, "draft", draft.id) : page;
   const response = seeOther(`/admin?${new URLSearchParams({ expired: "1", next })}`);
-  if (draft) response.cookies.set(await draftCookie(draft, admin, appUrl));
+  if (draft) response.cookies.set(await draftCookie(draft, getEnv().admin!, appUrl));
   return response;
 }
 

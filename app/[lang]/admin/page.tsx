@@ -44,7 +44,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   if (state === "signed-out") {
     const error = SIGN_IN_ERRORS.find((code) => code === query.error);
     const notice = query.expired === "1" ? "expired" : query.signedOut === "everywhere" ? "everywhere" : undefined;
-    return <SignInForm t={t} error={error} notice={notice} next={next} />;
+    const step = query.step === "two-factor" ? "two-factor" : "password";
+    return <SignInForm t={t} error={error} notice={notice} next={next} step={step} />;
   }
   // Signed in meanwhile (another tab): straight back to that page.
   if (next && next !== "/admin") redirect(next);
@@ -204,9 +205,12 @@ function SignInForm({
   error,
   notice,
   next,
+  step,
 }: {
   t: Dictionary;
   error: SignInError | undefined;
+  /** The password, or the authenticator's code of a sign-in waiting for it. */
+  step: "password" | "two-factor";
   /** The session ended under a form, or every session was just ended. */
   notice: "expired" | "everywhere" | undefined;
   /** Where to go once signed in. */
@@ -231,24 +235,70 @@ function SignInForm({
           {t.admin.errors[error]}
         </p>
       )}
-      <form method="post" action="/api/admin/session" className="flex flex-col gap-3">
-        {next && <input type="hidden" name="next" value={next} />}
-        <label htmlFor="admin-password" className="font-medium">
-          {t.admin.password}
-        </label>
-        <input
-          id="admin-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          maxLength={1024}
-          className="rounded-md border border-stone-300 px-3 py-2"
-        />
-        <button type="submit" className="rounded-md bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-600">
-          {t.admin.signIn}
-        </button>
-      </form>
+      {step === "two-factor" ? (
+        <form method="post" action="/api/admin/session/two-factor" className="flex flex-col gap-3">
+          {next && <input type="hidden" name="next" value={next} />}
+          <h2 className="font-medium">{t.admin.twoFactorTitle}</h2>
+          <p id="admin-code-hint" className="text-sm text-stone-600">
+            {t.admin.twoFactorHint}
+          </p>
+          <label htmlFor="admin-code" className="font-medium">
+            {t.admin.twoFactorCode}
+          </label>
+          <input
+            id="admin-code"
+            name="code"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            aria-describedby="admin-code-hint"
+            required
+            maxLength={24}
+            autoFocus
+            className="rounded-md border border-stone-300 px-3 py-2"
+          />
+          <button
+            type="submit"
+            className="rounded-md bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-600"
+          >
+            {t.admin.verifyCode}
+          </button>
+        </form>
+      ) : (
+        <form method="post" action="/api/admin/session" className="flex flex-col gap-3">
+          {next && <input type="hidden" name="next" value={next} />}
+          <label htmlFor="admin-email" className="font-medium">
+            {t.admin.email}
+          </label>
+          <input
+            id="admin-email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            maxLength={320}
+            className="rounded-md border border-stone-300 px-3 py-2"
+          />
+          <label htmlFor="admin-password" className="font-medium">
+            {t.admin.password}
+          </label>
+          <input
+            id="admin-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={1024}
+            className="rounded-md border border-stone-300 px-3 py-2"
+          />
+          <button
+            type="submit"
+            className="rounded-md bg-brand-700 px-5 py-2.5 font-medium text-white hover:bg-brand-600"
+          >
+            {t.admin.signIn}
+          </button>
+          <p className="text-sm text-stone-600">{t.admin.emailHint}</p>
+        </form>
+      )}
     </section>
   );
 }

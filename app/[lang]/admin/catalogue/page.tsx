@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { Flash } from "@/components/admin/flash";
 import { buttonClass } from "@/components/admin/product-form";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { importFlashOf, type ImportFlash } from "@/lib/catalog/csv/flash";
 import { CSV_COLUMNS, CSV_LIMITS, type CsvProblem, type ImportSummary } from "@/lib/catalog/csv/format";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
@@ -36,7 +36,7 @@ export default async function AdminCatalogPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requireAdminSession();
+  await requireStaff("/admin/catalogue");
   const [{ t }, query] = await Promise.all([getLang(), searchParams]);
   const text = t.admin.catalogue;
   const flash = importFlashOf(query);

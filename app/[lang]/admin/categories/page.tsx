@@ -3,7 +3,7 @@ import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { CategoryFlash, categoryFlashOf, CategoryForm } from "@/components/admin/category-form";
 import { adminCategoryTree, categoryPagePath } from "@/lib/catalog/categories-admin";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/http/request-lang";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
@@ -22,7 +22,7 @@ export default async function AdminCategoriesPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requireAdminSession();
+  await requireStaff("/admin/categories");
   const [{ t }, query, tree] = await Promise.all([getLang(), searchParams, adminCategoryTree(db())]);
   const text = t.admin.categories;
   const flash = categoryFlashOf(query);

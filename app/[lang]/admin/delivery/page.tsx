@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { DeliveryFlash, deliveryFlashOf, DeliveryZoneForm, PickupPointForm } from "@/components/admin/delivery-forms";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { db } from "@/lib/db/client";
 import { listDeliveryMethods } from "@/lib/delivery/zones-admin";
 import { getLang } from "@/lib/http/request-lang";
@@ -23,7 +23,7 @@ export default async function AdminDeliveryPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requireAdminSession();
+  await requireStaff("/admin/delivery");
   const [{ t }, query, { zones, pickupPoints }] = await Promise.all([
     getLang(),
     searchParams,

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { luandaDate, luandaMinute } from "@/lib/luanda-time";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { listAdminOrders, ORDER_STATUSES, parseOrdersQuery, type OrdersQuery } from "@/lib/orders/orders-admin";
 import { DELIVERY_METHODS, FULFILMENT_FILTERS, isFulfilmentState } from "@/lib/orders/fulfilment-states";
 import { db } from "@/lib/db/client";
@@ -40,7 +40,7 @@ const fieldClass = "rounded-md border border-stone-300 bg-white px-3 py-2";
 const buttonClass = "rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600";
 
 export default async function AdminOrdersPage({ searchParams }: { searchParams: Promise<Query> }) {
-  await requireAdminSession();
+  await requireStaff("/admin/orders");
   const [{ t, lang }, params] = await Promise.all([getLang(), searchParams]);
   const query = parseOrdersQuery(params);
   const list = await listAdminOrders(db(), query);

@@ -3,7 +3,7 @@ import { ProductImage } from "@/components/catalog/product-image";
 import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { listAdminProducts } from "@/lib/catalog/products-admin";
 import { db } from "@/lib/db/client";
 import { shownImage } from "@/lib/catalog/gallery";
@@ -24,7 +24,7 @@ export default async function AdminProductsPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requireAdminSession();
+  await requireStaff("/admin/products");
   const [{ t }, query] = await Promise.all([getLang(), searchParams]);
   const products = await listAdminProducts(db());
   const text = t.admin.products;

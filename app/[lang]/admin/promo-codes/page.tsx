@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { PromoCodeForm, PromoFlash, promoFlashOf } from "@/components/admin/promo-code-forms";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { luandaMinute } from "@/lib/luanda-time";
 import { listPromoCodes, type AdminPromoCode } from "@/lib/promotions/promo-codes-admin";
 import { categoryTree } from "@/lib/catalog/categories";
@@ -35,7 +35,7 @@ export default async function AdminPromoCodesPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requireAdminSession();
+  await requireStaff("/admin/promo-codes");
   const [{ t }, query, codes, categories] = await Promise.all([
     getLang(),
     searchParams,

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { CategoryFlash, categoryFlashOf, CategoryForm } from "@/components/admin/category-form";
 import { adminCategoryDetail, CATEGORIES_PAGE, categoryPagePath } from "@/lib/catalog/categories-admin";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { PROMO_PAGE } from "@/lib/promotions/promo-codes-admin";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/http/request-lang";
@@ -27,7 +27,7 @@ export default async function AdminCategoryPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requireAdminSession();
+  await requireStaff("/admin/categories/[id]");
   const [{ t }, { id }, query] = await Promise.all([getLang(), params, searchParams]);
   const detail = await adminCategoryDetail(db(), id);
   if (!detail) notFound();

@@ -7,7 +7,7 @@ import { Field } from "@/components/admin/field";
 import { ResolveForm } from "@/components/admin/resolve-form";
 import { OrderDeliveryDetails } from "@/components/orders/order-delivery";
 import { luandaSecond } from "@/lib/luanda-time";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { orderPagePath } from "@/lib/orders/order-flash";
 import {
   adminOrderDetail,
@@ -47,7 +47,7 @@ export default async function AdminOrderPage({
   params: Params;
   searchParams: Promise<Query>;
 }) {
-  await requireAdminSession();
+  await requireStaff("/admin/orders/[externalTransactionId]");
   const [{ t }, { externalTransactionId }, query] = await Promise.all([getLang(), params, searchParams]);
   const detail = await adminOrderDetail(db(), externalTransactionId);
   if (!detail) notFound();

@@ -7,7 +7,7 @@ import { GalleryManager, galleryFlashOf } from "@/components/admin/gallery-manag
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { buttonClass, Field, fieldClass, ProductForm } from "@/components/admin/product-form";
 import { VariantsManager, variantsFlashOf } from "@/components/admin/variants-manager";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { luandaSecond } from "@/lib/luanda-time";
 import { adminGallery } from "@/lib/catalog/gallery-admin";
 import { adminProductDetail } from "@/lib/catalog/products-admin";
@@ -39,7 +39,7 @@ export default async function AdminProductPage({
   params: Params;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requireAdminSession();
+  await requireStaff("/admin/products/[id]");
   const [{ t }, { id }, query] = await Promise.all([getLang(), params, searchParams]);
   const detail = await adminProductDetail(db(), id);
   if (!detail) notFound();

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { AdminNav } from "@/components/admin/admin-nav";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { ProductForm } from "@/components/admin/product-form";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { categoryTree } from "@/lib/catalog/categories";
 import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/http/request-lang";
@@ -21,7 +21,7 @@ export default async function NewProductPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  await requireAdminSession();
+  await requireStaff("/admin/products/new");
   const [{ t }, query, categories] = await Promise.all([getLang(), searchParams, categoryTree(db())]);
   const flash = productFlashOf(query);
   return (

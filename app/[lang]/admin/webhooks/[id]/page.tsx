@@ -6,7 +6,7 @@ import { AdminNav } from "@/components/admin/admin-nav";
 import { Field } from "@/components/admin/field";
 import { ResolveForm } from "@/components/admin/resolve-form";
 import { adminDelivery } from "@/lib/orders/attention-admin";
-import { requireAdminSession } from "@/lib/http/admin-guard";
+import { requireStaff } from "@/lib/http/admin-guard";
 import { luandaSecond } from "@/lib/luanda-time";
 import { orderPagePath } from "@/lib/orders/order-flash";
 import { db } from "@/lib/db/client";
@@ -31,7 +31,7 @@ export default async function AdminDeliveryPage({
   params: Params;
   searchParams: Promise<Query>;
 }) {
-  await requireAdminSession();
+  await requireStaff("/admin/webhooks/[id]");
   const [{ t }, { id }, query] = await Promise.all([getLang(), params, searchParams]);
   const delivery = await adminDelivery(db(), id);
   if (!delivery) notFound();
