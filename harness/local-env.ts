@@ -85,7 +85,7 @@ export function prepareLocalEnv(options: {
   options.log(`wrote local test credentials to .env.local (${missing.join(", ")})`);
   if (missing.includes("ADMIN_PASSWORD"))
     options.log(
-      `the back office is at /admin; its password (ADMIN_PASSWORD in .env.local): ${defaults.ADMIN_PASSWORD}`,
+      `the back office is at /admin; sign in as ${merged.ADMIN_EMAIL || "owner@shop.example"} (ADMIN_EMAIL) with the password (ADMIN_PASSWORD in .env.local): ${defaults.ADMIN_PASSWORD}`,
     );
   return { ...merged, ...Object.fromEntries(missing.map((key) => [key, defaults[key]!])) };
 }
