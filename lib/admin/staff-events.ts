@@ -112,3 +112,33 @@ export function eventsOfSubject(database: SqlRunner, subject: string): Promise<S
     SELECT id::text, created_at AS "createdAt", staff_id AS "staffId", staff_name AS "staffName", kind, subject, details
     FROM staff_events WHERE subject = ${subject} ORDER BY created_at, id LIMIT 500`);
 }
+
+/**
+ * The subjects of the catalogue's events: a product (its options, variants and gallery too), a
+ * category, and the catalogue as a whole (a CSV import). Ids are UUIDs, which a route may be given
+ * in either case: lower case here, so that one product is one subject.
+ */
+export const productSubject = (id: string) => `product:${id.toLowerCase()}`;
+export const categorySubject = (id: string) => `category:${id.toLowerCase()}`;
+export const CATALOGUE_SUBJECT = "catalogue";
+
+/** One field's change, as an edit's details say it. */
+export interface FieldChange {
+  from: unknown;
+  to: unknown;
+}
+
+/**
+ * The fields of `after` whose values differ from `before`'s, each as `{ from, to }`: an edit's
+ * details, empty when the edit changed nothing. A field `after` leaves undefined was not edited.
+ * Values are compared as JSON, so an equal list is no change.
+ */
+export function changedFields(before: object, after: object): Record<string, FieldChange> {
+  const changes: Record<string, FieldChange> = {};
+  for (const [field, to] of Object.entries(after)) {
+    if (to === undefined) continue;
+    const from = (before as Record<string, unknown>)[field] ?? null;
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
+  }
+  return changes;
+}

@@ -14,11 +14,13 @@ import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { Prisma } from "../generated/prisma/client";
 import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";
+import { categorySubject, changedFields, recordStaffEvent, type Actor } from "../admin/staff-events";
 
 /**
  * The back office's categories (/admin/categories), without the web: create, edit and delete a
  * category of the two-level tree that lib/catalog/categories.ts reads for the shop, the tree and
  * a category as its pages show them, and the lock the product form takes on a product's categories.
+ * Each change is recorded (lib/admin/staff-events.ts) in its own transaction.
  */
 
 export const CATEGORY_DONE = ["created", "saved", "deleted"] as const;
@@ -123,7 +125,7 @@ export interface CategoryDeps {
   db: Database;
 }
 
-export async function createCategory(input: unknown, { db }: CategoryDeps): Promise<CategoryResult> {
+export async function createCategory(input: unknown, actor: Actor, { db }: CategoryDeps): Promise<CategoryResult> {
   const parsed = parse(input);
   if (!parsed.ok) return parsed;
   const data = parsed.data;
@@ -131,9 +133,14 @@ export async function createCategory(input: unknown, { db }: CategoryDeps): Prom
   const refusal = await checkParent(db, data.parentId);
   if (refusal) return refusal;
   try {
-    const category = await db.category.create({
-      data: { ...data, parentId: data.parentId ?? null },
-      select: categoryFields,
+    const category = await db.$transaction(async (tx) => {
+      const created = await tx.category.create({
+        data: { ...data, parentId: data.parentId ?? null },
+        select: categoryFields,
+      });
+      const { id, ...details } = created;
+      await recordStaffEvent(tx, actor, { kind: "category.create", subject: categorySubject(id), details });
+      return created;
     });
     return { ok: true, done: "created", category };
   } catch (error) {
@@ -143,7 +150,12 @@ export async function createCategory(input: unknown, { db }: CategoryDeps): Prom
   }
 }
 
-export async function updateCategory(id: string, input: unknown, { db }: CategoryDeps): Promise<CategoryResult> {
+export async function updateCategory(
+  id: string,
+  input: unknown,
+  actor: Actor,
+  { db }: CategoryDeps,
+): Promise<CategoryResult> {
   if (!isUuid(id)) return notFound;
   const parsed = parse(input);
   if (!parsed.ok) return parsed;
@@ -165,14 +177,25 @@ export async function updateCategory(id: string, input: unknown, { db }: Categor
   const refusal = await checkParent(db, data.parentId);
   if (refusal) return refusal;
   try {
-    const category = await db.category.update({
-      where: { id },
-      data: { ...data, parentId: data.parentId ?? null },
-      select: categoryFields,
+    const category = await db.$transaction(async (tx) => {
+      // Locked, so that the change recorded is from the row as this update found it.
+      const [before] = await tx.$queryRaw<Category[]>(Prisma.sql`
+SELECT id::text, parent_id::text AS "parentId", slug, name, description, position
+FROM categories WHERE id = ${id}::uuid FOR UPDATE`);
+      if (!before) throw new Rollback(notFound);
+      const saved = await tx.category.update({
+        where: { id },
+        data: { ...data, parentId: data.parentId ?? null },
+        select: categoryFields,
+      });
+      const details = changedFields(before, saved);
+      if (Object.keys(details).length > 0)
+        await recordStaffEvent(tx, actor, { kind: "category.update", subject: categorySubject(id), details });
+      return saved;
     });
     return { ok: true, done: "saved", category };
   } catch (error) {
-    const known = refusalOf(error);
+    const known = rolledBack<CategoryRefusal>(error) ?? refusalOf(error);
     if (known) return known;
     throw error;
   }
@@ -195,7 +218,7 @@ async function promoCodesNaming(db: Pick<Database, "promoCode">, id: string): Pr
  * it between the checks and the delete; the foreign keys refuse it too. Its products leave it
  * (their other categories stay).
  */
-export async function deleteCategory(id: string, { db }: CategoryDeps): Promise<CategoryResult> {
+export async function deleteCategory(id: string, actor: Actor, { db }: CategoryDeps): Promise<CategoryResult> {
   if (!isUuid(id)) return notFound;
   try {
     const category = await db.$transaction(async (tx) => {
@@ -215,6 +238,11 @@ export async function deleteCategory(id: string, { db }: CategoryDeps): Promise<
       const codes = await promoCodesNaming(tx, id);
       if (codes.length > 0) throw new Rollback(hasPromoCodes(codes.map((code) => code.code)));
       await tx.category.delete({ where: { id } });
+      await recordStaffEvent(tx, actor, {
+        kind: "category.delete",
+        subject: categorySubject(id),
+        details: { name: category.name, slug: category.slug, parentId: category.parentId },
+      });
       return category;
     });
     return { ok: true, done: "deleted", category };

@@ -8,6 +8,7 @@ import type { ImageStore } from "./images/store";
 import { prepareImage } from "./images/validate";
 import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";
+import { productSubject, recordStaffEvent, type Actor, type StaffEventKind } from "../admin/staff-events";
 import { altSchema, GALLERY_FIELDS, type GalleryDone, type GalleryError, type GalleryField } from "./gallery-rules";
 
 /**
@@ -15,7 +16,8 @@ import { altSchema, GALLERY_FIELDS, type GalleryDone, type GalleryError, type Ga
  * web: add an image with its text alternative, change an image's text, move an image, remove one
  * (the last one too: the product then shows the shop's placeholder). Two admins may change the
  * same gallery at once: every change locks the product's row first and names images by their id,
- * so an image another admin removed meanwhile is 409 image_gone, never a silent loss.
+ * so an image another admin removed meanwhile is 409 image_gone, never a silent loss. Each change
+ * is recorded (lib/admin/staff-events.ts) on the product's subject, in its transaction.
  */
 
 /** An uploaded file, as the route read it; absent or empty when the form had none. */
@@ -99,6 +101,7 @@ export async function addGalleryImage(
   productId: string,
   input: unknown,
   image: ImageUpload | undefined,
+  actor: Actor,
   deps: GalleryDeps,
 ): Promise<GalleryResult> {
   if (!isUuid(productId)) return notFound;
@@ -131,7 +134,13 @@ export async function addGalleryImage(
           message: `a gallery has at most ${GALLERY_LIMITS.imagesMax} images; remove one first`,
         });
       await replaceGallery(tx, productId, [...images, { path, alt: parsed.data.alt }]);
-      return { ok: true, done: "added", gallery: await readGallery(tx, productId) };
+      const gallery = await readGallery(tx, productId);
+      await recordStaffEvent(tx, actor, {
+        kind: "gallery.add",
+        subject: productSubject(productId),
+        details: { imageId: gallery.at(-1)?.id, path, alt: parsed.data.alt },
+      });
+      return { ok: true, done: "added", gallery };
     });
   } catch (error) {
     const refused = rolledBack<GalleryRefusal>(error);
@@ -145,16 +154,21 @@ export async function saveGalleryAlt(
   productId: string,
   imageId: string,
   input: unknown,
+  actor: Actor,
   { db }: { db: Database },
 ): Promise<GalleryResult> {
   if (!isUuid(productId)) return notFound;
   const parsed = altInput.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  return change(db, productId, imageId, async (tx, images) => {
-    const index = images.findIndex((image) => image.id === imageId);
-    if (index === -1) return imageGone;
-    await tx.galleryImage.update({ where: { id: imageId }, data: { alt: parsed.data.alt } });
-    return "alt_saved";
+  const { alt } = parsed.data;
+  return change(db, actor, productId, imageId, async (tx, images) => {
+    const image = images.find((candidate) => candidate.id === imageId);
+    if (!image) return imageGone;
+    await tx.galleryImage.update({ where: { id: imageId }, data: { alt } });
+    return {
+      done: "alt_saved",
+      details: image.alt === alt ? undefined : { imageId, alt: { from: image.alt, to: alt } },
+    };
   });
 }
 
@@ -163,12 +177,13 @@ export async function moveGalleryImage(
   productId: string,
   imageId: string,
   input: unknown,
+  actor: Actor,
   { db }: { db: Database },
 ): Promise<GalleryResult> {
   if (!isUuid(productId)) return notFound;
   const parsed = moveInput.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
-  return change(db, productId, imageId, async (tx, images) => {
+  return change(db, actor, productId, imageId, async (tx, images) => {
     const index = images.findIndex((image) => image.id === imageId);
     if (index === -1) return imageGone;
     const target = parsed.data.direction === "up" ? index - 1 : index + 1;
@@ -186,7 +201,8 @@ export async function moveGalleryImage(
     order[target] = moved;
     order[index] = other;
     await replaceGallery(tx, productId, order);
-    return "moved";
+    // Positions as the page counts them, from 1 (the card's image).
+    return { done: "moved", details: { imageId, direction: parsed.data.direction, from: index + 1, to: target + 1 } };
   });
 }
 
@@ -194,30 +210,42 @@ export async function moveGalleryImage(
 export async function removeGalleryImage(
   productId: string,
   imageId: string,
+  actor: Actor,
   { db }: { db: Database },
 ): Promise<GalleryResult> {
   if (!isUuid(productId)) return notFound;
-  return change(db, productId, imageId, async (tx, images) => {
-    const index = images.findIndex((image) => image.id === imageId);
-    if (index === -1) return imageGone;
+  return change(db, actor, productId, imageId, async (tx, images) => {
+    const image = images.find((candidate) => candidate.id === imageId);
+    if (!image) return imageGone;
     await replaceGallery(
       tx,
       productId,
-      images.filter((image) => image.id !== imageId),
+      images.filter((other) => other.id !== imageId),
     );
-    return "removed";
+    return { done: "removed", details: { imageId, path: image.path, alt: image.alt } };
   });
 }
 
-/** A change of one image, under the product's lock, applied to the gallery as it is now. */
+/** The event each change of one image is recorded as. */
+const CHANGE_EVENTS: Record<Exclude<GalleryDone, "added">, StaffEventKind> = {
+  alt_saved: "gallery.update",
+  moved: "gallery.move",
+  removed: "gallery.delete",
+};
+
+/**
+ * A change of one image, under the product's lock, applied to the gallery as it is now, and
+ * recorded with the details `apply` gives (none: it changed nothing, so nothing is recorded).
+ */
 async function change(
   db: Database,
+  actor: Actor,
   productId: string,
   imageId: string,
   apply: (
     tx: Prisma.TransactionClient,
     images: (GalleryImage & { id?: string })[],
-  ) => Promise<GalleryDone | GalleryRefusal>,
+  ) => Promise<{ done: keyof typeof CHANGE_EVENTS; details?: Record<string, unknown> } | GalleryRefusal>,
 ): Promise<GalleryResult> {
   return db.$transaction(async (tx): Promise<GalleryResult> => {
     const images = await lockedGallery(tx, productId);
@@ -225,7 +253,13 @@ async function change(
     // A malformed id names no image either.
     if (!isUuid(imageId)) return imageGone;
     const outcome = await apply(tx, images);
-    if (typeof outcome !== "string") return outcome;
-    return { ok: true, done: outcome, gallery: await readGallery(tx, productId) };
+    if ("ok" in outcome) return outcome;
+    if (outcome.details)
+      await recordStaffEvent(tx, actor, {
+        kind: CHANGE_EVENTS[outcome.done],
+        subject: productSubject(productId),
+        details: outcome.details,
+      });
+    return { ok: true, done: outcome.done, gallery: await readGallery(tx, productId) };
   });
 }

@@ -4,16 +4,17 @@ import type { Database } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { lockProducts } from "./stock";
 import { invalidInput } from "../text-input";
+import { changedFields, productSubject, recordStaffEvent, type Actor } from "../admin/staff-events";
 import { isUuid } from "../uuid";
 import { optionDefinitionsSchema, VARIANT_FIELDS, type VariantField } from "./variant-rules";
 import { combinations, optionsKey, readVariantOptions, VARIANT_LIMITS } from "./variants";
-import { noProduct, readAdminVariants, type VariantRefusal, type VariantResult } from "./variants-admin";
+import { noProduct, readAdminVariants, readOptions, type VariantRefusal, type VariantResult } from "./variants-admin";
 
 /**
  * A product's options in the back office (the "Options" part of /admin/products/<id>), without
  * the web: the form's or a JSON client's options, checked, and the product's variants made their
  * combinations, in one transaction that locks the product's row first (lib/catalog/stock.ts
- * lockProducts), as checkouts do.
+ * lockProducts), as checkouts do, and that records the change (lib/admin/staff-events.ts).
  */
 
 /** "P, M" or one value a line: the values of a form's option field. */
@@ -73,6 +74,7 @@ function invalidOptions(error: z.ZodError, slots: number[]): VariantRefusal {
 export async function setProductOptions(
   productId: string,
   input: unknown,
+  actor: Actor,
   { db }: { db: Database },
 ): Promise<VariantResult> {
   if (!isUuid(productId)) return noProduct;
@@ -91,6 +93,7 @@ export async function setProductOptions(
       orderBy: [{ position: "asc" }, { id: "asc" }],
       select: { id: true, options: true, archivedAt: true },
     });
+    const optionsBefore = await readOptions(tx, productId);
     const active = all.filter((variant) => variant.archivedAt === null);
     const targets = options.length > 0 ? combinations(options) : [{}];
     const kept = new Map<string, string>();
@@ -114,6 +117,7 @@ export async function setProductOptions(
         data: options.map((option, index) => ({ productId, position: index + 1, ...option })),
       });
 
+    const made = { created: 0, restored: 0, archived: leftovers.length };
     for (const [position, target] of targets.entries()) {
       const key = optionsKey(target);
       const json = target as Prisma.InputJsonObject;
@@ -132,7 +136,18 @@ export async function setProductOptions(
         await tx.productVariant.create({
           data: { productId, options: json, priceAoa: product.priceAoa, stock: 0, position },
         });
+      made[archived ? "restored" : "created"]++;
     }
+    const changes = changedFields(
+      { options: optionsBefore },
+      { options: options.map(({ name, values }) => ({ name, values })) },
+    );
+    if (changes.options || made.created + made.restored + made.archived > 0)
+      await recordStaffEvent(tx, actor, {
+        kind: "product.options",
+        subject: productSubject(productId),
+        details: { ...changes, variants: made },
+      });
     await tx.product.update({ where: { id: productId }, data: { updatedAt: now } });
     return { ok: true, done: "options_saved", product: await readAdminVariants(tx, productId) };
   });

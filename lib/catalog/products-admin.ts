@@ -9,6 +9,7 @@ import { lockProducts } from "./stock";
 import type { ImageStore } from "./images/store";
 import { prepareImage, type PreparedImage } from "./images/validate";
 import { invalidInput } from "../text-input";
+import { changedFields, productSubject, recordStaffEvent, type Actor } from "../admin/staff-events";
 import { lockCategories } from "./categories-admin";
 import { lockedGallery, type ImageUpload } from "./gallery-admin";
 import {
@@ -29,7 +30,9 @@ import {
  * product, archiving and restoring it (a product is never deleted: orders point at it), changing
  * its stock with a reason that is kept, and the list and detail its pages show. Stock is never
  * written from a number read earlier, since checkouts take units at any moment
- * (lib/checkout/create-order.ts decrements it in their own transactions).
+ * (lib/checkout/create-order.ts decrements it in their own transactions). Every change is recorded
+ * (lib/admin/staff-events.ts) by the person who made it, in its own transaction; a refusal, or a
+ * save that changes nothing, records nothing.
  */
 
 /** With the statuses the back office's actions answer with (lib/http/admin-action.ts ActionOutcome). */
@@ -86,6 +89,12 @@ async function setCategories(tx: Prisma.TransactionClient, productId: string, id
   return true;
 }
 
+/** The product's categories, by id in order, as the product.update event compares them. */
+async function categoriesOf(tx: Prisma.TransactionClient, productId: string): Promise<string[]> {
+  const rows = await tx.productCategory.findMany({ where: { productId }, select: { categoryId: true } });
+  return rows.map((row) => row.categoryId).sort();
+}
+
 /**
  * Checks and re-encodes an uploaded image (lib/catalog/images/validate.ts), before any transaction: it
  * takes CPU time, which must not be spent holding locks. `image` is absent when none was sent.
@@ -112,6 +121,7 @@ export interface ProductDeps {
 export async function createProduct(
   input: unknown,
   image: ImageUpload | undefined,
+  actor: Actor,
   deps: ProductDeps,
 ): Promise<ProductResult> {
   const parsed = createProductSchema.safeParse(input);
@@ -144,7 +154,22 @@ export async function createProduct(
             reason: "",
           },
         });
-      return tx.product.findUniqueOrThrow({ where: { id: created.id }, select: productFields });
+      const product = await tx.product.findUniqueOrThrow({ where: { id: created.id }, select: productFields });
+      const { id, name, slug, description, priceAoa, stock, imagePath } = product;
+      await recordStaffEvent(tx, actor, {
+        kind: "product.create",
+        subject: productSubject(id),
+        details: {
+          name,
+          slug,
+          description,
+          priceAoa,
+          stock,
+          categoryIds: categoryIds ?? [],
+          ...(upload.image ? { image: imagePath } : {}),
+        },
+      });
+      return product;
     });
     return { ok: true, done: "created", product };
   } catch (error) {
@@ -167,6 +192,7 @@ export async function updateProduct(
   productId: string,
   input: unknown,
   image: ImageUpload | undefined,
+  actor: Actor,
   deps: ProductDeps,
 ): Promise<ProductResult> {
   if (!productIdSchema.safeParse(productId).success) return notFound;
@@ -187,6 +213,8 @@ export async function updateProduct(
       // The product's lock, then its variant's (lib/catalog/stock.ts): a checkout's decrement waits for
       // this transaction, then applies to its result.
       await lockProducts(tx, [productId]);
+      const before = await tx.product.findUniqueOrThrow({ where: { id: productId }, select: productFields });
+      const categoriesBefore = categoryIds ? await categoriesOf(tx, productId) : undefined;
       const variant = priceAoa !== undefined || stock !== undefined ? await singleVariant(tx, productId) : null;
       if (variant && !variant.ok) throw new Rollback(variant.refusal);
       const current = variant?.variant;
@@ -229,6 +257,15 @@ export async function updateProduct(
             reason: stockReason!,
           },
         });
+      const details = {
+        ...changedFields(
+          { ...before, image: before.imagePath, priceAoa: current?.priceAoa, categoryIds: categoriesBefore },
+          { ...catalog, image: product.imagePath, priceAoa, categoryIds: categoryIds && [...categoryIds].sort() },
+        ),
+        ...(stockChange ? { stock: { from: current.stock, to: stock }, stockReason } : {}),
+      };
+      if (Object.keys(details).length > 0)
+        await recordStaffEvent(tx, actor, { kind: "product.update", subject: productSubject(productId), details });
       return { ok: true, done: "saved", product };
     });
   } catch (error) {
@@ -266,7 +303,12 @@ WHERE product_id = ${productId}::uuid AND archived_at IS NULL ORDER BY position,
  * is now, so units that checkouts take meanwhile are never given back; it refuses to end below
  * zero or above the limit (409) rather than clamp.
  */
-export async function adjustStock(productId: string, input: unknown, deps: { db: Database }): Promise<ProductResult> {
+export async function adjustStock(
+  productId: string,
+  input: unknown,
+  actor: Actor,
+  deps: { db: Database },
+): Promise<ProductResult> {
   if (!productIdSchema.safeParse(productId).success) return notFound;
   const parsed = adjustStockSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
@@ -297,6 +339,11 @@ RETURNING stock`);
     await tx.stockAdjustment.create({
       data: { productId, variantId: id, kind: "adjustment", delta, stockAfter: updated.stock, reason },
     });
+    await recordStaffEvent(tx, actor, {
+      kind: "product.stock",
+      subject: productSubject(productId),
+      details: { variantId: id.toLowerCase(), from: updated.stock - delta, to: updated.stock, delta, reason },
+    });
     await tx.product.update({ where: { id: productId }, data: { updatedAt: new Date() } });
     const product = await tx.product.findUniqueOrThrow({ where: { id: productId }, select: productFields });
     return { ok: true, done: "adjusted", product };
@@ -306,21 +353,30 @@ RETURNING stock`);
 /**
  * Archives (`archived: true`) or restores a product. An archived product leaves the catalogue,
  * /api/products and its page, and carts and checkout refuse it; its orders and history stay.
- * Doing it twice changes nothing.
+ * Doing it twice changes nothing (and records nothing the second time).
  */
 export async function setArchived(
   productId: string,
   archived: boolean,
+  actor: Actor,
   deps: { db: Database },
 ): Promise<ProductResult> {
   if (!productIdSchema.safeParse(productId).success) return notFound;
-  await deps.db.product.updateMany({
-    where: { id: productId, archivedAt: archived ? null : { not: null } },
-    data: { archivedAt: archived ? new Date() : null },
+  return deps.db.$transaction(async (tx): Promise<ProductResult> => {
+    const { count } = await tx.product.updateMany({
+      where: { id: productId, archivedAt: archived ? null : { not: null } },
+      data: { archivedAt: archived ? new Date() : null },
+    });
+    const product = await tx.product.findUnique({ where: { id: productId }, select: productFields });
+    if (!product) return notFound;
+    if (count > 0)
+      await recordStaffEvent(tx, actor, {
+        kind: archived ? "product.archive" : "product.restore",
+        subject: productSubject(productId),
+        details: { name: product.name },
+      });
+    return { ok: true, done: archived ? "archived" : "restored", product };
   });
-  const product = await deps.db.product.findUnique({ where: { id: productId }, select: productFields });
-  if (!product) return notFound;
-  return { ok: true, done: archived ? "archived" : "restored", product };
 }
 
 /** Every product, archived ones last, for /admin/products. */

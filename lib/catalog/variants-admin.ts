@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../db/known-error";
 import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { lockProducts } from "./stock";
 import { invalidInput } from "../text-input";
+import { changedFields, productSubject, recordStaffEvent, type Actor } from "../admin/staff-events";
 import { isUuid } from "../uuid";
 import {
   updateVariantsSchema,
@@ -27,7 +28,8 @@ import {
  * the web: the page's view of its options and variants, saving the variants' table, archiving and
  * restoring a variant (./options-admin.ts changes the options). Every change is one transaction
  * that locks the product's row first (lib/catalog/stock.ts lockProducts), then reads and writes
- * its variants: checkouts take the same locks in the same order.
+ * its variants: checkouts take the same locks in the same order. Each change is recorded
+ * (lib/admin/staff-events.ts) on the product's subject, in that transaction.
  */
 
 export interface AdminVariant {
@@ -72,7 +74,8 @@ const variantFields = {
   archivedAt: true,
 } as const;
 
-async function readOptions(db: Pick<Database, "productOption">, productId: string) {
+/** A product's options in order, each as `{ name, values }`. */
+export async function readOptions(db: Pick<Database, "productOption">, productId: string) {
   const rows = await db.productOption.findMany({
     where: { productId },
     orderBy: { position: "asc" },
@@ -156,6 +159,7 @@ const skuTaken = (title: string): VariantRefusal => ({
 export async function updateVariants(
   productId: string,
   input: unknown,
+  actor: Actor,
   { db }: { db: Database },
 ): Promise<VariantResult> {
   if (!isUuid(productId)) return noProduct;
@@ -229,7 +233,8 @@ export async function updateVariants(
           data: { sku: null },
         });
 
-      for (const { row, variant, stockChange } of changes) {
+      const changed = [];
+      for (const { row, variant, title, stockChange } of changes) {
         const data = {
           ...(row.sku !== variant.sku ? { sku: row.sku } : {}),
           ...(row.priceAoa !== variant.priceAoa ? { priceAoa: row.priceAoa } : {}),
@@ -237,6 +242,7 @@ export async function updateVariants(
           ...(row.imagePath !== variant.imagePath ? { imagePath: row.imagePath } : {}),
         };
         if (Object.keys(data).length === 0) continue;
+        changed.push({ id: variant.id, title, ...changedFields(variant, data) });
         try {
           await tx.productVariant.update({ where: { id: variant.id }, data });
         } catch (error) {
@@ -255,6 +261,15 @@ export async function updateVariants(
             },
           });
       }
+      if (changed.length > 0)
+        await recordStaffEvent(tx, actor, {
+          kind: "variant.update",
+          subject: productSubject(productId),
+          details: {
+            variants: changed,
+            ...(changes.some((change) => change.stockChange) ? { stockReason } : {}),
+          },
+        });
       await tx.product.update({ where: { id: productId }, data: { updatedAt: new Date() } });
       return { ok: true, done: "variants_saved", product: await readAdminVariants(tx, productId) };
     });
@@ -280,6 +295,7 @@ export async function setVariantArchived(
   productId: string,
   variantId: string,
   archived: boolean,
+  actor: Actor,
   { db }: { db: Database },
 ): Promise<VariantResult> {
   if (!isUuid(productId)) return noProduct;
@@ -329,6 +345,14 @@ export async function setVariantArchived(
         };
       await tx.productVariant.update({ where: { id: variant.id }, data: { archivedAt: null } });
     }
+    await recordStaffEvent(tx, actor, {
+      kind: archived ? "variant.archive" : "variant.restore",
+      subject: productSubject(productId),
+      details: {
+        variantId: variant.id,
+        title: variantTitle(await readOptions(tx, productId), readVariantOptions(variant.options)),
+      },
+    });
     await tx.product.update({ where: { id: productId }, data: { updatedAt: new Date() } });
     return { ok: true, done, product: await readAdminVariants(tx, productId) };
   });

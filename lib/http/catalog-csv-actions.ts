@@ -74,11 +74,11 @@ export function catalogImport(request: NextRequest, deps: () => ImportDeps): Pro
   return adminAction<ImportAnswer, CsvBody>(request, {
     page: CATALOG_PAGE,
     body: readCsv,
-    action: async (body, { browser }): Promise<ImportAnswer> => {
+    action: async (body, { browser, actor }): Promise<ImportAnswer> => {
       const hash = sha256(body.bytes);
       if (browser && !dryRun && body.checked !== hash)
         return refused(409, "not_checked", "this is not the file that was checked: check it first");
-      const result = await importCatalogCsv(body.bytes, { dryRun }, deps());
+      const result = await importCatalogCsv(body.bytes, { dryRun, actor }, deps());
       if ("conflict" in result) return refused(409, "conflict", result.message);
       return { ok: true, hash, result };
     },

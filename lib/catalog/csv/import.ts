@@ -10,12 +10,14 @@ import { problem, sortProblems, type CsvProblem, type ImportSummary, type Proble
 import { parseCatalogCsv, type CsvProduct } from "./parse";
 import { planImport, type FileImage, type Plan } from "./import-plan";
 import { writePlan } from "./import-write";
+import { CATALOGUE_SUBJECT, recordStaffEvent, type Actor } from "../../admin/staff-events";
 
 /**
  * The catalog CSV into the database: products matched by slug, created or updated, with their
  * categories (missing ones created), galleries, options and variants; each variant's stock set to
  * the file's, each change kept as a stock adjustment. A dry run and an import check the same
  * things and answer every problem by line and column; an import with a problem writes nothing.
+ * An import is recorded (lib/admin/staff-events.ts) with its summary, in its transaction.
  */
 
 /** Long enough for 20 000 lines on a slow machine; Prisma's default (5 s) is for a form's transaction. */
@@ -25,6 +27,8 @@ export interface ImportOptions {
   dryRun: boolean;
   /** Where relative image names are read (the CLI: the CSV's folder); absent, they are problems. */
   files?: ImageFiles;
+  /** Who imports: the back office's person, or null for the command line (scripts/catalogue-import.ts), which names nobody. */
+  actor: Actor | null;
 }
 
 export interface ImportDeps {
@@ -82,7 +86,13 @@ export async function importCatalogCsv(
         for (const [sha256, path] of await storeFiles(locked.filesToStore, options.files, deps.images, tx))
           stored.set(sha256, path);
         await writePlan(tx, locked, stored);
-        return { ok: true, dryRun: false, summary: { ...summary, imagesStored: stored.size }, problems: [] };
+        const written = { ...summary, imagesStored: stored.size };
+        await recordStaffEvent(tx, options.actor, {
+          kind: "catalogue.import",
+          subject: CATALOGUE_SUBJECT,
+          details: { ...written, ...(options.actor ? {} : { commandLine: true }) },
+        });
+        return { ok: true, dryRun: false, summary: written, problems: [] };
       },
       { timeout: TRANSACTION_TIMEOUT_MS, maxWait: 30_000 },
     );

@@ -5,7 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createCategory } from "@/lib/catalog/categories-admin";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { ADMIN_APP, adminRequest, adminSessionCookie, type AdminCaller } from "../../../harness/support/admin";
+import {
+  ADMIN_APP,
+  adminRequest,
+  adminSessionCookie,
+  testOwner,
+  type AdminCaller,
+} from "../../../harness/support/admin";
 import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct } from "../../../harness/support/orders";
@@ -235,7 +241,9 @@ $$`);
       `CREATE TRIGGER a_test_race BEFORE INSERT ON categories FOR EACH ROW EXECUTE FUNCTION test_race_${slug.replace(/-/g, "_")}()`,
     );
     try {
-      const result = await createCategory({ name: "Corrida", slug, parentId: top.id }, { db: client });
+      const result = await createCategory({ name: "Corrida", slug, parentId: top.id }, await testOwner(), {
+        db: client,
+      });
       expect(result).toMatchObject({ ok: false, status: 409, code: "too_deep", field: "parentId" });
     } finally {
       await client.$executeRawUnsafe("DROP TRIGGER a_test_race ON categories");
@@ -258,7 +266,7 @@ $$`);
         // the tree's lock, and `top` still reads as top-level to everyone else.
         await otherAdmin.query("BEGIN");
         await otherAdmin.query("UPDATE categories SET parent_id = $1 WHERE id = $2", [other.id, top.id]);
-        const attempt = createCategory({ name: "Corrida", slug, parentId: top.id }, { db: client });
+        const attempt = createCategory({ name: "Corrida", slug, parentId: top.id }, await testOwner(), { db: client });
         // The up-front check passed; the insert's trigger now waits for the tree's lock.
         await expect
           .poll(

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   addGalleryImage,
   adminGallery,
@@ -13,7 +13,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { GALLERY_LIMITS, productGallery } from "@/lib/catalog/gallery";
 import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
 import { MAX_IMAGE_BYTES } from "@/lib/catalog/images/validate";
-import { adminRequest, type AdminCaller } from "../../../harness/support/admin";
+import { adminRequest, testOwner, type AdminCaller } from "../../../harness/support/admin";
+import type { Actor } from "@/lib/admin/staff-events";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct } from "../../../harness/support/orders";
 
@@ -91,6 +92,11 @@ async function onImage(route: "alt" | "move" | "delete", id: string, imageId: st
 const json = async (response: Response) => (await response.json()) as Record<string, any>;
 const JSON_ACCEPT = { accept: "application/json" };
 const deps = () => ({ db: db(), images: postgresImageStore(db()) });
+/** Who the back office's functions called directly record the change by. */
+let owner: Actor;
+beforeAll(async () => {
+  owner = await testOwner();
+});
 
 /** The gallery in order, as rows. */
 const galleryOf = (productId: string) =>
@@ -111,6 +117,7 @@ async function productWithGallery(extra = 0) {
       product.id,
       { alt: `Imagem ${i + 2}` },
       { bytes: new Uint8Array(uniquePng()) },
+      owner,
       deps(),
     );
     expect(result.ok).toBe(true);
@@ -418,12 +425,12 @@ describe("two admins at once", () => {
       $transaction: <T>(work: (tx: Prisma.TransactionClient) => Promise<T>) =>
         db().$transaction(async (tx) => {
           const result = await work(tx);
-          edit = saveGalleryAlt(product.id, target, { alt: "Texto novo" }, { db: db() });
+          edit = saveGalleryAlt(product.id, target, { alt: "Texto novo" }, owner, { db: db() });
           editWaitedForTheLock = await blockedBy(tx);
           return result;
         }),
-    } as unknown as Parameters<typeof removeGalleryImage>[2]["db"];
-    const removed = await removeGalleryImage(product.id, target, { db: removing });
+    } as unknown as Parameters<typeof removeGalleryImage>[3]["db"];
+    const removed = await removeGalleryImage(product.id, target, owner, { db: removing });
     expect(removed.ok).toBe(true);
     expect(await edit).toMatchObject({ ok: false, status: 409, code: "image_gone" });
     // On a server, the edit was seen waiting for the lock (embedded PGlite runs one transaction at
@@ -438,9 +445,9 @@ describe("two admins at once", () => {
     const { product, gallery } = await productWithGallery(3);
     const [a, b, c, d] = gallery;
     const results = await Promise.all([
-      moveGalleryImage(product.id, d!.id, { direction: "up" }, { db: db() }),
-      saveGalleryAlt(product.id, a!.id, { alt: "Frente, editada" }, { db: db() }),
-      removeGalleryImage(product.id, b!.id, { db: db() }),
+      moveGalleryImage(product.id, d!.id, { direction: "up" }, owner, { db: db() }),
+      saveGalleryAlt(product.id, a!.id, { alt: "Frente, editada" }, owner, { db: db() }),
+      removeGalleryImage(product.id, b!.id, owner, { db: db() }),
     ]);
     expect(results.map((result) => result.ok)).toEqual([true, true, true]);
     const after = await galleryOf(product.id);
@@ -455,7 +462,13 @@ describe("two admins at once", () => {
     const { product } = await productWithGallery();
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
-        addGalleryImage(product.id, { alt: `Ao mesmo tempo ${i}` }, { bytes: new Uint8Array(uniquePng()) }, deps()),
+        addGalleryImage(
+          product.id,
+          { alt: `Ao mesmo tempo ${i}` },
+          { bytes: new Uint8Array(uniquePng()) },
+          owner,
+          deps(),
+        ),
       ),
     );
     expect(results.every((result) => result.ok)).toBe(true);
@@ -471,7 +484,9 @@ describe("two admins at once", () => {
 
   it("two admins removing the two last images: both are removed", async () => {
     const { product, gallery } = await productWithGallery(1);
-    const results = await Promise.all(gallery.map((image) => removeGalleryImage(product.id, image.id, { db: db() })));
+    const results = await Promise.all(
+      gallery.map((image) => removeGalleryImage(product.id, image.id, owner, { db: db() })),
+    );
     expect(results.map((result) => result.ok)).toEqual([true, true]);
     expect(await galleryOf(product.id)).toEqual([]);
     expect(await imagePathOf(product.id)).toBe("");

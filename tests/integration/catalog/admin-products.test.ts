@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
 import { NextRequest } from "next/server";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
 import { adjustStock, createProduct, updateProduct } from "@/lib/catalog/products-admin";
 import { getCart } from "@/lib/cart/cart";
@@ -11,7 +11,8 @@ import { db } from "@/lib/db/client";
 import { productGallery } from "@/lib/catalog/gallery";
 import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, prepareImage } from "@/lib/catalog/images/validate";
-import { ADMIN_APP as APP, adminRequest, type AdminCaller } from "../../../harness/support/admin";
+import { ADMIN_APP as APP, adminRequest, testOwner, type AdminCaller } from "../../../harness/support/admin";
+import type { Actor } from "@/lib/admin/staff-events";
 import { checkout } from "../../../harness/support/checkout";
 import {
   hasGpsExif,
@@ -31,6 +32,12 @@ import { insertTestOrder, insertTestProduct } from "../../../harness/support/ord
 // route answers, what it wrote, and what the storefront, carts and checkout then do.
 
 afterEach(() => settleAfterTasks());
+
+/** Who the back office's functions called directly record the change by. */
+let owner: Actor;
+beforeAll(async () => {
+  owner = await testOwner();
+});
 
 /** A PNG of one colour, `width`×`height`: a different colour is a different image (and id). */
 function png(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
@@ -392,7 +399,10 @@ describe("images", () => {
       ...store,
       put: (...args: Parameters<typeof store.put>) => (puts.push("put"), store.put(...args)),
     };
-    const refused = await createProduct(fields(), { bytes: new Uint8Array(bomb) }, { db: db(), images: counting });
+    const refused = await createProduct(fields(), { bytes: new Uint8Array(bomb) }, owner, {
+      db: db(),
+      images: counting,
+    });
     expect(refused).toMatchObject({ ok: false, status: 413, code: "image_too_many_pixels" });
     expect(puts).toEqual([]);
   });
@@ -579,7 +589,7 @@ describe("adjusting stock", () => {
       db().$transaction((tx) =>
         tx.product.updateMany({ where: { id: product.id, stock: { gte: 1 } }, data: { stock: { decrement: 1 } } }),
       );
-    const adjust = (delta: number) => adjustStock(product.id, { delta, reason: "Concorrência" }, { db: db() });
+    const adjust = (delta: number) => adjustStock(product.id, { delta, reason: "Concorrência" }, owner, { db: db() });
     const results = await Promise.all([
       ...Array.from({ length: 20 }, reserve),
       ...Array.from({ length: 5 }, () => adjust(10)),
@@ -595,10 +605,13 @@ describe("adjusting stock", () => {
     const product = await insertTestProduct({ stock: 30 });
     const reserve = () =>
       db().product.updateMany({ where: { id: product.id, stock: { gte: 1 } }, data: { stock: { decrement: 1 } } });
-    const edit = updateProduct(product.id, editFields(product, { stock: "40", stockReason: "Inventário" }), undefined, {
-      db: db(),
-      images: postgresImageStore(db()),
-    });
+    const edit = updateProduct(
+      product.id,
+      editFields(product, { stock: "40", stockReason: "Inventário" }),
+      undefined,
+      owner,
+      { db: db(), images: postgresImageStore(db()) },
+    );
     const [result] = await Promise.all([edit, ...Array.from({ length: 10 }, reserve)]);
     const stock = await stockOf(product.id);
     const adjustments = await db().stockAdjustment.findMany({ where: { productId: product.id } });

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { adjustStock } from "@/lib/catalog/products-admin";
 import { setProductOptions } from "@/lib/catalog/options-admin";
 import { adminVariants, setVariantArchived, updateVariants } from "@/lib/catalog/variants-admin";
 import { db } from "@/lib/db/client";
 import { readVariantOptions } from "@/lib/catalog/variants";
-import { adminRequest, type AdminCaller } from "../../../harness/support/admin";
+import { adminRequest, testOwner, type AdminCaller } from "../../../harness/support/admin";
+import type { Actor } from "@/lib/admin/staff-events";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestOrder, insertTestProduct } from "../../../harness/support/orders";
 
@@ -40,6 +41,11 @@ async function onVariant(route: "archive" | "restore", id: string, variantId: st
 }
 
 const deps = () => ({ db: db() });
+/** Who the back office's functions called directly record the change by. */
+let owner: Actor;
+beforeAll(async () => {
+  owner = await testOwner();
+});
 const json = async (response: Response) => (await response.json()) as Record<string, any>;
 const productOf = (id: string) =>
   db().product.findUniqueOrThrow({ where: { id }, select: { stock: true, priceAoa: true } });
@@ -121,13 +127,14 @@ describe("options", () => {
   it("generating again keeps the surviving variants and archives the rest; old orders still read", async () => {
     const order = await insertTestOrder({ stockAfterReservation: 5 });
     const productId = order.productId;
-    expect((await setProductOptions(productId, { options: SIZES_COLOURS }, deps())).ok).toBe(true);
+    expect((await setProductOptions(productId, { options: SIZES_COLOURS }, owner, deps())).ok).toBe(true);
     const before = await activeOf(productId);
     const byTitle = Object.fromEntries(before.map((variant) => [variant.title, variant]));
     // Stock on "M, Branco", a clash-free SKU and a price on "M, Azul".
     const saved = await updateVariants(
       productId,
       { variants: await tableOf(productId, { "M, Branco": { stock: 4 } }), stockReason: "Chegou" },
+      owner,
       deps(),
     );
     expect(saved.ok).toBe(true);
@@ -159,7 +166,7 @@ describe("options", () => {
     expect(line.variant!.archivedAt).not.toBeNull();
 
     // P comes back: its archived variants with it (the stock they had).
-    const again = await setProductOptions(productId, { options: SIZES_COLOURS }, deps());
+    const again = await setProductOptions(productId, { options: SIZES_COLOURS }, owner, deps());
     expect(again.ok).toBe(true);
     const restored = await activeOf(productId);
     expect(restored.find((variant) => variant.title === "P, Azul")!.id).toBe(order.variantId);
@@ -168,15 +175,15 @@ describe("options", () => {
 
   it("removing every option: the first variant is the product's default again", async () => {
     const product = await insertTestProduct({ priceAoa: 1000, stock: 2 });
-    await setProductOptions(product.id, { options: [{ name: "Cor", values: ["Azul", "Verde"] }] }, deps());
-    const result = await setProductOptions(product.id, { options: [] }, deps());
+    await setProductOptions(product.id, { options: [{ name: "Cor", values: ["Azul", "Verde"] }] }, owner, deps());
+    const result = await setProductOptions(product.id, { options: [] }, owner, deps());
     expect(result.ok).toBe(true);
     const active = await activeOf(product.id);
     expect(active).toHaveLength(1);
     expect(active[0]).toMatchObject({ id: product.variantId, options: {}, title: "", stock: 2 });
     expect(await db().productOption.count({ where: { productId: product.id } })).toBe(0);
     // The product form prices its one variant again.
-    expect((await adjustStock(product.id, { delta: 1, reason: "x" }, deps())).ok).toBe(true);
+    expect((await adjustStock(product.id, { delta: 1, reason: "x" }, owner, deps())).ok).toBe(true);
   });
 
   it("bad input: 400 naming the field, nothing changed", async () => {
@@ -221,7 +228,7 @@ describe("options", () => {
 describe("the variants' table", () => {
   async function withOptions() {
     const product = await insertTestProduct({ priceAoa: 2000, stock: 3 });
-    await setProductOptions(product.id, { options: SIZES_COLOURS }, deps());
+    await setProductOptions(product.id, { options: SIZES_COLOURS }, owner, deps());
     return product;
   }
 
@@ -255,7 +262,7 @@ describe("the variants' table", () => {
     const product = await withOptions();
     const rows = await tableOf(product.id, { "P, Branco": { stock: 5, stockShown: 0 }, "M, Azul": { priceAoa: 99 } });
     const variantId = rows[1]!.id;
-    await adjustStock(product.id, { variantId, delta: 2, reason: "venda no balcão" }, deps());
+    await adjustStock(product.id, { variantId, delta: 2, reason: "venda no balcão" }, owner, deps());
     const response = await post("variants", product.id, { json: { variants: rows, stockReason: "contagem" } });
     expect(response.status).toBe(409);
     const body = await json(response);
@@ -274,6 +281,7 @@ describe("the variants' table", () => {
     const clash = await updateVariants(
       product.id,
       { variants: await tableOf(product.id, { "P, Azul": { sku: taken } }) },
+      owner,
       deps(),
     );
     expect(clash).toMatchObject({ ok: false, status: 409, code: "sku_taken", field: "sku" });
@@ -284,6 +292,7 @@ describe("the variants' table", () => {
         await updateVariants(
           product.id,
           { variants: await tableOf(product.id, { "P, Azul": { sku: a }, "M, Azul": { sku: b } }) },
+          owner,
           deps(),
         )
       ).ok,
@@ -291,6 +300,7 @@ describe("the variants' table", () => {
     const swapped = await updateVariants(
       product.id,
       { variants: await tableOf(product.id, { "P, Azul": { sku: b }, "M, Azul": { sku: a } }) },
+      owner,
       deps(),
     );
     expect(swapped.ok).toBe(true);
@@ -311,7 +321,7 @@ describe("the variants' table", () => {
     ];
     for (const [change, extra, field] of cases) {
       const rows = await tableOf(product.id, change as Record<string, Record<string, unknown>>);
-      const result = await updateVariants(product.id, { variants: rows, ...extra }, deps());
+      const result = await updateVariants(product.id, { variants: rows, ...extra }, owner, deps());
       expect(result, JSON.stringify(change)).toMatchObject({ ok: false, status: 400, code: "invalid_input", field });
     }
     const response = await post("variants", product.id, { json: { variants: "no" } });
@@ -326,12 +336,12 @@ describe("the variants' table", () => {
     const [first, , third] = await activeOf(product.id);
     const results = await Promise.all([
       ...Array.from({ length: 4 }, (_, index) =>
-        adjustStock(product.id, { variantId: third!.id, delta: index + 1, reason: "entrega" }, deps()),
+        adjustStock(product.id, { variantId: third!.id, delta: index + 1, reason: "entrega" }, owner, deps()),
       ),
       tableOf(product.id, { "P, Azul": { stock: 50 } }).then((variants) =>
-        updateVariants(product.id, { variants, stockReason: "contagem" }, deps()),
+        updateVariants(product.id, { variants, stockReason: "contagem" }, owner, deps()),
       ),
-      setProductOptions(product.id, { options: SIZES_COLOURS }, deps()),
+      setProductOptions(product.id, { options: SIZES_COLOURS }, owner, deps()),
     ]);
     for (const result of results.slice(0, 4)) expect(result.ok).toBe(true);
     const active = await activeOf(product.id);
@@ -344,7 +354,7 @@ describe("the variants' table", () => {
   it("a variant's image is one of its product's images", async () => {
     const product = await withOptions();
     const rows = await tableOf(product.id, { "P, Azul": { imagePath: "/products/cafe-amboim.svg" } });
-    expect((await updateVariants(product.id, { variants: rows }, deps())).ok).toBe(true);
+    expect((await updateVariants(product.id, { variants: rows }, owner, deps())).ok).toBe(true);
     expect((await activeOf(product.id))[0]!.imagePath).toBe("/products/cafe-amboim.svg");
   });
 });
@@ -352,10 +362,10 @@ describe("the variants' table", () => {
 describe("archive and restore", () => {
   it("archives a variant (it leaves the total and open carts), restores it, never the last one", async () => {
     const product = await insertTestProduct({ stock: 6 });
-    const lone = await setVariantArchived(product.id, product.variantId, true, deps());
+    const lone = await setVariantArchived(product.id, product.variantId, true, owner, deps());
     expect(lone).toMatchObject({ ok: false, status: 409, code: "last_variant" });
 
-    await setProductOptions(product.id, { options: [{ name: "Cor", values: ["Azul", "Verde"] }] }, deps());
+    await setProductOptions(product.id, { options: [{ name: "Cor", values: ["Azul", "Verde"] }] }, owner, deps());
     const cart = await db().cart.create({ data: { lines: { create: { variantId: product.variantId, quantity: 1 } } } });
     const locked = await db().cart.create({
       data: { status: "LOCKED", lines: { create: { variantId: product.variantId, quantity: 1 } } },
@@ -373,15 +383,15 @@ describe("archive and restore", () => {
     expect((await productOf(product.id)).stock).toBe(6);
 
     // Its combination taken by another variant meanwhile, or no longer one of the options: 409.
-    await setVariantArchived(product.id, product.variantId, true, deps());
+    await setVariantArchived(product.id, product.variantId, true, owner, deps());
     const twin = await db().productVariant.create({
       data: { productId: product.id, options: { Cor: "Azul" }, priceAoa: 100, stock: 0, position: 5 },
     });
-    const taken = await setVariantArchived(product.id, product.variantId, false, deps());
+    const taken = await setVariantArchived(product.id, product.variantId, false, owner, deps());
     expect(taken).toMatchObject({ ok: false, status: 409, code: "combination_taken" });
     await db().productVariant.delete({ where: { id: twin.id } });
-    await setProductOptions(product.id, { options: [{ name: "Cor", values: ["Verde", "Branco"] }] }, deps());
-    const gone = await setVariantArchived(product.id, product.variantId, false, deps());
+    await setProductOptions(product.id, { options: [{ name: "Cor", values: ["Verde", "Branco"] }] }, owner, deps());
+    const gone = await setVariantArchived(product.id, product.variantId, false, owner, deps());
     expect(gone).toMatchObject({ ok: false, status: 409, code: "not_a_combination" });
   });
 

@@ -57,7 +57,8 @@ async function runImport(csv: string, options: { images?: ImageStore; files?: bo
   const { postgresImageStore } = await import("@/lib/catalog/images/postgres-store");
   return importCatalogCsv(
     new TextEncoder().encode(csv),
-    { dryRun: false, ...(options.files ? { files: folderFiles(folder) } : {}) },
+    // As the command line imports (scripts/catalogue-import.ts), nobody signed in.
+    { dryRun: false, actor: null, ...(options.files ? { files: folderFiles(folder) } : {}) },
     { db: db(), images: options.images ?? postgresImageStore(db()) },
   );
 }

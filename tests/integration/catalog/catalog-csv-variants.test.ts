@@ -45,7 +45,8 @@ async function runImport(csv: string | Uint8Array, dryRun = false) {
   const { db } = await import("@/lib/db/client");
   const { postgresImageStore } = await import("@/lib/catalog/images/postgres-store");
   const bytes = typeof csv === "string" ? new TextEncoder().encode(csv) : csv;
-  return importCatalogCsv(bytes, { dryRun }, { db: db(), images: postgresImageStore(db()) });
+  // As the command line imports (scripts/catalogue-import.ts), nobody signed in.
+  return importCatalogCsv(bytes, { dryRun, actor: null }, { db: db(), images: postgresImageStore(db()) });
 }
 
 const ok = (result: ImportResult) => {

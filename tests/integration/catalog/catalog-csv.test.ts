@@ -82,7 +82,12 @@ async function runImport(csv: string | Uint8Array, options: { dryRun?: boolean; 
   const bytes = typeof csv === "string" ? new TextEncoder().encode(csv) : csv;
   return importCatalogCsv(
     bytes,
-    { dryRun: options.dryRun ?? false, ...(options.files === false ? {} : { files: folderFiles(folder) }) },
+    // As the command line imports (scripts/catalogue-import.ts): image files from a folder, nobody signed in.
+    {
+      dryRun: options.dryRun ?? false,
+      actor: null,
+      ...(options.files === false ? {} : { files: folderFiles(folder) }),
+    },
     { db: db(), images: postgresImageStore(db()) },
   );
 }

@@ -1,12 +1,14 @@
 import { createHash, randomUUID } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addGalleryImage } from "@/lib/catalog/gallery-admin";
 import { importCatalogCsv } from "@/lib/catalog/csv/import";
 import { db } from "@/lib/db/client";
 import { GALLERY_LIMITS } from "@/lib/catalog/gallery";
 import { postgresImageStore } from "@/lib/catalog/images/postgres-store";
 import { prepareImage } from "@/lib/catalog/images/validate";
+import { testOwner } from "../../../harness/support/admin";
 import { testPng } from "../../../harness/support/images";
+import type { Actor } from "@/lib/admin/staff-events";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestProduct } from "../../../harness/support/orders";
 
@@ -15,6 +17,12 @@ import { insertTestProduct } from "../../../harness/support/orders";
 // failed leaves none behind.
 
 afterEach(() => settleAfterTasks());
+
+/** Who the back office's functions called directly record the change by. */
+let owner: Actor;
+beforeAll(async () => {
+  owner = await testOwner();
+});
 
 const store = postgresImageStore(db());
 
@@ -66,15 +74,10 @@ describe("changes refused after the image was prepared leave none behind", () =>
       ],
     });
     const upload = await testPng();
-    const result = await addGalleryImage(
-      product.id,
-      { alt: "Mais uma" },
-      { bytes: new Uint8Array(upload) },
-      {
-        db: db(),
-        images: store,
-      },
-    );
+    const result = await addGalleryImage(product.id, { alt: "Mais uma" }, { bytes: new Uint8Array(upload) }, owner, {
+      db: db(),
+      images: store,
+    });
     expect(result).toMatchObject({ ok: false, status: 409, code: "gallery_full" });
     const prepared = await prepareImage(upload);
     expect(prepared.ok && (await db().productImage.findUnique({ where: { sha256: sha256(prepared.bytes) } }))).toBe(
@@ -99,7 +102,11 @@ describe("changes refused after the image was prepared leave none behind", () =>
       `${slug},Importado,Texto.,100,1,,a.png|b.png,A|B`,
     ].join("\n");
     await expect(
-      importCatalogCsv(new TextEncoder().encode(csv), { dryRun: false, files }, { db: db(), images: store }),
+      importCatalogCsv(
+        new TextEncoder().encode(csv),
+        { dryRun: false, files, actor: owner },
+        { db: db(), images: store },
+      ),
     ).rejects.toThrow(/changed or disappeared/);
     for (const upload of [first, second]) {
       const prepared = await prepareImage(upload);

@@ -34,7 +34,7 @@ describe.skipIf(embedded)("under the sessions' lock_timeout", () => {
       outcome = await Promise.race([
         importCatalogCsv(
           new TextEncoder().encode(csv),
-          { dryRun: false },
+          { dryRun: false, actor: null },
           { db: db(), images: postgresImageStore(db()) },
         ),
         new Promise((resolve) => setTimeout(() => resolve("still waiting"), 10_000)),

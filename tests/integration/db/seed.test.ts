@@ -110,7 +110,10 @@ it("never changes a product that exists: an owner's edits stay, and only what wa
   const client = new PrismaClient({ adapter: new PrismaPg(pool) });
   try {
     const bySlug = (slug: string) => client.product.findUniqueOrThrow({ where: { slug } });
-    // Through the back office's own functions: a new name, price and stock, and one archived.
+    // Through the back office's own functions, by a person of this database: a new name, price
+    // and stock, and one archived.
+    const owner = { id: "seed-test-owner", name: "Dona", email: "dona@shop.example", role: "owner" as const };
+    await client.staff.create({ data: owner });
     const cloth = await bySlug("pano-samakaka-6-jardas");
     const edited = await updateProduct(
       cloth.id,
@@ -124,10 +127,13 @@ it("never changes a product that exists: an owner's edits stay, and only what wa
         stockReason: "Inventário",
       },
       undefined,
+      owner,
       { db: client, images: undefined as never },
     );
     expect(edited).toMatchObject({ ok: true });
-    expect(await setArchived((await bySlug("mascara-mwana-pwo")).id, true, { db: client })).toMatchObject({ ok: true });
+    expect(await setArchived((await bySlug("mascara-mwana-pwo")).id, true, owner, { db: client })).toMatchObject({
+      ok: true,
+    });
     // In SQL: the café out of its categories and down to one image, a category renamed, and a
     // product and a category deleted.
     const coffee = await bySlug("cafe-de-angola-torrado-1kg");

@@ -10,7 +10,7 @@ export function POST(request: NextRequest) {
   return adminAction(request, {
     page: CATEGORIES_PAGE,
     body: formBody(),
-    action: ({ fields }) => createCategory(fields, { db: db() }),
+    action: ({ fields }, { actor }) => createCategory(fields, actor, { db: db() }),
     json: (result) => ({ status: 201, body: { done: result.done, category: result.category } }),
   });
 }

@@ -14,6 +14,7 @@ export function POST(request: NextRequest) {
     page: "/admin/products/new",
     donePage: (result) => productPagePath(result.product.id),
     body: formBody(),
-    action: ({ fields, image }) => createProduct(fields, image, { db: db(), images: postgresImageStore(db()) }),
+    action: ({ fields, image }, { actor }) =>
+      createProduct(fields, image, actor, { db: db(), images: postgresImageStore(db()) }),
   });
 }

@@ -11,7 +11,7 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
   return adminAction(request, {
     page: categoryPagePath(id),
     body: formBody(),
-    action: ({ fields }) => updateCategory(id, fields, { db: db() }),
+    action: ({ fields }, { actor }) => updateCategory(id, fields, actor, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, category: result.category } }),
   });
 }

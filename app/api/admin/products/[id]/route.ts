@@ -16,6 +16,7 @@ export async function POST(request: NextRequest, { params }: Params) {
   return productAction(request, {
     page: productPagePath(id),
     body: formBody(),
-    action: ({ fields, image }) => updateProduct(id, fields, image, { db: db(), images: postgresImageStore(db()) }),
+    action: ({ fields, image }, { actor }) =>
+      updateProduct(id, fields, image, actor, { db: db(), images: postgresImageStore(db()) }),
   });
 }

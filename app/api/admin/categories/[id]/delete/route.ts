@@ -11,7 +11,7 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
   return adminAction(request, {
     page: categoryPagePath(id),
     donePage: () => CATEGORIES_PAGE,
-    action: () => deleteCategory(id, { db: db() }),
+    action: (_, { actor }) => deleteCategory(id, actor, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, category: result.category } }),
   });
 }

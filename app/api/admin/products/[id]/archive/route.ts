@@ -10,6 +10,6 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
   const { id } = await params;
   return productAction(request, {
     page: productPagePath(id),
-    action: () => setArchived(id, true, { db: db() }),
+    action: (_, { actor }) => setArchived(id, true, actor, { db: db() }),
   });
 }

@@ -16,7 +16,8 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
     page: productPagePath(id),
     flash: GALLERY_FLASH,
     body: formBody(),
-    action: ({ fields, image }) => addGalleryImage(id, fields, image, { db: db(), images: postgresImageStore(db()) }),
+    action: ({ fields, image }, { actor }) =>
+      addGalleryImage(id, fields, image, actor, { db: db(), images: postgresImageStore(db()) }),
     json: (result) => ({ status: 201, body: { done: result.done, gallery: result.gallery } }),
   });
 }

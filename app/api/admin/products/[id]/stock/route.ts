@@ -12,6 +12,6 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
   return productAction(request, {
     page: productPagePath(id),
     body: formBody(),
-    action: ({ fields }) => adjustStock(id, fields, { db: db() }),
+    action: ({ fields }, { actor }) => adjustStock(id, fields, actor, { db: db() }),
   });
 }

@@ -15,7 +15,7 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
     page: productPagePath(id),
     flash: VARIANTS_FLASH,
     body: formBody(),
-    action: ({ fields }) => updateVariants(id, fields, { db: db() }),
+    action: ({ fields }, { actor }) => updateVariants(id, fields, actor, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, ...result.product } }),
   });
 }

@@ -15,7 +15,7 @@ export async function POST(request: NextRequest, { params }: Params) {
   return adminAction(request, {
     page: productPagePath(id),
     flash: GALLERY_FLASH,
-    action: () => removeGalleryImage(id, imageId, { db: db() }),
+    action: (_, { actor }) => removeGalleryImage(id, imageId, actor, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, gallery: result.gallery } }),
   });
 }

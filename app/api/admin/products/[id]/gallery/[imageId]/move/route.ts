@@ -16,7 +16,7 @@ export async function POST(request: NextRequest, { params }: Params) {
     page: productPagePath(id),
     flash: GALLERY_FLASH,
     body: formBody(),
-    action: ({ fields }) => moveGalleryImage(id, imageId, fields, { db: db() }),
+    action: ({ fields }, { actor }) => moveGalleryImage(id, imageId, fields, actor, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, gallery: result.gallery } }),
   });
 }

@@ -15,7 +15,7 @@ export async function POST(request: NextRequest, { params }: Params) {
   return adminAction(request, {
     page: productPagePath(id),
     flash: VARIANTS_FLASH,
-    action: () => setVariantArchived(id, variantId, false, { db: db() }),
+    action: (_, { actor }) => setVariantArchived(id, variantId, false, actor, { db: db() }),
     json: (result) => ({ status: 200, body: { done: result.done, ...result.product } }),
   });
 }
