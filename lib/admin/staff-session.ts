@@ -110,3 +110,15 @@ export async function actorOfSession(auth: StaffAuth, cookieValue: string | unde
   if (user.banned || !isRole(user.role)) return undefined;
   return { id: user.id, name: user.name, email: user.email, role: user.role };
 }
+
+/**
+ * Whose sign-in a pending two-factor step (its cookie's value) is, while the step is open;
+ * undefined otherwise. Only for the record of a wrong code: whether a code is right, and the step
+ * itself, are better-auth's to check (its identifier is random, its cookie signed).
+ */
+export async function staffIdOfTwoFactorStep(auth: StaffAuth, cookieValue: string): Promise<string | undefined> {
+  const identifier = cookieValue.slice(0, cookieValue.lastIndexOf("."));
+  if (!identifier) return undefined;
+  const step = await (await auth.$context).internalAdapter.findVerificationValue(identifier);
+  return step && new Date(step.expiresAt).getTime() > Date.now() ? step.value : undefined;
+}
