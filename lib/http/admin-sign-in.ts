@@ -25,6 +25,7 @@ import {
   clearedAdminSessionCookie,
   libraryCookiesOf,
   libraryHeaders,
+  pruneExpiredSessions,
   staffIdOfTwoFactorStep,
 } from "../admin/staff-session";
 
@@ -188,7 +189,12 @@ async function signedIn(
   address: string,
 ): Promise<Response> {
   const actor = await actorOfSession(auth, token);
-  if (!actor) throw new Error("the new session names nobody");
+  if (!actor) {
+    // better-auth let in someone the back office does not (a role this code does not know):
+    // the session it opened is ended at once, and the answer is a wrong password's.
+    await auth.api.signOut({ headers: libraryHeaders({ session: token }) });
+    throw new NobodyToSignIn();
+  }
   await recordStaffEvent(db(), actor, { kind: "sign_in.succeeded" });
   logAttempt("succeeded", address);
   const { appUrl } = getEnv();
@@ -219,8 +225,14 @@ function unavailableAnswer(form: boolean, next: string | undefined): Response {
       });
 }
 
-/** better-auth's refusal of the credentials (wrong, unknown or disabled), told apart from a failure. */
-const isRefusal = (error: unknown) => error instanceof APIError && [400, 401, 403].includes(error.statusCode);
+/** A right password of a person the back office lets in nowhere (a role lib/admin/roles.ts does not name). */
+class NobodyToSignIn extends Error {
+  override name = "NobodyToSignIn";
+}
+
+/** better-auth's refusal of the credentials (wrong, unknown or disabled), or ours, told apart from a failure. */
+const isRefusal = (error: unknown) =>
+  error instanceof NobodyToSignIn || (error instanceof APIError && [400, 401, 403].includes(error.statusCode));
 
 /**
  * POST /api/admin/session: a right e-mail and password open a session, or, for a person with
@@ -242,6 +254,7 @@ export async function signIn(request: NextRequest): Promise<Response> {
   const email = input.value.email ?? admin.ownerEmail;
   try {
     await ensureOwner(db(), auth, { email: admin.ownerEmail, password: admin.password });
+    await pruneExpiredSessions(db());
     const { headers, response } = await auth.api.signInEmail({
       body: { email, password: input.value.password, rememberMe: true },
       headers: libraryHeaders({}),
@@ -318,13 +331,22 @@ export async function verifySignInCode(request: NextRequest): Promise<Response> 
   }
 }
 
-/** The person and session a request's cookie names, or undefined; never throws. */
-async function sessionOf(request: NextRequest): Promise<{ auth: StaffAuth; token: string; actor?: Actor } | undefined> {
+/**
+ * The person and session a request's cookie names (no `actor`: no live session), or undefined
+ * without a cookie; never throws: `unreadable` holds the kind of error when the sessions could
+ * not be read.
+ */
+async function sessionOf(
+  request: NextRequest,
+): Promise<{ auth: StaffAuth; token: string; actor?: Actor; unreadable?: string } | undefined> {
   const auth = staffAuth();
   const token = request.cookies.get(adminSessionCookieName(getEnv().appUrl))?.value;
   if (!auth || !token) return undefined;
-  const actor = await actorOfSession(auth, token).catch(() => undefined);
-  return { auth, token, actor };
+  try {
+    return { auth, token, actor: await actorOfSession(auth, token) };
+  } catch (error) {
+    return { auth, token, unreadable: errorKind(error) };
+  }
 }
 
 /**
@@ -338,7 +360,11 @@ export async function signOut(request: NextRequest): Promise<Response> {
   const { appUrl } = getEnv();
   const session = await sessionOf(request);
   let ended = true;
-  if (session?.actor) {
+  if (session?.unreadable) {
+    // Whether the cookie names a live session cannot be told: it may, so it is not said ended.
+    ended = false;
+    logSession("error", "admin.sign_out_failed", addressOf(request), { error: session.unreadable });
+  } else if (session?.actor) {
     try {
       await session.auth.api.signOut({ headers: libraryHeaders({ session: session.token }) });
       await recordStaffEvent(db(), session.actor, { kind: "sign_out" });
