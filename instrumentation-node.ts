@@ -1,4 +1,5 @@
 import { EnvError, getEnv } from "./lib/env";
+import { consoleLogger, errorKind } from "./lib/log";
 
 // A bad configuration stops start-up here with a message naming the variable, instead of
 // surfacing later as a failed payment. (Next only logs an error thrown at start-up and goes on
@@ -11,4 +12,13 @@ export function checkConfiguration(): void {
     console.error(error.message);
     process.exit(1);
   }
+}
+
+// The back office's first owner, from ADMIN_EMAIL and ADMIN_PASSWORD (lib/admin/owner.ts), made in
+// the background: the server starts and serves without waiting for the database, and a failure
+// is a log line (the first sign-in tries again), never a failed start.
+export function ensureOwnerInBackground(): void {
+  import("./lib/admin/owner")
+    .then(({ ensureOwnerAtStart }) => ensureOwnerAtStart())
+    .catch((error: unknown) => consoleLogger("warn", "admin.owner_unavailable", { error: errorKind(error) }));
 }

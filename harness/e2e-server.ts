@@ -39,6 +39,7 @@ runE2eServer({
       sdkUrl: shop.appEnv.PAY_SDK_URL!,
       appUrl,
       databaseUrl: shop.databaseUrl,
+      adminEmail: shop.appEnv.ADMIN_EMAIL!,
       adminPassword: shop.appEnv.ADMIN_PASSWORD!,
       adminSessionSecret: shop.appEnv.ADMIN_SESSION_SECRET!,
       shopperSessionSecret: shop.appEnv.BETTER_AUTH_SECRET!,

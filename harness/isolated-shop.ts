@@ -108,7 +108,9 @@ function appEnvOf(options: IsolatedShopOptions, databaseUrl: string, payEnv: Rec
     // production server (next start) sends none unless a provider is set (lib/messages/).
     MESSAGES_PROVIDER: "outbox",
     // The back office is on, with a password and a session secret of this run's own: the tests
-    // sign in with appEnv.ADMIN_PASSWORD (e2e: test-results/e2e-server.json's adminPassword).
+    // sign in as the owner these make (lib/admin/owner.ts), with appEnv.ADMIN_EMAIL and
+    // ADMIN_PASSWORD (e2e: test-results/e2e-server.json's adminEmail and adminPassword).
+    ADMIN_EMAIL: "owner@shop.example",
     ADMIN_PASSWORD: `admin-test-${randomBytes(12).toString("base64url")}`,
     ADMIN_SESSION_SECRET: randomBytes(32).toString("base64url"),
     // Shoppers' accounts are on, with a key of this run's own; the limits on sign-in codes are

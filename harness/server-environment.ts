@@ -24,7 +24,9 @@ export interface E2eServerEnvironment {
   appUrl: string;
   /** The run's scratch database, for tests that check what the shop recorded (test data only). */
   databaseUrl: string;
-  /** The shop's ADMIN_PASSWORD, random for the run, to sign in to /admin. */
+  /** The shop's ADMIN_EMAIL: the owner's e-mail at /admin's sign-in. */
+  adminEmail: string;
+  /** The shop's ADMIN_PASSWORD, random for the run: the owner's password at /admin's sign-in. */
   adminPassword: string;
   /** Its ADMIN_SESSION_SECRET, random for the run too: the client-bundle test looks for it. */
   adminSessionSecret: string;

@@ -1,7 +1,9 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { Database } from "../db/client";
-import type { StaffAuth } from "./staff-auth";
+import { db, type Database } from "../db/client";
+import { getEnv } from "../env";
+import { consoleLogger, errorKind } from "../log";
+import { staffAuth, type StaffAuth } from "./staff-auth";
 
 /**
  * The first owner, from the environment: when the back office has no owner yet, ADMIN_EMAIL and
@@ -59,6 +61,23 @@ export async function ensureOwner(
     if ((error as { code?: string }).code !== "P2002") throw error;
   }
   ensured = true;
+}
+
+/**
+ * The first owner at the server's start (instrumentation-node.ts), when the back office is on:
+ * never throws, so neither the start nor the requests wait for it. A failure (the database not
+ * reachable yet) is logged by its kind, and the first sign-in, which asks ensureOwner again,
+ * makes the owner then.
+ */
+export async function ensureOwnerAtStart(): Promise<void> {
+  try {
+    const admin = getEnv().admin;
+    const auth = staffAuth();
+    if (!admin || !auth) return;
+    await ensureOwner(db(), auth, { email: admin.ownerEmail, password: admin.password });
+  } catch (error) {
+    consoleLogger("warn", "admin.owner_unavailable", { error: errorKind(error) });
+  }
 }
 
 /** For tests that empty the tables: the next call looks again. */

@@ -1,4 +1,5 @@
 import "server-only";
+import type { Database } from "../db/client";
 import { getEnv, isLoopback } from "../env";
 import { isRole } from "./roles";
 import type { Actor } from "./staff-events";
@@ -109,4 +110,31 @@ export async function actorOfSession(auth: StaffAuth, cookieValue: string | unde
   const { user } = found;
   if (user.banned || !isRole(user.role)) return undefined;
   return { id: user.id, name: user.name, email: user.email, role: user.role };
+}
+
+/** Expired sessions one sign-in deletes at most: the work a sign-in does for the table stays bounded. */
+export const PRUNED_PER_SIGN_IN = 100;
+
+/**
+ * Deletes expired sessions' rows, PRUNED_PER_SIGN_IN at most; each sign-in does, so the table
+ * holds about as many rows as there were sign-ins in the last eight hours. better-auth deletes an
+ * expired session only when its cookie comes back, which most never do.
+ */
+export async function pruneExpiredSessions(database: Database, now = new Date()): Promise<number> {
+  return database.$executeRaw`
+    DELETE FROM staff_sessions WHERE id IN (
+      SELECT id FROM staff_sessions WHERE expires_at <= ${now} LIMIT ${PRUNED_PER_SIGN_IN}
+    )`;
+}
+
+/**
+ * Whose sign-in a pending two-factor step (its cookie's value) is, while the step is open;
+ * undefined otherwise. Only for the record of a wrong code: whether a code is right, and the step
+ * itself, are better-auth's to check (its identifier is random, its cookie signed).
+ */
+export async function staffIdOfTwoFactorStep(auth: StaffAuth, cookieValue: string): Promise<string | undefined> {
+  const identifier = cookieValue.slice(0, cookieValue.lastIndexOf("."));
+  if (!identifier) return undefined;
+  const step = await (await auth.$context).internalAdapter.findVerificationValue(identifier);
+  return step && new Date(step.expiresAt).getTime() > Date.now() ? step.value : undefined;
 }

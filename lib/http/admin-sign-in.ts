@@ -25,6 +25,8 @@ import {
   clearedAdminSessionCookie,
   libraryCookiesOf,
   libraryHeaders,
+  pruneExpiredSessions,
+  staffIdOfTwoFactorStep,
 } from "../admin/staff-session";
 
 /**
@@ -36,7 +38,13 @@ import {
  */
 
 /** Why /admin shows the sign-in form again; app/[lang]/admin/page.tsx has a sentence for each. */
-export const SIGN_IN_ERRORS = ["wrong_password", "wrong_code", "rate_limited", "unavailable", "invalid_request"] as const;
+export const SIGN_IN_ERRORS = [
+  "wrong_password",
+  "wrong_code",
+  "rate_limited",
+  "unavailable",
+  "invalid_request",
+] as const;
 export type SignInError = (typeof SIGN_IN_ERRORS)[number];
 
 const MAX_SIGN_IN_BYTES = 4096;
@@ -154,11 +162,13 @@ async function beforeAttempt(
     const unavailable = spent.verdict.reason === "unavailable";
     logUnboundedAttempt(address, { reason: unavailable ? "limiter_unavailable" : "rate_limited", limit: spent.limit });
     if (!form)
-      return { ok: false, response: limitRefusal(spent.verdict, "too many sign-in attempts; wait a minute and try again") };
+      return {
+        ok: false,
+        response: limitRefusal(spent.verdict, "too many sign-in attempts; wait a minute and try again"),
+      };
     // The page's form is told in a sentence, and keeps the page it was to go back to.
     const next = (await readFormOrJson(request, MAX_SIGN_IN_BYTES).catch(() => undefined)) as
-      | { ok: true; input: unknown }
-      | undefined;
+      { ok: true; input: unknown } | undefined;
     return {
       ok: false,
       response: backToSignIn(
@@ -179,7 +189,12 @@ async function signedIn(
   address: string,
 ): Promise<Response> {
   const actor = await actorOfSession(auth, token);
-  if (!actor) throw new Error("the new session names nobody");
+  if (!actor) {
+    // better-auth let in someone the back office does not (a role this code does not know):
+    // the session it opened is ended at once, and the answer is a wrong password's.
+    await auth.api.signOut({ headers: libraryHeaders({ session: token }) });
+    throw new NobodyToSignIn();
+  }
   await recordStaffEvent(db(), actor, { kind: "sign_in.succeeded" });
   logAttempt("succeeded", address);
   const { appUrl } = getEnv();
@@ -191,11 +206,13 @@ async function signedIn(
   return response;
 }
 
-/** A refused password or code, recorded against the person the e-mail names (when it names one). */
-async function recordFailure(email: string | undefined, reason: string): Promise<void> {
-  const person = email
-    ? await db().staff.findUnique({ where: { email: email.toLowerCase() }, select: { id: true, name: true } })
-    : null;
+/**
+ * A refused password or code, recorded against the person the e-mail (or the pending two-factor
+ * step) names, when it names one; never with what was typed.
+ */
+async function recordFailure(who: { email?: string; staffId?: string }, reason: string): Promise<void> {
+  const where = who.staffId ? { id: who.staffId } : who.email ? { email: who.email.toLowerCase() } : undefined;
+  const person = where ? await db().staff.findUnique({ where, select: { id: true, name: true } }) : null;
   await recordStaffEvent(db(), person, { kind: "sign_in.failed", details: { reason } });
 }
 
@@ -208,9 +225,14 @@ function unavailableAnswer(form: boolean, next: string | undefined): Response {
       });
 }
 
-/** better-auth's refusal of the credentials (wrong, unknown or disabled), told apart from a failure. */
+/** A right password of a person the back office lets in nowhere (a role lib/admin/roles.ts does not name). */
+class NobodyToSignIn extends Error {
+  override name = "NobodyToSignIn";
+}
+
+/** better-auth's refusal of the credentials (wrong, unknown or disabled), or ours, told apart from a failure. */
 const isRefusal = (error: unknown) =>
-  error instanceof APIError && [400, 401, 403].includes(error.statusCode);
+  error instanceof NobodyToSignIn || (error instanceof APIError && [400, 401, 403].includes(error.statusCode));
 
 /**
  * POST /api/admin/session: a right e-mail and password open a session, or, for a person with
@@ -232,6 +254,7 @@ export async function signIn(request: NextRequest): Promise<Response> {
   const email = input.value.email ?? admin.ownerEmail;
   try {
     await ensureOwner(db(), auth, { email: admin.ownerEmail, password: admin.password });
+    await pruneExpiredSessions(db());
     const { headers, response } = await auth.api.signInEmail({
       body: { email, password: input.value.password, rememberMe: true },
       headers: libraryHeaders({}),
@@ -252,7 +275,7 @@ export async function signIn(request: NextRequest): Promise<Response> {
   } catch (error) {
     if (isRefusal(error)) {
       logAttempt("failed", address, { reason: "wrong_password" });
-      await recordFailure(email, "wrong_password").catch(() => undefined);
+      await recordFailure({ email }, "wrong_password").catch(() => undefined);
       return form
         ? backToSignIn("wrong_password", input.next)
         : jsonError(401, "wrong_password", "wrong e-mail or password");
@@ -276,10 +299,17 @@ export async function verifySignInCode(request: NextRequest): Promise<Response> 
   const pending = request.cookies.get(adminCookieName(ADMIN_TWO_FACTOR_COOKIE, getEnv().appUrl))?.value;
   if (!input.ok || !pending) {
     logAttempt("failed", address, { reason: "invalid_request", step: "two_factor" });
-    if (form) return backToSignIn(pending ? "invalid_request" : "wrong_code", input.next, pending ? { step: "two-factor" } : {});
+    if (form)
+      return backToSignIn(
+        pending ? "invalid_request" : "wrong_code",
+        input.next,
+        pending ? { step: "two-factor" } : {},
+      );
     return input.ok ? jsonError(401, "no_sign_in", "sign in with the e-mail and password first") : input.response;
   }
   const code = input.value.code;
+  // Read before the code is checked: better-auth ends the step after too many wrong codes.
+  const staffId = await staffIdOfTwoFactorStep(auth, pending).catch(() => undefined);
   try {
     const headers = libraryHeaders({ twoFactor: pending });
     const { headers: answer } = /^[0-9]{6}$/.test(code)
@@ -291,6 +321,7 @@ export async function verifySignInCode(request: NextRequest): Promise<Response> 
   } catch (error) {
     if (isRefusal(error)) {
       logAttempt("failed", address, { reason: "wrong_code", step: "two_factor" });
+      await recordFailure({ staffId }, "wrong_code").catch(() => undefined);
       return form
         ? backToSignIn("wrong_code", input.next, { step: "two-factor" })
         : jsonError(401, "wrong_code", "wrong or expired code");
@@ -300,13 +331,22 @@ export async function verifySignInCode(request: NextRequest): Promise<Response> 
   }
 }
 
-/** The person and session a request's cookie names, or undefined; never throws. */
-async function sessionOf(request: NextRequest): Promise<{ auth: StaffAuth; token: string; actor?: Actor } | undefined> {
+/**
+ * The person and session a request's cookie names (no `actor`: no live session), or undefined
+ * without a cookie; never throws: `unreadable` holds the kind of error when the sessions could
+ * not be read.
+ */
+async function sessionOf(
+  request: NextRequest,
+): Promise<{ auth: StaffAuth; token: string; actor?: Actor; unreadable?: string } | undefined> {
   const auth = staffAuth();
   const token = request.cookies.get(adminSessionCookieName(getEnv().appUrl))?.value;
   if (!auth || !token) return undefined;
-  const actor = await actorOfSession(auth, token).catch(() => undefined);
-  return { auth, token, actor };
+  try {
+    return { auth, token, actor: await actorOfSession(auth, token) };
+  } catch (error) {
+    return { auth, token, unreadable: errorKind(error) };
+  }
 }
 
 /**
@@ -320,7 +360,11 @@ export async function signOut(request: NextRequest): Promise<Response> {
   const { appUrl } = getEnv();
   const session = await sessionOf(request);
   let ended = true;
-  if (session?.actor) {
+  if (session?.unreadable) {
+    // Whether the cookie names a live session cannot be told: it may, so it is not said ended.
+    ended = false;
+    logSession("error", "admin.sign_out_failed", addressOf(request), { error: session.unreadable });
+  } else if (session?.actor) {
     try {
       await session.auth.api.signOut({ headers: libraryHeaders({ session: session.token }) });
       await recordStaffEvent(db(), session.actor, { kind: "sign_out" });

@@ -553,7 +553,20 @@ describe("parseEnv", () => {
 
     it("is on with a password and a session secret, each used exactly as written", () => {
       const env = parseEnv({ ...valid, ADMIN_PASSWORD: " short pw ", ADMIN_SESSION_SECRET: secret });
-      expect(env.admin).toEqual({ password: " short pw ", sessionSecret: secret });
+      expect(env.admin).toEqual({ password: " short pw ", sessionSecret: secret, ownerEmail: "owner@shop.example" });
+    });
+
+    it("names the owner made from ADMIN_PASSWORD by ADMIN_EMAIL: owner@shop.example by default, lower-cased, an e-mail or refused", () => {
+      const on = { ...valid, ADMIN_PASSWORD: "a-long-enough-password", ADMIN_SESSION_SECRET: secret };
+      expect(parseEnv(on).admin?.ownerEmail).toBe("owner@shop.example");
+      expect(parseEnv({ ...on, ADMIN_EMAIL: "" }).admin?.ownerEmail).toBe("owner@shop.example");
+      expect(parseEnv({ ...on, ADMIN_EMAIL: "  Dona.Ana@Loja.AO " }).admin?.ownerEmail).toBe("dona.ana@loja.ao");
+      for (const notAnEmail of ["dona", "dona@", "@loja.ao", "dona ana@loja.ao", "dona@loja"]) {
+        const { problems, message } = problemsOf({ ...on, ADMIN_EMAIL: notAnEmail });
+        expect(problems, notAnEmail).toEqual([{ variable: "ADMIN_EMAIL", message: "must be an e-mail address" }]);
+        expect(message).toContain("ADMIN_EMAIL");
+        expect(message).not.toContain(notAnEmail);
+      }
     });
 
     it("needs ADMIN_SESSION_SECRET with a password, of 32 characters or more", () => {

@@ -11,7 +11,9 @@ const SECRET_HOLDERS = [
   "lib/pay/api/client.ts",
   "lib/pay/api/token-cache.ts",
   "lib/pay/webhooks/signature.ts",
-  "lib/admin/session.ts",
+  "lib/admin/staff-auth.ts",
+  "lib/admin/staff-session.ts",
+  "lib/admin/owner.ts",
   "lib/http/admin-sign-in.ts",
   "lib/messages/twilio.ts",
 ];

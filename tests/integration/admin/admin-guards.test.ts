@@ -5,10 +5,15 @@ import { routeFiles, sampleAddressOf } from "../../../harness/support/routes";
 // Every route handler under app/api/admin, found on disk (so a new one is checked without being
 // listed here): without a session it answers a JSON client 401, sends a browser (a form post, or
 // opening the address) to the sign-in, and answers a mutation from another site 403, before it
-// reads its parameters or its body. Sign-in and sign-out are the two that need no session
-// (tests/integration/admin/admin-session.test.ts checks their own refusals).
+// reads its parameters or its body. Sign-in (its password and its two-factor code) and sign-out
+// are the ones that need no session (tests/integration/admin/admin-session.test.ts checks their
+// own refusals).
 
-const PUBLIC = new Set(["app/api/admin/session/route.ts", "app/api/admin/session/sign-out/route.ts"]);
+const PUBLIC = new Set([
+  "app/api/admin/session/route.ts",
+  "app/api/admin/session/two-factor/route.ts",
+  "app/api/admin/session/sign-out/route.ts",
+]);
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 describe("every admin API route", async () => {

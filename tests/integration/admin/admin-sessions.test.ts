@@ -3,18 +3,28 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DRAFT_TEXT_BYTES, unsealDraft } from "@/lib/http/admin-draft";
-import { ADMIN_SESSION_SECONDS, startAdminSession, unsealAdminSession, type AdminConfig } from "@/lib/admin/session";
+import { STAFF_SESSION_SECONDS } from "@/lib/admin/staff-auth";
+import { PRUNED_PER_SIGN_IN } from "@/lib/admin/staff-session";
+import type { Actor } from "@/lib/admin/staff-events";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { createRateLimits } from "@/lib/db/rate-limit";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { ADMIN_APP, adminRequest, type AdminCaller } from "../../../harness/support/admin";
+import {
+  ADMIN_APP,
+  adminRequest,
+  adminSessionCookie,
+  testOwner,
+  testPerson,
+  type AdminCaller,
+} from "../../../harness/support/admin";
 import { createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 
 // The back office's sessions and its sign-in's limits where they touch the whole shop: "sign out
-// everywhere" (which ends every session in the database), the shop-wide cap on sign-in attempts
-// and the counters' table going missing. So against a database of this file's own: the suite's
-// other files keep their sessions and counters. And a form post whose session had ended, sent
-// back to the sign-in with a draft of what was typed.
+// everywhere" (which ends every session of a person), the shop-wide cap on sign-in attempts, the
+// counters' and the sessions' tables going missing, the expired sessions a sign-in deletes, a
+// role the code does not know. So against a database of this file's own: the suite's other files
+// keep their sessions, counters and tables. And a form post whose session had ended, sent back to
+// the sign-in with a draft of what was typed.
 
 const shared = vi.hoisted(() => ({ client: undefined as unknown, pool: undefined as unknown }));
 vi.mock("@/lib/db/client", async (importOriginal) => ({
@@ -50,7 +60,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const admin = (): AdminConfig => ({
+const admin = () => ({
   password: process.env.ADMIN_PASSWORD!,
   sessionSecret: process.env.ADMIN_SESSION_SECRET!,
 });
@@ -61,7 +71,7 @@ async function routes() {
   return {
     session: (await import("@/app/api/admin/session/route")).POST,
     everywhere: (await import("@/app/api/admin/session/sign-out-everywhere/route")).POST,
-    guard: (await import("@/lib/http/admin-guard")).refuseWithoutAdminSession,
+    guard: (await import("@/lib/http/admin-route-guard")).refuseWithoutAdminSession,
     product: (await import("@/app/api/admin/products/[id]/route")).POST,
   };
 }
@@ -74,27 +84,35 @@ const anonymous = (path: string, caller: AdminCaller & { peer?: string } = {}) =
     headers: { "x-forwarded-for": caller.peer ?? newPeer(), ...caller.headers },
   });
 
-async function signIn(password: string, caller: { peer?: string; form?: boolean; next?: string } = {}) {
+/** A sign-in with `password`: the owner's (`{ password }` alone), or `email`'s. */
+async function signIn(password: string, caller: { peer?: string; form?: boolean; next?: string; email?: string } = {}) {
   const { session } = await routes();
-  const body = caller.form
-    ? { form: { password, ...(caller.next ? { next: caller.next } : {}) } }
-    : { json: { password } };
+  const fields = { ...(caller.email ? { email: caller.email } : {}), password };
+  const body = caller.form ? { form: { ...fields, ...(caller.next ? { next: caller.next } : {}) } } : { json: fields };
   return session(await anonymous("/api/admin/session", { ...body, peer: caller.peer }));
 }
 
-const sealOf = (response: Response) =>
+/** The session cookie's value a response set. */
+const cookieOf = (response: Response) =>
   /^admin_session=([^;]+)/.exec(
     response.headers.getSetCookie().find((line) => line.startsWith("admin_session="))!,
   )![1]!;
+/** The session's token in staff_sessions: the cookie carries it signed (`<token>.<signature>`). */
+const tokenOf = (cookieValue: string) => {
+  const signed = decodeURIComponent(cookieValue);
+  return signed.slice(0, signed.lastIndexOf("."));
+};
+/** A live session's cookie value for `person`, opened as better-auth opens one. */
+const liveSession = async (person?: Pick<Actor, "id">) => (await adminSessionCookie(person)).split("=")[1]!;
 
-/** 200 when the guard of the API routes lets `seal` in, else its status. */
-async function guardStatus(seal: string) {
+/** 200 when the guard of the API routes lets `cookie` in (on a route every role may call), else its status. */
+async function guardStatus(cookie: string) {
   const { guard } = await routes();
   const refusal = await guard(
-    await adminRequest("/api/admin/anything", {
-      method: "GET",
+    await adminRequest("/api/admin/products", {
+      json: {},
       session: false,
-      headers: { cookie: `admin_session=${seal}` },
+      headers: { cookie: `admin_session=${cookie}` },
     }),
   );
   return refusal?.status ?? 200;
@@ -113,9 +131,13 @@ async function logged(run: () => Promise<unknown>) {
 }
 
 describe("sign out everywhere", () => {
-  it("ends every session, the other computer's too, and clears this one's cookie", async () => {
-    const [here, there] = [sealOf(await signIn(admin().password)), sealOf(await signIn(admin().password))];
+  it("ends every session of the person, the other computer's too, and clears this one's cookie; another person's sessions go on", async () => {
+    const owner = await testOwner();
+    await client.staffSession.deleteMany({ where: { staffId: owner.id } });
+    const [here, there] = [cookieOf(await signIn(admin().password)), cookieOf(await signIn(admin().password))];
     expect([await guardStatus(here), await guardStatus(there)]).toEqual([200, 200]);
+    const ana = await testPerson("staff", "Ana");
+    const anas = [cookieOf(await signIn(ana.password, { email: ana.email })), await liveSession(ana)];
 
     const { everywhere } = await routes();
     const lines = await logged(async () => {
@@ -132,12 +154,44 @@ describe("sign out everywhere", () => {
       );
     });
     expect(lines).toContainEqual(expect.objectContaining({ event: "admin.sign_out_everywhere", ended: 2 }));
-    expect(await client.adminSession.count()).toBe(0);
+    expect(await client.staffSession.count({ where: { staffId: owner.id } })).toBe(0);
     expect([await guardStatus(here), await guardStatus(there)]).toEqual([401, 401]);
+    // Ana's are hers: the owner signing out everywhere ends none of them.
+    expect(await client.staffSession.count({ where: { staffId: ana.id } })).toBe(2);
+    expect([await guardStatus(anas[0]!), await guardStatus(anas[1]!)]).toEqual([200, 200]);
+    // Recorded as the owner's.
+    expect(
+      await client.staffEvent.findMany({
+        where: { staffId: owner.id, kind: "sign_out" },
+        select: { staffId: true, kind: true, details: true },
+      }),
+    ).toContainEqual({ staffId: owner.id, kind: "sign_out", details: { everywhere: true, ended: 2 } });
+  });
+
+  it("a staff member ends their own sessions, and nobody else's", async () => {
+    const owner = await testOwner();
+    const ownersBefore = await client.staffSession.count({ where: { staffId: owner.id } });
+    const ownersLive = await liveSession(owner);
+    const ana = await testPerson("staff", "Ana");
+    const [here, there] = [await liveSession(ana), await liveSession(ana)];
+    const { everywhere } = await routes();
+    const response = await everywhere(
+      await adminRequest("/api/admin/session/sign-out-everywhere", {
+        session: false,
+        json: {},
+        headers: { cookie: `admin_session=${here}` },
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ signedIn: false, ended: 2 });
+    expect([await guardStatus(here), await guardStatus(there)]).toEqual([401, 401]);
+    expect(await guardStatus(ownersLive)).toBe(200);
+    expect(await client.staffSession.count({ where: { staffId: owner.id } })).toBe(ownersBefore + 1);
   });
 
   it("needs a session of its own, and answers a JSON client with JSON", async () => {
-    const live = sealOf(await signIn(admin().password));
+    await client.staffSession.deleteMany({ where: { staffId: (await testOwner()).id } });
+    const live = cookieOf(await signIn(admin().password));
     const { everywhere } = await routes();
     const without = await everywhere(await anonymous("/api/admin/session/sign-out-everywhere", { json: {} }));
     expect(without.status).toBe(401);
@@ -161,7 +215,7 @@ describe("sign-in fails closed", () => {
     vi.stubEnv("RATE_LIMIT_ADMIN_SIGN_IN_SHOP_PER_MINUTE", "30");
     await pool.query("ALTER TABLE rate_limits RENAME TO rate_limits_away");
     try {
-      const sessionsBefore = await client.adminSession.count();
+      const sessionsBefore = await client.staffSession.count();
       const peer = newPeer();
       const lines = await logged(async () => {
         const json = await signIn(admin().password, { peer });
@@ -182,7 +236,7 @@ describe("sign-in fails closed", () => {
         ]);
         expect(form.headers.getSetCookie()).toEqual([]);
       });
-      expect(await client.adminSession.count()).toBe(sessionsBefore);
+      expect(await client.staffSession.count()).toBe(sessionsBefore);
       expect(lines).toContainEqual(
         expect.objectContaining({ event: "admin.sign_in.failed", reason: "limiter_unavailable", address: peer }),
       );
@@ -222,8 +276,8 @@ describe("sign-in fails closed", () => {
 
 describe("without its sessions' table", () => {
   it("the right password is refused with a 503 (no 500), sign-out says the session was not ended, and the guard answers 503", async () => {
-    const live = sealOf(await signIn(admin().password));
-    await pool.query("ALTER TABLE admin_sessions RENAME TO admin_sessions_away");
+    const live = cookieOf(await signIn(admin().password));
+    await pool.query("ALTER TABLE staff_sessions RENAME TO staff_sessions_away");
     try {
       const lines = await logged(async () => {
         const json = await signIn(admin().password);
@@ -258,7 +312,7 @@ describe("without its sessions' table", () => {
         expect.objectContaining({ event: "admin.sign_in.failed", reason: "session_unavailable" }),
       );
     } finally {
-      await pool.query("ALTER TABLE admin_sessions_away RENAME TO admin_sessions");
+      await pool.query("ALTER TABLE staff_sessions_away RENAME TO staff_sessions");
     }
     expect(await guardStatus(live)).toBe(200);
   });
@@ -316,23 +370,60 @@ describe("the shop-wide cap on sign-in attempts", () => {
 
 describe("sessions' rows", () => {
   it("a sign-in deletes expired rows, at most 100, and keeps open ones", async () => {
-    await client.adminSession.deleteMany({});
+    await client.staffSession.deleteMany({});
+    const owner = await testOwner();
     const HOUR = 3600_000;
     const expired = (i: number) => ({
+      id: randomUUID(),
+      staffId: owner.id,
+      token: randomUUID(),
       createdAt: new Date(Date.now() - 9 * HOUR - i),
       expiresAt: new Date(Date.now() - HOUR - i),
     });
-    await client.adminSession.createMany({ data: Array.from({ length: 130 }, (_, i) => expired(i)) });
-    const open = await startAdminSession(client, admin());
+    await client.staffSession.createMany({ data: Array.from({ length: 130 }, (_, i) => expired(i)) });
+    const open = cookieOf(await signIn(admin().password));
     // That sign-in already took 100 of them.
-    expect(await client.adminSession.count()).toBe(31);
+    expect(PRUNED_PER_SIGN_IN).toBe(100);
+    expect(await client.staffSession.count()).toBe(31);
     const response = await signIn(admin().password);
     expect(response.status).toBe(200);
-    const ids = (await client.adminSession.findMany({ select: { id: true } })).map((row) => row.id).sort();
-    const expected = [await unsealAdminSession(open, admin()), await unsealAdminSession(sealOf(response), admin())];
-    expect(ids).toEqual(expected.sort());
-    const row = await client.adminSession.findUniqueOrThrow({ where: { id: expected[0]! } });
-    expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(ADMIN_SESSION_SECONDS * 1000);
+    const tokens = (await client.staffSession.findMany({ select: { token: true } })).map((row) => row.token).sort();
+    const expected = [tokenOf(open), tokenOf(cookieOf(response))];
+    expect(tokens).toEqual(expected.sort());
+    const row = await client.staffSession.findUniqueOrThrow({ where: { token: expected[0]! } });
+    // better-auth stamps the two a moment apart.
+    expect(Math.abs(row.expiresAt.getTime() - row.createdAt.getTime() - STAFF_SESSION_SECONDS * 1000)).toBeLessThan(
+      1000,
+    );
+    expect([await guardStatus(open), await guardStatus(cookieOf(response))]).toEqual([200, 200]);
+  });
+});
+
+describe("a role the code does not know", () => {
+  it("is no session, and signs nobody in (a database a later release wrote to, this release's code)", async () => {
+    const ana = await testPerson("staff", "Ana");
+    const live = await liveSession(ana);
+    expect(await guardStatus(live)).toBe(200);
+    // The database refuses any role but the table's: a later release's migration would have widened it.
+    await pool.query("ALTER TABLE staff DROP CONSTRAINT staff_role_check");
+    try {
+      await pool.query("UPDATE staff SET role = 'courier' WHERE id = $1", [ana.id]);
+      expect(await guardStatus(live)).toBe(401);
+      const sessionsBefore = await client.staffSession.count({ where: { staffId: ana.id } });
+      const json = await signIn(ana.password, { email: ana.email });
+      expect(json.status).toBe(401);
+      expect(await json.json()).toEqual({ error: { code: "wrong_password", message: "wrong e-mail or password" } });
+      expect(json.headers.getSetCookie()).toEqual([]);
+      const form = await signIn(ana.password, { email: ana.email, form: true });
+      expect([form.status, form.headers.get("location")]).toEqual([303, "/admin?error=wrong_password"]);
+      expect(form.headers.getSetCookie()).toEqual([]);
+      // No session was left behind for that role either.
+      expect(await client.staffSession.count({ where: { staffId: ana.id } })).toBe(sessionsBefore);
+    } finally {
+      await pool.query("UPDATE staff SET role = 'staff' WHERE id = $1", [ana.id]);
+      await pool.query("ALTER TABLE staff ADD CONSTRAINT staff_role_check CHECK (role IN ('owner', 'staff'))");
+    }
+    expect(await guardStatus(live)).toBe(200);
   });
 });
 
