@@ -8,10 +8,10 @@
 export const TWO_FACTOR_PAGE = "/admin/account";
 
 /** The pages such a person may still open, as lib/admin/roles.ts names them. */
-const PAGES_WITHOUT_TWO_FACTOR: readonly string[] = [TWO_FACTOR_PAGE];
+export const PAGES_WITHOUT_TWO_FACTOR: readonly string[] = [TWO_FACTOR_PAGE];
 
 /** The routes they may still call: their account (password, authenticator) and signing out. */
-const ROUTES_WITHOUT_TWO_FACTOR: readonly string[] = [
+export const ROUTES_WITHOUT_TWO_FACTOR: readonly string[] = [
   "/api/admin/account",
   "/api/admin/account/two-factor",
   "/api/admin/session",
