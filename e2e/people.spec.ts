@@ -8,7 +8,8 @@ import { pt } from "../lib/i18n/dictionaries";
 /**
  * The owner's people on a phone's screen (390 px): the owner adds a person on /admin/people
  * without choosing a password, sees the one the shop made up once (gone on reload), finds the
- * person listed, and the page passes axe before and after; the new person then signs in with it.
+ * person listed, and the page passes axe before and after; the new person then signs in with it
+ * and starts two-step sign-in on their account's page, which passes axe too.
  */
 
 test.use({ viewport: { width: 390, height: 844 } });
@@ -62,9 +63,23 @@ test("the owner adds a person at 390 px and is shown the password once; the page
   await expect(page.getByRole("region", { name: text.revealTitle })).toHaveCount(0);
   expect(await page.content()).not.toContain(password);
 
+  // The person, on their own phone: signed in, on their account's page, setting up two-step sign-in.
   const other = await browser.newContext({ viewport: { width: 390, height: 844 } });
   try {
-    await signIn(await other.newPage(), EMAIL, password);
+    const theirs = await other.newPage();
+    await signIn(theirs, EMAIL, password);
+    await theirs.goto("/admin/account");
+    const account = pt.admin.account;
+    await expect(theirs.getByRole("heading", { level: 1, name: account.title })).toBeVisible();
+    await expect(theirs.getByTestId("account-email")).toHaveText(EMAIL);
+    await expectNoAxeViolations(theirs, "admin account");
+    const twoFactor = theirs.getByRole("region", { name: account.twoFactorTitle });
+    await twoFactor.getByLabel(account.password).fill(password);
+    await twoFactor.getByRole("button", { name: account.enable }).click();
+    await expect(theirs.getByRole("status").filter({ hasText: account.done.two_factor_started })).toBeVisible();
+    await expect(theirs.getByRole("region", { name: account.setupTitle })).toBeVisible();
+    await expect(theirs.getByTestId("two-factor-secret")).toHaveText(/^[A-Z2-7]{4}( [A-Z2-7]{1,4})+$/);
+    await expectNoAxeViolations(theirs, "admin account, two-step sign-in being set up");
   } finally {
     await other.close();
   }

@@ -8,7 +8,7 @@ import { answersWithRedirect, refuseCrossSite, seeOther } from "./admin-requests
 import { returnPathOf, withQueryParameter } from "./return-path";
 import { mayCallRoute } from "../admin/roles";
 import type { Actor } from "../admin/staff-events";
-import { staffAuth } from "../admin/staff-auth";
+import { staffAuth, type StaffAuth } from "../admin/staff-auth";
 import { staffSessionOf, adminSessionCookieName, type StaffSessionRead } from "../admin/staff-session";
 import { backOfficeSettings, DEFAULT_SETTINGS, type BackOfficeSettings } from "../admin/settings";
 import { blockedWithoutTwoFactor, TWO_FACTOR_PAGE } from "../admin/two-factor-gate";
@@ -77,7 +77,7 @@ export async function guardAdminRoute(request: NextRequest): Promise<AdminGuard>
  * primary-key lookup beside the session's read, and only asked when there is a cookie.
  */
 export async function staffSessionAndSettings(
-  auth: NonNullable<ReturnType<typeof staffAuth>>,
+  auth: StaffAuth,
   cookie: string | undefined,
 ): Promise<{ read: StaffSessionRead | undefined; settings: BackOfficeSettings }> {
   if (!cookie) return { read: undefined, settings: DEFAULT_SETTINGS };
