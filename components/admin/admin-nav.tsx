@@ -7,7 +7,9 @@ export function AdminNav({
   current,
 }: {
   t: Dictionary;
-  current: "home" | "orders" | "products" | "categories" | "catalogue" | "delivery" | "promo-codes";
+  /** The section the page is in; the people's and the account's pages have no link here yet. */
+  current:
+    "home" | "orders" | "products" | "categories" | "catalogue" | "delivery" | "promo-codes" | "people" | "account";
 }) {
   const links = [
     { key: "home", href: "/admin", label: t.admin.nav.home },

@@ -95,21 +95,40 @@ export function libraryCookiesOf(headers: Headers): { session?: string; twoFacto
   return found;
 }
 
+/** A live session of the back office: the person, whether their authenticator is on, and the session's row. */
+export interface StaffSessionRead {
+  actor: Actor;
+  twoFactorEnabled: boolean;
+  session: { id: string; expiresAt: Date };
+}
+
 /**
- * The person whose session `cookieValue` carries: a live session of an enabled person with a
- * role of the table; undefined for anything else, no cookie included. Throws when the sessions
- * cannot be read (the guard answers 503).
+ * The session `cookieValue` carries: a live session of an enabled person with a role of the
+ * table; undefined for anything else, no cookie included. Throws when the sessions cannot be read
+ * (the guard answers 503).
  */
-export async function actorOfSession(auth: StaffAuth, cookieValue: string | undefined): Promise<Actor | undefined> {
+export async function staffSessionOf(
+  auth: StaffAuth,
+  cookieValue: string | undefined,
+): Promise<StaffSessionRead | undefined> {
   if (!cookieValue) return undefined;
   const found = await auth.api.getSession({
     headers: libraryHeaders({ session: cookieValue }),
     query: { disableCookieCache: true, disableRefresh: true },
   });
   if (!found) return undefined;
-  const { user } = found;
+  const { user, session } = found;
   if (user.banned || !isRole(user.role)) return undefined;
-  return { id: user.id, name: user.name, email: user.email, role: user.role };
+  return {
+    actor: { id: user.id, name: user.name, email: user.email, role: user.role },
+    twoFactorEnabled: user.twoFactorEnabled === true,
+    session: { id: session.id, expiresAt: new Date(session.expiresAt) },
+  };
+}
+
+/** The person whose session `cookieValue` carries (see {@link staffSessionOf}). */
+export async function actorOfSession(auth: StaffAuth, cookieValue: string | undefined): Promise<Actor | undefined> {
+  return (await staffSessionOf(auth, cookieValue))?.actor;
 }
 
 /** Expired sessions one sign-in deletes at most: the work a sign-in does for the table stays bounded. */

@@ -8,8 +8,11 @@ import { answersWithRedirect, refuseCrossSite, seeOther } from "./admin-requests
 import { returnPathOf, withQueryParameter } from "./return-path";
 import { mayCallRoute } from "../admin/roles";
 import type { Actor } from "../admin/staff-events";
-import { staffAuth } from "../admin/staff-auth";
-import { actorOfSession, adminSessionCookieName } from "../admin/staff-session";
+import { staffAuth, type StaffAuth } from "../admin/staff-auth";
+import { staffSessionOf, adminSessionCookieName, type StaffSessionRead } from "../admin/staff-session";
+import { backOfficeSettings, DEFAULT_SETTINGS, type BackOfficeSettings } from "../admin/settings";
+import { blockedWithoutTwoFactor, TWO_FACTOR_PAGE } from "../admin/two-factor-gate";
+import { db } from "../db/client";
 
 /**
  * The guard of every admin API route: who is asking (a live session of an enabled person) and
@@ -18,7 +21,9 @@ import { actorOfSession, adminSessionCookieName } from "../admin/staff-session";
  * client gets a 401, and a browser (a form post, or opening an address such as the CSV export)
  * is sent to the sign-in, which then brings it back to the page it came from, with the form's
  * text fields to put back ({@link toSignIn}); a role that may not gets a 403; 503 when the
- * sessions cannot be read.
+ * sessions cannot be read. While the owner requires two-factor sign-in, a person whose
+ * authenticator is off gets a 403 `two_factor_required` from every route but their account's and
+ * signing out (lib/admin/two-factor-gate.ts).
  */
 
 export type AdminGuard = { ok: true; actor: Actor } | { ok: false; response: Response };
@@ -27,9 +32,13 @@ export async function guardAdminRoute(request: NextRequest): Promise<AdminGuard>
   const auth = staffAuth();
   if (!auth) return { ok: false, response: backOfficeOff() };
   const { appUrl } = getEnv();
-  let actor: Actor | undefined;
+  let read: StaffSessionRead | undefined;
+  let settings: BackOfficeSettings;
   try {
-    actor = await actorOfSession(auth, request.cookies.get(adminSessionCookieName(appUrl))?.value);
+    ({ read, settings } = await staffSessionAndSettings(
+      auth,
+      request.cookies.get(adminSessionCookieName(appUrl))?.value,
+    ));
   } catch (error) {
     consoleLogger("error", "admin.session_unavailable", { error: errorKind(error) });
     return {
@@ -39,17 +48,41 @@ export async function guardAdminRoute(request: NextRequest): Promise<AdminGuard>
       }),
     };
   }
-  if (!actor) {
+  if (!read) {
     if (answersWithRedirect(request) || isNavigation(request))
       return { ok: false, response: await toSignIn(request, appUrl) };
     return { ok: false, response: jsonError(401, "unauthorized", "sign in to the back office first") };
   }
-  if (!mayCallRoute(actor.role, request.nextUrl.pathname, request.method))
+  const { actor } = read;
+  const path = request.nextUrl.pathname;
+  if (!mayCallRoute(actor.role, path, request.method))
     return {
       ok: false,
       response: jsonError(403, "forbidden", `the ${actor.role} role may not do this; ask the shop's owner`),
     };
+  if (blockedWithoutTwoFactor({ ...settings, twoFactorEnabled: read.twoFactorEnabled }, "route", path))
+    return {
+      ok: false,
+      response: jsonError(
+        403,
+        "two_factor_required",
+        `the shop's owner requires two-factor sign-in: turn it on at ${TWO_FACTOR_PAGE} first`,
+      ),
+    };
   return { ok: true, actor };
+}
+
+/**
+ * The session a cookie carries and the owner's settings, read together: the settings are one
+ * primary-key lookup beside the session's read, and only asked when there is a cookie.
+ */
+export async function staffSessionAndSettings(
+  auth: StaffAuth,
+  cookie: string | undefined,
+): Promise<{ read: StaffSessionRead | undefined; settings: BackOfficeSettings }> {
+  if (!cookie) return { read: undefined, settings: DEFAULT_SETTINGS };
+  const [read, settings] = await Promise.all([staffSessionOf(auth, cookie), backOfficeSettings(db())]);
+  return { read, settings };
 }
 
 /** The guard for a route that needs only the refusal: a Response, or undefined to go on. */

@@ -6,6 +6,7 @@ import { adminCatalogCsvTexts } from "./en/admin-catalog-csv";
 import { adminDeliveryTexts } from "./en/admin-delivery";
 import { adminOrderTexts } from "./en/admin-orders";
 import { adminPromotionTexts } from "./en/admin-promotions";
+import { adminPeopleTexts } from "./en/admin-people";
 import { browseTexts } from "./en/browse";
 import { checkoutTexts } from "./en/checkout";
 import { accountTexts } from "./en/account";
@@ -34,5 +35,6 @@ export const en: Dictionary = {
     ...adminCatalogCsvTexts,
     ...adminDeliveryTexts,
     ...adminPromotionTexts,
+    ...adminPeopleTexts,
   },
 };

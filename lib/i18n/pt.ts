@@ -12,6 +12,7 @@ import { adminCatalogCsvTexts } from "./pt/admin-catalog-csv";
 import { adminDeliveryTexts } from "./pt/admin-delivery";
 import { adminOrderTexts } from "./pt/admin-orders";
 import { adminPromotionTexts } from "./pt/admin-promotions";
+import { adminPeopleTexts } from "./pt/admin-people";
 import { browseTexts } from "./pt/browse";
 import { checkoutTexts } from "./pt/checkout";
 import { accountTexts } from "./pt/account";
@@ -40,6 +41,7 @@ export const pt = {
     ...adminCatalogCsvTexts,
     ...adminDeliveryTexts,
     ...adminPromotionTexts,
+    ...adminPeopleTexts,
   },
 };
 

@@ -8,7 +8,7 @@ import { parsePeriod } from "@/lib/dashboard/period-query";
 import { shownJson } from "@/lib/dashboard/weeks-admin";
 import { getEnv } from "@/lib/env";
 import { DashboardView } from "@/components/admin/dashboard/dashboard";
-import { adminState } from "@/lib/http/admin-guard";
+import { adminState, requireStaff } from "@/lib/http/admin-guard";
 import { safeAdminPath } from "@/lib/http/return-path";
 import { SIGN_IN_ERRORS, type SignInError } from "@/lib/http/admin-sign-in";
 import { dbPool } from "@/lib/db/client";
@@ -49,6 +49,8 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   }
   // Signed in meanwhile (another tab): straight back to that page.
   if (next && next !== "/admin") redirect(next);
+  // The home's own guard: while the owner requires two-factor sign-in, someone without it goes to their account.
+  await requireStaff("/admin");
   // A bad period falls back to the default, with a notice saying what was wrong: never an error page.
   const { period, problem } = parsePeriod(query);
   // The home is the page the owner opens most: its statements go through pg itself (lib/db/sql-runner.ts).
