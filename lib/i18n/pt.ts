@@ -7,6 +7,7 @@
  */
 
 import { adminTexts } from "./pt/admin";
+import { adminActivityTexts } from "./pt/admin-activity";
 import { adminCatalogTexts } from "./pt/admin-catalog";
 import { adminCatalogCsvTexts } from "./pt/admin-catalog-csv";
 import { adminDeliveryTexts } from "./pt/admin-delivery";
@@ -40,6 +41,7 @@ export const pt = {
     ...adminCatalogCsvTexts,
     ...adminDeliveryTexts,
     ...adminPromotionTexts,
+    ...adminActivityTexts,
   },
 };
 
