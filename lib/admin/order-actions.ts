@@ -9,13 +9,17 @@ import { resolutionNoteSchema, type ResolveOutcome } from "../orders/attention-a
 import { changeFulfilment, fulfilmentInputSchema } from "../orders/fulfilment";
 import type { OrderActionDone, OrderActionError } from "../orders/order-flash";
 import type { PayClient } from "../orders/pay-client";
+import { orderSubject } from "../orders/order-number";
 import { changedTheOrder, orderStatus, storedAReference } from "../orders/status";
+import { recordStaffEvent, type Actor } from "./staff-events";
 
 /**
  * What the back office's buttons on an order's page and a webhook delivery's page do: ask the
  * service about the order now, retry a PARKED job, mark something resolved with a note, move a
  * paid order's fulfilment on. Each answers with what it did or why it did nothing; the routes
- * (lib/http/order-actions.ts) turn that into a redirect or JSON.
+ * (lib/http/order-actions.ts) turn that into a redirect or JSON. Each is made by a person (the
+ * `actor`), recorded in staff_events with what it did, under the order's subject
+ * (`order:<externalTransactionId>`, what the order's page lists); a refusal records nothing.
  */
 
 export type OrderActionResult =
@@ -66,8 +70,15 @@ export interface AskServiceDeps {
  * "Ask the service now": one status query through the status endpoint's own path (orderStatus
  * with a forced refresh, so the state machine applies any change and enqueues its jobs), then
  * those jobs run at once, before the answer, so the page it redirects to shows their outcome.
+ * Whoever asked is recorded once the service answered: the question moves no money by itself
+ * (what the answer changes is the state machine's, in its own transactions), so the record is
+ * that the person asked, and what the service said.
  */
-export async function askServiceNow(externalTransactionId: string, deps: AskServiceDeps): Promise<OrderActionResult> {
+export async function askServiceNow(
+  externalTransactionId: string,
+  actor: Actor,
+  deps: AskServiceDeps,
+): Promise<OrderActionResult> {
   const before = await deps.db.order.findUnique({ where: { externalTransactionId }, select: { status: true } });
   if (!before) return NOT_FOUND;
   if (before.status !== "PEN")
@@ -82,6 +93,11 @@ export async function askServiceNow(externalTransactionId: string, deps: AskServ
     return { ok: false, status: 409, code: "checked_recently", message: "the order was checked a moment ago" };
   if (result.refresh === "service_failed")
     return { ok: false, status: 503, code: "service_failed", message: "the service did not answer; try again" };
+  await recordStaffEvent(deps.db, actor, {
+    kind: "order.refresh",
+    subject: orderSubject(externalTransactionId),
+    details: { status: result.view.status, outcome: result.refresh },
+  });
   if (changedTheOrder(result.refresh) || storedAReference(result.refresh)) {
     const jobs = await jobsOfOrders(deps.db, Object.values(JOB_TYPES), [externalTransactionId]);
     if (jobs.length) await runDueJobs({ ids: jobs.map((job) => job.id) });
@@ -90,16 +106,24 @@ export async function askServiceNow(externalTransactionId: string, deps: AskServ
 }
 
 /**
- * "Retry": a PARKED job of this order back to QUEUED (lib/jobs/queue.ts), then run at once by
- * the app's runner, so the page shows it DONE or its new error.
+ * "Retry": a PARKED job of this order back to QUEUED (lib/jobs/queue.ts) and the person's record,
+ * in one transaction; then the job runs at once by the app's runner, so the page shows it DONE or
+ * its new error.
  */
 export async function retryParkedJob(
   input: { externalTransactionId: string; jobId: string },
+  actor: Actor,
   deps: { db: Database },
 ): Promise<OrderActionResult> {
-  const requeued = await requeueParkedJob(deps.db, {
-    id: input.jobId,
-    externalTransactionId: input.externalTransactionId,
+  const requeued = await deps.db.$transaction(async (tx) => {
+    const outcome = await requeueParkedJob(tx, { id: input.jobId, externalTransactionId: input.externalTransactionId });
+    if (outcome === "requeued")
+      await recordStaffEvent(tx, actor, {
+        kind: "order.job_retry",
+        subject: orderSubject(input.externalTransactionId),
+        details: { jobId: input.jobId },
+      });
+    return outcome;
   });
   if (requeued === "not_found") return NOT_FOUND;
   if (requeued === "not_parked")
@@ -114,13 +138,13 @@ export async function retryParkedJob(
 
 /**
  * "Mark shipped" and the other fulfilment steps: `{ state, note? }` from `fields`, then the step
- * (lib/orders/fulfilment.ts), recorded as made by `actor`. A mail job the step enqueued is handed
- * to `runJobs` (the route runs it after answering).
+ * (lib/orders/fulfilment.ts), recorded as made by `actor` in the step's own statement. A mail job
+ * the step enqueued is handed to `runJobs` (the route runs it after answering).
  */
 export async function fulfilOrder(
   externalTransactionId: string,
   fields: unknown,
-  actor: string,
+  actor: Actor,
   deps: { db: Database; runJobs: (ids: string[]) => void },
 ): Promise<OrderActionResult> {
   const parsed = fulfilmentInputSchema.safeParse(fields);

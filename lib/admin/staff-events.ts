@@ -79,12 +79,26 @@ function withoutSecrets(details: Record<string, unknown>): Record<string, unknow
   );
 }
 
-/** The statement that records `event` by `actor` (null: an attempt nobody could be named for). */
-export function staffEventStatement(actor: Pick<Actor, "id" | "name"> | null, event: StaffEventInput): Prisma.Sql {
-  return Prisma.sql`
+/**
+ * The statement that records `event` by `actor` (null: an attempt nobody could be named for).
+ * With `onlyFor`, a relation such as a CTE's `changed` rows, it records once for each of its rows
+ * and not at all without one: a statement whose change is conditional (a compare and set) folds it
+ * in as one more CTE, and a refused change records nothing.
+ */
+export function staffEventStatement(
+  actor: Pick<Actor, "id" | "name"> | null,
+  event: StaffEventInput,
+  onlyFor?: Prisma.Sql,
+): Prisma.Sql {
+  const values = Prisma.sql`${actor?.id ?? null}::text, ${actor?.name ?? ""}::text, ${event.kind}::text,
+            ${event.subject ?? null}::text, ${JSON.stringify(withoutSecrets(event.details ?? {}))}::jsonb`;
+  return onlyFor
+    ? Prisma.sql`
     INSERT INTO staff_events (staff_id, staff_name, kind, subject, details)
-    VALUES (${actor?.id ?? null}, ${actor?.name ?? ""}, ${event.kind}, ${event.subject ?? null},
-            ${JSON.stringify(withoutSecrets(event.details ?? {}))}::jsonb)`;
+    SELECT ${values} FROM ${onlyFor}`
+    : Prisma.sql`
+    INSERT INTO staff_events (staff_id, staff_name, kind, subject, details)
+    VALUES (${values})`;
 }
 
 /** Records `event` by `actor` on `tx`: call it inside the change's own transaction. */

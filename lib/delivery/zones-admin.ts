@@ -6,12 +6,16 @@ import { municipalitiesByZone, municipalitiesInput, replaceMunicipalities } from
 import { activeFlag, formIntegerBetween, formOptional, invalidInput, requiredText } from "../text-input";
 import { isUuid } from "../uuid";
 import { DELIVERY_METHOD_ORDER } from "./zones";
+import { Prisma } from "../generated/prisma/client";
+import { recordStaffEvent, type Actor } from "../admin/staff-events";
+import { changesBetween, recordedFields } from "../admin/event-changes";
 
 /**
  * The back office's delivery methods (/admin/delivery, app/api/admin/delivery-zones and
  * app/api/admin/pickup-points): create and edit delivery zones and pickup points, list them all,
  * and the refusals and form fields its pages read. Names are unique per kind (409 name_taken,
  * never renamed); one municipality is served by one zone (409 municipality_served, naming it).
+ * Each creation and edit is recorded with its person in staff_events, in its own transaction.
  */
 
 export const DELIVERY_LIMITS = {
@@ -128,29 +132,61 @@ function refusalOf(error: unknown, what: string): DeliveryRefusal {
 
 export interface DeliveryDeps {
   db: Database;
+  /** Who creates or edits the zone or point: recorded with it. */
+  actor: Actor;
 }
 
-export async function createDeliveryZone(input: unknown, { db }: DeliveryDeps): Promise<DeliveryZoneResult> {
-  return saveDeliveryZone(null, input, db);
+export async function createDeliveryZone(input: unknown, { db, actor }: DeliveryDeps): Promise<DeliveryZoneResult> {
+  return saveDeliveryZone(null, input, db, actor);
 }
 
 export async function updateDeliveryZone(
   id: string,
   input: unknown,
-  { db }: DeliveryDeps,
+  { db, actor }: DeliveryDeps,
 ): Promise<DeliveryZoneResult> {
   if (!isUuid(id)) return notFound("delivery zone");
-  return saveDeliveryZone(id, input, db);
+  return saveDeliveryZone(id, input, db, actor);
 }
 
-/** A new zone (`id` null) or an edit, its row and its municipalities in one transaction. */
-async function saveDeliveryZone(id: string | null, input: unknown, db: Database): Promise<DeliveryZoneResult> {
+/** A zone's or a point's fields as its record says them (its id is the subject). */
+const recordOf = ({ id: _id, ...fields }: DeliveryZone | PickupPoint) => recordedFields({ ...fields });
+
+/** Locks the row `id` of `table` for the rest of the transaction: its record's "before" holds. */
+async function lockRow(tx: Prisma.TransactionClient, table: "delivery_zones" | "pickup_points", id: string) {
+  const rows = await tx.$queryRaw<unknown[]>(
+    Prisma.sql`SELECT 1 FROM ${Prisma.raw(table)} WHERE id = ${id}::uuid FOR UPDATE`,
+  );
+  return rows.length > 0;
+}
+
+/** A zone's row and its municipalities by name. */
+async function zoneOf(tx: Prisma.TransactionClient, id: string): Promise<DeliveryZone> {
+  const [row, listed] = await Promise.all([
+    tx.deliveryZone.findUniqueOrThrow({ where: { id }, select: zoneFields }),
+    tx.deliveryZoneMunicipality.findMany({ where: { zoneId: id }, select: { name: true }, orderBy: { name: "asc" } }),
+  ]);
+  return { ...row, municipalities: listed.map((municipality) => municipality.name) };
+}
+
+/** A new zone (`id` null) or an edit, its row, its municipalities and its record in one transaction. */
+async function saveDeliveryZone(
+  id: string | null,
+  input: unknown,
+  db: Database,
+  actor: Actor,
+): Promise<DeliveryZoneResult> {
   const parsed = deliveryZoneInputSchema.safeParse(input);
   if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
   const { municipalities, ...fields } = parsed.data;
   const data = { ...fields, freeFromAoa: fields.freeFromAoa ?? null, estimatedDays: fields.estimatedDays ?? null };
   try {
     return await db.$transaction(async (tx) => {
+      let before: DeliveryZone | undefined;
+      if (id) {
+        if (!(await lockRow(tx, "delivery_zones", id))) throw new Rollback(notFound("delivery zone"));
+        before = await zoneOf(tx, id);
+      }
       const row = id
         ? await tx.deliveryZone.update({ where: { id }, data, select: zoneFields })
         : await tx.deliveryZone.create({ data, select: zoneFields });
@@ -158,13 +194,15 @@ async function saveDeliveryZone(id: string | null, input: unknown, db: Database)
         const served = await replaceMunicipalities(tx, row.id, municipalities);
         if (served) throw new Rollback<DeliveryRefusal>(municipalityServed(served));
       }
-      const listed = await tx.deliveryZoneMunicipality.findMany({
-        where: { zoneId: row.id },
-        select: { name: true },
-        orderBy: { name: "asc" },
+      const zone = await zoneOf(tx, row.id);
+      await recordStaffEvent(tx, actor, {
+        kind: before ? "delivery_zone.update" : "delivery_zone.create",
+        subject: `delivery_zone:${zone.id}`,
+        details: before
+          ? { name: zone.name, changes: changesBetween(recordOf(before), recordOf(zone)) }
+          : recordOf(zone),
       });
-      const zone = { ...row, municipalities: listed.map((municipality) => municipality.name) };
-      return { ok: true, done: id ? "saved" : "created", zone };
+      return { ok: true, done: before ? "saved" : "created", zone };
     });
   } catch (error) {
     return rolledBack<DeliveryRefusal>(error) ?? refusalOf(error, "delivery zone");
@@ -179,26 +217,48 @@ const municipalityServed = (served: { municipality: string; zoneName: string }):
   field: "municipalities",
 });
 
-export async function createPickupPoint(input: unknown, { db }: DeliveryDeps): Promise<PickupPointResult> {
+export async function createPickupPoint(input: unknown, { db, actor }: DeliveryDeps): Promise<PickupPointResult> {
   const parsed = pickupPointInputSchema.safeParse(input);
   if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
   try {
-    const pickupPoint = await db.pickupPoint.create({ data: parsed.data, select: pointFields });
+    const pickupPoint = await db.$transaction(async (tx) => {
+      const created = await tx.pickupPoint.create({ data: parsed.data, select: pointFields });
+      await recordStaffEvent(tx, actor, {
+        kind: "pickup_point.create",
+        subject: `pickup_point:${created.id}`,
+        details: recordOf(created),
+      });
+      return created;
+    });
     return { ok: true, done: "created", pickupPoint };
   } catch (error) {
     return refusalOf(error, "pickup point");
   }
 }
 
-export async function updatePickupPoint(id: string, input: unknown, { db }: DeliveryDeps): Promise<PickupPointResult> {
+export async function updatePickupPoint(
+  id: string,
+  input: unknown,
+  { db, actor }: DeliveryDeps,
+): Promise<PickupPointResult> {
   if (!isUuid(id)) return notFound("pickup point");
   const parsed = pickupPointInputSchema.safeParse(input);
   if (!parsed.success) return invalidInput(parsed.error, DELIVERY_FIELDS);
   try {
-    const pickupPoint = await db.pickupPoint.update({ where: { id }, data: parsed.data, select: pointFields });
+    const pickupPoint = await db.$transaction(async (tx) => {
+      if (!(await lockRow(tx, "pickup_points", id))) throw new Rollback(notFound("pickup point"));
+      const before = await tx.pickupPoint.findUniqueOrThrow({ where: { id }, select: pointFields });
+      const updated = await tx.pickupPoint.update({ where: { id }, data: parsed.data, select: pointFields });
+      await recordStaffEvent(tx, actor, {
+        kind: "pickup_point.update",
+        subject: `pickup_point:${id}`,
+        details: { name: updated.name, changes: changesBetween(recordOf(before), recordOf(updated)) },
+      });
+      return updated;
+    });
     return { ok: true, done: "saved", pickupPoint };
   } catch (error) {
-    return refusalOf(error, "pickup point");
+    return rolledBack<DeliveryRefusal>(error) ?? refusalOf(error, "pickup point");
   }
 }
 

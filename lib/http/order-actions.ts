@@ -2,8 +2,7 @@ import "server-only";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { adminAction, formBody } from "./admin-action";
-import { clientAddress, UNKNOWN_CLIENT_ADDRESS } from "./client-address";
-import { getEnv } from "../env";
+import type { Actor } from "../admin/staff-events";
 import type { ResolveOutcome } from "../orders/attention-admin";
 import { webhookEventPagePath, orderPagePath } from "../orders/order-flash";
 import { EXTERNAL_TRANSACTION_ID } from "../orders/order-number";
@@ -21,6 +20,7 @@ import {
  * (lib/admin/order-actions.ts does the work): ./admin-action.ts with the path's parameters
  * through zod (a malformed one is an unknown order, job or delivery: 404). A browser goes back to
  * the page with `?done=` or `?error=`; a JSON client gets `{ done, …details }` or the error.
+ * Each button is pressed by the person the session names (the `actor`), whom its action records.
  */
 
 export const orderParams = z.object({ externalTransactionId: z.string().regex(EXTERNAL_TRANSACTION_ID) });
@@ -31,7 +31,7 @@ export const deliveryParams = z.object({ id: z.uuid() });
 export interface PageButton<Input> {
   /** Read up to `maxBytes`; a body that cannot be read is refused as `unreadable`. */
   body?: { maxBytes: number; unreadable: OrderActionResult };
-  action: (input: Input, fields: Record<string, unknown>) => Promise<OrderActionResult>;
+  action: (input: Input, fields: Record<string, unknown>, actor: Actor) => Promise<OrderActionResult>;
 }
 
 async function pageAction<Schema extends z.ZodType>(
@@ -51,7 +51,7 @@ async function pageAction<Schema extends z.ZodType>(
       body: formBody(body.maxBytes),
       bodyRefused: () => (parsed.success ? body.unreadable : NOT_FOUND),
     }),
-    action: async ({ fields }) => (parsed.success ? button.action(parsed.data, fields) : NOT_FOUND),
+    action: async ({ fields }, { actor }) => (parsed.success ? button.action(parsed.data, fields, actor) : NOT_FOUND),
     json: (result) => ({ status: 200, body: { done: result.done, ...result.details } }),
     changesShopPages,
   });
@@ -80,32 +80,22 @@ const MAX_NOTE_BYTES = 32 * 1024;
 
 /** "Mark resolved", with the note of the page's form or a JSON client's `{ note }`. */
 export const markResolved = <Input>(
-  resolve: (input: Input, note: string) => Promise<ResolveOutcome>,
+  resolve: (input: Input, note: string, actor: Actor) => Promise<ResolveOutcome>,
 ): PageButton<Input> => ({
   body: { maxBytes: MAX_NOTE_BYTES, unreadable: INVALID_NOTE },
-  action: (input, fields) => resolveWithNote(fields, (note) => resolve(input, note)),
+  action: (input, fields, actor) => resolveWithNote(fields, (note) => resolve(input, note, actor)),
 });
 
 /** The longest fulfilment body read: a note of 500 characters, each up to 4 bytes, form-encoded, and the state. */
 const MAX_FULFILMENT_BODY_BYTES = 8 * 1024;
 
-/** A fulfilment step, `{ state, note? }`; a mail job it enqueued goes to `runJobs`. */
+/**
+ * A fulfilment step, `{ state, note? }`, by the person signed in (the order's history names them);
+ * a mail job it enqueued goes to `runJobs`.
+ */
 export const fulfilmentStep = (
-  request: Request,
   deps: Parameters<typeof fulfilOrder>[3],
 ): PageButton<{ externalTransactionId: string }> => ({
   body: { maxBytes: MAX_FULFILMENT_BODY_BYTES, unreadable: INVALID_FULFILMENT_BODY },
-  action: ({ externalTransactionId }, fields) =>
-    fulfilOrder(externalTransactionId, fields, backOfficeActor(request), deps),
+  action: ({ externalTransactionId }, fields, actor) => fulfilOrder(externalTransactionId, fields, actor, deps),
 });
-
-/**
- * Who made a fulfilment step, as its event records it. The back office has one password and no
- * user accounts, so the session names nobody: the actor is "back office" and the address the
- * request came from (./client-address.ts, read only from what the platform guarantees), which
- * tells the shop's people apart when they work from different places.
- */
-export function backOfficeActor(request: Request): string {
-  const address = clientAddress(request.headers, getEnv().clientAddress);
-  return address === UNKNOWN_CLIENT_ADDRESS ? "back office" : `back office (${address})`;
-}

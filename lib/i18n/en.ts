@@ -1,6 +1,7 @@
 /** Every sentence the shop shows, in English: the same shape as ./pt.ts, composed of the same parts under ./en/. */
 
 import { adminTexts } from "./en/admin";
+import { adminActivityTexts } from "./en/admin-activity";
 import { adminCatalogTexts } from "./en/admin-catalog";
 import { adminCatalogCsvTexts } from "./en/admin-catalog-csv";
 import { adminDeliveryTexts } from "./en/admin-delivery";
@@ -36,5 +37,6 @@ export const en: Dictionary = {
     ...adminDeliveryTexts,
     ...adminPromotionTexts,
     ...adminPeopleTexts,
+    ...adminActivityTexts,
   },
 };

@@ -7,6 +7,7 @@
  */
 
 import { adminTexts } from "./pt/admin";
+import { adminActivityTexts } from "./pt/admin-activity";
 import { adminCatalogTexts } from "./pt/admin-catalog";
 import { adminCatalogCsvTexts } from "./pt/admin-catalog-csv";
 import { adminDeliveryTexts } from "./pt/admin-delivery";
@@ -42,6 +43,7 @@ export const pt = {
     ...adminDeliveryTexts,
     ...adminPromotionTexts,
     ...adminPeopleTexts,
+    ...adminActivityTexts,
   },
 };
 

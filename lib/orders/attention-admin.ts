@@ -4,13 +4,16 @@ import type { SqlRunner } from "../db/sql-runner";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { CREATION_FAILURE_REASONS } from "./cancel-reasons";
+import { recordStaffEvent, type Actor, type StaffEventInput } from "../admin/staff-events";
+import { orderSubject } from "./order-number";
 
 /**
  * What needs a person, for the back office's home, and "mark resolved" for each kind of item: an
  * order the state machine raised (today: paid after it was cancelled), an order whose creation
  * failed (the service may hold it after all), a PARKED job, and a verified webhook delivery the
  * shop could not match or read. A resolved item keeps what happened, gains when and why a person
- * closed it, and leaves the list.
+ * closed it, and leaves the list; who closed it is recorded in staff_events, in the same
+ * transaction (an item that was not open records nothing).
  */
 
 /** Webhook outcomes (lib/orders/receive-webhook.ts) that need a person: no order, or a body the shop could not read. */
@@ -178,43 +181,80 @@ async function outcomeOf(count: number, existing: () => Promise<number>): Promis
   return (await existing()) > 0 ? "nothing_to_resolve" : "not_found";
 }
 
-/** Closes an order's attention (raised, or its failed creation) with a note. */
+/**
+ * `resolve` (an update that closes open items, answering how many) and, when it closed one, the
+ * person's record, in one transaction.
+ */
+async function resolveRecorded(
+  db: Database,
+  actor: Actor,
+  event: StaffEventInput,
+  resolve: (tx: Prisma.TransactionClient) => Promise<{ count: number }>,
+): Promise<number> {
+  return db.$transaction(async (tx) => {
+    const { count } = await resolve(tx);
+    if (count > 0) await recordStaffEvent(tx, actor, event);
+    return count;
+  });
+}
+
+/** Closes an order's attention (raised, or its failed creation) with a note, by `actor`. */
 export async function resolveOrderAttention(
   db: Database,
   externalTransactionId: string,
   note: string,
+  actor: Actor,
 ): Promise<ResolveOutcome> {
-  const { count } = await db.order.updateMany({
-    where: {
-      externalTransactionId,
-      attentionResolvedAt: null,
-      OR: [{ attentionAt: { not: null } }, { cancelReason: { in: [...CREATION_FAILURE_REASONS] } }],
-    },
-    data: { attentionResolvedAt: new Date(), attentionNote: note },
-  });
+  const event = { kind: "order.resolve", subject: orderSubject(externalTransactionId), details: { note } } as const;
+  const count = await resolveRecorded(db, actor, event, (tx) =>
+    tx.order.updateMany({
+      where: {
+        externalTransactionId,
+        attentionResolvedAt: null,
+        OR: [{ attentionAt: { not: null } }, { cancelReason: { in: [...CREATION_FAILURE_REASONS] } }],
+      },
+      data: { attentionResolvedAt: new Date(), attentionNote: note },
+    }),
+  );
   return outcomeOf(count, () => db.order.count({ where: { externalTransactionId } }));
 }
 
-/** Closes a PARKED job of this order with a note (a retry reopens it: lib/jobs/queue.ts `requeueParkedJob`). */
+/** Closes a PARKED job of this order with a note, by `actor` (a retry reopens it: lib/jobs/queue.ts `requeueParkedJob`). */
 export async function resolveParkedJob(
   db: Database,
   job: { id: string; externalTransactionId: string },
   note: string,
+  actor: Actor,
 ): Promise<ResolveOutcome> {
   const ofOrder = { id: job.id, order: { is: { externalTransactionId: job.externalTransactionId } } };
-  const { count } = await db.job.updateMany({
-    where: { ...ofOrder, ...parkedJobWhere },
-    data: { resolvedAt: new Date(), resolutionNote: note },
-  });
+  const event = {
+    kind: "order.job_resolve",
+    subject: orderSubject(job.externalTransactionId),
+    details: { jobId: job.id, note },
+  } as const;
+  const count = await resolveRecorded(db, actor, event, (tx) =>
+    tx.job.updateMany({
+      where: { ...ofOrder, ...parkedJobWhere },
+      data: { resolvedAt: new Date(), resolutionNote: note },
+    }),
+  );
   return outcomeOf(count, () => db.job.count({ where: ofOrder }));
 }
 
-/** Closes an unmatched or unreadable webhook delivery with a note. */
-export async function resolveWebhookEvent(db: Database, id: string, note: string): Promise<ResolveOutcome> {
-  const { count } = await db.webhookEvent.updateMany({
-    where: { id, ...unmatchedDeliveryWhere },
-    data: { resolvedAt: new Date(), resolutionNote: note },
-  });
+/** Closes an unmatched or unreadable webhook delivery with a note, by `actor`. */
+export async function resolveWebhookEvent(
+  db: Database,
+  id: string,
+  note: string,
+  actor: Actor,
+): Promise<ResolveOutcome> {
+  const event = { kind: "webhook.resolve", subject: `webhook:${id}`, details: { note } } as const;
+  const count = await resolveRecorded(db, actor, event, (tx) =>
+    tx.webhookEvent.updateMany({
+      where: { id, ...unmatchedDeliveryWhere },
+      data: { resolvedAt: new Date(), resolutionNote: note },
+    }),
+  );
   return outcomeOf(count, () => db.webhookEvent.count({ where: { id } }));
 }
 

@@ -3,8 +3,9 @@ import { z } from "zod";
 import type { Database } from "../db/client";
 import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
+import { staffEventStatement, type Actor } from "../admin/staff-events";
 import { JOB_TYPES } from "../jobs/job-types";
-import { EXTERNAL_TRANSACTION_ID } from "./order-number";
+import { EXTERNAL_TRANSACTION_ID, orderSubject } from "./order-number";
 import { ORDER_DELIVERY_SELECT, orderDelivery, type OrderDelivery } from "./delivery-details";
 import {
   FULFILMENT_STATES,
@@ -79,12 +80,14 @@ const MAX_STATEMENT_RUNS = 5;
 /**
  * A step is one statement, as a status change is (./state-machine.ts): a conditional `UPDATE …
  * WHERE status = 'CON' AND fulfilment_state IS NOT DISTINCT FROM <the step's start>` (compare and
- * set), whose CTEs insert the `fulfilment_events` row (who, an optional note, when) and, when the
+ * set), whose CTEs insert the `fulfilment_events` row (who by name, an optional note, when), the
+ * back office's record of the person (staff_events, lib/admin/staff-events.ts) and, when the
  * order has the shopper's email, the shopper's mail as a job (outbox). Of any number of identical
  * requests at once, PostgreSQL lets one change the row (the others re-check the condition on the
- * row it committed and find another state), so there is exactly one event and one mail job.
+ * row it committed and find another state), so there is exactly one event, one record and one
+ * mail job; a refused step changes no row, so it records nothing.
  */
-function stepStatement(externalTransactionId: string, to: FulfilmentState, note: string | null, actor: string) {
+function stepStatement(externalTransactionId: string, to: FulfilmentState, note: string | null, actor: Actor) {
   const step = stepTo(to);
   const methods = step.methods.filter((method) => method !== null);
   const allowsNoMethod = step.methods.includes(null);
@@ -101,8 +104,14 @@ WITH target AS (
   RETURNING o.id, o.external_transaction_id, o.fulfilment_state, o.fulfilment_updated_at, o.customer_email
 ), event AS (
   INSERT INTO fulfilment_events (order_id, state, note, actor, created_at)
-  SELECT id, fulfilment_state, ${note}, ${actor}, fulfilment_updated_at FROM changed
+  SELECT id, fulfilment_state, ${note}, ${actor.name}, fulfilment_updated_at FROM changed
   RETURNING id, note, actor, created_at
+), recorded AS (
+  ${staffEventStatement(
+    actor,
+    { kind: "order.fulfilment", subject: orderSubject(externalTransactionId), details: { state: to, note } },
+    Prisma.sql`changed`,
+  )}
 ), enqueued AS (
   INSERT INTO jobs (type, dedupe_key, payload, order_id)
   SELECT ${JOB_TYPES.fulfilmentMail}, ${`${JOB_TYPES.fulfilmentMail}:${to}:`} || external_transaction_id,
@@ -123,8 +132,8 @@ LEFT JOIN enqueued ON true`;
 }
 
 /**
- * Moves the paid order `externalTransactionId` to `input.state`, recording `actor` (who made the
- * step) and the note. When the statement's snapshot shows an order the step applies to but the
+ * Moves the paid order `externalTransactionId` to `input.state`, recording `actor` (the person
+ * who made the step: their name on the order's history, and their staff_events row) and the note. When the statement's snapshot shows an order the step applies to but the
  * row had changed under it (a concurrent step committed first), it runs again with a fresh
  * snapshot, so the answer names the state that won. A refusal writes nothing: an unpaid or
  * cancelled order (a paid-after-cancel one stays CAN, so it is refused too), a step that does not
@@ -134,7 +143,7 @@ export async function changeFulfilment(
   client: SqlRunner,
   externalTransactionId: string,
   input: FulfilmentInput,
-  actor: string,
+  actor: Actor,
 ): Promise<FulfilmentResult> {
   const to = input.state;
   for (let run = 1; ; run++) {

@@ -11,3 +11,6 @@ export const EXTERNAL_TRANSACTION_ID = /^order_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]
 export function shortOrderId(externalTransactionId: string): string {
   return externalTransactionId.slice("order_".length, "order_".length + 8).toUpperCase();
 }
+
+/** The order as the back office's record of who did what names it (staff_events.subject). */
+export const orderSubject = (externalTransactionId: string) => `order:${externalTransactionId}`;

@@ -4,15 +4,18 @@ import { isCreationFailure } from "./cancel-reasons";
 import { ORDER_DELIVERY_SELECT, orderDelivery, type OrderDelivery } from "./delivery-details";
 import { fulfilmentEventsOf, type FulfilmentEventView } from "./fulfilment";
 import { nextFulfilmentStates, type FulfilmentState } from "./fulfilment-states";
-import { EXTERNAL_TRANSACTION_ID } from "./order-number";
+import { EXTERNAL_TRANSACTION_ID, orderSubject } from "./order-number";
 import type { OrderStatusCode } from "./orders-admin";
+import { eventsOfSubject, type StaffEventRow } from "../admin/staff-events";
 
 /**
  * One order as the back office shows it (/admin/orders/<externalTransactionId>): its header, its
  * lines, its jobs and a timeline of what the database records about it, oldest first. Nothing is
  * inferred: an event is a column or a row, at the instant stored with it. What is not stored is
  * not shown, e.g. status checks keep only the last one (`status_checked_at`), and only deliveries
- * whose signature verified are recorded (the others are refused before anything is written).
+ * whose signature verified are recorded (the others are refused before anything is written). What
+ * a person did to the order names them: a fulfilment step by its row's actor, the rest (resolving,
+ * a job's retry or resolution, asking the service) by the order's rows of staff_events.
  */
 
 export interface AdminOrderLine {
@@ -97,9 +100,35 @@ export type TimelineEvent =
   | { kind: "stock_released"; at: Date; lines: AdminOrderLine[] }
   | { kind: "paid_after_cancel"; at: Date }
   | { kind: "attention"; at: Date; reason: string }
-  | { kind: "resolved"; at: Date; note: string }
+  /** `by`: who resolved it, when the record names them (an order resolved before people had accounts: null). */
+  | { kind: "resolved"; at: Date; note: string; by: string | null }
   | { kind: "status_checked"; at: Date }
-  | ({ kind: "fulfilment"; at: Date } & FulfilmentEventView);
+  | ({ kind: "fulfilment"; at: Date } & FulfilmentEventView)
+  | StaffTimelineEvent;
+
+/**
+ * A person's action on the order other than a fulfilment step or resolving it (those two show on
+ * their own events): `action` is its staff_events kind (`order.refresh`, `order.job_retry`,
+ * `order.job_resolve`, …), `by` the person's name as it was then.
+ */
+export interface StaffTimelineEvent {
+  kind: "staff";
+  at: Date;
+  id: string;
+  action: string;
+  by: string;
+  /** The note written with it, if any. */
+  note: string | null;
+  /** The job it was about, by type, when it was about one of the order's jobs. */
+  jobType: string | null;
+  /** What the service answered, for `order.refresh`. */
+  outcome: string | null;
+}
+
+/** Staff events shown on events of their own kind: a step on its fulfilment event, resolving on "resolved". */
+const SHOWN_ELSEWHERE = new Set(["order.fulfilment", "order.resolve"]);
+
+const textOf = (value: unknown): string | null => (typeof value === "string" ? value : null);
 
 export interface AdminOrderDetail {
   order: AdminOrderHeader;
@@ -126,6 +155,7 @@ const KIND_RANK: Record<TimelineEvent["kind"], number> = {
   invoice: 9,
   stock_released: 10,
   resolved: 11,
+  staff: 12,
 };
 
 /** The row behind an event, for ties of time and kind ("" for the kinds an order has once). */
@@ -174,7 +204,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
   });
   if (!order) return null;
   // Jobs name their order (jobs.order_id, indexed); a mail names the job that sent it by its key.
-  const [webhooks, jobRows, fulfilment] = await Promise.all([
+  const [webhooks, jobRows, fulfilment, staffEvents] = await Promise.all([
     db.webhookEvent.findMany({
       where: { OR: [{ orderId: order.id }, { externalTransactionId }] },
       select: { id: true, receivedAt: true, paymentStatus: true, outcome: true, rawBody: true },
@@ -199,6 +229,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
       orderBy: [{ createdAt: "asc" }, { type: "asc" }],
     }),
     fulfilmentEventsOf(db, order.id),
+    eventsOfSubject(db, orderSubject(externalTransactionId)),
   ]);
   const jobs = jobRows.map(({ dedupeKey: _key, ...job }) => job);
   const emails = jobRows.length
@@ -257,6 +288,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
     ...jobs.map((job): TimelineEvent => ({ kind: "job", at: job.createdAt, job })),
     ...emails.map((email): TimelineEvent => ({ kind: "email", at: email.createdAt, ...email })),
     ...fulfilment.map((event): TimelineEvent => ({ kind: "fulfilment", at: event.createdAt, ...event })),
+    ...staffEvents.filter((event) => !SHOWN_ELSEWHERE.has(event.kind)).map((event) => staffTimelineEvent(event, jobs)),
   ];
   if (header.finalizedAt && header.status !== "PEN")
     timeline.push({
@@ -272,9 +304,30 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
   if (header.attentionReason && header.attentionAt)
     timeline.push({ kind: "attention", at: header.attentionAt, reason: header.attentionReason });
   if (header.statusCheckedAt) timeline.push({ kind: "status_checked", at: header.statusCheckedAt });
-  if (header.attentionResolvedAt)
-    timeline.push({ kind: "resolved", at: header.attentionResolvedAt, note: header.attentionNote ?? "" });
+  if (header.attentionResolvedAt) {
+    const resolvedBy = staffEvents.findLast((event) => event.kind === "order.resolve");
+    timeline.push({
+      kind: "resolved",
+      at: header.attentionResolvedAt,
+      note: header.attentionNote ?? "",
+      by: resolvedBy?.staffName ?? null,
+    });
+  }
   timeline.sort(compareTimelineEvents);
 
   return { order: header, lines, jobs, timeline };
+}
+
+function staffTimelineEvent(event: StaffEventRow, jobs: AdminOrderJob[]): StaffTimelineEvent {
+  const jobId = textOf(event.details.jobId);
+  return {
+    kind: "staff",
+    at: event.createdAt,
+    id: event.id,
+    action: event.kind,
+    by: event.staffName,
+    note: textOf(event.details.note),
+    jobType: jobId ? (jobs.find((job) => job.id === jobId)?.type ?? null) : null,
+    outcome: textOf(event.details.outcome),
+  };
 }

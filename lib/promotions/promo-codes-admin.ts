@@ -9,12 +9,15 @@ import { activeFlag, formIntegerBetween, formOptional, formUuidList, invalidInpu
 import { isUuid } from "../uuid";
 import { lockCategories } from "../catalog/categories-admin";
 import { luandaLocalToIso } from "../luanda-time";
+import { recordStaffEvent, type Actor } from "../admin/staff-events";
+import { changesBetween, recordedFields } from "../admin/event-changes";
 
 /**
  * The back office's promo codes, without the web: create and edit a code on /admin/promo-codes
  * (app/api/admin/promo-codes) and list them with their uses and state. A code is never deleted,
  * since orders keep pointing at it: it is turned off (`active`). The checkout applies codes
- * (lib/promotions/promo-codes.ts); their format is lib/promotions/promo-code-rules.ts'.
+ * (lib/promotions/promo-codes.ts); their format is lib/promotions/promo-code-rules.ts'. Each
+ * creation and edit is recorded with its person in staff_events, in its own transaction.
  */
 
 export const PROMO_LIMITS = {
@@ -200,6 +203,8 @@ function refusalOf(error: unknown): PromoCodeRefusal {
 
 export interface PromoCodeDeps {
   db: Database;
+  /** Who creates or edits the code: recorded with it. */
+  actor: Actor;
   /** The input is the page's form: its dates are Luanda's datetime-local values. */
   form?: boolean;
   /** The clock of the answer's `state`. */
@@ -246,10 +251,31 @@ function columns({ categoryIds: _categories, ...input }: PromoCodeInput) {
 
 const parse = (input: unknown, form: boolean) => promoCodeInputSchema(form).safeParse(input);
 
+/**
+ * A code's fields as its record in staff_events says them: the code as `promo` (the record keeps
+ * no field named like a secret's code), its categories by name.
+ */
+function recordOf(row: Row): Record<string, unknown> {
+  return recordedFields({
+    promo: row.code,
+    kind: row.kind,
+    value: row.value,
+    minSubtotalAoa: row.minSubtotalAoa,
+    startsAt: row.startsAt,
+    endsAt: row.endsAt,
+    maxUses: row.maxUses,
+    maxUsesPerPhone: row.maxUsesPerPhone,
+    active: row.active,
+    categories: row.categories.map(({ category }) => category.name).sort((a, b) => a.localeCompare(b, "pt")),
+  });
+}
+
+const promoSubject = (id: string) => `promo_code:${id}`;
+
 /** A new code, with the categories it is limited to. */
 export async function createPromoCode(
   input: unknown,
-  { db, form = false, now = () => new Date() }: PromoCodeDeps,
+  { db, actor, form = false, now = () => new Date() }: PromoCodeDeps,
 ): Promise<PromoCodeResult> {
   const parsed = parse(input, form);
   if (!parsed.success) return invalidInput(parsed.error, PROMO_FIELDS);
@@ -258,10 +284,16 @@ export async function createPromoCode(
     const row = await db.$transaction(async (tx) => {
       await refuseTakenCode(tx, parsed.data.code);
       if (!(await lockCategories(tx, categoryIds))) throw new Rollback(unknownCategories);
-      return tx.promoCode.create({
+      const created = await tx.promoCode.create({
         data: { ...columns(parsed.data), categories: { create: categoryIds.map((categoryId) => ({ categoryId })) } },
         select: fields,
       });
+      await recordStaffEvent(tx, actor, {
+        kind: "promo_code.create",
+        subject: promoSubject(created.id),
+        details: recordOf(created),
+      });
+      return created;
     });
     return { ok: true, done: "created", promoCode: adminPromoCode(row, now()) };
   } catch (error) {
@@ -278,7 +310,7 @@ export async function createPromoCode(
 export async function updatePromoCode(
   id: string,
   input: unknown,
-  { db, form = false, now = () => new Date() }: PromoCodeDeps,
+  { db, actor, form = false, now = () => new Date() }: PromoCodeDeps,
 ): Promise<PromoCodeResult> {
   if (!isUuid(id)) return invalidId;
   const parsed = parse(input, form);
@@ -292,6 +324,8 @@ export async function updatePromoCode(
         Prisma.sql`SELECT uses FROM promo_codes WHERE id = ${id}::uuid FOR UPDATE`,
       );
       if (!current) throw new Rollback(notFound);
+      // What it was, for the record of what the edit changed (the lock above holds it).
+      const before = await tx.promoCode.findUniqueOrThrow({ where: { id }, select: fields });
       const { maxUses } = parsed.data;
       if (maxUses !== undefined && maxUses < current.uses) throw new Rollback(usesAbove(current.uses));
       await refuseTakenCode(tx, parsed.data.code, id);
@@ -300,11 +334,17 @@ export async function updatePromoCode(
         await tx.promoCodeCategory.deleteMany({ where: { promoCodeId: id } });
       }
       const categories = categoryIds ? { create: categoryIds.map((categoryId) => ({ categoryId })) } : undefined;
-      return tx.promoCode.update({
+      const updated = await tx.promoCode.update({
         where: { id },
         data: { ...columns(parsed.data), ...(categories ? { categories } : {}) },
         select: fields,
       });
+      await recordStaffEvent(tx, actor, {
+        kind: "promo_code.update",
+        subject: promoSubject(id),
+        details: { promo: updated.code, changes: changesBetween(recordOf(before), recordOf(updated)) },
+      });
+      return updated;
     });
     return { ok: true, done: "saved", promoCode: adminPromoCode(row, now()) };
   } catch (error) {

@@ -137,6 +137,11 @@ export const adminOrderTexts: typeof pt = {
       resolved: "Marked resolved",
       fulfilment: (state: string, actor: string) => `Fulfilment: ${state} (by ${actor})`,
       fulfilmentNote: "Note",
+      resolvedBy: (actor: string) => `Marked resolved (by ${actor})`,
+      refreshed: (actor: string) => `Status asked of the service (by ${actor})`,
+      jobRetried: (type: string, actor: string) => `Job ${type} retried (by ${actor})`,
+      jobResolved: (type: string, actor: string) => `Job ${type} marked resolved (by ${actor})`,
+      byPerson: (action: string, actor: string) => `${action} (by ${actor})`,
     },
   },
 };

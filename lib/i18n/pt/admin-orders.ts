@@ -137,6 +137,11 @@ export const adminOrderTexts = {
       resolved: "Marcado como resolvido",
       fulfilment: (state: string, actor: string) => `Entrega: ${state} (por ${actor})`,
       fulfilmentNote: "Nota",
+      resolvedBy: (actor: string) => `Marcado como resolvido (por ${actor})`,
+      refreshed: (actor: string) => `Estado pedido ao serviço (por ${actor})`,
+      jobRetried: (type: string, actor: string) => `Tarefa ${type} tentada de novo (por ${actor})`,
+      jobResolved: (type: string, actor: string) => `Tarefa ${type} marcada como resolvida (por ${actor})`,
+      byPerson: (action: string, actor: string) => `${action} (por ${actor})`,
     },
   },
 };

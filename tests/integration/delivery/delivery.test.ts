@@ -4,7 +4,7 @@ import { deliveryOptions } from "@/lib/delivery/zones";
 import { createDeliveryZone, createPickupPoint, updateDeliveryZone } from "@/lib/delivery/zones-admin";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { adminRequest, type AdminCaller } from "../../../harness/support/admin";
+import { adminRequest, testOwner, type AdminCaller } from "../../../harness/support/admin";
 import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 
@@ -136,7 +136,10 @@ describe("delivery zones", () => {
   });
 
   it("edits a zone and turns it off (the form's unticked box sends only the hidden false)", async () => {
-    const created = await createDeliveryZone({ name: unique("Kilamba"), feeAoa: 3000 }, { db: client });
+    const created = await createDeliveryZone(
+      { name: unique("Kilamba"), feeAoa: 3000 },
+      { db: client, actor: await testOwner() },
+    );
     if (!created.ok) throw new Error(created.message);
     const renamed = unique("Kilamba novo");
     const response = await editZone(created.zone.id, {
@@ -164,9 +167,14 @@ describe("delivery zones", () => {
     expect(await json(again)).toMatchObject({ error: { code: "name_taken" } });
     const form = await createZone({ form: { name, feeAoa: "1000" } });
     expect(form.headers.get("location")).toBe("/admin/delivery?error=name_taken&field=name#zones");
-    const other = await createDeliveryZone({ name: unique("Outra"), feeAoa: 1 }, { db: client });
+    const other = await createDeliveryZone(
+      { name: unique("Outra"), feeAoa: 1 },
+      { db: client, actor: await testOwner() },
+    );
     if (!other.ok) throw new Error(other.message);
-    expect(await updateDeliveryZone(other.zone.id, { name, feeAoa: 1 }, { db: client })).toMatchObject({
+    expect(
+      await updateDeliveryZone(other.zone.id, { name, feeAoa: 1 }, { db: client, actor: await testOwner() }),
+    ).toMatchObject({
       ok: false,
       status: 409,
       code: "name_taken",
@@ -243,7 +251,7 @@ describe("GET /api/delivery-options", () => {
     const zone = async (name: string, position: number, active = true) => {
       const result = await createDeliveryZone(
         { name, feeAoa: 1000 + position, position, active, estimatedDays: 1 },
-        { db: client },
+        { db: client, actor: await testOwner() },
       );
       if (!result.ok) throw new Error(result.message);
       return result.zone;
@@ -258,7 +266,12 @@ describe("GET /api/delivery-options", () => {
       ["Ponto fechado", 0, false],
     ] as const)
       expect(
-        (await createPickupPoint({ name, address: "Rua", hours: "9h–18h", position, active }, { db: client })).ok,
+        (
+          await createPickupPoint(
+            { name, address: "Rua", hours: "9h–18h", position, active },
+            { db: client, actor: await testOwner() },
+          )
+        ).ok,
       ).toBe(true);
 
     const answer = await options();
@@ -279,7 +292,10 @@ describe("GET /api/delivery-options", () => {
   });
 
   it("follows a zone turned off", async () => {
-    const created = await createDeliveryZone({ name: unique("Temporária"), feeAoa: 500 }, { db: client });
+    const created = await createDeliveryZone(
+      { name: unique("Temporária"), feeAoa: 500 },
+      { db: client, actor: await testOwner() },
+    );
     if (!created.ok) throw new Error(created.message);
     expect((await options()).zones.map((z) => z.id)).toContain(created.zone.id);
     await editZone(created.zone.id, { json: { name: created.zone.name, feeAoa: 500, active: false } });

@@ -136,7 +136,9 @@ describe("this release's enqueues", () => {
       expect(await applyPaymentUpdate(client, { externalTransactionId: order!.ext }, { status: "CON" })).toMatchObject({
         outcome: "transitioned",
       });
-      expect(await changeFulfilment(client, order!.ext, { state: "shipped" }, "test")).toMatchObject({
+      const actor = { id: "jobs-order-id-test", name: "Teste", email: "teste@shop.example", role: "staff" } as const;
+      await client.staff.create({ data: actor });
+      expect(await changeFulfilment(client, order!.ext, { state: "shipped" }, actor)).toMatchObject({
         outcome: "changed",
       });
     } finally {

@@ -5,7 +5,7 @@ import { JOB_TYPES } from "@/lib/jobs/job-types";
 import { jobsOfOrders } from "@/lib/jobs/queue";
 import { changeFulfilment } from "@/lib/orders/fulfilment";
 import type { OrderStatus } from "@/lib/orders/state-machine";
-import { adminRequest, type AdminCaller } from "../../../harness/support/admin";
+import { adminRequest, testOwner, testPerson, type AdminCaller } from "../../../harness/support/admin";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestOrder, jobsOf, newExternalTransactionId } from "../../../harness/support/orders";
 
@@ -89,7 +89,8 @@ describe("the steps of a delivery", () => {
     expect(shipped.body).toMatchObject({
       done: "fulfilment",
       order: { externalTransactionId: order.externalTransactionId, fulfilmentState: "shipped" },
-      event: { state: "shipped", note: "Seguimento: AO-123-456", actor: expect.stringMatching(/^back office/) },
+      // The person signed in (the suite's owner) by name.
+      event: { state: "shipped", note: "Seguimento: AO-123-456", actor: (await testOwner()).name },
       mailJobId: expect.any(String),
     });
     await settleAfterTasks();
@@ -300,14 +301,10 @@ describe("refusals change nothing", () => {
 describe("concurrent identical steps", () => {
   it("of ten at once exactly one changes the order: one event, one mail job; the others are told the state that won", async () => {
     const order = await orderWith();
+    const ana = await testPerson("staff", "Ana");
     const results = await Promise.all(
       Array.from({ length: 10 }, () =>
-        changeFulfilment(
-          db(),
-          order.externalTransactionId,
-          { state: "shipped", note: "uma vez" },
-          "back office (test)",
-        ),
+        changeFulfilment(db(), order.externalTransactionId, { state: "shipped", note: "uma vez" }, ana),
       ),
     );
     expect(results.filter((result) => result.outcome === "changed")).toHaveLength(1);
@@ -315,7 +312,7 @@ describe("concurrent identical steps", () => {
       expect(result).toEqual({ outcome: "invalid_transition", current: "shipped", method: "delivery" });
     const after = await snapshot(order);
     expect(after.events).toHaveLength(1);
-    expect(after.events[0]).toMatchObject({ actor: "back office (test)", note: "uma vez" });
+    expect(after.events[0]).toMatchObject({ actor: "Ana", note: "uma vez" });
     expect(after.jobs.filter((job) => job.type === "fulfilment-mail")).toHaveLength(1);
   });
 

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createPromoCode, listPromoCodes, promoCodeState } from "@/lib/promotions/promo-codes-admin";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations } from "@/scripts/db/migrate.mjs";
-import { adminRequest, type AdminCaller } from "../../../harness/support/admin";
+import { adminRequest, testOwner, type AdminCaller } from "../../../harness/support/admin";
 import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 
@@ -68,7 +68,7 @@ const stored = (id: string) =>
 async function aCode(input: Record<string, unknown> = {}) {
   const created = await createPromoCode(
     { code: uniqueCode("BASE"), kind: "percent", value: 10, ...input },
-    { db: client },
+    { db: client, actor: await testOwner() },
   );
   if (!created.ok) throw new Error(created.message);
   return created.promoCode;

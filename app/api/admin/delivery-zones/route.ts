@@ -12,7 +12,7 @@ export function POST(request: NextRequest) {
     page: DELIVERY_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#zones" },
     body: formBody(),
-    action: ({ fields }) => createDeliveryZone(fields, { db: db() }),
+    action: ({ fields }, { actor }) => createDeliveryZone(fields, { db: db(), actor }),
     json: (result) => ({ status: 201, body: { done: result.done, zone: result.zone } }),
   });
 }

@@ -12,7 +12,7 @@ export function POST(request: NextRequest) {
     page: DELIVERY_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#pickup-points" },
     body: formBody(),
-    action: ({ fields }) => createPickupPoint(fields, { db: db() }),
+    action: ({ fields }, { actor }) => createPickupPoint(fields, { db: db(), actor }),
     json: (result) => ({ status: 201, body: { done: result.done, pickupPoint: result.pickupPoint } }),
   });
 }

@@ -13,7 +13,7 @@ export function POST(request: NextRequest) {
     page: PROMO_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#promo-codes" },
     body: formBody(),
-    action: ({ fields }) => createPromoCode(fields, { db: db(), form: !isJson(request) }),
+    action: ({ fields }, { actor }) => createPromoCode(fields, { db: db(), actor, form: !isJson(request) }),
     json: (result) => ({ status: 201, body: { done: result.done, promoCode: result.promoCode } }),
   });
 }

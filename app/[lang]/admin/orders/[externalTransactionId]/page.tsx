@@ -13,6 +13,7 @@ import {
   adminOrderDetail,
   type AdminOrderJob,
   type AdminOrderLine,
+  type StaffTimelineEvent,
   type TimelineEvent,
 } from "@/lib/orders/timeline-admin";
 import { db } from "@/lib/db/client";
@@ -388,8 +389,39 @@ function EventBody({ event, t }: { event: TimelineEvent; t: Dictionary }) {
     case "resolved":
       return (
         <span className="font-medium break-words whitespace-pre-wrap">
-          {text.resolved}: {event.note}
+          {event.by ? text.resolvedBy(event.by) : text.resolved}: {event.note}
         </span>
       );
+    case "staff":
+      return <StaffEventBody event={event} t={t} />;
   }
+}
+
+/** What a person did to the order (asked the service, retried or resolved a job), and who. */
+function StaffEventBody({ event, t }: { event: StaffTimelineEvent; t: Dictionary }) {
+  const text = t.admin.order.event;
+  const job = event.jobType ?? "—";
+  const title =
+    event.action === "order.refresh"
+      ? text.refreshed(event.by)
+      : event.action === "order.job_retry"
+        ? text.jobRetried(job, event.by)
+        : event.action === "order.job_resolve"
+          ? text.jobResolved(job, event.by)
+          : text.byPerson(event.action, event.by);
+  return (
+    <div className="flex flex-col gap-0.5">
+      <span className="font-medium">{title}</span>
+      {event.outcome && (
+        <span className="text-stone-600">
+          {text.outcome}: <span className="font-mono">{event.outcome}</span>
+        </span>
+      )}
+      {event.note && (
+        <span className="break-words whitespace-pre-wrap text-stone-700">
+          {text.fulfilmentNote}: {event.note}
+        </span>
+      )}
+    </div>
+  );
 }

@@ -13,7 +13,7 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
     page: DELIVERY_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#zones" },
     body: formBody(),
-    action: ({ fields }) => updateDeliveryZone(id, fields, { db: db() }),
+    action: ({ fields }, { actor }) => updateDeliveryZone(id, fields, { db: db(), actor }),
     json: (result) => ({ status: 200, body: { done: result.done, zone: result.zone } }),
   });
 }

@@ -13,7 +13,7 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
     page: DELIVERY_PAGE,
     flash: { done: "done", error: "error", field: "field", hash: "#pickup-points" },
     body: formBody(),
-    action: ({ fields }) => updatePickupPoint(id, fields, { db: db() }),
+    action: ({ fields }, { actor }) => updatePickupPoint(id, fields, { db: db(), actor }),
     json: (result) => ({ status: 200, body: { done: result.done, pickupPoint: result.pickupPoint } }),
   });
 }

@@ -15,7 +15,7 @@ export async function POST(request: NextRequest, { params }: { params: Promise<{
     flash: { done: "done", error: "error", field: "field", hash: "#promo-codes" },
     refusedFlash: { edit: id },
     body: formBody(),
-    action: ({ fields }) => updatePromoCode(id, fields, { db: db(), form: !isJson(request) }),
+    action: ({ fields }, { actor }) => updatePromoCode(id, fields, { db: db(), actor, form: !isJson(request) }),
     json: (result) => ({ status: 200, body: { done: result.done, promoCode: result.promoCode } }),
   });
 }

@@ -13,6 +13,6 @@ export function POST(request: NextRequest, { params }: { params: Promise<{ exter
     request,
     params,
     orderParams,
-    fulfilmentStep(request, { db: db(), runJobs: (ids) => after(() => runDueJobs({ ids })) }),
+    fulfilmentStep({ db: db(), runJobs: (ids) => after(() => runDueJobs({ ids })) }),
   );
 }

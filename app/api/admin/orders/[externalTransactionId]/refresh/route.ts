@@ -11,6 +11,7 @@ export const maxDuration = 60;
 
 export function POST(request: NextRequest, { params }: { params: Promise<{ externalTransactionId: string }> }) {
   return adminOrderAction(request, params, orderParams, {
-    action: ({ externalTransactionId }) => askServiceNow(externalTransactionId, { db: db(), pay: payClient() }),
+    action: ({ externalTransactionId }, _fields, actor) =>
+      askServiceNow(externalTransactionId, actor, { db: db(), pay: payClient() }),
   });
 }

@@ -11,6 +11,8 @@ export function POST(request: NextRequest, { params }: { params: Promise<{ exter
     request,
     params,
     orderParams,
-    markResolved(({ externalTransactionId }, note) => resolveOrderAttention(db(), externalTransactionId, note)),
+    markResolved(({ externalTransactionId }, note, actor) =>
+      resolveOrderAttention(db(), externalTransactionId, note, actor),
+    ),
   );
 }

@@ -10,6 +10,6 @@ export function POST(request: NextRequest, { params }: { params: Promise<{ id: s
   return adminWebhookEventAction(
     request,
     params,
-    markResolved(({ id }, note) => resolveWebhookEvent(db(), id, note)),
+    markResolved(({ id }, note, actor) => resolveWebhookEvent(db(), id, note, actor)),
   );
 }

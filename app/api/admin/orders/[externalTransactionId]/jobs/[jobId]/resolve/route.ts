@@ -14,8 +14,8 @@ export function POST(
     request,
     params,
     jobParams,
-    markResolved(({ externalTransactionId, jobId }, note) =>
-      resolveParkedJob(db(), { id: jobId, externalTransactionId }, note),
+    markResolved(({ externalTransactionId, jobId }, note, actor) =>
+      resolveParkedJob(db(), { id: jobId, externalTransactionId }, note, actor),
     ),
   );
 }

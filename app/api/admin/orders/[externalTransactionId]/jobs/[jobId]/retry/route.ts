@@ -12,5 +12,7 @@ export function POST(
   request: NextRequest,
   { params }: { params: Promise<{ externalTransactionId: string; jobId: string }> },
 ) {
-  return adminOrderAction(request, params, jobParams, { action: (input) => retryParkedJob(input, { db: db() }) });
+  return adminOrderAction(request, params, jobParams, {
+    action: (input, _fields, actor) => retryParkedJob(input, actor, { db: db() }),
+  });
 }
