@@ -1,3 +1,4 @@
+import { renderSVG } from "uqr";
 import { readFlash, type PageQuery } from "@/lib/flash";
 import { ACCOUNT_DONE, ACCOUNT_ERRORS, ACCOUNT_FIELDS, type AccountField } from "@/lib/admin/account";
 import { MAX_STAFF_PASSWORD_LENGTH, MIN_STAFF_PASSWORD_LENGTH } from "@/lib/admin/staff-auth";
@@ -151,8 +152,8 @@ const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, "$1 ");
 
 /**
  * The authenticator's key waiting for its first code: as text to type into the app and as the
- * otpauth:// address (a phone opens it in the app), then the code's form. A QR code of the
- * address would go here.
+ * otpauth:// address (a phone opens it in the app) and its QR code (drawn on the server as SVG
+ * markup by uqr: paths only, no script, so the page's CSP is untouched), then the code's form.
  */
 export function TwoFactorSetup({ t, totpURI, flash }: { t: Dictionary; totpURI: string; flash: AccountFlash }) {
   const text = t.admin.account;
@@ -169,6 +170,14 @@ export function TwoFactorSetup({ t, totpURI, flash }: { t: Dictionary; totpURI: 
         {text.setupTitle}
       </h3>
       <p className="text-sm">{text.setupHint}</p>
+      <div
+        role="img"
+        aria-label={text.qrLabel}
+        data-testid="two-factor-qr"
+        className="h-48 w-48 bg-white p-2"
+        // uqr's SVG of our own otpauth address: rectangles only, nothing a person typed as markup.
+        dangerouslySetInnerHTML={{ __html: renderSVG(totpURI) }}
+      />
       <dl className="flex flex-col gap-2 text-sm">
         <div>
           <dt className="font-medium">{text.secret}</dt>

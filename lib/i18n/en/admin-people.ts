@@ -72,6 +72,7 @@ export const adminPeopleTexts: typeof pt = {
     password: "Password",
     enableHint: "Type your password to turn it on.",
     enable: "Turn on",
+    qrLabel: "QR code for the authenticator app",
     setupTitle: "Add the shop to the app",
     setupHint:
       "In the authenticator app, add an account with this key (or open the otpauth address on this phone). Then type the 6-digit code the app shows.",

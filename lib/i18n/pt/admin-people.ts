@@ -75,6 +75,7 @@ export const adminPeopleTexts = {
     password: "Palavra-passe",
     enableHint: "Escreva a sua palavra-passe para ligar.",
     enable: "Ligar",
+    qrLabel: "Código QR para a aplicação autenticadora",
     setupTitle: "Acrescente a loja à aplicação",
     setupHint:
       "Na aplicação autenticadora, acrescente uma conta com esta chave (ou abra o endereço otpauth neste telemóvel). Depois escreva o código de 6 dígitos que a aplicação mostra.",
