@@ -1,19 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
-import { PRODUCT_PNG, expectNoIndex } from "./support/admin";
+import { PRODUCT_PNG, expectNoIndex, fillAdminSignIn } from "./support/admin";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { readE2eServerEnvironment } from "../harness/server-environment";
 import { kwanza } from "./support/shop";
 import { en, pt } from "../lib/i18n/dictionaries";
 
 /**
- * The back office's sign-in and home page (/admin, lib/admin), in the browser: the e2e shop has
- * an ADMIN_PASSWORD of its own (harness/isolated-shop.ts), in test-results/e2e-server.json.
+ * The back office's sign-in and home page (/admin, lib/admin), in the browser: the e2e shop's
+ * owner is made from its ADMIN_EMAIL and an ADMIN_PASSWORD of its own (harness/isolated-shop.ts),
+ * in test-results/e2e-server.json.
  */
 
 const signInForm = (page: import("@playwright/test").Page) => ({
-  password: page.getByLabel(pt.admin.password),
+  email: page.getByLabel(pt.admin.email, { exact: true }),
+  password: page.getByLabel(pt.admin.password, { exact: true }),
   submit: page.getByRole("button", { name: pt.admin.signIn }),
 });
 
@@ -38,6 +40,7 @@ test("without a session /admin shows only the sign-in form; a wrong password is 
   await screenshotAtEachWidth(page, testInfo, "admin-sign-in", { accessible: true });
 
   const form = signInForm(page);
+  await form.email.fill(readE2eServerEnvironment().adminEmail);
   await form.password.fill("not-the-password");
   await form.submit.click();
   await expect(page).toHaveURL(/\/admin\?error=wrong_password$/);
@@ -54,9 +57,7 @@ test("the right password opens the home with the day's totals; sign-out returns 
   test.slow();
   const { adminPassword } = readE2eServerEnvironment();
   await page.goto("/admin");
-  const form = signInForm(page);
-  await form.password.fill(adminPassword);
-  await form.submit.click();
+  await fillAdminSignIn(page);
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByRole("heading", { level: 1, name: pt.admin.title })).toBeVisible();
   const session = (await page.context().cookies()).find((cookie) => cookie.name === "admin_session");
@@ -95,7 +96,8 @@ test("in English through the language cookie", async ({ page, baseURL }) => {
   await page.context().addCookies([{ name: "lang", value: "en", url: baseURL! }]);
   await page.goto("/admin");
   await expect(page.getByRole("heading", { level: 1, name: en.admin.signInTitle })).toBeVisible();
-  await page.getByLabel(en.admin.password).fill("wrong");
+  await page.getByLabel(en.admin.email, { exact: true }).fill(readE2eServerEnvironment().adminEmail);
+  await page.getByLabel(en.admin.password, { exact: true }).fill("wrong");
   await page.getByRole("button", { name: en.admin.signIn }).click();
   await expect(page.getByRole("main").getByRole("alert")).toHaveText(en.admin.errors.wrong_password);
 });
@@ -109,12 +111,8 @@ test("a sign-in posted from another site is refused with a 403", async ({ reques
   expect(response.headers()["set-cookie"] ?? "").not.toContain("admin_session");
 });
 
-/** Signs in on the sign-in form the page shows, with the e2e shop's password. */
-async function signInHere(page: import("@playwright/test").Page) {
-  const form = signInForm(page);
-  await form.password.fill(readE2eServerEnvironment().adminPassword);
-  await form.submit.click();
-}
+/** Signs in on the sign-in form the page shows, as the e2e shop's owner. */
+const signInHere = (page: import("@playwright/test").Page) => fillAdminSignIn(page);
 
 test("sign-out ends the session on the server: the cookie kept from before is refused afterwards", async ({
   page,
@@ -180,7 +178,7 @@ test("a product form saved after the session ended: to the sign-in, then back to
     .setInputFiles({ name: "cafe.png", mimeType: "image/png", buffer: PRODUCT_PNG });
 
   // The session ends on the server meanwhile (its 8 hours are up, or it was signed out elsewhere).
-  await query("DELETE FROM admin_sessions");
+  await query("DELETE FROM staff_sessions");
   await page.getByRole("button", { name: pt.admin.products.save }).click();
 
   await expect(page).toHaveURL(/\/admin\?expired=1&next=/);

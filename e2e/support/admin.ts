@@ -9,11 +9,21 @@ export const PRODUCT_PNG = Buffer.from(
   "base64",
 );
 
-/** Signs in to the back office with the e2e shop's ADMIN_PASSWORD (test-results/e2e-server.json), as the owner does. */
+/**
+ * Fills the sign-in form /admin shows with an e-mail and password: the e2e shop's owner's
+ * (ADMIN_EMAIL and ADMIN_PASSWORD, test-results/e2e-server.json) unless given, and sends it.
+ */
+export async function fillAdminSignIn(page: Page, person: { email?: string; password?: string } = {}): Promise<void> {
+  const { adminEmail, adminPassword } = readE2eServerEnvironment();
+  await page.getByLabel(pt.admin.email, { exact: true }).fill(person.email ?? adminEmail);
+  await page.getByLabel(pt.admin.password, { exact: true }).fill(person.password ?? adminPassword);
+  await page.getByRole("button", { name: pt.admin.signIn }).click();
+}
+
+/** Signs in to the back office as the e2e shop's owner (ADMIN_EMAIL and ADMIN_PASSWORD), as the owner does. */
 export async function signInToBackOffice(page: Page): Promise<void> {
   await page.goto("/admin");
-  await page.getByLabel(pt.admin.password).fill(readE2eServerEnvironment().adminPassword);
-  await page.getByRole("button", { name: pt.admin.signIn }).click();
+  await fillAdminSignIn(page);
   await expect(page.getByRole("heading", { level: 1, name: pt.admin.title })).toBeVisible();
 }
 

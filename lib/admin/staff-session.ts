@@ -12,6 +12,7 @@ import { STAFF_SESSION_SECONDS, type StaffAuth } from "./staff-auth";
  * httpOnly, Path=/, no Domain), which no subdomain and no page over plain http can set. The names
  * better-auth reads and writes (`shop-admin.*`) never leave the server: a request's cookie is
  * handed to better-auth under its name, and better-auth's Set-Cookie is read back from its answer.
+ * And the rows' upkeep better-auth leaves to us: expired sessions deleted as people sign in.
  */
 
 /** The cookie's name on this machine over plain http, where a Secure cookie cannot be set. */
