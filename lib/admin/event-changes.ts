@@ -9,12 +9,16 @@ export type FieldChanges = Record<string, { from: unknown; to: unknown }>;
 /** A value as the record writes it: a Date as its instant, anything else as it is. */
 const recorded = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
 
-/** The fields of `after` whose value is not the one in `before`, each with both values. */
-export function changesBetween(before: Record<string, unknown>, after: Record<string, unknown>): FieldChanges {
+/**
+ * The fields of `after` whose value is not the one in `before`, each with both values; a field
+ * `after` leaves undefined was not part of the edit, and is not compared.
+ */
+export function changedFields(before: object, after: object): FieldChanges {
   const changes: FieldChanges = {};
-  for (const field of Object.keys(after)) {
-    const from = recorded(before[field] ?? null);
-    const to = recorded(after[field] ?? null);
+  for (const [field, value] of Object.entries(after)) {
+    if (value === undefined) continue;
+    const from = recorded((before as Record<string, unknown>)[field] ?? null);
+    const to = recorded(value ?? null);
     if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
   }
   return changes;

@@ -136,23 +136,4 @@ export const productSubject = (id: string) => `product:${id.toLowerCase()}`;
 export const categorySubject = (id: string) => `category:${id.toLowerCase()}`;
 export const CATALOGUE_SUBJECT = "catalogue";
 
-/** One field's change, as an edit's details say it. */
-export interface FieldChange {
-  from: unknown;
-  to: unknown;
-}
 
-/**
- * The fields of `after` whose values differ from `before`'s, each as `{ from, to }`: an edit's
- * details, empty when the edit changed nothing. A field `after` leaves undefined was not edited.
- * Values are compared as JSON, so an equal list is no change.
- */
-export function changedFields(before: object, after: object): Record<string, FieldChange> {
-  const changes: Record<string, FieldChange> = {};
-  for (const [field, to] of Object.entries(after)) {
-    if (to === undefined) continue;
-    const from = (before as Record<string, unknown>)[field] ?? null;
-    if (JSON.stringify(from) !== JSON.stringify(to)) changes[field] = { from, to };
-  }
-  return changes;
-}

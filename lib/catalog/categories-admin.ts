@@ -14,7 +14,8 @@ import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { Prisma } from "../generated/prisma/client";
 import { invalidInput } from "../text-input";
 import { isUuid } from "../uuid";
-import { categorySubject, changedFields, recordStaffEvent, type Actor } from "../admin/staff-events";
+import { categorySubject, recordStaffEvent, type Actor } from "../admin/staff-events";
+import { changedFields } from "../admin/event-changes";
 
 /**
  * The back office's categories (/admin/categories), without the web: create, edit and delete a

@@ -9,7 +9,8 @@ import { lockProducts } from "./stock";
 import type { ImageStore } from "./images/store";
 import { prepareImage, type PreparedImage } from "./images/validate";
 import { invalidInput } from "../text-input";
-import { changedFields, productSubject, recordStaffEvent, type Actor } from "../admin/staff-events";
+import { productSubject, recordStaffEvent, type Actor } from "../admin/staff-events";
+import { changedFields } from "../admin/event-changes";
 import { lockCategories } from "./categories-admin";
 import { lockedGallery, type ImageUpload } from "./gallery-admin";
 import {

@@ -5,7 +5,8 @@ import { isUniqueViolation } from "../db/known-error";
 import { Rollback, rolledBack, type Refusal } from "../refusal";
 import { lockProducts } from "./stock";
 import { invalidInput } from "../text-input";
-import { changedFields, productSubject, recordStaffEvent, type Actor } from "../admin/staff-events";
+import { productSubject, recordStaffEvent, type Actor } from "../admin/staff-events";
+import { changedFields } from "../admin/event-changes";
 import { isUuid } from "../uuid";
 import {
   updateVariantsSchema,

@@ -8,7 +8,7 @@ import { isUuid } from "../uuid";
 import { DELIVERY_METHOD_ORDER } from "./zones";
 import { Prisma } from "../generated/prisma/client";
 import { recordStaffEvent, type Actor } from "../admin/staff-events";
-import { changesBetween, recordedFields } from "../admin/event-changes";
+import { changedFields, recordedFields } from "../admin/event-changes";
 
 /**
  * The back office's delivery methods (/admin/delivery, app/api/admin/delivery-zones and
@@ -199,7 +199,7 @@ async function saveDeliveryZone(
         kind: before ? "delivery_zone.update" : "delivery_zone.create",
         subject: `delivery_zone:${zone.id}`,
         details: before
-          ? { name: zone.name, changes: changesBetween(recordOf(before), recordOf(zone)) }
+          ? { name: zone.name, changes: changedFields(recordOf(before), recordOf(zone)) }
           : recordOf(zone),
       });
       return { ok: true, done: before ? "saved" : "created", zone };
@@ -252,7 +252,7 @@ export async function updatePickupPoint(
       await recordStaffEvent(tx, actor, {
         kind: "pickup_point.update",
         subject: `pickup_point:${id}`,
-        details: { name: updated.name, changes: changesBetween(recordOf(before), recordOf(updated)) },
+        details: { name: updated.name, changes: changedFields(recordOf(before), recordOf(updated)) },
       });
       return updated;
     });

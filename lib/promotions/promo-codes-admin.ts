@@ -10,7 +10,7 @@ import { isUuid } from "../uuid";
 import { lockCategories } from "../catalog/categories-admin";
 import { luandaLocalToIso } from "../luanda-time";
 import { recordStaffEvent, type Actor } from "../admin/staff-events";
-import { changesBetween, recordedFields } from "../admin/event-changes";
+import { changedFields, recordedFields } from "../admin/event-changes";
 
 /**
  * The back office's promo codes, without the web: create and edit a code on /admin/promo-codes
@@ -342,7 +342,7 @@ export async function updatePromoCode(
       await recordStaffEvent(tx, actor, {
         kind: "promo_code.update",
         subject: promoSubject(id),
-        details: { promo: updated.code, changes: changesBetween(recordOf(before), recordOf(updated)) },
+        details: { promo: updated.code, changes: changedFields(recordOf(before), recordOf(updated)) },
       });
       return updated;
     });

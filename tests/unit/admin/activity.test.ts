@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detailLines } from "@/lib/admin/activity";
-import { changesBetween, recordedFields } from "@/lib/admin/event-changes";
+import { changedFields, recordedFields } from "@/lib/admin/event-changes";
 import { STAFF_EVENT_KINDS } from "@/lib/admin/staff-events";
 import { en, pt } from "@/lib/i18n/dictionaries";
 
@@ -33,12 +33,12 @@ describe("an edit's changes", () => {
       municipalities: ["Belas", "Talatona"],
       endsAt: new Date("2026-12-31T00:00:00Z"),
     };
-    expect(changesBetween(before, after)).toEqual({
+    expect(changedFields(before, after)).toEqual({
       feeAoa: { from: 1500, to: 2000 },
       freeFromAoa: { from: null, to: 20000 },
       endsAt: { from: "2026-12-01T00:00:00.000Z", to: "2026-12-31T00:00:00.000Z" },
     });
-    expect(changesBetween(after, { ...after, endsAt: new Date(after.endsAt) })).toEqual({});
+    expect(changedFields(after, { ...after, endsAt: new Date(after.endsAt) })).toEqual({});
     expect(recordedFields({ at: new Date("2026-12-01T00:00:00Z"), n: 1 })).toEqual({
       at: "2026-12-01T00:00:00.000Z",
       n: 1,
