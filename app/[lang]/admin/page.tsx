@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { attentionItems, type Attention, type AttentionGroup } from "@/lib/orders/attention-admin";
 import { luandaMinute } from "@/lib/luanda-time";
 import { webhookEventPagePath, orderPagePath } from "@/lib/orders/order-flash";
@@ -64,22 +63,7 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   ];
   return (
     <section className="flex flex-col gap-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-semibold tracking-tight">{t.admin.title}</h1>
-        <div className="flex flex-wrap gap-2">
-          <form method="post" action="/api/admin/session/sign-out">
-            <button type="submit" className="rounded-md border border-stone-300 px-4 py-2 text-sm hover:bg-stone-100">
-              {t.admin.signOut}
-            </button>
-          </form>
-          <form method="post" action="/api/admin/session/sign-out-everywhere">
-            <button type="submit" className="rounded-md border border-stone-300 px-4 py-2 text-sm hover:bg-stone-100">
-              {t.admin.signOutEverywhere}
-            </button>
-          </form>
-        </div>
-      </div>
-      <AdminNav t={t} current="home" />
+      <h1 className="text-2xl font-semibold tracking-tight">{t.admin.title}</h1>
       <dl className="grid gap-4 sm:grid-cols-3">
         {figures.map((figure) => (
           <div key={figure.testId} className="rounded-xl border border-stone-200 bg-white px-4 py-3">
