@@ -11,14 +11,15 @@ const DEFAULT_LANG = "pt";
 const OTHER_LANGS = ["en"];
 
 /**
- * A generated Open Graph image of a page (app/[lang]/…/opengraph-image.tsx): Next writes its
- * address into the page's og:image with the language, e.g. /pt/products/<slug>/opengraph-image,
- * so that address is served as it is, never rewritten into a second language.
+ * A generated Open Graph image of a page (app/[lang]/(shop)/…/opengraph-image.tsx): Next writes its
+ * address into the page's og:image with the language, e.g. /pt/products/<slug>/opengraph-image-1yzh3a
+ * (the suffix is Next's, for an image whose folder is inside a route group such as (shop)), so
+ * that address is served as it is, never rewritten into a second language.
  */
-const LANGUAGE_IMAGE = `(?:${[DEFAULT_LANG, ...OTHER_LANGS].join("|")})/.+/opengraph-image(?:/|$)`;
+const LANGUAGE_IMAGE = `(?:${[DEFAULT_LANG, ...OTHER_LANGS].join("|")})/.+/opengraph-image(?:-[a-z0-9]+)?(?:/|$)`;
 
 /**
- * The cached pages' form for a shopper saving data lives under app/[lang]/save-data/, reached
+ * The cached pages' form for a shopper saving data lives under app/[lang]/(shop)/save-data/, reached
  * only through the rewrites below: its address is never a page of its own.
  */
 const SAVE_DATA_SEGMENT = "save-data";
@@ -40,7 +41,7 @@ const CACHED_PAGE = "/:path(page/[^/]+|categories/[^/]+|categories/[^/]+/page/[^
 
 /**
  * A browser that sends `Save-Data: on` (its data saver) gets the cached pages' lighter form
- * (app/[lang]/save-data/, docs/data-budget.md#saving-data), chosen here by the header alone so
+ * (app/[lang]/(shop)/save-data/, docs/data-budget.md#saving-data), chosen here by the header alone so
  * that both forms stay cached pages; their responses say `Vary: Save-Data` (headers below). The
  * header's value is a case-insensitive token.
  */
@@ -87,7 +88,7 @@ const cachedPagePolicy = (development) =>
 /**
  * The cached pages' addresses, as the headers below match them: the catalogue and its later
  * pages, a product page (the product images under public/products/ are files, not pages), a
- * category's pages (app/[lang]/categories/).
+ * category's pages (app/[lang]/(shop)/categories/).
  */
 const CACHED_PAGES = [
   "/",
@@ -100,7 +101,7 @@ const CACHED_PAGES = [
 /** @type {(phase: string) => import('next').NextConfig} */
 const nextConfig = (phase) => ({
   reactStrictMode: true,
-  // forbidden() and app/[lang]/forbidden.tsx: a back-office page a role may not open answers 403.
+  // forbidden() and app/[lang]/admin/forbidden.tsx: a back-office page a role may not open answers 403.
   experimental: { authInterrupts: true },
   poweredByHeader: false,
   // pg and Prisma's driver adapter are Node libraries; load them from node_modules at run time.
@@ -155,7 +156,7 @@ const nextConfig = (phase) => ({
       // The cached pages answer a `Save-Data: on` request with their lighter form (the rewrites
       // above): caches between the shop and the shopper must keep both.
       ...CACHED_PAGES.map((source) => ({ source, headers: [{ key: "Vary", value: "Save-Data" }] })),
-      // The page the service worker shows offline (app/[lang]/offline/page.tsx): built once.
+      // The page the service worker shows offline (app/[lang]/(shop)/offline/page.tsx): built once.
       { source: "/offline", headers: cachedPolicy },
     ];
   },

@@ -28,13 +28,13 @@ export function proxy(request: NextRequest) {
 export const config = {
   // Not `/`, `/page/…`, `/categories/…` nor `/products/…` (the cached pages and the product images), nor the API (the
   // webhook above all), Next's files, the icon, the sitemaps (/sitemap/<n>.xml) and their index (/sitemap.xml), robots.txt or the
-  // Open Graph images (/pt/products/<slug>/opengraph-image): no script runs in those. Nor the offline page (built once,
+  // Open Graph images (/pt/products/<slug>/opengraph-image-<Next's suffix>): no script runs in those. Nor the offline page (built once,
   // its policy from next.config.mjs) or the service worker's script (/serwist/sw.js).
   // Prefetches neither: they carry no script to run.
   matcher: [
     {
       source:
-        "/((?!api/|_next/static|_next/image|products/|categories/|page/|icon\\.svg$|sitemap/|sitemap(?:_index)?\\.xml$|robots\\.txt$|[a-z]{2}/.+/opengraph-image$|offline$|serwist/).+)",
+        "/((?!api/|_next/static|_next/image|products/|categories/|page/|icon\\.svg$|sitemap/|sitemap(?:_index)?\\.xml$|robots\\.txt$|[a-z]{2}/.+/opengraph-image(?:-[a-z0-9]+)?$|offline$|serwist/).+)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

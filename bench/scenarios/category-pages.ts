@@ -10,7 +10,7 @@ import { pageScenario, sameBytes } from "./pages";
  * file of public/.
  *
  * - `category-page`: `/categories/alimentacao`, rendered by `next build` (the build lists every
- *   category, app/[lang]/categories/[slug]/page.tsx).
+ *   category, app/[lang]/(shop)/categories/[slug]/page.tsx).
  * - `category-page-2`: `/categories/alimentacao/page/2`, which the build does not render: a
  *   first server renders and caches it before the measured one starts, and the bytes it then
  *   answers from its cache are the file (bench/run.ts).

@@ -7,7 +7,7 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { AccountFlash } from "@/components/accounts/account-section";
 
 /**
- * The page of one saved address, new or changed (app/[lang]/account/addresses/…): its title, the
+ * The page of one saved address, new or changed (app/[lang]/(shop)/account/addresses/…): its title, the
  * server's refusal when the form came back with one, the form (./address-form.tsx) and the way
  * back to the account.
  */

@@ -39,7 +39,7 @@ function subscribeToHeaderState(listener: () => void): () => void {
 
 /**
  * The header's link to the cart with its count. Every page is built once for all shoppers
- * (app/[lang]/layout.tsx reads no cookie), so the browser fetches its own count from GET
+ * (app/[lang]/(shop)/layout.tsx reads no cookie), so the browser fetches its own count from GET
  * /api/cart: after hydration, after every navigation (a cart form's redirect changes the query)
  * and when {@link refreshHeaderCartCount} says so. Until the first answer the badge is empty.
  */

@@ -15,8 +15,8 @@ import { jsonForScript, productJsonLd, productMetadata, productUrl } from "@/lib
 import { whatsappLink } from "@/lib/whatsapp";
 
 /**
- * A product's page (app/[lang]/products/[slug]/page.tsx, and its form for a shopper saving data,
- * app/[lang]/save-data/products/[slug]/page.tsx): its gallery, the option picker and "add to
+ * A product's page (app/[lang]/(shop)/products/[slug]/page.tsx, and its form for a shopper saving data,
+ * app/[lang]/(shop)/save-data/products/[slug]/page.tsx): its gallery, the option picker and "add to
  * cart", its JSON-LD.
  */
 

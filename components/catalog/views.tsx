@@ -176,7 +176,7 @@ export async function SearchView({ lang, t, query, addToCart, saveData = false }
       : "/";
   return (
     // Rendered per request, so it marks itself for the browser's links (components/ui/shop-link.tsx);
-    // the cached pages are marked by app/[lang]/save-data/layout.tsx.
+    // the cached pages are marked by app/[lang]/(shop)/save-data/layout.tsx.
     <section aria-labelledby="catalog-title" data-save-data={saveData ? "" : undefined}>
       <Breadcrumbs t={t} appUrl={env.appUrl} crumbs={crumbs} />
       <Title>{title}</Title>

@@ -9,7 +9,7 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
  * serve, when the delivery goes by municipality), each checked as typed with endpoint A's schema;
  * for a signed-in shopper, first a choice among their saved addresses, or another typed, with
  * "Guardar este endereço". Also what the checkout knows of a signed-in shopper (read by
- * app/[lang]/checkout/(form)/page.tsx from the account).
+ * app/[lang]/(shop)/checkout/(form)/page.tsx from the account).
  */
 
 export type CheckoutSavedAddress = DeliveryAddress & { id: string; isDefault: boolean };

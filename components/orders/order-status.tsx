@@ -27,7 +27,7 @@ import { ReferenceActions } from "@/components/orders/reference-actions";
  *   share or save.
  * - `order`: the order page; lines always shown.
  *
- * A paid order links its receipt (app/[lang]/orders/[externalTransactionId]/receipt).
+ * A paid order links its receipt (app/[lang]/(shop)/orders/[externalTransactionId]/receipt).
  *
  * An order that turns CAN while the page is open goes to the cart, reopened for the shopper,
  * which says the payment was cancelled (app/cart/page.tsx, `?cancelled=`).

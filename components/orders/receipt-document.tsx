@@ -6,7 +6,7 @@ import { receiptNumber, type Receipt, type ReceiptSeller } from "@/lib/orders/re
 /**
  * A paid order's receipt as it prints: on A4 (a letterhead, a table of the lines) or on an 80 mm
  * thermal roll (one narrow column, each line's quantity and price under its name). No script: the
- * page's own print CSS (app/[lang]/orders/[externalTransactionId]/receipt/page.tsx) sets the paper.
+ * page's own print CSS (app/[lang]/(shop)/orders/[externalTransactionId]/receipt/page.tsx) sets the paper.
  */
 
 export type ReceiptFormat = "a4" | "80mm";

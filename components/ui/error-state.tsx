@@ -22,6 +22,7 @@ export function ErrorState({
   retry,
   lang,
   heading: Heading = "h1",
+  home = { href: "/", label: t.states.home },
 }: {
   t: StateTexts;
   digest?: string;
@@ -29,6 +30,8 @@ export function ErrorState({
   /** When the section's language differs from the page's. */
   lang?: string;
   heading?: "h1" | "h2";
+  /** Where "home" leads: the shop's catalogue unless the page is another home's (the back office's). */
+  home?: { href: string; label: string };
 }) {
   return (
     <section lang={lang} data-testid="error-state" className="flex flex-col items-start gap-3">
@@ -43,8 +46,8 @@ export function ErrorState({
         >
           {t.states.tryAgain}
         </button>
-        <a href="/" className="text-brand-700 hover:underline">
-          {t.states.home}
+        <a href={home.href} className="text-brand-700 hover:underline">
+          {home.label}
         </a>
       </div>
     </section>

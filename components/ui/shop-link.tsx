@@ -12,7 +12,7 @@ import { type ComponentProps, useState, useSyncExternalStore } from "react";
  * - `prefetchInView`: as soon as it is in view, for the likely next step (a listing's next page);
  * - never for a shopper saving data: the browser says so (`navigator.connection.saveData`, or a 2G
  *   connection), or the server rendered the page for a `Save-Data: on` request and marked it
- *   (`data-save-data`, app/[lang]/save-data/layout.tsx).
+ *   (`data-save-data`, app/[lang]/(shop)/save-data/layout.tsx).
  * The link itself works as any link before and without JavaScript.
  */
 export function ShopLink({

@@ -1,7 +1,8 @@
 import { ShopLink } from "@/components/ui/shop-link";
 import { HeaderAccountLinks, HeaderCartCount } from "@/components/cart/header-cart-count";
 import type { Dictionary } from "@/lib/i18n/dictionaries";
-import { LANGS, type Lang } from "@/lib/i18n/languages";
+import type { Lang } from "@/lib/i18n/languages";
+import { LanguageSwitch } from "@/components/ui/language-switch";
 
 /**
  * The header of every shop page: the shop's name, the search form, the language switch, the
@@ -57,24 +58,7 @@ export function SiteHeader({
           </button>
         </form>
         <div className="flex items-center gap-3">
-          <form action={setLanguage} className="flex items-center gap-1 text-sm">
-            <span className="sr-only">{t.shop.language}</span>
-            {LANGS.map((code) => (
-              <button
-                key={code}
-                type="submit"
-                name="lang"
-                value={code}
-                lang={code}
-                aria-pressed={code === lang}
-                className="min-w-9 rounded-md px-2 py-1 font-medium uppercase text-stone-600 hover:bg-stone-100 aria-pressed:bg-stone-900 aria-pressed:text-white"
-              >
-                {code}
-                {/* The accessible name starts with what is visible (WCAG 2.5.3, "label in name"). */}
-                <span className="sr-only normal-case"> — {t.shop.switchTo(t.shop.languageNames[code])}</span>
-              </button>
-            ))}
-          </form>
+          <LanguageSwitch t={t} lang={lang} setLanguage={setLanguage} />
           <HeaderAccountLinks lang={lang} />
           <HeaderCartCount lang={lang} />
         </div>

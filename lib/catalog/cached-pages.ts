@@ -22,7 +22,7 @@ export const CATALOG_PAGE_SECONDS = 30;
 
 /**
  * How many product pages (per language) `next build` renders ahead: the products changed last
- * (app/[lang]/products/[slug]/page.tsx). Every other product page is rendered on its first visit
+ * (app/[lang]/(shop)/products/[slug]/page.tsx). Every other product page is rendered on its first visit
  * and cached from then on, so a build does not grow with the catalogue (10 000 products would be
  * 20 000 pages). Their Open Graph images are never rendered ahead: only link previews ask for them.
  */
@@ -30,19 +30,20 @@ export const PRERENDERED_PRODUCTS = 100;
 
 /**
  * Every cached page that shows products: the catalogue, a category, their later pages, a product;
- * and each of them in its form for a shopper saving data (app/[lang]/save-data/).
+ * and each of them in its form for a shopper saving data (app/[lang]/(shop)/save-data/). As their
+ * files are named, the route group included: Next marks a page stale by its file's route.
  */
 export const CATALOG_ROUTES = [
-  "/[lang]",
-  "/[lang]/page/[page]",
-  "/[lang]/categories/[slug]",
-  "/[lang]/categories/[slug]/page/[page]",
-  "/[lang]/products/[slug]",
-  "/[lang]/save-data",
-  "/[lang]/save-data/page/[page]",
-  "/[lang]/save-data/categories/[slug]",
-  "/[lang]/save-data/categories/[slug]/page/[page]",
-  "/[lang]/save-data/products/[slug]",
+  "/[lang]/(shop)",
+  "/[lang]/(shop)/page/[page]",
+  "/[lang]/(shop)/categories/[slug]",
+  "/[lang]/(shop)/categories/[slug]/page/[page]",
+  "/[lang]/(shop)/products/[slug]",
+  "/[lang]/(shop)/save-data",
+  "/[lang]/(shop)/save-data/page/[page]",
+  "/[lang]/(shop)/save-data/categories/[slug]",
+  "/[lang]/(shop)/save-data/categories/[slug]/page/[page]",
+  "/[lang]/(shop)/save-data/products/[slug]",
 ] as const;
 
 /**

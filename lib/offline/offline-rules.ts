@@ -17,7 +17,7 @@ import { linkedFilesOf } from "./page-tags";
 export const SERVICE_WORKER_URL = "/serwist/sw.js";
 export const SERVICE_WORKER_SCOPE = "/";
 
-/** Shown in place of any page that cannot be loaded offline (app/[lang]/offline/page.tsx). */
+/** Shown in place of any page that cannot be loaded offline (app/[lang]/(shop)/offline/page.tsx). */
 export const OFFLINE_PAGE_PATH = "/offline";
 
 /** Every cache the worker makes starts with this, so that a new build can drop an old one. */

@@ -29,3 +29,11 @@ export async function adminOverview(db: SqlRunner, now = new Date()): Promise<Ad
     FROM orders o WHERE ${paidBetween(monthStart, now)}`);
   return { paidTodayAoa: row?.today ?? 0, paidThisMonthAoa: row?.month ?? 0, pendingOrders: row?.pending ?? 0 };
 }
+
+/** The orders waiting for payment (PEN) alone: the home of a person who does not see the money (lib/admin/roles.ts, seesMoney). */
+export async function pendingOrderCount(db: SqlRunner): Promise<number> {
+  const [row] = await db.$queryRaw<{ pending: number }[]>(
+    Prisma.sql`SELECT count(*)::int AS pending FROM orders WHERE status = 'PEN'`,
+  );
+  return row?.pending ?? 0;
+}

@@ -47,7 +47,7 @@ export interface RobotsFile {
 
 /**
  * A product page's title, description, canonical URL and Open Graph card. The card's image is
- * not here: it is the PNG of app/[lang]/products/[slug]/opengraph-image.tsx, which Next adds
+ * not here: it is the PNG of app/[lang]/(shop)/products/[slug]/opengraph-image.tsx, which Next adds
  * to the page's metadata itself, and an `openGraph.images` here would replace it (link previews
  * ignore the SVG the product's own image may be).
  */

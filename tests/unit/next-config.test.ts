@@ -97,6 +97,9 @@ describe("next.config.mjs", () => {
       "/sitemap/12.xml",
       "/pt/products/cafe/opengraph-image",
       "/en/categories/mercearia/opengraph-image",
+      // Next's name for an image whose folder is in a route group (app/[lang]/(shop)/).
+      "/pt/products/cafe/opengraph-image-1yzh3a",
+      "/en/categories/mercearia/opengraph-image-n8c0fz",
     ])
       expect(await rewrite(path, { [LANG_COOKIE]: "en" }), path).toBeUndefined();
     // Without the language, as any page.

@@ -3,7 +3,7 @@ import { act } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import ErrorPage from "@/app/[lang]/error";
+import ErrorPage from "@/app/[lang]/(shop)/error";
 import GlobalError from "@/app/global-error";
 import { PageLoading } from "@/components/ui/page-loading";
 import { en, pt } from "@/lib/i18n/dictionaries";

@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { attentionItems, type Attention, type AttentionGroup } from "@/lib/orders/attention-admin";
 import { luandaMinute } from "@/lib/luanda-time";
 import { webhookEventPagePath, orderPagePath } from "@/lib/orders/order-flash";
 import { currentHome } from "@/lib/dashboard/dashboard-admin";
+import { pendingOrderCount } from "@/lib/orders/overview-admin";
+import { seesMoney } from "@/lib/admin/roles";
 import { parsePeriod } from "@/lib/dashboard/period-query";
 import { shownJson } from "@/lib/dashboard/weeks-admin";
 import { getEnv } from "@/lib/env";
@@ -12,14 +13,16 @@ import { adminState, requireStaff } from "@/lib/http/admin-guard";
 import { safeAdminPath } from "@/lib/http/return-path";
 import { SIGN_IN_ERRORS, type SignInError } from "@/lib/http/admin-sign-in";
 import { dbPool } from "@/lib/db/client";
-import { pgRunner } from "@/lib/db/sql-runner";
+import { pgRunner, type TransactionRunner } from "@/lib/db/sql-runner";
 import { redirect } from "next/navigation";
-import type { Dictionary } from "@/lib/i18n/dictionaries";
+import type { Dictionary, Lang } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
 
-// The back office's home (lib/admin): the sign-in form without a session; with one, the day's
-// figures, what needs attention, and the owner's dashboard for the period in the query string.
+// The back office's home (lib/admin): the sign-in form without a session; with one, what needs
+// attention and the orders waiting for payment, and for a role that sees the money
+// (lib/admin/roles.ts, seesMoney) the day's and month's takings and the dashboard for the period
+// in the query string.
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -49,12 +52,28 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   }
   // Signed in meanwhile (another tab): straight back to that page.
   if (next && next !== "/admin") redirect(next);
-  // The home's own guard: while the owner requires two-factor sign-in, someone without it goes to their account.
-  await requireStaff("/admin");
-  // A bad period falls back to the default, with a notice saying what was wrong: never an error page.
-  const { period, problem } = parsePeriod(query);
+  // The home's own guard (the person adminState found, asked once per render): while the owner
+  // requires two-factor sign-in, someone without it goes to their account.
+  const actor = await requireStaff("/admin");
   // The home is the page the owner opens most: its statements go through pg itself (lib/db/sql-runner.ts).
   const sql = pgRunner(dbPool());
+  return (
+    <section className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold tracking-tight">{t.admin.title}</h1>
+      {actor && seesMoney(actor.role) ? (
+        <OwnerHome t={t} lang={lang} query={query} sql={sql} />
+      ) : (
+        // The money is never read for a role that may not see it: what needs a person, and the orders waiting.
+        <StaffHome t={t} sql={sql} />
+      )}
+    </section>
+  );
+}
+
+/** The owner's home: the day's and the month's takings, what needs attention, and the dashboard for the period asked. */
+async function OwnerHome({ t, lang, query, sql }: { t: Dictionary; lang: Lang; query: Query; sql: TransactionRunner }) {
+  // A bad period falls back to the default, with a notice saying what was wrong: never an error page.
+  const { period, problem } = parsePeriod(query);
   const [attention, { overview, dashboard }] = await Promise.all([
     attentionItems(sql),
     currentHome(sql, period, { lowStockThreshold: getEnv().catalog.lowStockThreshold }),
@@ -65,37 +84,38 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
     { label: t.admin.pendingOrders, value: String(overview.pendingOrders), testId: "pending-orders" },
   ];
   return (
-    <section className="flex flex-col gap-6">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-semibold tracking-tight">{t.admin.title}</h1>
-        <div className="flex flex-wrap gap-2">
-          <form method="post" action="/api/admin/session/sign-out">
-            <button type="submit" className="rounded-md border border-stone-300 px-4 py-2 text-sm hover:bg-stone-100">
-              {t.admin.signOut}
-            </button>
-          </form>
-          <form method="post" action="/api/admin/session/sign-out-everywhere">
-            <button type="submit" className="rounded-md border border-stone-300 px-4 py-2 text-sm hover:bg-stone-100">
-              {t.admin.signOutEverywhere}
-            </button>
-          </form>
-        </div>
-      </div>
-      <AdminNav t={t} current="home" />
-      <dl className="grid gap-4 sm:grid-cols-3">
-        {figures.map((figure) => (
-          <div key={figure.testId} className="rounded-xl border border-stone-200 bg-white px-4 py-3">
-            <dt className="text-sm text-stone-600">{figure.label}</dt>
-            <dd data-testid={figure.testId} className="text-2xl font-semibold tabular-nums">
-              {figure.value}
-            </dd>
-          </div>
-        ))}
-      </dl>
+    <>
+      <Figures figures={figures} />
       <p className="text-sm text-stone-600">{t.admin.periodNote}</p>
       <AttentionSection attention={attention} t={t} />
       <DashboardView json={shownJson(dashboard)} lang={lang} locale={t.locale} problem={problem} />
-    </section>
+    </>
+  );
+}
+
+/** Staff's home: the orders waiting for payment and what needs attention; no takings, no dashboard. */
+async function StaffHome({ t, sql }: { t: Dictionary; sql: TransactionRunner }) {
+  const [attention, pending] = await Promise.all([attentionItems(sql), pendingOrderCount(sql)]);
+  return (
+    <>
+      <Figures figures={[{ label: t.admin.pendingOrders, value: String(pending), testId: "pending-orders" }]} />
+      <AttentionSection attention={attention} t={t} />
+    </>
+  );
+}
+
+function Figures({ figures }: { figures: { label: string; value: string; testId: string }[] }) {
+  return (
+    <dl className="grid gap-4 sm:grid-cols-3">
+      {figures.map((figure) => (
+        <div key={figure.testId} className="rounded-xl border border-stone-200 bg-white px-4 py-3">
+          <dt className="text-sm text-stone-600">{figure.label}</dt>
+          <dd data-testid={figure.testId} className="text-2xl font-semibold tabular-nums">
+            {figure.value}
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

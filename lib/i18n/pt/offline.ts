@@ -1,5 +1,5 @@
 /**
- * The offline page (app/[lang]/offline/page.tsx), which the service worker shows for a page it
+ * The offline page (app/[lang]/(shop)/offline/page.tsx), which the service worker shows for a page it
  * cannot load without the internet. In Portuguese (Angola); composed into ../pt.ts.
  */
 

@@ -1,6 +1,6 @@
 /**
  * What a page shows instead of itself: not found, on its way (the loading.tsx files), failed
- * (app/[lang]/error.tsx, app/global-error.tsx). In Portuguese (Angola); composed into ../pt.ts, and
+ * (app/[lang]/(shop)/error.tsx, app/global-error.tsx). In Portuguese (Angola); composed into ../pt.ts, and
  * loaded by the browser on its own (../state-texts.ts): every page carries the error pages' code.
  */
 

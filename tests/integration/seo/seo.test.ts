@@ -135,7 +135,7 @@ describe("robots", () => {
 
 describe("a product page's metadata", () => {
   it("has the product's title, description and canonical URL, absolute, and leaves the image to opengraph-image.tsx", async () => {
-    const { generateMetadata } = await import("@/app/[lang]/products/[slug]/page");
+    const { generateMetadata } = await import("@/app/[lang]/(shop)/products/[slug]/page");
     const product = onSale[0]!;
     const metadata = await generateMetadata({
       params: Promise.resolve({ lang: "pt", slug: product.slug }),
@@ -151,7 +151,7 @@ describe("a product page's metadata", () => {
   });
 
   it("is empty for an archived product, whose page is not found", async () => {
-    const { generateMetadata } = await import("@/app/[lang]/products/[slug]/page");
+    const { generateMetadata } = await import("@/app/[lang]/(shop)/products/[slug]/page");
     const metadata = await generateMetadata({
       params: Promise.resolve({ lang: "pt", slug: archived!.slug }),
     });
@@ -174,7 +174,7 @@ const notFoundAnswer = async (response: Promise<Response>) => expect((await resp
 
 describe("the Open Graph images", () => {
   it("of a product is a 1200×630 PNG, cached like its page", async () => {
-    const image = await import("@/app/[lang]/products/[slug]/opengraph-image");
+    const image = await import("@/app/[lang]/(shop)/products/[slug]/opengraph-image");
     expect(image).toMatchObject({ size: { width: 1200, height: 630 }, contentType: "image/png", revalidate: 30 });
     expect(image.alt).toBeTruthy();
     const response = await image.default({ params: Promise.resolve({ lang: "pt", slug: onSale[0]!.slug }) });
@@ -185,7 +185,7 @@ describe("the Open Graph images", () => {
   });
 
   it("of a product not on sale, or of no product, is not found", async () => {
-    const { default: image } = await import("@/app/[lang]/products/[slug]/opengraph-image");
+    const { default: image } = await import("@/app/[lang]/(shop)/products/[slug]/opengraph-image");
     for (const slug of [archived!.slug, "nao-existe", "../x"])
       await notFoundAnswer(image({ params: Promise.resolve({ lang: "pt", slug }) }));
     // No page of the shop either (next.config.mjs never sends a public address there).
@@ -195,7 +195,7 @@ describe("the Open Graph images", () => {
   });
 
   it("of a category is a 1200×630 PNG; an unknown category's is not found", async () => {
-    const image = await import("@/app/[lang]/categories/[slug]/opengraph-image");
+    const image = await import("@/app/[lang]/(shop)/categories/[slug]/opengraph-image");
     expect(image).toMatchObject({ size: { width: 1200, height: 630 }, contentType: "image/png", revalidate: 30 });
     for (const slug of ["mercearia", "cafe-e-petiscos"]) {
       const response = await image.default({ params: Promise.resolve({ lang: "en", slug }) });
@@ -206,8 +206,8 @@ describe("the Open Graph images", () => {
 
   it("are not rendered at build: only link previews ask for them", async () => {
     for (const module of [
-      await import("@/app/[lang]/products/[slug]/opengraph-image"),
-      await import("@/app/[lang]/categories/[slug]/opengraph-image"),
+      await import("@/app/[lang]/(shop)/products/[slug]/opengraph-image"),
+      await import("@/app/[lang]/(shop)/categories/[slug]/opengraph-image"),
     ])
       expect(module.generateStaticParams()).toEqual([]);
   });
@@ -241,7 +241,7 @@ describe("the category count an Open Graph image shows", () => {
 // Last: it adds products.
 describe("the product pages built ahead", () => {
   it("are every product on sale in each language, when there are at most PRERENDERED_PRODUCTS", async () => {
-    const { generateStaticParams } = await import("@/app/[lang]/products/[slug]/page");
+    const { generateStaticParams } = await import("@/app/[lang]/(shop)/products/[slug]/page");
     const params = await generateStaticParams();
     expect(params.map((p) => `${p.lang}/${p.slug}`).sort()).toEqual(
       ["pt", "en"].flatMap((lang) => onSale.map((product) => `${lang}/${product.slug}`)).sort(),
@@ -250,7 +250,7 @@ describe("the product pages built ahead", () => {
 
   it("are the PRERENDERED_PRODUCTS changed last, in each language, in a larger catalogue", async () => {
     const { PRERENDERED_PRODUCTS } = await import("@/lib/catalog/cached-pages");
-    const { generateStaticParams } = await import("@/app/[lang]/products/[slug]/page");
+    const { generateStaticParams } = await import("@/app/[lang]/(shop)/products/[slug]/page");
     const { db } = await import("@/lib/db/client");
     const later = Date.now() + 60_000;
     const added = Array.from({ length: PRERENDERED_PRODUCTS }, (_, i) => ({

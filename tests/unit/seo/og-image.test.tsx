@@ -73,7 +73,10 @@ describe("ogCardImage", () => {
 });
 
 describe("the opengraph-image routes", () => {
-  const ROUTES = ["app/[lang]/products/[slug]/opengraph-image.tsx", "app/[lang]/categories/[slug]/opengraph-image.tsx"];
+  const ROUTES = [
+    "app/[lang]/(shop)/products/[slug]/opengraph-image.tsx",
+    "app/[lang]/(shop)/categories/[slug]/opengraph-image.tsx",
+  ];
 
   it("expire with the pages (CATALOG_PAGE_SECONDS) and declare the card's size, nothing per request", async () => {
     const library = await readFile("lib/catalog/cached-pages.ts", "utf8");

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { AdminNav } from "@/components/admin/admin-nav";
 import {
   AccountFlashMessage,
   accountFlashOf,
@@ -47,7 +46,6 @@ export default async function AdminAccountPage({
           </button>
         </form>
       </div>
-      <AdminNav t={t} current="account" />
       <AccountFlashMessage t={t} flash={flash} />
       {query.reveal !== undefined && <RevealOnce />}
       <dl className="grid grid-cols-1 gap-3 rounded-xl border border-stone-200 bg-white p-4 sm:grid-cols-3">

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AdminNav } from "@/components/admin/admin-nav";
 import {
   activityPage,
   activityPeople,
@@ -49,7 +48,6 @@ export default async function AdminActivityPage({ searchParams }: { searchParams
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{text.title}</h1>
-      <AdminNav t={t} current="home" />
       <Link href="/admin" className="text-sm underline">
         {text.back}
       </Link>

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { Flash } from "@/components/admin/flash";
 import { buttonClass } from "@/components/admin/product-form";
 import { requireStaff } from "@/lib/http/admin-guard";
@@ -43,7 +42,6 @@ export default async function AdminCatalogPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{text.title}</h1>
-      <AdminNav t={t} current="catalogue" />
       <Outcome t={t} flash={flash} />
 
       {flash.kind === "checked" && (

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { CategoryFlash, categoryFlashOf, CategoryForm } from "@/components/admin/category-form";
 import { adminCategoryTree, categoryPagePath } from "@/lib/catalog/categories-admin";
 import { requireStaff } from "@/lib/http/admin-guard";
@@ -30,7 +29,6 @@ export default async function AdminCategoriesPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{text.title}</h1>
-      <AdminNav t={t} current="categories" />
       <CategoryFlash t={t} flash={flash} />
 
       <div className="flex flex-col gap-2">

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { DeliveryFlash, deliveryFlashOf, DeliveryZoneForm, PickupPointForm } from "@/components/admin/delivery-forms";
 import { requireStaff } from "@/lib/http/admin-guard";
 import { db } from "@/lib/db/client";
@@ -33,7 +32,6 @@ export default async function AdminDeliveryPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{text.title}</h1>
-      <AdminNav t={t} current="delivery" />
       <DeliveryFlash t={t} flash={deliveryFlashOf(query)} />
       <p className="text-sm text-stone-600">{text.hint}</p>
 

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { luandaDate, luandaMinute } from "@/lib/luanda-time";
 import { requireStaff } from "@/lib/http/admin-guard";
 import { listAdminOrders, ORDER_STATUSES, parseOrdersQuery, type OrdersQuery } from "@/lib/orders/orders-admin";
@@ -50,7 +49,6 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{text.title}</h1>
-      <AdminNav t={t} current="orders" />
 
       <form method="get" action="/admin/orders" role="search" className="flex flex-wrap items-end gap-3">
         {query.paid && (

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { AdminNav } from "@/components/admin/admin-nav";
 import {
   AddPersonForm,
   PeopleFlashMessage,
@@ -47,7 +46,6 @@ export default async function AdminPeoplePage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{text.title}</h1>
-      <AdminNav t={t} current="people" />
       <PeopleFlashMessage t={t} flash={flash} />
       {revealed?.kind === "password" && revealedFor && (
         <RevealedPassword t={t} name={revealedFor.name} password={revealed.password} />

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { ProductImage } from "@/components/catalog/product-image";
 import Link from "next/link";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { requireStaff } from "@/lib/http/admin-guard";
 import { listAdminProducts } from "@/lib/catalog/products-admin";
@@ -31,7 +30,6 @@ export default async function AdminProductsPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{text.title}</h1>
-      <AdminNav t={t} current="products" />
       <ProductFlash t={t} flash={productFlashOf(query)} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-stone-600" data-testid="products-count">

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { PromoCodeForm, PromoFlash, promoFlashOf } from "@/components/admin/promo-code-forms";
 import { requireStaff } from "@/lib/http/admin-guard";
 import { luandaMinute } from "@/lib/luanda-time";
@@ -57,7 +56,6 @@ export default async function AdminPromoCodesPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{text.title}</h1>
-      <AdminNav t={t} current="promo-codes" />
       <PromoFlash t={t} flash={flash} />
       <p className="text-sm text-stone-600">{text.hint}</p>
 

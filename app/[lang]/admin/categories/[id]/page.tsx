@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { CategoryFlash, categoryFlashOf, CategoryForm } from "@/components/admin/category-form";
 import { adminCategoryDetail, CATEGORIES_PAGE, categoryPagePath } from "@/lib/catalog/categories-admin";
 import { requireStaff } from "@/lib/http/admin-guard";
@@ -38,7 +37,6 @@ export default async function AdminCategoryPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight break-words">{category.name}</h1>
-      <AdminNav t={t} current="categories" />
       <Link href={CATEGORIES_PAGE} className="text-sm underline">
         {text.back}
       </Link>

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActionFlash } from "@/components/admin/action-flash";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { Field } from "@/components/admin/field";
 import { ResolveForm } from "@/components/admin/resolve-form";
 import { OrderDeliveryDetails } from "@/components/orders/order-delivery";
@@ -60,7 +59,6 @@ export default async function AdminOrderPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight break-all">{text.title(order.externalTransactionId)}</h1>
-      <AdminNav t={t} current="orders" />
       <Link href="/admin/orders" className="text-sm underline">
         {text.back}
       </Link>

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { ProductImage } from "@/components/catalog/product-image";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { GalleryManager, galleryFlashOf } from "@/components/admin/gallery-manager";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { buttonClass, Field, fieldClass, ProductForm } from "@/components/admin/product-form";
@@ -61,7 +60,6 @@ export default async function AdminProductPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight break-words">{product.name}</h1>
-      <AdminNav t={t} current="products" />
       <Link href="/admin/products" className="text-sm underline">
         {text.back}
       </Link>

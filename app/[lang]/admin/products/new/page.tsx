@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { ProductForm } from "@/components/admin/product-form";
 import { requireStaff } from "@/lib/http/admin-guard";
@@ -27,7 +26,6 @@ export default async function NewProductPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{t.admin.products.newTitle}</h1>
-      <AdminNav t={t} current="products" />
       <Link href="/admin/products" className="text-sm underline">
         {t.admin.products.back}
       </Link>

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActionFlash } from "@/components/admin/action-flash";
-import { AdminNav } from "@/components/admin/admin-nav";
 import { Field } from "@/components/admin/field";
 import { ResolveForm } from "@/components/admin/resolve-form";
 import { adminDelivery } from "@/lib/orders/attention-admin";
@@ -40,7 +39,6 @@ export default async function AdminDeliveryPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{text.title}</h1>
-      <AdminNav t={t} current="home" />
       <Link href="/admin" className="text-sm underline">
         {text.back}
       </Link>

@@ -4,8 +4,8 @@ import { formatAoa } from "@/lib/money";
 import { imageNotFound, ogCardImage } from "@/lib/http/og-image";
 
 // The picture link previews show for a product page (lib/http/og-image.tsx): Next adds its address to
-// the page's og:image, with the language, e.g. /pt/products/<slug>/opengraph-image (next.config.mjs
-// serves that address as it is). Cached like the page (CATALOG_PAGE_SECONDS, lib/catalog/cached-pages.ts),
+// the page's og:image, with the language, e.g. /pt/products/<slug>/opengraph-image-1yzh3a (a suffix of
+// Next's own, as the folder is in the (shop) route group; next.config.mjs serves that address as it is). Cached like the page (CATALOG_PAGE_SECONDS, lib/catalog/cached-pages.ts),
 // but never rendered at build: only link previews ask for it.
 export const revalidate = 30;
 

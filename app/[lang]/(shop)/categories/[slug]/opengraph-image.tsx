@@ -5,7 +5,8 @@ import { imageNotFound, ogCardImage } from "@/lib/http/og-image";
 
 // The picture link previews show for a category page (lib/http/og-image.tsx): its parent, its name and
 // how many products its listing shows. Next adds its address to the page's og:image, with the
-// language (/pt/categories/<slug>/opengraph-image, served as it is by next.config.mjs). Cached
+// language (/pt/categories/<slug>/opengraph-image-<Next's suffix for the (shop) route group>, served
+// as it is by next.config.mjs). Cached
 // like the page (CATALOG_PAGE_SECONDS, lib/catalog/cached-pages.ts), never rendered at build.
 export const revalidate = 30;
 

@@ -8,10 +8,11 @@ import { consoleLogger, errorKind } from "@/lib/log";
 import { htmlLang } from "@/lib/i18n/languages";
 import { routeLang } from "@/lib/http/route-lang";
 import { THEME_COLOR } from "@/lib/seo/seo";
-import "../globals.css";
+import "../../globals.css";
 
-// The root layout of every page, once per language (the address has none: next.config.mjs rewrites it
-// from the `lang` cookie). It reads no cookie, so the catalogue and product pages under it can be
+// The root layout of every page of the shop, once per language (the address has none:
+// next.config.mjs rewrites it from the `lang` cookie); the back office has its own
+// (app/[lang]/admin/layout.tsx). It reads no cookie, so the catalogue and product pages under it can be
 // built ahead and served from the cache; the header's cart count is fetched by the browser
 // (components/cart/header-cart-count.tsx). It reads the top-level categories for the header: with the
 // cached pages, that is once per rendering (a change of the categories renders them again).
