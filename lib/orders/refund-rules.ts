@@ -45,6 +45,7 @@ export const REFUND_ERRORS = [
   "nothing_to_return",
   "exceeds_paid",
   "exceeds_bought",
+  "busy",
 ] as const;
 export type RefundError = (typeof REFUND_ERRORS)[number];
 export const REFUND_DONE = ["refunded"] as const;

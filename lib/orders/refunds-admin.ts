@@ -201,8 +201,23 @@ export async function recordRefund(
   } catch (error) {
     const refused = rolledBack<RefundRefusal>(error);
     if (refused) return refused;
+    if (isBusy(error))
+      return refusal(503, "busy", "the order was held by another change for too long; nothing was recorded: try again");
     throw error;
   }
+}
+
+/**
+ * The order's row, or a product's, kept locked by another transaction past the session's
+ * lock_timeout (DATABASE_LOCK_TIMEOUT_MS), a deadlock, or Prisma's transaction timing out while it
+ * waited: nothing was written, and the same request may be sent again. Prisma reports a raw
+ * statement's error as P2010 with the driver's SQLSTATE.
+ */
+function isBusy(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (error.code === "P2028" || error.code === "P2034") return true;
+  const cause = (error.meta?.driverAdapterError as { cause?: { originalCode?: string } } | undefined)?.cause;
+  return ["40P01", "40001", "55P03"].includes(cause?.originalCode ?? "");
 }
 
 async function recordLocked(

@@ -1,7 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@/lib/admin/staff-events";
+import { CATALOG_ROUTES } from "@/lib/catalog/cached-pages";
 import { db } from "@/lib/db/client";
+import { PrismaClient } from "@/lib/generated/prisma/client";
 import { orderRefunds, recordRefund } from "@/lib/orders/refunds-admin";
 import { adminRequest, testOwner, testPerson, type AdminCaller } from "../../../harness/support/admin";
 import { settleAfterTasks } from "../../../harness/support/next-after";
@@ -15,6 +19,14 @@ import { notification, postWebhook } from "../../../harness/support/webhooks";
 // records refunds, so the refund counter moves only here.
 
 afterEach(() => settleAfterTasks());
+
+// Which cached catalogue pages a refund marks stale (lib/catalog/cached-pages.ts). Outside Next's
+// server revalidatePath has no cache to mark; here it records.
+const revalidated = vi.hoisted(() => ({ paths: [] as string[] }));
+vi.mock("next/cache", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("next/cache")>()),
+  revalidatePath: (path: string) => void revalidated.paths.push(path),
+}));
 
 let owner: Actor;
 beforeAll(async () => {
@@ -331,6 +343,22 @@ describe("returns", () => {
     });
   });
 
+  it("marks the cached catalogue pages stale when units go back to stock, and only then", async () => {
+    const order = await paidOrderOfTwoLines();
+    const refund = async (json: unknown) => {
+      revalidated.paths = [];
+      expect((await postRefund(order.externalTransactionId, { json })).status).toBe(201);
+      return [...new Set(revalidated.paths)].sort();
+    };
+    expect(await refund({ amountAoa: 100, method: "cash" })).toEqual([]);
+    expect(
+      await refund({ method: "cash", returns: [{ variantId: order.b.variantId, quantity: 1, restock: false }] }),
+    ).toEqual([]);
+    expect(
+      await refund({ method: "cash", returns: [{ variantId: order.a.variantId, quantity: 1, restock: true }] }),
+    ).toEqual([...CATALOG_ROUTES].sort());
+  });
+
   it("never returns more units of a line than were bought, counting earlier returns: 409, and nothing is written", async () => {
     const order = await paidOrderOfTwoLines();
     const stockA = await stockOf(order.a.variantId);
@@ -473,6 +501,48 @@ describe("who may", () => {
     expect((await postRefund(order.externalTransactionId, { json, crossSite: true })).status).toBe(403);
     expect(await refundsOf(order.id)).toEqual([]);
   });
+});
+
+/** PostgreSQL, not embedded PGlite, whose one session cannot hold two transactions at once. */
+const server = Boolean(process.env.TEST_SERVER_DATABASE_URL);
+
+describe("an order held by another change", () => {
+  it.runIf(server)(
+    "past the session's lock_timeout is a 503 busy that writes nothing; the same request then works",
+    async () => {
+      const order = await insertTestOrder({ status: "CON" });
+      // The shop's client as lib/db/client.ts makes it, with a lock_timeout short enough for a test.
+      const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2, options: "-c lock_timeout=200" });
+      const shop = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+      const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await holder.connect();
+      try {
+        const before = await lastNumber();
+        await holder.query("BEGIN");
+        await holder.query("SELECT id FROM orders WHERE id = $1 FOR UPDATE", [order.id]);
+        const refused = await recordRefund(
+          shop,
+          order.externalTransactionId,
+          { amountAoa: 100, method: "cash" },
+          owner,
+        );
+        expect(refused).toMatchObject({ ok: false, status: 503, code: "busy" });
+        await holder.query("ROLLBACK");
+        expect(await refundsOf(order.id)).toEqual([]);
+        expect(await lastNumber()).toBe(before);
+        const recorded = await recordRefund(
+          shop,
+          order.externalTransactionId,
+          { amountAoa: 100, method: "cash" },
+          owner,
+        );
+        expect(recorded).toMatchObject({ ok: true, refund: { number: before + 1 } });
+      } finally {
+        await holder.end();
+        await shop.$disconnect();
+      }
+    },
+  );
 });
 
 describe("the record", () => {
