@@ -197,7 +197,12 @@ export async function recordRefund(
     return refusal(400, "invalid_input", "refundedAt must not be in the future", "refundedAt");
 
   try {
-    return await db.$transaction((tx) => recordLocked(tx, externalTransactionId, input, actor, now));
+    // READ COMMITTED whatever the database's default: the cap relies on each statement reading
+    // what committed before it began (see the refund's INSERT), where REPEATABLE READ would read
+    // every statement as of the first, the lock's, from before it waited.
+    return await db.$transaction((tx) => recordLocked(tx, externalTransactionId, input, actor, now), {
+      isolationLevel: Prisma.TransactionIsolationLevel.ReadCommitted,
+    });
   } catch (error) {
     const refused = rolledBack<RefundRefusal>(error);
     if (refused) return refused;
@@ -281,7 +286,9 @@ async function recordLocked(
   // one waits for this transaction, so the sum it reads is the sum (in one statement with the
   // lock, it would be read from before the wait, and two refunds could both pass). The number
   // comes from refund_counter's row, locked and moved in the same statement, so a refund rolled
-  // back (a line below refused) leaves no gap.
+  // back (a line below refused) leaves no gap; that row stays locked until this refund commits,
+  // so refunds across the shop take turns from here on (they are few, and a number drawn before
+  // the refund is sure would be a gap when it is not).
   const [refund] = await tx.$queryRaw<{ id: string; number: number; createdAt: Date }[]>(Prisma.sql`
 WITH next AS (SELECT last_number + 1 AS number FROM refund_counter WHERE id = 1 FOR UPDATE),
 before AS (
