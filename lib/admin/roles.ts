@@ -64,6 +64,12 @@ export const BACK_OFFICE_ROUTES: readonly Access[] = [
     why: "a resolution settles money (a payment after a cancellation)",
   },
   {
+    path: "/api/admin/orders/[externalTransactionId]/refunds",
+    methods: ["POST"],
+    roles: OWNER,
+    why: "a refund gives the shop's money back",
+  },
+  {
     path: "/api/admin/orders/[externalTransactionId]/jobs/[jobId]/resolve",
     methods: ["POST"],
     roles: OWNER,

@@ -29,6 +29,7 @@ export const STAFF_EVENT_KINDS = [
   "order.refresh",
   "order.job_retry",
   "order.job_resolve",
+  "order.refund",
   "webhook.resolve",
   "product.create",
   "product.update",

@@ -49,7 +49,7 @@ export type AdminProduct = Prisma.ProductGetPayload<{ select: typeof productFiel
 
 export interface StockAdjustmentRow {
   id: string;
-  kind: "initial" | "edit" | "adjustment";
+  kind: "initial" | "edit" | "adjustment" | "return";
   delta: number;
   stockAfter: number;
   reason: string;

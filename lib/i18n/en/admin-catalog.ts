@@ -53,7 +53,7 @@ export const adminCatalogTexts: typeof pt = {
     when: "When",
     change: "Change",
     after: "Stock after",
-    kind: { initial: "Initial stock", edit: "Product form", adjustment: "Adjustment" },
+    kind: { initial: "Initial stock", edit: "Product form", adjustment: "Adjustment", return: "Return" },
     done: {
       created: "Product created. It is on sale now.",
       saved: "Changes saved.",

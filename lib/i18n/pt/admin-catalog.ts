@@ -57,7 +57,7 @@ export const adminCatalogTexts = {
     when: "Quando",
     change: "Mudança",
     after: "Stock depois",
-    kind: { initial: "Stock inicial", edit: "Formulário do produto", adjustment: "Ajuste" },
+    kind: { initial: "Stock inicial", edit: "Formulário do produto", adjustment: "Ajuste", return: "Devolução" },
     done: {
       created: "Produto criado. Já está à venda.",
       saved: "Alterações guardadas.",
