@@ -206,7 +206,12 @@ const shape = {
    * (lib/admin/owner.ts). `.example` is never delivered (RFC 2606): the owner may keep it, or
    * change it at /admin/account.
    */
-  ADMIN_EMAIL: z.string().trim().toLowerCase().pipe(z.email({ error: "must be an e-mail address" })).default("owner@shop.example"),
+  ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: "must be an e-mail address" }))
+    .default("owner@shop.example"),
   /**
    * The key that seals the back office's session cookie, apart from the password so a stolen
    * cookie never helps to guess the password offline. Required with ADMIN_PASSWORD.

@@ -41,7 +41,12 @@ export async function testPerson(
       email,
       role,
       logins: {
-        create: { id: newStaffId(), accountId: id, providerId: "credential", password: await context.password.hash(password) },
+        create: {
+          id: newStaffId(),
+          accountId: id,
+          providerId: "credential",
+          password: await context.password.hash(password),
+        },
       },
     },
   });

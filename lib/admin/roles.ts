@@ -118,7 +118,9 @@ export const BACK_OFFICE_ROUTES: readonly Access[] = [
 function matches(pattern: string, path: string): boolean {
   const want = pattern.split("/");
   const got = path.replace(/\/+$/, "").split("/");
-  return want.length === got.length && want.every((part, i) => (/^\[[^\]]+\]$/.test(part) ? got[i] !== "" : part === got[i]));
+  return (
+    want.length === got.length && want.every((part, i) => (/^\[[^\]]+\]$/.test(part) ? got[i] !== "" : part === got[i]))
+  );
 }
 
 /** The entry of `table` for a request's path and method, or undefined (refused to everyone). */

@@ -101,7 +101,12 @@ export function staffAuth(): StaffAuth | undefined {
   if (shared === undefined) {
     const env = getEnv();
     shared = env.admin
-      ? createStaffAuth({ db: db(), secret: env.admin.sessionSecret, appUrl: env.appUrl, issuer: dictionary("pt").shop.name })
+      ? createStaffAuth({
+          db: db(),
+          secret: env.admin.sessionSecret,
+          appUrl: env.appUrl,
+          issuer: dictionary("pt").shop.name,
+        })
       : null;
   }
   return shared ?? undefined;

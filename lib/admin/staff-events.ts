@@ -136,5 +136,3 @@ export function eventsOfSubject(database: SqlRunner, subject: string): Promise<S
 export const productSubject = (id: string) => `product:${id.toLowerCase()}`;
 export const categorySubject = (id: string) => `category:${id.toLowerCase()}`;
 export const CATALOGUE_SUBJECT = "catalogue";
-
-
