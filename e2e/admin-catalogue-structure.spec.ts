@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
-import { PRODUCT_PNG, signInToBackOffice, expectNoIndex } from "./support/admin";
+import { adminMenu, expectNoIndex, PRODUCT_PNG, signInToBackOffice } from "./support/admin";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
@@ -74,10 +74,7 @@ test("categories in two levels, a product in one, and its gallery ordered with a
   const galleryText = pt.admin.gallery;
 
   await signInToBackOffice(page);
-  await page
-    .getByRole("navigation", { name: pt.admin.nav.label })
-    .getByRole("link", { name: categoriesText.title })
-    .click();
+  await (await adminMenu(page)).getByRole("link", { name: categoriesText.title }).click();
   await expect(page).toHaveURL(/\/admin\/categories$/);
   await expect(page.getByRole("heading", { level: 1, name: categoriesText.title })).toBeVisible();
   await expectNoIndex(page);

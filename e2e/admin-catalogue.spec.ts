@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { signInToBackOffice, expectNoIndex } from "./support/admin";
+import { adminMenu, expectNoIndex, signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
@@ -68,7 +68,7 @@ test("without a session the page goes to the sign-in and the routes answer 401",
 
 test("a file is checked (problems by line and column, then a summary) and imported", async ({ page }, testInfo) => {
   await signInToBackOffice(page);
-  await page.getByRole("navigation", { name: pt.admin.nav.label }).getByRole("link", { name: text.title }).click();
+  await (await adminMenu(page)).getByRole("link", { name: text.title }).click();
   await expect(page).toHaveURL(/\/admin\/catalogue$/);
   await expect(page.getByRole("heading", { level: 1, name: text.title })).toBeVisible();
   await expectNoIndex(page);
@@ -108,10 +108,7 @@ test("a file is checked (problems by line and column, then a summary) and import
   await expect(summary).toContainText(`${text.summary.created}:1`);
   await expectNoProblems(page);
 
-  await page
-    .getByRole("navigation", { name: pt.admin.nav.label })
-    .getByRole("link", { name: pt.admin.products.title })
-    .click();
+  await (await adminMenu(page)).getByRole("link", { name: pt.admin.products.title }).click();
   const row = page.getByTestId("admin-product").filter({ hasText: name });
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId("admin-product-stock")).toHaveText("4");

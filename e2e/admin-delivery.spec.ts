@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { signInToBackOffice } from "./support/admin";
+import { adminMenu, signInToBackOffice } from "./support/admin";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
@@ -24,7 +24,7 @@ test("a delivery zone created, offered, turned off and no longer offered", async
   const text = pt.admin.deliveryMethods;
 
   await signInToBackOffice(page);
-  await page.getByRole("navigation", { name: pt.admin.nav.label }).getByRole("link", { name: text.title }).click();
+  await (await adminMenu(page)).getByRole("link", { name: text.title }).click();
   await expect(page).toHaveURL(/\/admin\/delivery$/);
   await expect(page.getByRole("heading", { level: 1, name: text.title })).toBeVisible();
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
-import { signInToBackOffice } from "./support/admin";
+import { adminMenu, signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { addFromCatalog, openCheckout, openPopup } from "./support/shop";
@@ -36,10 +36,7 @@ test("an order paid in the popup reaches the back office: list, page, webhook, j
 
   // The list: the newest order first.
   await signInToBackOffice(page);
-  await page
-    .getByRole("navigation", { name: pt.admin.nav.label })
-    .getByRole("link", { name: pt.admin.nav.orders })
-    .click();
+  await (await adminMenu(page)).getByRole("link", { name: pt.admin.nav.orders }).click();
   const first = page.getByTestId("admin-order").first();
   await expect(first).toContainText(id);
   await expect(first).toContainText(pt.order.status.CON);

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
-import { signInToBackOffice, expectNoIndex } from "./support/admin";
+import { adminMenu, expectNoIndex, signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
@@ -44,10 +44,7 @@ test("an order paid just now is in the list, found by status and search, and in 
   );
   try {
     await signInToBackOffice(page);
-    await page
-      .getByRole("navigation", { name: pt.admin.nav.label })
-      .getByRole("link", { name: pt.admin.nav.orders })
-      .click();
+    await (await adminMenu(page)).getByRole("link", { name: pt.admin.nav.orders }).click();
     await expect(page).toHaveURL(/\/admin\/orders$/);
     await expect(page.getByRole("heading", { level: 1, name: pt.admin.orders.title })).toBeVisible();
     await expectNoIndex(page);

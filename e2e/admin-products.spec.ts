@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { DEMO_PRODUCTS } from "../scripts/db/seed.mjs";
-import { PRODUCT_PNG, signInToBackOffice, expectNoIndex } from "./support/admin";
+import { adminMenu, expectNoIndex, PRODUCT_PNG, signInToBackOffice } from "./support/admin";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
@@ -130,10 +130,7 @@ test("editing a product's price, stock and image shows in /api/products and the 
   const newStock = before.stock + 7;
 
   await signInToBackOffice(page);
-  await page
-    .getByRole("navigation", { name: pt.admin.nav.label })
-    .getByRole("link", { name: pt.admin.products.title })
-    .click();
+  await (await adminMenu(page)).getByRole("link", { name: pt.admin.products.title }).click();
   await expect(page).toHaveURL(/\/admin\/products$/);
   await expect(page.getByRole("heading", { level: 1, name: pt.admin.products.title })).toBeVisible();
   await expectNoIndex(page);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { signInToBackOffice } from "./support/admin";
+import { adminMenu, signInToBackOffice } from "./support/admin";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
@@ -28,7 +28,7 @@ test("a promo code created with a category and dates, listed, refused when made 
   const text = pt.admin.promoCodes;
 
   await signInToBackOffice(page);
-  await page.getByRole("navigation", { name: pt.admin.nav.label }).getByRole("link", { name: text.title }).click();
+  await (await adminMenu(page)).getByRole("link", { name: text.title }).click();
   await expect(page).toHaveURL(/\/admin\/promo-codes$/);
   await expect(page.getByRole("heading", { level: 1, name: text.title })).toBeVisible();
 
