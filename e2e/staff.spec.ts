@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Page } from "@playwright/test";
-import { fillAdminSignIn, signInToBackOffice } from "./support/admin";
+import { signInAs, signInToBackOffice } from "./support/admin";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
@@ -48,13 +47,6 @@ async function paidOrder(): Promise<{ id: string; externalTransactionId: string 
   return { id: order!.id, externalTransactionId };
 }
 
-async function signInAs(page: Page, email: string, password: string) {
-  await page.goto("/admin");
-  await fillAdminSignIn(page, { email, password });
-  await page.getByRole("button", { name: pt.admin.signIn }).click();
-  await expect(page.getByRole("heading", { level: 1, name: pt.admin.title })).toBeVisible();
-}
-
 test("the owner adds Ana as staff; she ships an order in her name, is refused the export, sees no takings; disabled, her session ends", async ({
   page,
   browser,
@@ -78,7 +70,7 @@ test("the owner adds Ana as staff; she ships an order in her name, is refused th
 
     // Ana, on her own computer: the home without takings, and a menu without the owner's pages.
     const ana = await anaContext.newPage();
-    await signInAs(ana, EMAIL, PASSWORD);
+    await signInAs(ana, { email: EMAIL, password: PASSWORD });
     await expect(ana.getByTestId("paid-today")).toHaveCount(0);
     await expect(ana.getByTestId("paid-this-month")).toHaveCount(0);
     await expect(ana.getByRole("link", { name: pt.admin.promoCodes.title })).toHaveCount(0);
