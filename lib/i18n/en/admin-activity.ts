@@ -52,6 +52,7 @@ export const adminActivityTexts: typeof pt = {
       "order.fulfilment": "Fulfilment step",
       "order.note": "Note on an order",
       "order.resolve": "Order marked resolved",
+      "order.refund": "Refund recorded",
       "order.refresh": "Status asked of the service",
       "order.job_retry": "Job retried",
       "order.job_resolve": "Job marked resolved",

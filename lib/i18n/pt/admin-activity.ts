@@ -54,6 +54,7 @@ export const adminActivityTexts = {
       "order.fulfilment": "Passo da entrega",
       "order.note": "Nota na encomenda",
       "order.resolve": "Encomenda marcada como resolvida",
+      "order.refund": "Reembolso registado",
       "order.refresh": "Estado pedido ao serviço",
       "order.job_retry": "Tarefa tentada de novo",
       "order.job_resolve": "Tarefa marcada como resolvida",
