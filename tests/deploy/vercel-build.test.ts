@@ -81,9 +81,16 @@ async function tableExists(url: string, table: string): Promise<boolean> {
   });
 }
 
-/** .vercel/output/functions/<route>.func for an app/ file: app/api/x/route.ts → api/x, app/page.tsx → index. */
+/**
+ * .vercel/output/functions/<route>.func for an app/ file: app/api/x/route.ts → api/x, app/page.tsx → index;
+ * a route group's folder, `(shop)`, is not part of the address, nor of the function's name.
+ */
 function functionDir(appFile: string): string {
-  const route = path.dirname(path.relative("app", appFile)).replace(/^\.$/, "index");
+  const route = path
+    .dirname(path.relative("app", appFile))
+    .replace(/(^|\/)\([^/)]+\)(?=\/|$)/g, "")
+    .replace(/^\//, "")
+    .replace(/^\.?$/, "index");
   return path.join(copy.dir, ".vercel", "output", "functions", `${route}.func`);
 }
 
