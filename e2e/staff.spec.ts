@@ -101,6 +101,8 @@ test("the owner adds Ana as staff; she ships an order in her name, is refused th
 
     // The owner disables her: the session she has open is refused on its next page.
     await page.reload();
+    // A person's forms are behind their "Gerir: <name>" disclosure.
+    await anaRow.getByText(people.manage(ANA), { exact: true }).click();
     await anaRow.getByRole("button", { name: people.disable }).click();
     await expect(page.getByRole("status").filter({ hasText: people.done.saved })).toBeVisible();
     await expect(anaRow).toContainText(people.disabled);
