@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { signInToBackOffice } from "./support/admin";
+import { ownerCredentials, signInToBackOffice } from "./support/admin";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
@@ -72,7 +72,11 @@ test("a paid delivery order marked shipped with a note, then delivered; the shop
     await expect(fulfilment.getByTestId("fulfilment-state")).toHaveText(steps.states.shipped);
     await expect(fulfilment.getByRole("button")).toHaveText([text.fulfilment.mark.delivered]);
     const shippedEvent = page.locator('[data-testid="timeline-event"][data-kind="fulfilment"]');
-    await expect(shippedEvent).toContainText(text.event.fulfilment(steps.states.shipped, "back office (127.0.0.1)"));
+    // The step names the person who made it: the owner signed in above, by their name.
+    const [owner] = await query<{ name: string }>("SELECT name FROM staff WHERE email = $1", [
+      ownerCredentials().email,
+    ]);
+    await expect(shippedEvent).toContainText(text.event.fulfilment(steps.states.shipped, owner!.name));
     await expect(shippedEvent).toContainText("Seguimento AO-123-456");
     await expectNoAxeViolations(page, `admin order, shipped (${testInfo.project.name})`);
 
