@@ -1,13 +1,14 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
-import { clientAddress, rateLimitKeyOf } from "./client-address";
+import { clientAddress } from "./client-address";
 import { limitRefusal } from "./client-limits";
 import { db } from "../db/client";
 import { getEnv } from "../env";
 import { jsonError } from "./json-error";
-import { consoleLogger, errorKind, throttledLogger, type LogFields } from "../log";
-import { consumeRateLimit, UNAVAILABLE_RETRY_SECONDS, type RateLimitVerdict } from "../db/rate-limit";
+import { errorKind } from "../log";
+import { UNAVAILABLE_RETRY_SECONDS } from "../db/rate-limit";
+import { logAttempt, logSession, logUnboundedAttempt, spendAttempt } from "./admin-sign-in-attempts";
 import { backOfficeOff, refuseWithoutAdminSession } from "./admin-route-guard";
 import { isFormPost, isJson, readFormOrJson, refuseCrossSite, seeOther } from "./admin-requests";
 import { safeAdminPath } from "./return-path";
@@ -95,49 +96,6 @@ const readSignIn = (request: Request) =>
   readBody(request, signInSchema, `send the password (1 to ${MAX_STAFF_PASSWORD_LENGTH} characters) and the e-mail`);
 const readCode = (request: Request) =>
   readBody(request, codeSchema, "send the 6 digits of the authenticator app, or a backup code");
-
-/** A log line of the back office's sessions: what happened, from which address, when. */
-function logSession(
-  level: "info" | "warn" | "error",
-  event: string,
-  address: string,
-  fields: LogFields = {},
-  log = consoleLogger,
-) {
-  log(level, event, { ...fields, address, at: new Date().toISOString() });
-}
-
-/** One log line per sign-in attempt past the cross-site check: the client's address and the time, never the password, the e-mail or a cookie. */
-const logAttempt = (outcome: "succeeded" | "failed", address: string, fields: LogFields = {}) =>
-  logSession(outcome === "succeeded" ? "info" : "warn", `admin.sign_in.${outcome}`, address, fields);
-
-// The attempts no limit bounds (refused by the limit itself, or before it) can come by the
-// thousand: their lines are throttled. Those the limits let through are each logged.
-const unboundedAttemptLog = throttledLogger(consoleLogger);
-const logUnboundedAttempt = (address: string, fields: LogFields) =>
-  logSession("warn", "admin.sign_in.failed", address, fields, unboundedAttemptLog);
-
-/**
- * The two limits every attempt (a password or a code) counts against before it is looked at,
- * per address then shop-wide (against a guess spread over many addresses); an attempt refused by
- * the first does not count against the second. Both fail closed: when their counters cannot be
- * reached, sign-in is refused (503) rather than left without a limit. better-auth's own limiter
- * only guards its HTTP handler, which the back office does not expose.
- */
-async function spendAttempt(
-  address: string,
-): Promise<{ ok: true } | { ok: false; verdict: Extract<RateLimitVerdict, { ok: false }>; limit: string }> {
-  const { adminSignInPerMinute, adminSignInShopPerMinute } = getEnv().rateLimits;
-  const limits = [
-    { name: "admin-sign-in", key: rateLimitKeyOf(address), pointsPerMinute: adminSignInPerMinute },
-    { name: "admin-sign-in-shop", key: "shop", pointsPerMinute: adminSignInShopPerMinute },
-  ];
-  for (const limit of limits) {
-    const verdict = await consumeRateLimit(limit.name, limit.key, { ...limit, failClosed: true });
-    if (!verdict.ok) return { ok: false, verdict, limit: limit.name };
-  }
-  return { ok: true };
-}
 
 /** What the checks before the password or code decided: go on, or this answer. */
 async function beforeAttempt(

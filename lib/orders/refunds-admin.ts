@@ -7,6 +7,7 @@ import { returnUnits, type UnitsLine } from "../catalog/stock";
 import { refusal, rolledBack, Rollback, type Refusal } from "../refusal";
 import { invalidInput } from "../text-input";
 import { EXTERNAL_TRANSACTION_ID, shortOrderId } from "./order-number";
+import { linesOf, paidOf, type LineState, type RefundView } from "./refund-views-admin";
 import {
   REFUND_FIELDS,
   REFUND_LIMITS,
@@ -17,7 +18,6 @@ import {
   type RefundError,
   type RefundField,
   type RefundInput,
-  type RefundMethod,
 } from "./refund-rules";
 
 /**
@@ -36,32 +36,6 @@ import {
  * A refund is never edited (the database refuses): a mistake is followed by a correcting entry.
  */
 
-export interface RefundLineView {
-  orderLineId: string;
-  variantId: string;
-  productName: string;
-  variantTitle: string;
-  quantity: number;
-  /** Back to stock (true) or damaged (false). */
-  restock: boolean;
-}
-
-export interface RefundView {
-  id: string;
-  number: number;
-  externalTransactionId: string;
-  amountAoa: number;
-  /** Of the amount, what gives back the delivery fee. */
-  deliveryFeeAoa: number;
-  method: RefundMethod;
-  reference: string | null;
-  note: string | null;
-  refundedAt: Date;
-  staffName: string;
-  createdAt: Date;
-  lines: RefundLineView[];
-}
-
 export type RefundRefusal = Refusal<RefundError | "not_found", RefundField>;
 export type RefundResult = { ok: true; done: RefundDone; refund: RefundView } | RefundRefusal;
 
@@ -77,19 +51,6 @@ interface LockedOrder {
   createdAt: Date;
 }
 
-/** An order line with what its earlier refunds took back. */
-interface LineState {
-  id: string;
-  productId: string;
-  variantId: string | null;
-  productName: string;
-  variantTitle: string;
-  unitPriceAoa: number;
-  quantity: number;
-  discountAoa: number;
-  returned: number;
-}
-
 /** What an order paid and what went back, as one row of sums. */
 interface Refunded {
   amountAoa: number;
@@ -102,9 +63,6 @@ interface WantedLine {
   quantity: number;
   restock: boolean;
 }
-
-/** What an order paid, or 0 when it never was: the cap's left-hand side, here and in the SQL. */
-const paidOf = (order: LockedOrder) => (order.status === "CON" || order.paidAfterCancel ? order.amountAoa : 0);
 
 /**
  * Locks the order's row until the transaction ends: every refund of the order takes this lock
@@ -121,15 +79,6 @@ FROM orders WHERE external_transaction_id = ${externalTransactionId}
 FOR NO KEY UPDATE`);
   return order;
 }
-
-const linesOf = (tx: SqlRunner, orderId: string) =>
-  tx.$queryRaw<LineState[]>(Prisma.sql`
-SELECT ol.id::text, ol.product_id::text AS "productId", ol.variant_id::text AS "variantId",
-       ol.product_name AS "productName", ol.variant_title AS "variantTitle",
-       ol.unit_price_aoa AS "unitPriceAoa", ol.quantity, ol.discount_aoa AS "discountAoa",
-       COALESCE((SELECT sum(rl.quantity) FROM refund_lines rl WHERE rl.order_line_id = ol.id), 0)::int AS returned
-FROM order_lines ol WHERE ol.order_id = ${orderId}::uuid
-ORDER BY ol.id`);
 
 async function refundedOf(tx: SqlRunner, orderId: string): Promise<Refunded> {
   const [sums] = await tx.$queryRaw<Refunded[]>(Prisma.sql`
@@ -407,65 +356,4 @@ INSERT INTO stock_adjustments (product_id, variant_id, kind, delta, stock_after,
 SELECT v.product_id, v.id, 'return', back.quantity, v.stock, ${reason}
 FROM unnest(${[...byVariant.keys()]}::uuid[], ${[...byVariant.values()]}::int[]) AS back (variant_id, quantity)
 JOIN product_variants v ON v.id = back.variant_id`);
-}
-
-export interface OrderRefunds {
-  /** What the order paid (0 when it never was). */
-  paidAoa: number;
-  refundedAoa: number;
-  /** What may still be refunded. */
-  remainingAoa: number;
-  /** Each line: bought, returned so far, and what may still be returned. */
-  lines: (Omit<LineState, "productId"> & { returnable: number })[];
-  /** Oldest first. */
-  refunds: RefundView[];
-}
-
-/** An order's refunds and returns with what remains, for its page and the refund note; null for an unknown order. */
-export async function orderRefunds(db: Database, externalTransactionId: string): Promise<OrderRefunds | null> {
-  if (!EXTERNAL_TRANSACTION_ID.test(externalTransactionId)) return null;
-  const order = await db.order.findUnique({
-    where: { externalTransactionId },
-    select: {
-      id: true,
-      status: true,
-      amountAoa: true,
-      paidAfterCancelAt: true,
-      refunds: {
-        orderBy: { number: "asc" },
-        include: { lines: { include: { orderLine: { select: { productName: true, variantTitle: true } } } } },
-      },
-    },
-  });
-  if (!order) return null;
-  const lines = await linesOf(db, order.id);
-  const paidAoa = order.status === "CON" || order.paidAfterCancelAt ? order.amountAoa : 0;
-  const refundedAoa = order.refunds.reduce((sum, refund) => sum + refund.amountAoa, 0);
-  return {
-    paidAoa,
-    refundedAoa,
-    remainingAoa: paidAoa - refundedAoa,
-    lines: lines.map(({ productId: _, ...line }) => ({ ...line, returnable: line.quantity - line.returned })),
-    refunds: order.refunds.map((refund) => ({
-      id: refund.id,
-      number: refund.number,
-      externalTransactionId,
-      amountAoa: refund.amountAoa,
-      deliveryFeeAoa: refund.deliveryFeeAoa,
-      method: refund.method as RefundMethod,
-      reference: refund.reference,
-      note: refund.note,
-      refundedAt: refund.refundedAt,
-      staffName: refund.staffName,
-      createdAt: refund.createdAt,
-      lines: refund.lines.map((line) => ({
-        orderLineId: line.orderLineId,
-        variantId: line.variantId,
-        productName: line.orderLine.productName,
-        variantTitle: line.orderLine.variantTitle,
-        quantity: line.quantity,
-        restock: line.restock,
-      })),
-    })),
-  };
 }

@@ -3,7 +3,7 @@ import { ProductImage } from "@/components/catalog/product-image";
 import Link from "next/link";
 import { ProductFlash, productFlashOf } from "@/components/admin/product-flash";
 import { requireStaff } from "@/lib/http/admin-guard";
-import { listAdminProducts } from "@/lib/catalog/products-admin";
+import { listAdminProducts } from "@/lib/catalog/product-views-admin";
 import { db } from "@/lib/db/client";
 import { shownImage } from "@/lib/catalog/gallery";
 import { getLang } from "@/lib/http/request-lang";

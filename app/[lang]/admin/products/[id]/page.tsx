@@ -9,7 +9,7 @@ import { VariantsManager, variantsFlashOf } from "@/components/admin/variants-ma
 import { requireStaff } from "@/lib/http/admin-guard";
 import { luandaSecond } from "@/lib/luanda-time";
 import { adminGallery } from "@/lib/catalog/gallery-admin";
-import { adminProductDetail } from "@/lib/catalog/products-admin";
+import { adminProductDetail } from "@/lib/catalog/product-views-admin";
 import { PRODUCT_LIMITS } from "@/lib/catalog/product-rules";
 import { adminVariants } from "@/lib/catalog/variants-admin";
 import { categoryTree } from "@/lib/catalog/categories";
