@@ -21,3 +21,8 @@ const whole = new Intl.NumberFormat("pt-AO");
 export function formatCount(value: number): string {
   return whole.format(value);
 }
+
+/** A signed amount as the shop writes a deduction: −1 000 Kz with a minus sign, never a hyphen. */
+export function formatSignedAoa(amount: number): string {
+  return amount < 0 ? `−${kwanza.format(-amount)}` : kwanza.format(amount);
+}

@@ -2,14 +2,25 @@ import type { Dictionary } from "@/lib/i18n/dictionaries";
 import { luandaFormatter } from "@/lib/luanda-time";
 import { formatAoa } from "@/lib/money";
 import { receiptNumber, type Receipt, type ReceiptSeller } from "@/lib/orders/receipt";
+import type { PrintFormat } from "./print-controls";
 
 /**
  * A paid order's receipt as it prints: on A4 (a letterhead, a table of the lines) or on an 80 mm
  * thermal roll (one narrow column, each line's quantity and price under its name). No script: the
- * page's own print CSS (app/[lang]/(shop)/orders/[externalTransactionId]/receipt/page.tsx) sets the paper.
+ * page's own print CSS (./print-controls.tsx) sets the paper.
  */
 
-export type ReceiptFormat = "a4" | "80mm";
+/** An instant as the shop's printed documents write it, `24/12/2026, 15:30` in Luanda's time, as a <time>. */
+export function documentTime(locale: string) {
+  const when = luandaFormatter(locale, {
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  return (instant: Date) => <time dateTime={instant.toISOString()}>{when.format(instant)}</time>;
+}
 
 export function ReceiptDocument({
   t,
@@ -21,20 +32,13 @@ export function ReceiptDocument({
   t: Dictionary;
   receipt: Receipt;
   seller: ReceiptSeller;
-  format: ReceiptFormat;
+  format: PrintFormat;
   /** The shop runs on the service's sandbox (a pk_test_ key): the receipt says it is worth nothing. */
   testMode: boolean;
 }) {
   const text = t.receipt;
   const thermal = format === "80mm";
-  const when = luandaFormatter(t.locale, {
-    day: "2-digit",
-    month: "2-digit",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-  });
-  const time = (instant: Date) => <time dateTime={instant.toISOString()}>{when.format(instant)}</time>;
+  const time = documentTime(t.locale);
   const number = receiptNumber(receipt.invoiceNumber);
   const totals: { label: string; value: string; testId: string }[] = [
     { label: text.subtotal, value: formatAoa(receipt.subtotalAoa), testId: "receipt-subtotal" },
@@ -73,18 +77,7 @@ export function ReceiptDocument({
       }
     >
       <header className={thermal ? "flex flex-col gap-2 text-center" : "flex flex-wrap justify-between gap-6"}>
-        <div data-testid="receipt-seller" className="flex flex-col gap-0.5">
-          <p className={thermal ? "text-sm font-semibold" : "text-lg font-semibold"}>{seller.name}</p>
-          {seller.tradingName && <p>{seller.tradingName}</p>}
-          {seller.nif && (
-            <p>
-              {text.nif} <span className="font-mono">{seller.nif}</span>
-            </p>
-          )}
-          {seller.addressLines.map((line, index) => (
-            <p key={index}>{line}</p>
-          ))}
-        </div>
+        <SellerDetails t={t} seller={seller} thermal={thermal} />
         <div className={thermal ? "flex flex-col gap-0.5" : "flex flex-col gap-0.5 sm:text-right print:text-right"}>
           <h1
             id="receipt-heading"
@@ -228,5 +221,23 @@ export function ReceiptDocument({
         <p>{text.luandaTime}</p>
       </footer>
     </article>
+  );
+}
+
+/** The seller as the shop's printed documents name it: legal and trading name, NIF, address. */
+export function SellerDetails({ t, seller, thermal }: { t: Dictionary; seller: ReceiptSeller; thermal: boolean }) {
+  return (
+    <div data-testid="receipt-seller" className="flex flex-col gap-0.5">
+      <p className={thermal ? "text-sm font-semibold" : "text-lg font-semibold"}>{seller.name}</p>
+      {seller.tradingName && <p>{seller.tradingName}</p>}
+      {seller.nif && (
+        <p>
+          {t.receipt.nif} <span className="font-mono">{seller.nif}</span>
+        </p>
+      )}
+      {seller.addressLines.map((line, index) => (
+        <p key={index}>{line}</p>
+      ))}
+    </div>
   );
 }

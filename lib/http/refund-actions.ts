@@ -12,7 +12,8 @@ import { orderParams } from "./order-actions";
  * back-office action (./admin-action.ts: the owner's session, the cross-site refusal, the capped
  * body), by the person signed in. A JSON client gets 201 `{ refund }` or the refusal; the order
  * page's form goes back to the page with the outcome in REFUND_FLASH's parameters. Units put back
- * in stock refresh the cached catalogue pages, as any stock change does.
+ * in stock refresh the cached catalogue pages, as any stock change does; the shopper's mail about
+ * the refund, when the order has an email, goes to `runJobs` (the route runs it after answering).
  */
 
 /** A note of 2000 characters and a reference of 200, each up to 4 bytes form-encoded, and a return's lines. */
@@ -32,7 +33,7 @@ const unreadable = (read: ActionRefusal): ActionRefusal => ({
 export async function recordOrderRefund(
   request: NextRequest,
   params: Promise<unknown>,
-  deps: { db: Database },
+  deps: { db: Database; runJobs?: (ids: string[]) => void },
 ): Promise<Response> {
   const parsed = orderParams.safeParse(await params);
   return adminAction<RefundResult | ActionRefusal>(request, {
@@ -41,8 +42,12 @@ export async function recordOrderRefund(
     flash: REFUND_FLASH,
     body: formBody(MAX_REFUND_BODY_BYTES),
     bodyRefused: unreadable,
-    action: async ({ fields }, { actor }) =>
-      parsed.success ? recordRefund(deps.db, parsed.data.externalTransactionId, fields, actor) : NOT_FOUND,
+    action: async ({ fields }, { actor }) => {
+      if (!parsed.success) return NOT_FOUND;
+      const result = await recordRefund(deps.db, parsed.data.externalTransactionId, fields, actor);
+      if (result.ok && result.mailJobId) deps.runJobs?.([result.mailJobId]);
+      return result;
+    },
     json: (result) => ({ status: 201, body: { refund: result.refund } }),
     changesShopPages: (result) => result.refund.lines.some((line) => line.restock),
   });

@@ -14,6 +14,7 @@ import { accountTexts } from "./en/account";
 import { offlineTexts } from "./en/offline";
 import { orderTexts } from "./en/orders";
 import { receiptTexts } from "./en/receipt";
+import { refundNoteTexts } from "./en/refund-note";
 import { stateTexts } from "./en/states";
 import { storefrontTexts } from "./en/storefront";
 import { htmlLang } from "./languages";
@@ -27,6 +28,7 @@ export const en: Dictionary = {
   ...checkoutTexts,
   ...orderTexts,
   ...receiptTexts,
+  ...refundNoteTexts,
   ...offlineTexts,
   ...accountTexts,
   admin: {

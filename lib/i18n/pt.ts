@@ -20,6 +20,7 @@ import { accountTexts } from "./pt/account";
 import { offlineTexts } from "./pt/offline";
 import { orderTexts } from "./pt/orders";
 import { receiptTexts } from "./pt/receipt";
+import { refundNoteTexts } from "./pt/refund-note";
 import { stateTexts } from "./pt/states";
 import { storefrontTexts } from "./pt/storefront";
 import { htmlLang } from "./languages";
@@ -33,6 +34,7 @@ export const pt = {
   ...checkoutTexts,
   ...orderTexts,
   ...receiptTexts,
+  ...refundNoteTexts,
   ...offlineTexts,
   ...accountTexts,
   admin: {

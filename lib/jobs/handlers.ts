@@ -16,6 +16,7 @@ import { referenceValidUntil } from "../orders/reference-slip";
 import { releasePromoUse } from "../promotions/promo-codes";
 import { returnUnits } from "../catalog/stock";
 import { JOB_TYPES, type JobType } from "./job-types";
+import { sendRefundMail } from "./refund-mail";
 import { PermanentJobError, type ClaimedJob } from "./queue";
 
 /**
@@ -393,4 +394,5 @@ export const jobHandlers: Record<JobType, JobHandler> = {
   [JOB_TYPES.shopperPaidMail]: sendShopperPaidMail,
   [JOB_TYPES.fulfilmentMail]: sendFulfilmentMail,
   [JOB_TYPES.shopperReferenceMail]: sendShopperReferenceMail,
+  [JOB_TYPES.refundMail]: sendRefundMail,
 };

@@ -3,7 +3,8 @@ import type { PaymentStatus } from "../pay/api/payment-status";
 /**
  * The kinds of job, their payload and their dedupe keys: the side effects of an order's final
  * transition (contract 3), enqueued by the same statement that makes the transition
- * (lib/orders/state-machine.ts), and of a paid order's fulfilment changes (lib/orders/fulfilment.ts).
+ * (lib/orders/state-machine.ts), of a paid order's fulfilment changes (lib/orders/fulfilment.ts),
+ * and of its refunds (lib/orders/refund-note.ts).
  */
 export const JOB_TYPES = {
   /** CON: mail the shop's orders mailbox that the order is paid and what to ship. */
@@ -28,6 +29,12 @@ export const JOB_TYPES = {
    * `paymentReference`; key `shopper-reference-mail:<reference>:<externalTransactionId>`.
    */
   shopperReferenceMail: "shopper-reference-mail",
+  /**
+   * A refund or a correcting entry recorded (lib/orders/refunds-admin.ts), for an order with an
+   * email: mail the shopper what went back and the refund note's address. Payload adds
+   * `refundNumber`; key `refund-mail:<number>:<externalTransactionId>`, once per refund.
+   */
+  refundMail: "refund-mail",
 } as const;
 
 export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];
@@ -39,7 +46,7 @@ export type JobType = (typeof JOB_TYPES)[keyof typeof JOB_TYPES];
 export const CATALOGUE_JOB_TYPES: ReadonlySet<string> = new Set<JobType>([JOB_TYPES.releaseStock]);
 
 /**
- * Payload of every job (a fulfilment mail's adds `state`, a reference mail's `paymentReference`). Every job names its order in
+ * Payload of every job (a fulfilment mail's adds `state`, a reference mail's `paymentReference`, a refund mail's `refundNumber`). Every job names its order in
  * `jobs.order_id` too, set by the statement that enqueues it, which is how the back office and
  * `jobsOfOrders` find an order's jobs (an index, not the keys read one by one).
  */
@@ -62,7 +69,9 @@ export function jobsForTransition(to: Exclude<PaymentStatus, "PEN">, shopperEmai
 /**
  * `<type>:<externalTransactionId>`, so a job is enqueued once per order; a fulfilment mail's is
  * `fulfilment-mail:<state>:<externalTransactionId>`, once per order and state, a reference mail's
- * `shopper-reference-mail:<reference>:<externalTransactionId>`, once per reference. A mail's
- * `emails.job_key` is its job's key.
+ * `shopper-reference-mail:<reference>:<externalTransactionId>`, once per reference, a refund
+ * mail's `refund-mail:<number>:<externalTransactionId>`, once per refund. Every key ends with the
+ * order's id (what finds an order's jobs by key, and filled jobs.order_id for the older ones). A
+ * mail's `emails.job_key` is its job's key.
  */
 export const dedupeKeyOf = (type: JobType, externalTransactionId: string) => `${type}:${externalTransactionId}`;

@@ -140,6 +140,14 @@ export function refundFields(fields: Record<string, unknown>): Record<string, un
   return { ...fields, returns };
 }
 
+/**
+ * What an order paid, or 0 when it never was (a CON order, or one paid after it was cancelled):
+ * what its refunds may add up to, here and in the SQL of ./refunds-admin.ts, and what the
+ * shopper's record of refunds nets them against.
+ */
+export const paidOf = (order: { status: string; amountAoa: number; paidAfterCancel: boolean }) =>
+  order.status === "CON" || order.paidAfterCancel ? order.amountAoa : 0;
+
 /** What a line of an order is worth, for the value of its returned units. */
 export interface LineValue {
   unitPriceAoa: number;

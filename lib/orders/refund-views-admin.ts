@@ -3,7 +3,7 @@ import type { Database } from "../db/client";
 import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 import { EXTERNAL_TRANSACTION_ID } from "./order-number";
-import type { RefundMethod } from "./refund-rules";
+import { paidOf, type RefundMethod } from "./refund-rules";
 
 /**
  * A paid order's refunds as the back office reads them: what was paid, what went back and what
@@ -49,9 +49,7 @@ export interface LineState {
   returned: number;
 }
 
-/** What an order paid, or 0 when it never was: the cap's left-hand side, here and in the SQL. */
-export const paidOf = (order: { status: string; amountAoa: number; paidAfterCancel: boolean }) =>
-  order.status === "CON" || order.paidAfterCancel ? order.amountAoa : 0;
+export { paidOf };
 
 /** The order's lines, each with the units its earlier refunds took back. */
 export const linesOf = (tx: SqlRunner, orderId: string) =>

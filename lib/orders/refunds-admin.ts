@@ -7,6 +7,7 @@ import { returnUnits, type UnitsLine } from "../catalog/stock";
 import { refusal, rolledBack, Rollback, type Refusal } from "../refusal";
 import { invalidInput } from "../text-input";
 import { EXTERNAL_TRANSACTION_ID, shortOrderId } from "./order-number";
+import { enqueueRefundMail } from "./refund-note";
 import { linesOf, paidOf, type LineState, type RefundView } from "./refund-views-admin";
 import {
   REFUND_FIELDS,
@@ -31,13 +32,14 @@ import {
  * - a line's returned units, across every refund, never pass what was bought;
  * - refund numbers are consecutive across the shop, with no gaps;
  * - the refund, its lines, the units back in stock with their stock adjustment, and the
- *   `order.refund` event are one transaction: all of them or none.
+ *   `order.refund` event, and the shopper's mail's job, are one transaction: all of them or none.
  *
  * A refund is never edited (the database refuses): a mistake is followed by a correcting entry.
  */
 
 export type RefundRefusal = Refusal<RefundError | "not_found", RefundField>;
-export type RefundResult = { ok: true; done: RefundDone; refund: RefundView } | RefundRefusal;
+/** `mailJobId`: the shopper's mail about it, when the order has an email (run it once the refund is answered). */
+export type RefundResult = { ok: true; done: RefundDone; refund: RefundView; mailJobId?: string } | RefundRefusal;
 
 const notFound: RefundRefusal = refusal(404, "not_found", "no such order");
 
@@ -261,6 +263,7 @@ SELECT * FROM inserted`);
   if (!refund) return exceedsPaid;
 
   if (wanted.length > 0) await recordReturn(tx, order, refund, wanted, units, externalTransactionId);
+  const mailJobId = await enqueueRefundMail(tx, refund.id);
 
   const view: RefundView = {
     id: refund.id,
@@ -296,7 +299,7 @@ SELECT * FROM inserted`);
       returns: view.lines.map(({ variantId, quantity, restock }) => ({ variantId, quantity, restock })),
     },
   });
-  return { ok: true, done: "refunded", refund: view };
+  return { ok: true, done: "refunded", refund: view, ...(mailJobId ? { mailJobId } : {}) };
 }
 
 /**

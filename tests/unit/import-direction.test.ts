@@ -89,7 +89,7 @@ const LIB_LAYERS: string[][] = [
   ["lib/checkout/"],
   ["lib/mail/"],
   ["lib/accounts/"],
-  ["lib/jobs/handlers.ts", "lib/jobs/runner.ts"],
+  ["lib/jobs/handlers.ts", "lib/jobs/runner.ts", "lib/jobs/refund-mail.ts"],
   ["lib/seo/"],
   ["lib/dashboard/"],
   ["lib/admin/"],

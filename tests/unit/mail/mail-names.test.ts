@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { orderConfirmationMail } from "@/lib/mail/order-confirmation";
+import { refundMail } from "@/lib/mail/refund-mail";
 import { fulfilmentMail, shopperPaidMail, shopperReferenceMail, type ShopperMailOrder } from "@/lib/mail/shopper-mails";
 
 // The shopper's name in the shop's mails (lib/mail/): whoever checks out chooses the name and the
@@ -39,6 +40,27 @@ const shopperMails = (name: string | null) => ({
     at: new Date("2026-11-24T10:00:00Z"),
     note: null,
   }),
+  refund: refundMail(
+    {
+      number: 1,
+      amountAoa: 8000,
+      method: "cash",
+      reference: null,
+      refundedAt: new Date("2026-11-25T10:00:00Z"),
+      correctsNumber: null,
+      units: [],
+      externalTransactionId: "order_7cdac2dd-1111-4222-8333-444455556666",
+      orderNumber: "7CDAC2DD",
+      invoiceNumber: 1,
+      customerName: name,
+      orderedAt: new Date("2026-11-23T20:00:00Z"),
+      paidAt: new Date("2026-11-23T20:30:00Z"),
+      recordedAt: new Date("2026-11-25T10:00:00Z"),
+      paidAoa: 8000,
+      refundedToDateAoa: 8000,
+    },
+    { orderUrl: order(name).pageUrl, noteUrl: `${order(name).pageUrl}/refunds/1` },
+  ),
 });
 
 describe("the shopper's mails", () => {

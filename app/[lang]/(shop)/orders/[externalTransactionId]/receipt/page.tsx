@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { PrintButton } from "@/components/orders/print-button";
-import { ReceiptDocument, type ReceiptFormat } from "@/components/orders/receipt-document";
+import { PrintControls, printFormatOf } from "@/components/orders/print-controls";
+import { ReceiptDocument } from "@/components/orders/receipt-document";
 import { db } from "@/lib/db/client";
 import { getEnv } from "@/lib/env";
 import { getLang } from "@/lib/http/request-lang";
@@ -11,25 +11,13 @@ import { orderReceipt, receiptNumber, receiptSeller } from "@/lib/orders/receipt
 
 // A paid order's receipt (lib/orders/receipt.ts), beside its order page and under the same rule:
 // whoever has the order's unguessable id may open it; never indexed. `?format=80mm` lays it out
-// for an 80 mm thermal roll, anything else on A4; the @page rule below sets the paper accordingly.
+// for an 80 mm thermal roll, anything else on A4 (PrintControls sets the paper accordingly).
 export const dynamic = "force-dynamic";
 
 interface Props {
   params: Promise<{ externalTransactionId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }
-
-const formatOf = (query: Record<string, string | string[] | undefined>): ReceiptFormat =>
-  query.format === "80mm" ? "80mm" : "a4";
-
-/**
- * The paper: A4 with the margins most printers keep, or an 80 mm roll (72 mm printed) as long as
- * an A4 is tall, which a roll printer's driver cuts after the last line.
- */
-const PAGE_RULE: Record<ReceiptFormat, string> = {
-  a4: "@page { size: A4; margin: 15mm; }",
-  "80mm": "@page { size: 80mm 297mm; margin: 4mm; }",
-};
 
 /** Read once per request, for the title and the page alike. */
 const receiptOf = cache((externalTransactionId: string) => orderReceipt(db(), externalTransactionId));
@@ -59,32 +47,11 @@ export default async function ReceiptPage({ params, searchParams }: Props) {
       </section>
     );
   }
-  const format = formatOf(query);
+  const format = printFormatOf(query);
   const env = getEnv();
-  const path = `${orderPath}/receipt`;
-  // Plain links: a whole page load, whose @page rule is the only one in the document.
-  const formatLink = (target: ReceiptFormat, label: string) => (
-    <a
-      href={target === "a4" ? path : `${path}?format=80mm`}
-      aria-current={format === target ? "page" : undefined}
-      className="rounded-md border border-stone-300 px-3 py-1.5 text-sm hover:bg-stone-100 aria-[current=page]:border-stone-900 aria-[current=page]:font-semibold"
-    >
-      {label}
-    </a>
-  );
   return (
     <>
-      <style>{PAGE_RULE[format]}</style>
-      <div className="mb-6 flex flex-wrap items-center gap-3 print:hidden">
-        <Link href={orderPath} className="text-sm text-brand-700 hover:underline">
-          {t.receipt.backToOrder}
-        </Link>
-        <nav aria-label={t.receipt.formats} className="flex gap-2">
-          {formatLink("a4", t.receipt.a4)}
-          {formatLink("80mm", t.receipt.thermal)}
-        </nav>
-        <PrintButton label={t.receipt.print} />
-      </div>
+      <PrintControls t={t} orderPath={orderPath} path={`${orderPath}/receipt`} format={format} />
       <ReceiptDocument
         t={t}
         receipt={found.receipt}

@@ -1,10 +1,14 @@
-import type { NextRequest } from "next/server";
+import { after, type NextRequest } from "next/server";
 import { recordOrderRefund } from "@/lib/http/refund-actions";
 import { db } from "@/lib/db/client";
+import { runDueJobs } from "@/lib/jobs/runner";
 
-// A refund of the order, with the units returned if any (lib/orders/refunds-admin.ts): JSON or the order page's form.
+// A refund of the order, with the units returned if any (lib/orders/refunds-admin.ts): JSON or the
+// order page's form; the shopper's mail about it runs after the answer.
 export const dynamic = "force-dynamic";
+// The refund is one transaction; the mail job (30 s at most) runs in after(), inside this duration.
+export const maxDuration = 60;
 
 export function POST(request: NextRequest, { params }: { params: Promise<{ externalTransactionId: string }> }) {
-  return recordOrderRefund(request, params, { db: db() });
+  return recordOrderRefund(request, params, { db: db(), runJobs: (ids) => after(() => runDueJobs({ ids })) });
 }
