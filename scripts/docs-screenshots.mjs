@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * `npm run docs:screenshots`: copies the back office's screenshots that the browser tests took
- * (test-results/, at phone and desktop widths) to docs/screenshots/, where docs/back-office.md shows them.
- * Run it after `npm test` (or `npx playwright test e2e/admin`) when a page's look changed.
+ * (test-results/, at phone and desktop widths) to docs/screenshots/, where docs/back-office.md shows them,
+ * and the printed refund note that docs/payments.md shows. Run it after `npm test` (or
+ * `npx playwright test e2e/admin e2e/refund-note.spec.ts`) when a page's look changed.
  */
 import { copyFile, mkdir, readdir } from "node:fs/promises";
 import path from "node:path";
@@ -24,7 +25,13 @@ export const DOCUMENTED = [
   "admin-product",
 ];
 
-const wanted = new Set(DOCUMENTED.flatMap((name) => [`${name}-phone.png`, `${name}-desktop.png`]));
+/** Pages docs show as one picture, by the file name the browser test gives it. */
+export const DOCUMENTED_ONCE = ["refund-note.png"];
+
+const wanted = new Set([
+  ...DOCUMENTED.flatMap((name) => [`${name}-phone.png`, `${name}-desktop.png`]),
+  ...DOCUMENTED_ONCE,
+]);
 const entries = await readdir(from, { recursive: true, withFileTypes: true }).catch(() => []);
 const found = entries.filter((entry) => entry.isFile() && wanted.has(entry.name));
 await mkdir(to, { recursive: true });
