@@ -53,6 +53,7 @@ export async function OrderResult({
         amountAoa={order.amountAoa}
         lines={order.lines}
         cartCleared={order.cartCleared}
+        paidAfterCancel={order.paidAfterCancel}
         {...(order.referenceValidUntil ? { referenceValidUntil: order.referenceValidUntil } : {})}
       />
       {whatsapp && (

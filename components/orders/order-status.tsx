@@ -40,6 +40,7 @@ export function OrderStatus({
   amountAoa,
   lines,
   cartCleared,
+  paidAfterCancel = false,
   referenceValidUntil,
 }: {
   lang: Lang;
@@ -50,6 +51,8 @@ export function OrderStatus({
   lines: OrderLineView[];
   /** The server's word at its latest render: the order is CON and the clear-cart job has run. */
   cartCleared: boolean;
+  /** The server's word: cancelled, and yet paid after the cancellation (lib/orders/summary.ts). */
+  paidAfterCancel?: boolean;
   /** Until when a reference issued for this order can be paid, ISO (lib/orders/reference-slip.ts); the snapshot's `payBy` comes first. */
   referenceValidUntil?: string;
 }) {
@@ -86,10 +89,16 @@ export function OrderStatus({
             <p className="text-stone-600">{t.order.confirmedBody}</p>
           </>
         )}
-        {status === "CAN" && (
+        {status === "CAN" && !paidAfterCancel && (
           <>
             <p className="text-lg font-semibold text-red-700">{t.order.cancelled}</p>
             <p className="text-stone-600">{t.order.cancelledBody}</p>
+          </>
+        )}
+        {status === "CAN" && paidAfterCancel && (
+          <>
+            <p className="text-lg font-semibold text-amber-800">{t.order.paidAfterCancel}</p>
+            <p className="text-stone-600">{t.order.paidAfterCancelBody}</p>
           </>
         )}
       </div>

@@ -35,6 +35,11 @@ export interface OrderSummary {
    * header's cart count no longer counts what was bought. False for any order not CON.
    */
   cartCleared: boolean;
+  /**
+   * A cancelled order whose payment arrived after the cancellation: the money was taken, so the
+   * page must not say nothing was charged; the owner refunds it or fulfils it.
+   */
+  paidAfterCancel: boolean;
   lines: OrderSummaryLine[];
 }
 
@@ -50,6 +55,7 @@ export async function getOrderSummary(db: Database, externalTransactionId: strin
       createdAt: true,
       holdExpiresAt: true,
       cartId: true,
+      paidAfterCancelAt: true,
       cart: { select: { status: true } },
       lines: {
         orderBy: [{ productName: "asc" }, { variantTitle: "asc" }, { id: "asc" }],
@@ -70,6 +76,7 @@ export async function getOrderSummary(db: Database, externalTransactionId: strin
     cartId: order.cartId,
     // The job leaves the cart CHECKED_OUT; until then the paid order keeps it LOCKED.
     cartCleared: order.status === "CON" && order.cart?.status !== "LOCKED",
+    paidAfterCancel: order.status === "CAN" && order.paidAfterCancelAt !== null,
     lines: order.lines.map((line) => ({ ...line, lineTotalAoa: line.unitPriceAoa * line.quantity })),
   };
 }

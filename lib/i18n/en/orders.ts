@@ -48,6 +48,9 @@ export const orderTexts: typeof pt = {
     confirmedBody: "We received your payment. Thank you!",
     cancelled: "Payment cancelled",
     cancelledBody: "This order was cancelled and nothing was charged. The items are back in your cart.",
+    paidAfterCancel: "Payment received after the cancellation",
+    paidAfterCancelBody:
+      "The payment arrived after the order had been cancelled. The shop gives the amount back or, if it still has the items, sends the order; this page shows what is decided.",
     backToCart: "Back to the cart",
     stillWaiting: "No confirmation yet.",
     checkAgain: "Check again",

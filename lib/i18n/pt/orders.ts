@@ -48,6 +48,9 @@ export const orderTexts = {
     confirmedBody: "Recebemos o seu pagamento. Obrigado!",
     cancelled: "Pagamento cancelado",
     cancelledBody: "Esta encomenda foi cancelada e nada foi cobrado. Os artigos voltaram ao seu carrinho.",
+    paidAfterCancel: "Pagamento recebido depois do cancelamento",
+    paidAfterCancelBody:
+      "O pagamento chegou depois de a encomenda ter sido cancelada. A loja devolve-lhe o valor ou, se ainda tiver os artigos, envia a encomenda; esta página mostra o que for decidido.",
     backToCart: "Voltar ao carrinho",
     stillWaiting: "Ainda não temos a confirmação.",
     checkAgain: "Verificar de novo",

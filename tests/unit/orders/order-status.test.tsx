@@ -41,16 +41,26 @@ function answerStatus(status: OrderStatusCode) {
   return fetchMock;
 }
 
-function show(page: "success" | "pending" | "order", initial: OrderStatusCode, cartCleared = false) {
+function show(
+  page: "success" | "pending" | "order",
+  initial: OrderStatusCode,
+  cartCleared = false,
+  paidAfterCancel = false,
+) {
   const host = document.createElement("div");
   document.body.append(host);
   root = createRoot(host);
-  render(page, initial, cartCleared);
+  render(page, initial, cartCleared, paidAfterCancel);
   return host;
 }
 
 /** The page's server render again, as router.refresh() brings it: new props for the same component. */
-function render(page: "success" | "pending" | "order", initial: OrderStatusCode, cartCleared: boolean) {
+function render(
+  page: "success" | "pending" | "order",
+  initial: OrderStatusCode,
+  cartCleared: boolean,
+  paidAfterCancel = false,
+) {
   act(() =>
     root!.render(
       <OrderStatus
@@ -61,6 +71,7 @@ function render(page: "success" | "pending" | "order", initial: OrderStatusCode,
         amountAoa={2500}
         lines={[]}
         cartCleared={cartCleared}
+        paidAfterCancel={paidAfterCancel}
       />,
     ),
   );
@@ -123,6 +134,15 @@ describe("OrderStatus", () => {
     expect(fetchMock).not.toHaveBeenCalled();
     expect(router.replace).not.toHaveBeenCalled();
     expect(host.querySelector('a[href="/cart"]')?.textContent).toBe("Voltar ao carrinho");
+    expect(host.textContent).toContain("nada foi cobrado");
+  });
+
+  it("an order paid after it was cancelled never says nothing was charged: it says the payment arrived late", () => {
+    answerStatus("CAN");
+    const host = show("order", "CAN", false, true);
+    expect(host.textContent).toContain("Pagamento recebido depois do cancelamento");
+    expect(host.textContent).not.toContain("nada foi cobrado");
+    expect(host.textContent).not.toContain("Pagamento cancelado");
   });
 });
 
