@@ -26,7 +26,9 @@ export const EXPORT_MAX_DAYS = 366;
  * address's parts, the amount's parts and the promo code (empty for orders from before the shop
  * stored them), the fulfilment state (`to_prepare` for a paid order with none yet, empty for an
  * unpaid or cancelled one), the shopper's email and NIF (normalised: a person's `001234567LA042`,
- * a company's ten digits, which a spreadsheet may show as a number but never shortens).
+ * a company's ten digits, which a spreadsheet may show as a number but never shortens), and what
+ * its refunds gave back, whenever they were made (their signed sum: a correcting entry's negative
+ * amount takes back what it corrects; 0 when none).
  */
 export const EXPORT_COLUMNS = [
   "order_id",
@@ -55,6 +57,7 @@ export const EXPORT_COLUMNS = [
   "fulfilment_state",
   "customer_email",
   "customer_nif",
+  "refunded_aoa",
 ] as const;
 
 const isoDate = z.iso.date();
@@ -114,8 +117,11 @@ const batchInclude = {
   },
 };
 
+/** What an export reads: the orders, and the sums of their refunds. */
+type ExportDb = Pick<Database, "order" | "refund" | "$queryRaw">;
+
 /** The next batch of an export by payment: the ids by the shared definition of paid, then their rows. */
-async function paidBatch(db: Pick<Database, "order" | "$queryRaw">, range: ExportRange, after: ExportKey | undefined) {
+async function paidBatch(db: ExportDb, range: ExportRange, after: ExportKey | undefined) {
   const keys = await db.$queryRaw<{ id: string }[]>`
     SELECT o.id::text AS id FROM orders o
     WHERE ${paidBetween(range.start, range.end)}
@@ -151,82 +157,119 @@ export function spreadsheetPhone(phone: string): string {
   return typed;
 }
 
-/** The CSV, header first, as a stream of UTF-8 text read from `db` batch by batch. */
-export function ordersCsv(
-  db: Pick<Database, "order" | "$queryRaw">,
-  range: ExportRange,
-  basis: ExportBasis = "created",
+/**
+ * What the refunds of each of `ids` (a batch's orders) add up to, signed: one grouped statement a
+ * batch, by the refunds' index on order_id, so a batch costs the same however many refunds exist.
+ */
+async function refundedOf(db: ExportDb, ids: string[]): Promise<Map<string, number>> {
+  const sums = await db.refund.groupBy({ by: ["orderId"], where: { orderId: { in: ids } }, _sum: { amountAoa: true } });
+  return new Map(sums.map((sum) => [sum.orderId, sum._sum.amountAoa ?? 0]));
+}
+
+/**
+ * A CSV file as a stream of UTF-8 text: a BOM first (so that Excel reads it as UTF-8: names and
+ * addresses are Portuguese) and `header`, then the rows of each batch `next` reads, written as
+ * they come, until a batch says it was the last. Every export of the back office that reads rows
+ * batch by batch writes through this, escaped as {@link csvRecords}.
+ */
+export function csvStream(
+  header: readonly string[],
+  next: () => Promise<{ rows: unknown[][]; last: boolean }>,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let after: ExportKey | undefined;
   let done = false;
   return new ReadableStream({
     start(controller) {
-      // A BOM first, so that Excel reads the file as UTF-8 (its names and addresses are Portuguese).
-      controller.enqueue(encoder.encode(`\uFEFF${stringify([[...EXPORT_COLUMNS]], csvOptions)}`));
+      controller.enqueue(encoder.encode(`\uFEFF${csvRecords([[...header]])}`));
     },
     async pull(controller) {
       if (done) return;
-      const orders =
-        basis === "paid"
-          ? await paidBatch(db, range, after)
-          : await db.order.findMany({
-              where: {
-                // From the last batch's time on, so each batch reads the index from where the last one stopped.
-                createdAt: { gte: after?.at ?? range.start, lt: range.end },
-                ...(after && {
-                  OR: [{ createdAt: { gt: after.at } }, { createdAt: after.at, id: { gt: after.id } }],
-                }),
-              },
-              orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-              take: EXPORT_BATCH_SIZE,
-              include: batchInclude,
-            });
-      const last = orders.at(-1);
-      if (last) {
-        after = { at: (basis === "paid" ? last.finalizedAt : null) ?? last.createdAt, id: last.id };
-        const rows = orders.map((order) => {
-          const delivery = orderDelivery(order);
-          return [
-            order.externalTransactionId,
-            luandaIso(order.createdAt),
-            order.finalizedAt ? luandaIso(order.finalizedAt) : "",
-            order.status,
-            order.amountAoa,
-            order.referenceNumber ?? "",
-            order.paymentReference ?? "",
-            order.customerName ?? "",
-            order.customerPhone ? spreadsheetPhone(order.customerPhone) : "",
-            order.invoice?.number ?? "",
-            order.lines
-              .map(
-                (line) =>
-                  `${line.quantity} x ${lineName(line.productName, line.variantTitle)}${line.sku ? ` [${line.sku}]` : ""}`,
-              )
-              .join("; "),
-            delivery.method ?? "",
-            delivery.zone?.name ?? "",
-            delivery.pickup?.name ?? "",
-            delivery.address?.province ?? "",
-            delivery.address?.municipality ?? "",
-            delivery.address?.neighbourhood ?? "",
-            delivery.address?.street ?? "",
-            delivery.address?.reference ?? "",
-            order.subtotalAoa ?? "",
-            order.discountAoa,
-            order.promoCode ?? "",
-            order.deliveryFeeAoa,
-            order.status === "CON" ? (delivery.fulfilmentState ?? "to_prepare") : "",
-            order.customerEmail ?? "",
-            order.customerNif ?? "",
-          ];
-        });
-        controller.enqueue(encoder.encode(stringify(rows, csvOptions)));
-      }
-      if (orders.length < EXPORT_BATCH_SIZE) {
+      const batch = await next();
+      if (batch.rows.length > 0) controller.enqueue(encoder.encode(csvRecords(batch.rows)));
+      if (batch.last) {
         done = true;
         controller.close();
       }
     },
+  });
+}
+
+type ExportedOrder = Awaited<ReturnType<typeof paidBatch>>[number];
+
+/** One order's record, in {@link EXPORT_COLUMNS}' order; `refundedAoa`, what its refunds gave back. */
+function orderRecord(order: ExportedOrder, refundedAoa: number): unknown[] {
+  const delivery = orderDelivery(order);
+  return [
+    order.externalTransactionId,
+    luandaIso(order.createdAt),
+    order.finalizedAt ? luandaIso(order.finalizedAt) : "",
+    order.status,
+    order.amountAoa,
+    order.referenceNumber ?? "",
+    order.paymentReference ?? "",
+    order.customerName ?? "",
+    order.customerPhone ? spreadsheetPhone(order.customerPhone) : "",
+    order.invoice?.number ?? "",
+    order.lines
+      .map(
+        (line) =>
+          `${line.quantity} x ${lineName(line.productName, line.variantTitle)}${line.sku ? ` [${line.sku}]` : ""}`,
+      )
+      .join("; "),
+    delivery.method ?? "",
+    delivery.zone?.name ?? "",
+    delivery.pickup?.name ?? "",
+    delivery.address?.province ?? "",
+    delivery.address?.municipality ?? "",
+    delivery.address?.neighbourhood ?? "",
+    delivery.address?.street ?? "",
+    delivery.address?.reference ?? "",
+    order.subtotalAoa ?? "",
+    order.discountAoa,
+    order.promoCode ?? "",
+    order.deliveryFeeAoa,
+    order.status === "CON" ? (delivery.fulfilmentState ?? "to_prepare") : "",
+    order.customerEmail ?? "",
+    order.customerNif ?? "",
+    refundedAoa,
+  ];
+}
+
+/** The CSV, header first, as a stream of UTF-8 text read from `db` batch by batch. */
+export function ordersCsv(
+  db: ExportDb,
+  range: ExportRange,
+  basis: ExportBasis = "created",
+): ReadableStream<Uint8Array> {
+  let after: ExportKey | undefined;
+  return csvStream(EXPORT_COLUMNS, async () => {
+    const orders =
+      basis === "paid"
+        ? await paidBatch(db, range, after)
+        : await db.order.findMany({
+            where: {
+              // From the last batch's time on, so each batch reads the index from where the last one stopped.
+              createdAt: { gte: after?.at ?? range.start, lt: range.end },
+              ...(after && {
+                OR: [{ createdAt: { gt: after.at } }, { createdAt: after.at, id: { gt: after.id } }],
+              }),
+            },
+            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+            take: EXPORT_BATCH_SIZE,
+            include: batchInclude,
+          });
+    const last = orders.at(-1);
+    if (last) after = { at: (basis === "paid" ? last.finalizedAt : null) ?? last.createdAt, id: last.id };
+    const refunded =
+      orders.length > 0
+        ? await refundedOf(
+            db,
+            orders.map((order) => order.id),
+          )
+        : new Map<string, number>();
+    return {
+      rows: orders.map((order) => orderRecord(order, refunded.get(order.id) ?? 0)),
+      last: orders.length < EXPORT_BATCH_SIZE,
+    };
   });
 }

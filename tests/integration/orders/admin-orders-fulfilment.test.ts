@@ -176,6 +176,8 @@ describe("the CSV export's delivery columns", () => {
       "ana@example.com",
       // customer_nif: none given.
       "",
+      // refunded_aoa: nothing given back.
+      "0",
     ]);
     const pickupRow = byId.get(pickup.externalTransactionId)!;
     expect(column(pickupRow, "delivery_method")).toBe("pickup");

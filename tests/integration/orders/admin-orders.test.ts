@@ -429,6 +429,8 @@ describe("GET /api/admin/orders/export", () => {
         ...["", "", "", "", "", "", "", "", "", "0", "", "0", "to_prepare", ""],
         // The buyer's NIF, as stored.
         "001234567LA042",
+        // Nothing refunded.
+        "0",
       ]);
       expect(records[2]).toEqual([
         lastMinute.externalTransactionId,
@@ -446,6 +448,7 @@ describe("GET /api/admin/orders/export", () => {
         ...["", "", "", "", "", "", "", "", "", "0", "", "0", "", ""],
         // No NIF given.
         "",
+        "0",
       ]);
       const ids = records.map((record) => record[0]);
       expect(ids).not.toContain(dayBefore.externalTransactionId);
