@@ -82,6 +82,7 @@ export const BACK_OFFICE_ROUTES: readonly Access[] = [
     why: "a parked job's retry",
   },
   { path: "/api/admin/orders/export", methods: ["GET"], roles: OWNER, why: "every customer's name and phone" },
+  { path: "/api/admin/refunds/export", methods: ["GET"], roles: OWNER, why: "the money given back" },
   { path: "/api/admin/products", methods: ["POST"], roles: EVERYONE },
   { path: "/api/admin/products/[id]", methods: ["POST"], roles: EVERYONE },
   { path: "/api/admin/products/[id]/archive", methods: ["POST"], roles: EVERYONE },

@@ -8,8 +8,11 @@ import { db } from "@/lib/db/client";
 import { getLang } from "@/lib/http/request-lang";
 import { backOfficeTexts } from "@/lib/i18n/back-office";
 import { formatAoa } from "@/lib/money";
+import { mayCallRoute } from "@/lib/admin/roles";
+import { RefundsExportForm } from "@/components/admin/orders/refunds-export-form";
 
-// The back office's orders list and CSV export form (lib/orders/orders-admin.ts, lib/orders/export-admin.ts).
+// The back office's orders list and CSV export form (lib/orders/orders-admin.ts, lib/orders/export-admin.ts), and
+// for the owner the refunds' (lib/orders/refund-export-admin.ts).
 export const dynamic = "force-dynamic";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -39,12 +42,12 @@ const fieldClass = "rounded-md border border-stone-300 bg-white px-3 py-2";
 const buttonClass = "rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-600";
 
 export default async function AdminOrdersPage({ searchParams }: { searchParams: Promise<Query> }) {
-  await requireStaff("/admin/orders");
+  const actor = await requireStaff("/admin/orders");
   const [{ t, lang }, params] = await Promise.all([getLang(), searchParams]);
   const query = parseOrdersQuery(params);
   const list = await listAdminOrders(db(), query);
   const text = t.admin.orders;
-  const paidText = backOfficeTexts(lang).paidOrders;
+  const { paidOrders: paidText, refundFigures } = backOfficeTexts(lang);
   const today = luandaDate(new Date());
   return (
     <section className="flex flex-col gap-6">
@@ -270,6 +273,9 @@ export default async function AdminOrdersPage({ searchParams }: { searchParams: 
           </button>
         </div>
       </form>
+      {mayCallRoute(actor.role, "/api/admin/refunds/export", "GET") && (
+        <RefundsExportForm words={refundFigures} today={today} />
+      )}
     </section>
   );
 }
