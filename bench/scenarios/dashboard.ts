@@ -15,16 +15,17 @@ import type { BaselineHandler, Scenario, ShopSettings } from "../lib/scenario";
  * (`dashboard`) or the last 365 (`dashboard-year`), over 100 000 orders of the past year (paid,
  * cancelled by the service, expired references, failed or abandoned, pending, a few paid after
  * cancel; one to three lines of the demo catalogue's variants; two promo codes; pickup or five
- * delivery zones), written once per run by one set-based statement each for the orders and their
- * lines, then `VACUUM ANALYZE` (what autovacuum would soon do; the dashboard's indexes are read
+ * delivery zones; a refund of one paid order in fifty, and of one payment after cancel in two),
+ * written once per run by one set-based statement each for the orders, their lines and the
+ * refunds, then `VACUUM ANALYZE` (what autovacuum would soon do; the dashboard's indexes are read
  * alone only where the visibility map says so).
  *
  * The app: Next's router, the admin guard (the session's row), the page's reads (the attention
  * list, and the data version that says whether the home's totals and
- * lib/dashboard/dashboard-sql-admin.ts's four statements, reused while it stays, must run again)
+ * lib/dashboard/dashboard-sql-admin.ts's five statements, reused while it stays, must run again)
  * and the HTML of the figures, the attention list and the pictures' data (the pictures are drawn
  * in the browser). The baseline: the same keeping of the closed days (lib/dashboard/dashboard-days-admin.ts,
- * in a transaction of pg's) and the dashboard's same four statements (dashboardStatements builds
+ * in a transaction of pg's) and the dashboard's same five statements (dashboardStatements builds
  * them without running them) through `pg`, at once, and the dashboard as JSON.
  */
 
@@ -104,6 +105,25 @@ async function ensureDashboardOrders(database: pg.Pool): Promise<void> {
        WHERE o.client_id LIKE $1::text || '%'`,
       [CLIENT_PREFIX],
     );
+    // A fifth of the amount of one paid order in fifty given back a day and a half after it was
+    // paid, and the whole of one payment after cancel in two, by a person of the shop; numbered on
+    // from the refund counter, which is then moved past them.
+    await client.query(`INSERT INTO staff (id, name, email, role)
+      VALUES ('bench-refunds', 'Bench', 'bench-refunds@shop.example', 'staff') ON CONFLICT (id) DO NOTHING`);
+    await client.query(
+      `INSERT INTO refunds (number, order_id, amount_aoa, method, refunded_at, staff_id, staff_name)
+       SELECT (SELECT last_number FROM refund_counter WHERE id = 1) + row_number() OVER (ORDER BY r.at, r.id),
+              r.id, r.amount, 'bank_transfer', r.at, 'bench-refunds', 'Bench'
+       FROM (
+         SELECT o.id, CASE WHEN o.status = 'CON' THEN o.amount_aoa / 5 ELSE o.amount_aoa END AS amount,
+                LEAST(COALESCE(o.paid_after_cancel_at, o.finalized_at) + interval '36 hours', now() - interval '1 minute') AS at
+         FROM orders o CROSS JOIN LATERAL (SELECT substr(o.client_id, length($1::text) + 1)::int AS i) x
+         WHERE o.client_id LIKE $1::text || '%'
+           AND ((o.status = 'CON' AND x.i % 50 = 3) OR (o.paid_after_cancel_at IS NOT NULL AND x.i % 2000 = 985))
+       ) r`,
+      [CLIENT_PREFIX],
+    );
+    await client.query("UPDATE refund_counter SET last_number = (SELECT max(number) FROM refunds) WHERE id = 1");
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK");
@@ -111,7 +131,7 @@ async function ensureDashboardOrders(database: pg.Pool): Promise<void> {
   } finally {
     client.release();
   }
-  await database.query("VACUUM ANALYZE orders, order_lines, product_variants");
+  await database.query("VACUUM ANALYZE orders, order_lines, product_variants, refunds");
 }
 
 /** The 365 days that end today in Luanda, as the home's custom range. */
@@ -174,13 +194,14 @@ const dashboardJson =
     const run = (sql: Statement) => runOn(database, sql);
     await keepDashboardDays(pgTransaction(database), keptDays(period, today));
     const statements = dashboardStatements(period, LOW_STOCK_THRESHOLD, today);
-    const [paid, checkouts, sales, paidAfterCancel] = await Promise.all([
+    const [paid, checkouts, sales, paidAfterCancel, refunds] = await Promise.all([
       run(statements.paid),
       run(statements.checkouts),
       run(statements.sales),
       run(statements.paidAfterCancel),
+      run(statements.refunds),
     ]);
-    const rows = { paid, checkouts, sales, paidAfterCancel } as unknown as DashboardRows;
+    const rows = { paid, checkouts, sales, paidAfterCancel, refunds } as unknown as DashboardRows;
     sendJson(response, 200, readDashboard(period, LOW_STOCK_THRESHOLD, rows));
   };
 
@@ -212,6 +233,8 @@ function dashboardScenario(name: string, summary: string, query: () => string): 
         new RegExp(`data-testid="dashboard-figure-${testId}"[^>]*>([^<]*)<`).exec(app.body)?.[1];
       const pairs = [
         ["revenue", formatAoa(expected.figures.revenueAoa.current)],
+        ["refunds", formatAoa(expected.figures.refundsAoa.current)],
+        ["net-revenue", formatAoa(expected.figures.netRevenueAoa.current)],
         ["paid-orders", new Intl.NumberFormat("pt-AO").format(expected.figures.paidOrders.current)],
         ["checkouts", new Intl.NumberFormat("pt-AO").format(expected.figures.checkouts.current)],
       ] as const;
@@ -220,6 +243,7 @@ function dashboardScenario(name: string, summary: string, query: () => string): 
           throw new Error(`the app shows ${testId} ${JSON.stringify(shown(testId))}, the baseline computed ${value}`);
       }
       if (expected.figures.paidOrders.current === 0) throw new Error("the period holds no paid order: seed missing?");
+      if (expected.figures.refundsAoa.current === 0) throw new Error("the period holds no refund: seed missing?");
     },
   };
 }

@@ -17,7 +17,7 @@ import { periodDates, type Period } from "./period";
 /**
  * The owner's dashboard (the back office's home): how a period of Luanda days went, each figure
  * beside the previous period of the same length. Its shape ({@link Dashboard}), read from the
- * answers of its four statements (lib/dashboard/dashboard-sql-admin.ts) over the days kept
+ * answers of its five statements (lib/dashboard/dashboard-sql-admin.ts) over the days kept
  * (lib/dashboard/dashboard-days-admin.ts) and today's orders, every series with a point for every
  * day; and the same dashboard reused while nothing it reads has changed.
  */
@@ -38,6 +38,10 @@ export interface DayRevenue {
   revenueAoa: number;
   previousRevenueAoa: number;
   orders: number;
+  /** What went back that day, whatever the order (signed: net of correcting entries). */
+  refundsAoa: number;
+  /** The day's revenue less that day's refunds of orders counted as paid. */
+  netRevenueAoa: number;
 }
 
 export type DayCheckouts = { date: string } & Record<Outcome, number>;
@@ -86,7 +90,20 @@ export interface StockRow {
 export interface Dashboard {
   period: Period;
   figures: {
+    /** Gross: what the paid orders of the period paid ({@link netRevenueAoa} is what stayed). */
     revenueAoa: Compared;
+    /**
+     * What went back to shoppers in the period (by refunded_at), whatever the order: signed, so a
+     * correcting entry's negative amount takes back what it corrects.
+     */
+    refundsAoa: Compared;
+    /**
+     * Of {@link refundsAoa}, what gave back payments after a cancellation (orders not counted as
+     * paid): never revenue, so not taken from {@link netRevenueAoa}.
+     */
+    refundsOutsideRevenueAoa: Compared;
+    /** Net: revenue less the period's refunds of orders counted as paid, whenever those were paid. */
+    netRevenueAoa: Compared;
     paidOrders: Compared;
     /** Revenue ÷ paid orders, rounded to the kwanza; 0 without paid orders. */
     averageOrderAoa: Compared;
@@ -128,7 +145,7 @@ export async function adminDashboard(
 /**
  * What the home's figures and the dashboard read, in one cheap statement: the latest change of
  * the orders of each status (an index probe each: every insert and status change sets
- * updated_at, and so does a resolution), how many are pending (an order whose transaction
+ * updated_at, and so does a resolution), the latest refund, how many are pending (an order whose transaction
  * committed after a later one's has an updated_at the maximum does not show, but it was created
  * pending, and every way out of pending changes this count), and the latest change of the
  * catalogue's products and variants with the variants' stock together (a stock change in SQL need
@@ -136,6 +153,9 @@ export async function adminDashboard(
  */
 const DATA_VERSION = Prisma.sql`
 SELECT concat_ws('|',
+  -- Refunds are only ever added, and their number comes from one counter in the adding
+  -- transaction: the highest number moves with every one committed (an index probe).
+  (SELECT max(number) FROM refunds),
   (SELECT max(updated_at) FROM orders WHERE status = 'PEN'),
   (SELECT count(*) FROM orders WHERE status = 'PEN'),
   (SELECT max(updated_at) FROM orders WHERE status = 'CON'),
@@ -173,7 +193,7 @@ const dashboardKey = (period: Period, lowStockThreshold: number) =>
 /**
  * {@link adminDashboard}, computed again only when something it reads has changed since it was
  * last computed for the same period in this process ({@link DATA_VERSION}): an owner coming back
- * to the home, or several tabs, cost one small statement instead of the keeping and the four, and
+ * to the home, or several tabs, cost one small statement instead of the keeping and the five, and
  * never see a figure the database no longer agrees with.
  */
 export async function currentDashboard(
@@ -234,6 +254,11 @@ export function readDashboard(period: Period, lowStockThreshold: number, rows: D
 
   const revenue = paidFigure("amount");
   const paidOrders = paidFigure("orders");
+  const refundDays = new Map(rows.refunds.map((row) => [row.day, row]));
+  const sumRefunds = (current: boolean, field: "amount" | "ofPaid") =>
+    rows.refunds.filter((row) => isCurrent(row.day) === current).reduce((sum, row) => sum + row[field], 0);
+  const refunds = compared(sumRefunds(true, "amount"), sumRefunds(false, "amount"));
+  const refundsOfPaid = compared(sumRefunds(true, "ofPaid"), sumRefunds(false, "ofPaid"));
 
   const stockRows = rows.sales
     .filter((row) => row.panel === "stock")
@@ -277,6 +302,12 @@ export function readDashboard(period: Period, lowStockThreshold: number, rows: D
     period,
     figures: {
       revenueAoa: revenue,
+      refundsAoa: refunds,
+      refundsOutsideRevenueAoa: compared(
+        refunds.current - refundsOfPaid.current,
+        refunds.previous - refundsOfPaid.previous,
+      ),
+      netRevenueAoa: compared(revenue.current - refundsOfPaid.current, revenue.previous - refundsOfPaid.previous),
       paidOrders,
       averageOrderAoa: compared(
         average(revenue.current, paidOrders.current),
@@ -304,6 +335,8 @@ export function readDashboard(period: Period, lowStockThreshold: number, rows: D
         revenueAoa: paidDays.get(date)?.amount ?? 0,
         previousRevenueAoa: paidDays.get(previousDate)?.amount ?? 0,
         orders: paidDays.get(date)?.orders ?? 0,
+        refundsAoa: refundDays.get(date)?.amount ?? 0,
+        netRevenueAoa: (paidDays.get(date)?.amount ?? 0) - (refundDays.get(date)?.ofPaid ?? 0),
       };
     }),
     checkoutsByDay: dates.map((date) => {

@@ -9,7 +9,16 @@ import type { Dashboard } from "./dashboard-admin";
  * matters for product names, zones and promo codes typed in the back office).
  */
 
-export const DASHBOARD_SERIES = ["revenue", "checkouts", "products", "zones", "hours", "promo-codes", "stock"] as const;
+export const DASHBOARD_SERIES = [
+  "revenue",
+  "refunds",
+  "checkouts",
+  "products",
+  "zones",
+  "hours",
+  "promo-codes",
+  "stock",
+] as const;
 export type DashboardSeries = (typeof DASHBOARD_SERIES)[number];
 
 function records(data: Dashboard, series: DashboardSeries): unknown[][] {
@@ -24,6 +33,12 @@ function records(data: Dashboard, series: DashboardSeries): unknown[][] {
           day.previousDate,
           day.previousRevenueAoa,
         ]),
+      ];
+    case "refunds":
+      // Net revenue takes off only the refunds of orders counted as paid (lib/dashboard/dashboard-admin.ts).
+      return [
+        ["date", "refunds_aoa", "revenue_aoa", "net_revenue_aoa"],
+        ...data.revenueByDay.map((day) => [day.date, day.refundsAoa, day.revenueAoa, day.netRevenueAoa]),
       ];
     case "checkouts":
       return [

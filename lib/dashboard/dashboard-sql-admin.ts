@@ -9,15 +9,17 @@ import type { Period } from "./period";
  * What the owner's dashboard asks the database (lib/dashboard/dashboard-admin.ts reads the
  * answers). A period's figures are sums of days: each closed Luanda day is computed once from the
  * orders, their lines and the variants and kept (lib/dashboard/dashboard-days-admin.ts, with the
- * day statements here), and today is computed from the orders on every read. Four statements,
- * run at once, each summing the kept days and today's:
+ * day statements here), and today is computed from the orders on every read. Five statements,
+ * run at once, the first three summing the kept days and today's:
  *
  * - paid: the paid orders of both periods (lib/orders/paid.ts), by Luanda day, and of this one
  *   by hour placed, delivery method and zone, and promo code;
  * - checkouts: the orders created in both periods, by Luanda day and how each ended;
  * - sales: this period's paid lines by variant: the top 10 by revenue and by units, and the
  *   active variants at or below the low-stock threshold with their units sold;
- * - paid after cancel: the payments for cancelled orders still waiting for a person's decision.
+ * - paid after cancel: the payments for cancelled orders still waiting for a person's decision;
+ * - refunds: the refunds of both periods by the Luanda day the money went back, read from the
+ *   refunds themselves (a few per hundred orders, on their index on refunded_at: nothing to keep).
  *
  * The day statements read the indexes made for them (migrations 20261219000000 to
  * 20261219000200). Each statement is built here, without running it, so the bench's baseline sends
@@ -117,6 +119,7 @@ export interface DashboardStatements {
   checkouts: Prisma.Sql;
   sales: Prisma.Sql;
   paidAfterCancel: Prisma.Sql;
+  refunds: Prisma.Sql;
 }
 
 /**
@@ -209,6 +212,15 @@ SELECT count(*)::int AS orders, COALESCE(sum(o.amount_aoa), 0)::float8 AS amount
 FROM orders o
 WHERE o.attention_at IS NOT NULL AND o.status = 'CAN' AND o.paid_after_cancel_at IS NOT NULL
   AND o.attention_resolved_at IS NULL`,
+    // Amounts are signed (a correcting entry's is negative), so the sums are net of corrections.
+    // Of them, what gave back the payment of an order counted as paid (lib/orders/paid.ts): the
+    // rest gave back a payment after a cancellation, which was never revenue.
+    refunds: Prisma.sql`
+SELECT to_char(${luandaDay("r.refunded_at")}, 'YYYY-MM-DD') AS day, sum(r.amount_aoa)::float8 AS amount,
+       COALESCE(sum(r.amount_aoa) FILTER (WHERE ${isPaid()}), 0)::float8 AS "ofPaid"
+FROM refunds r JOIN orders o ON o.id = r.order_id
+WHERE r.refunded_at >= ${period.previousStart} AND r.refunded_at < ${period.end}
+GROUP BY 1`,
   };
 }
 
@@ -249,12 +261,19 @@ export interface PaidAfterCancelRow {
   orders: number;
   amount: number;
 }
+/** A Luanda day's refunds: all of them, and those of orders counted as paid. */
+export interface RefundRow {
+  day: string;
+  amount: number;
+  ofPaid: number;
+}
 
 export interface DashboardRows {
   paid: PaidRow[];
   checkouts: CheckoutRow[];
   sales: SalesRow[];
   paidAfterCancel: PaidAfterCancelRow[];
+  refunds: RefundRow[];
 }
 
 /**
@@ -267,11 +286,12 @@ export type DashboardRunner = SqlRunner & {
 
 /** Runs the dashboard's statements at once. */
 export async function dashboardRows(db: DashboardRunner, statements: DashboardStatements): Promise<DashboardRows> {
-  const [paid, checkouts, sales, paidAfterCancel] = await Promise.all([
+  const [paid, checkouts, sales, paidAfterCancel, refunds] = await Promise.all([
     db.$queryRaw<PaidRow[]>(statements.paid),
     db.$queryRaw<CheckoutRow[]>(statements.checkouts),
     db.$queryRaw<SalesRow[]>(statements.sales),
     db.$queryRaw<PaidAfterCancelRow[]>(statements.paidAfterCancel),
+    db.$queryRaw<RefundRow[]>(statements.refunds),
   ]);
-  return { paid, checkouts, sales, paidAfterCancel };
+  return { paid, checkouts, sales, paidAfterCancel, refunds };
 }

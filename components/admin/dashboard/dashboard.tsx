@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import type { Compared, Dashboard } from "@/lib/dashboard/dashboard-admin";
 import type { DashboardSeries } from "@/lib/dashboard/dashboard-csv-admin";
 import { PERIOD_KINDS, periodQuery, type PeriodProblem } from "@/lib/dashboard/period-names";
@@ -11,6 +11,8 @@ import type { Lang } from "@/lib/i18n/dictionaries";
 import { SHOP_CALENDAR } from "@/lib/luanda-time";
 import { formatAoa, formatCount } from "@/lib/money";
 import { BarsChart, RevenueChart } from "./charts-lazy";
+import { DataTable, Panel, shortSpan, span } from "./panel";
+import { RefundsPanel } from "./refunds-panel";
 
 /**
  * The owner's dashboard (lib/dashboard/dashboard-admin.ts) on the back office's home: the period
@@ -23,7 +25,6 @@ import { BarsChart, RevenueChart } from "./charts-lazy";
 type Words = BackOfficeTexts["dashboard"];
 
 const fieldClass = "rounded-md border border-stone-300 bg-white px-3 py-2";
-const cellClass = "px-2 py-1 tabular-nums";
 
 /** The change from the previous period, in whole percent; null when that period had nothing. */
 export function changePercent({ current, previous }: Compared): number | null {
@@ -41,14 +42,6 @@ function percentFormat(locale: string): Intl.NumberFormat {
   return format;
 }
 
-/** "30/11" for 2026-11-30: the pictures' axis. */
-const shortDate = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}`;
-
-/** A point's day, or its week's first and last days: the tables' first column, and the pictures' axis. */
-const span = ({ date, to }: { date: string; to: string }) => (to === date ? date : `${date} – ${to}`);
-const shortSpan = ({ date, to }: { date: string; to: string }) =>
-  to === date ? shortDate(date) : `${shortDate(date)}–${shortDate(to)}`;
-
 export function DashboardView({
   json,
   lang,
@@ -64,7 +57,7 @@ export function DashboardView({
   problem?: Pick<PeriodProblem, "field" | "reason">;
 }) {
   const data = useMemo(() => readShownJson(json), [json]);
-  const text = backOfficeTexts(lang).dashboard;
+  const { dashboard: text, refundFigures } = backOfficeTexts(lang);
   const { period, figures } = data;
   const count = formatCount;
   const percent = percentFormat(locale);
@@ -89,8 +82,21 @@ export function DashboardView({
     format: (value: number) => string;
     href?: string;
     detail?: string;
+    /** A sentence under the figure. */
+    note?: string;
   }[] = [
     { id: "revenue", label: text.figures.revenue, figure: figures.revenueAoa, format: formatAoa, href: paidList },
+    {
+      id: "refunds",
+      label: refundFigures.refunds,
+      figure: figures.refundsAoa,
+      format: formatAoa,
+      note:
+        figures.refundsOutsideRevenueAoa.current !== 0
+          ? refundFigures.outsideRevenue(formatAoa(figures.refundsOutsideRevenueAoa.current))
+          : undefined,
+    },
+    { id: "net-revenue", label: refundFigures.netRevenue, figure: figures.netRevenueAoa, format: formatAoa },
     { id: "paid-orders", label: text.figures.paidOrders, figure: figures.paidOrders, format: count, href: paidList },
     { id: "average", label: text.figures.average, figure: figures.averageOrderAoa, format: formatAoa },
     { id: "checkouts", label: text.figures.checkouts, figure: figures.checkouts, format: count },
@@ -165,6 +171,11 @@ export function DashboardView({
                 <ChangeBadge figure={card.figure} text={text} /> ·{" "}
                 {text.previousValue(card.format(card.figure.previous))}
               </span>
+              {card.note && (
+                <span className="text-sm text-stone-700" data-testid={`dashboard-note-${card.id}`}>
+                  {card.note}
+                </span>
+              )}
               {card.href && (
                 <Link href={card.href} className="text-sm underline">
                   {text.seeOrders}
@@ -181,9 +192,16 @@ export function DashboardView({
           </dd>
         </div>
       </dl>
-      <p className="text-sm">
+      <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
         <a href={`/api/admin/orders/export?from=${period.from}&to=${period.to}&by=paid`} className="underline">
           {text.exportPaid}
+        </a>
+        <a
+          href={`/api/admin/refunds/export?from=${period.from}&to=${period.to}`}
+          className="underline"
+          data-testid="dashboard-export-refunds"
+        >
+          {refundFigures.exportPeriod}
         </a>
       </p>
 
@@ -222,6 +240,13 @@ export function DashboardView({
               formatAoa(point.previousRevenueAoa),
             ])
           }
+        />
+        <RefundsPanel
+          data={data}
+          text={text}
+          words={refundFigures}
+          summary={sentence(refundFigures.refunds, figures.refundsAoa, formatAoa)}
+          csv={csvHref("refunds")}
         />
         <Panel
           id="checkouts"
@@ -430,119 +455,6 @@ function PeriodForm({ data, text }: { data: ShownDashboard; text: Words }) {
       </button>
       <p className="w-full text-sm text-stone-700">{text.customHint}</p>
     </form>
-  );
-}
-
-/** A picture's panel: title, summary sentence, the picture, its table behind a toggle, its CSV. */
-function Panel({
-  id,
-  title,
-  summary,
-  chart,
-  headers,
-  rows,
-  csv,
-  text,
-  open = false,
-}: {
-  id: string;
-  title: string;
-  summary: string;
-  chart?: (summary: string) => React.ReactNode;
-  headers: string[];
-  /** The table's rows, made only when it is shown. */
-  rows: () => string[][];
-  csv: string;
-  text: Words;
-  /** The table shown at once (a panel without a picture). */
-  open?: boolean;
-}) {
-  // A picture's table is made when it is first opened, not with the page: the picture says the
-  // same, and seven tables of a period's days were most of the page's markup and of its render.
-  const [shown, setShown] = useState(open);
-  return (
-    <section
-      aria-labelledby={`dashboard-${id}-title`}
-      data-testid={`dashboard-panel-${id}`}
-      className="flex min-w-0 flex-col gap-2 rounded-xl border border-stone-200 bg-white p-4"
-    >
-      <h3 id={`dashboard-${id}-title`} className="font-semibold">
-        {title}
-      </h3>
-      <p className="text-sm text-stone-700" data-testid={`dashboard-summary-${id}`}>
-        {summary}
-      </p>
-      {chart?.(summary)}
-      <details
-        open={open || undefined}
-        className="text-sm"
-        onToggle={(event) => setShown(shown || event.currentTarget.open)}
-      >
-        <summary className="cursor-pointer underline">{text.showTable}</summary>
-        {shown && (
-          <DataTable
-            caption={title}
-            label={text.tableOf(title)}
-            headers={headers}
-            rows={rows()}
-            testId={`dashboard-table-${id}`}
-          />
-        )}
-      </details>
-      <a href={csv} download className="text-sm underline" data-testid={`dashboard-csv-${id}`}>
-        {text.download}
-      </a>
-    </section>
-  );
-}
-
-function DataTable({
-  caption,
-  label,
-  headers,
-  rows,
-  testId,
-}: {
-  caption: string;
-  /** The scrolling region's name: "Tabela: …". */
-  label: string;
-  headers: string[];
-  rows: string[][];
-  testId: string;
-}) {
-  return (
-    // Scrolls on its own, so the keyboard can reach it: a region named apart from its panel's.
-    <div className="mt-2 max-h-96 overflow-auto" tabIndex={0} role="region" aria-label={label}>
-      <table className="w-full text-left text-sm" data-testid={testId}>
-        <caption className="sr-only">{caption}</caption>
-        <thead className="sticky top-0 bg-stone-50">
-          <tr>
-            {headers.map((header, index) => (
-              <th key={header} scope="col" className={`${cellClass} font-medium ${index > 0 ? "text-right" : ""}`}>
-                {header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, rowIndex) => (
-            <tr key={rowIndex} className="border-t border-stone-100">
-              {row.map((cell, index) =>
-                index === 0 ? (
-                  <th key={index} scope="row" className={`${cellClass} font-normal`}>
-                    {cell}
-                  </th>
-                ) : (
-                  <td key={index} className={`${cellClass} text-right`}>
-                    {cell}
-                  </td>
-                ),
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 

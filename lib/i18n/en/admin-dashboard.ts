@@ -42,7 +42,7 @@ export const adminDashboardTexts: typeof pt = {
         : `${label}: ${value}, ${signed(percent)} ${against(count)}`,
     share: (share, count) => `${share} (${count})`,
     figures: {
-      revenue: "Revenue",
+      revenue: "Gross revenue",
       paidOrders: "Paid orders",
       average: "Average paid order",
       checkouts: "Checkouts started",
@@ -67,10 +67,10 @@ export const adminDashboardTexts: typeof pt = {
     showTable: "Show the table",
     download: "Download CSV",
     charts: {
-      revenue: "Revenue per day",
+      revenue: "Gross revenue per day",
       revenueSeries: { current: "This period", previous: "Previous period" },
       checkouts: "Checkouts per day, by outcome",
-      revenueByWeek: "Revenue per week",
+      revenueByWeek: "Gross revenue per week",
       checkoutsByWeek: "Checkouts per week, by outcome",
       weeks: (days) => `A period of ${days} days is shown by weeks (7 days from its first); the CSV has every day.`,
       checkoutsSummary: (total, paid, expired) =>

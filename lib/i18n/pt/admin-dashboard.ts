@@ -44,7 +44,7 @@ export const adminDashboardTexts = {
         : `${label}: ${value}, ${signed(percent)} ${against(count)}`,
     share: (share: string, count: string) => `${share} (${count})`,
     figures: {
-      revenue: "Receita",
+      revenue: "Receita bruta",
       paidOrders: "Encomendas pagas",
       average: "Valor médio pago",
       checkouts: "Checkouts iniciados",
@@ -69,10 +69,10 @@ export const adminDashboardTexts = {
     showTable: "Ver a tabela",
     download: "Descarregar CSV",
     charts: {
-      revenue: "Receita por dia",
+      revenue: "Receita bruta por dia",
       revenueSeries: { current: "Este período", previous: "Período anterior" },
       checkouts: "Checkouts por dia, por desfecho",
-      revenueByWeek: "Receita por semana",
+      revenueByWeek: "Receita bruta por semana",
       checkoutsByWeek: "Checkouts por semana, por desfecho",
       weeks: (days: number) =>
         `Um período de ${days} dias mostra-se por semanas (7 dias a contar do primeiro); o CSV tem todos os dias.`,

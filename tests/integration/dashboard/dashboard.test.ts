@@ -297,9 +297,26 @@ describe("the dashboard of 30 Nov and 1 Dec, against 28 and 29 Nov", () => {
 
   it("has a point for every day, with the previous period's day beside it", async () => {
     const { revenueByDay, checkoutsByDay } = await dashboard();
+    // No refund in this file (tests/integration/dashboard/refunds.test.ts has them): net is gross.
     expect(revenueByDay).toEqual([
-      { date: "2026-11-30", previousDate: "2026-11-28", revenueAoa: 10_000, previousRevenueAoa: 6_500, orders: 1 },
-      { date: "2026-12-01", previousDate: "2026-11-29", revenueAoa: 20_500, previousRevenueAoa: 0, orders: 2 },
+      {
+        date: "2026-11-30",
+        previousDate: "2026-11-28",
+        revenueAoa: 10_000,
+        previousRevenueAoa: 6_500,
+        orders: 1,
+        refundsAoa: 0,
+        netRevenueAoa: 10_000,
+      },
+      {
+        date: "2026-12-01",
+        previousDate: "2026-11-29",
+        revenueAoa: 20_500,
+        previousRevenueAoa: 0,
+        orders: 2,
+        refundsAoa: 0,
+        netRevenueAoa: 20_500,
+      },
     ]);
     expect(checkoutsByDay).toEqual([
       { date: "2026-11-30", paid: 1, serviceCancelled: 0, expired: 2, pending: 0, other: 1 },
