@@ -10,15 +10,19 @@ import { BACK_OFFICE_TEXTS } from "../lib/i18n/back-office";
 
 /**
  * The owner's dashboard on the back office's home (lib/dashboard): signed in, the period is
- * switched with its form, a picture's table is read and a series downloaded, and axe finds
- * nothing at phone and desktop widths. Its orders are written straight to the database, in
- * March 2025, so the home's "today" and "this month" and the pending count other specs read are
- * untouched (CON and CAN only, none needing attention).
+ * switched with its form, a picture's table is read and a series downloaded, a refund recorded
+ * through the back office's JSON route shows in the refunds' figure, picture and CSV and in the
+ * net revenue, and axe finds nothing at phone and desktop widths. Its orders are written straight
+ * to the database, in March 2025, so the home's "today" and "this month" and the pending count
+ * other specs read are untouched (CON and CAN only, none needing attention).
  */
 
 const FROM = "2025-03-10";
 const TO = "2025-03-11";
 const text = BACK_OFFICE_TEXTS.pt.dashboard;
+const refundText = BACK_OFFICE_TEXTS.pt.refundFigures;
+/** The order of 12 500 Kz paid at 23:30 on 10 March, which the test refunds in part on the 11th. */
+let refunded = "";
 
 /** Asks the dashboard's form for the custom range FROM–TO. */
 async function showCustomRange(page: Page) {
@@ -55,14 +59,16 @@ test.beforeAll(async () => {
       reason: "hold_expired",
     },
   ];
-  for (const order of orders) {
+  for (const [index, order] of orders.entries()) {
     const discount = order.discount ?? 0;
+    const externalTransactionId = `order_${randomUUID()}`;
+    if (index === 0) refunded = externalTransactionId;
     const [row] = await query<{ id: string }>(
       `INSERT INTO orders (external_transaction_id, status, amount_aoa, subtotal_aoa, discount_aoa, delivery_fee_aoa,
          delivery_method, promo_code, client_id, created_at, finalized_at, payment_reference, cancel_reason)
        VALUES ($1, $2::"OrderStatus", $3, $4, $5, 0, 'pickup', $6, $7, $8, $9, $10, $11) RETURNING id`,
       [
-        `order_${randomUUID()}`,
+        externalTransactionId,
         order.status,
         order.amount,
         order.amount + discount,
@@ -98,6 +104,12 @@ test("the dashboard switches periods, shows a picture's table, downloads a serie
   });
   page.on("pageerror", (error) => hydrationErrors.push(error.message));
   await signInToBackOffice(page);
+  // 2 500 Kz of the order paid on the 10th given back at noon on the 11th (Luanda), as the order's page records it.
+  const recorded = await page.request.post(`/api/admin/orders/${refunded}/refunds`, {
+    data: { amountAoa: 2_500, method: "bank_transfer", reference: "TRF-DASH", refundedAt: "2025-03-11T12:00" },
+  });
+  expect(recorded.status(), await recorded.text()).toBe(201);
+  await page.reload();
   const dashboard = page.getByTestId("dashboard");
   await expect(dashboard.getByRole("heading", { level: 2, name: text.title })).toBeVisible();
   // The default period: the last 30 days.
@@ -122,7 +134,7 @@ test("the dashboard switches periods, shows a picture's table, downloads a serie
   // The picture is drawn (in the browser), named by its sentence; its numbers are in its table.
   const chart = page.getByTestId("dashboard-chart-revenue");
   await expect(chart.locator("svg.recharts-surface").first()).toBeVisible();
-  await expect(page.getByRole("img", { name: /^Receita: / })).toBeVisible();
+  await expect(page.getByRole("img", { name: new RegExp(`^${text.figures.revenue}: `) })).toBeVisible();
   const panel = page.getByTestId("dashboard-panel-revenue");
   const table = panel.getByTestId("dashboard-table-revenue");
   await expect(table).toBeHidden();
@@ -142,6 +154,31 @@ test("the dashboard switches periods, shows a picture's table, downloads a serie
   expect(csv).toBe(
     "\uFEFFdate,revenue_aoa,paid_orders,previous_date,previous_revenue_aoa\r\n" +
       `${FROM},12500,1,2025-03-08,0\r\n${TO},7000,1,2025-03-09,0\r\n`,
+  );
+
+  // The refund: its own figure, and the net revenue beside the gross (which stays what was paid).
+  await expect(page.getByTestId("dashboard-figure-refunds")).toHaveText(kwanza.format(2_500));
+  await expect(page.getByTestId("dashboard-figure-net-revenue")).toHaveText(kwanza.format(17_000));
+  await expect(page.getByTestId("dashboard-figure-revenue")).toHaveText(kwanza.format(19_500));
+  const refunds = page.getByTestId("dashboard-panel-refunds");
+  await expect(refunds.getByTestId("dashboard-summary-refunds")).toHaveText(
+    `${refundText.refunds}: ${kwanza.format(2_500)}, face a ${kwanza.format(0)} nos 2 dias anteriores`,
+  );
+  await expect(refunds.getByTestId("dashboard-chart-refunds").locator("svg.recharts-surface").first()).toBeVisible();
+  await refunds.getByText(text.showTable).click();
+  // On the 11th, the day the money went back: 2 500 back, 7 000 paid, 4 500 net.
+  await expect(refunds.getByRole("row", { name: new RegExp(`^${TO}`) })).toHaveText(
+    new RegExp(`${kwanza.format(2_500)}.*${kwanza.format(7_000)}.*${kwanza.format(4_500)}`),
+  );
+  // The refunds of the period as CSV, linked beside the paid orders' export.
+  const exportLink = page.getByTestId("dashboard-export-refunds");
+  await expect(exportLink).toHaveText(refundText.exportPeriod);
+  const exported = await page.request.get((await exportLink.getAttribute("href"))!);
+  expect(exported.headers()["content-disposition"]).toBe(`attachment; filename="refunds-${FROM}-${TO}.csv"`);
+  const refundRows = (await exported.text()).split("\r\n").filter((line) => line.includes(refunded));
+  expect(refundRows).toHaveLength(1);
+  expect(refundRows[0]).toMatch(
+    new RegExp(`^\\d+,2025-03-11T12:00:00\\+01:00,${refunded},2500,0,bank_transfer,TRF-DASH,`),
   );
 
   // Checkouts by outcome: the expired reference and the service's cancellation.

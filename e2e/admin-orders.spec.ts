@@ -6,12 +6,14 @@ import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { kwanza } from "./support/shop";
+import { BACK_OFFICE_TEXTS } from "../lib/i18n/back-office";
 import { en, pt } from "../lib/i18n/dictionaries";
 
 /**
- * The back office's orders list and CSV export (/admin/orders, lib/orders/orders-admin.ts and
- * lib/orders/export-admin.ts), in the browser, with an order written straight into the e2e database
- * (as e2e/admin.spec.ts does for the home's totals) and removed afterwards.
+ * The back office's orders list and CSV exports (/admin/orders, lib/orders/orders-admin.ts,
+ * lib/orders/export-admin.ts and the refunds' lib/orders/refund-export-admin.ts), in the browser,
+ * with an order written straight into the e2e database (as e2e/admin.spec.ts does for the home's
+ * totals) and removed afterwards.
  */
 
 test("without a session /admin/orders goes to the sign-in, with no order data", async ({ page, request }) => {
@@ -95,6 +97,18 @@ test("an order paid just now is in the list, found by status and search, and in 
     expect(line).toBeDefined();
     expect(line!.slice(3, 6)).toEqual(["CON", "23456", referenceNumber]);
     expect(line![1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+01:00$/);
+    // Nothing refunded: the last column says 0.
+    expect(records[0]?.at(-1)).toBe("refunded_aoa");
+    expect(line!.at(-1)).toBe("0");
+
+    // The owner's refunds CSV, from the form beside it: today's, header first.
+    const refundsForm = page.getByTestId("refunds-export");
+    const downloadingRefunds = page.waitForEvent("download");
+    await refundsForm.getByRole("button", { name: BACK_OFFICE_TEXTS.pt.refundFigures.download }).click();
+    const refunds = await downloadingRefunds;
+    expect(refunds.suggestedFilename()).toMatch(/^refunds-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    const refundRecords: string[][] = parse(await readFile((await refunds.path())!, "utf8"), { bom: true });
+    expect(refundRecords[0]?.slice(0, 4)).toEqual(["refund_number", "refunded_at", "order_id", "amount_aoa"]);
   } finally {
     await query("DELETE FROM orders WHERE external_transaction_id = $1", [externalTransactionId]);
   }

@@ -96,6 +96,12 @@ test("the owner adds Ana as staff; she ships an order in her name, is refused th
     const exported = await ana.request.get(`/api/admin/orders/export?from=${today}&to=${today}`);
     expect(exported.status()).toBe(403);
     expect((await exported.json()).error.code).toBe("forbidden");
+    // So is the refunds': refused, and its form not on her orders list.
+    const refunds = await ana.request.get(`/api/admin/refunds/export?from=${today}&to=${today}`);
+    expect(refunds.status()).toBe(403);
+    await ana.goto("/admin/orders");
+    await expect(ana.getByRole("heading", { level: 1, name: pt.admin.orders.title })).toBeVisible();
+    await expect(ana.getByTestId("refunds-export")).toHaveCount(0);
     const refused = await ana.goto("/admin/promo-codes");
     expect(refused?.status()).toBe(403);
 
