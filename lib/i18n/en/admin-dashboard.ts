@@ -2,12 +2,14 @@
 
 import { SHOP_CALENDAR } from "../../luanda-time";
 import type { adminDashboardTexts as pt } from "../pt/admin-dashboard";
+import { adminRefundFiguresTexts } from "./admin-refund-figures";
 
 const against = (count: number) => (count === 1 ? "against the day before" : `against the ${count} days before`);
 const inPrevious = (count: number) => (count === 1 ? "in the day before" : `in the ${count} days before`);
 const signed = (percent: number) => `${percent > 0 ? "+" : percent < 0 ? "−" : ""}${Math.abs(percent)}%`;
 
 export const adminDashboardTexts: typeof pt = {
+  ...adminRefundFiguresTexts,
   dashboard: {
     title: "How it went",
     period: "Period",

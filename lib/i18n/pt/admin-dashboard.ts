@@ -1,12 +1,15 @@
 /** The owner's dashboard on the back office's home (lib/dashboard). In Portuguese (Angola); composed into ../pt.ts. */
 
 import { SHOP_CALENDAR } from "../../luanda-time";
+import { adminRefundFiguresTexts } from "./admin-refund-figures";
 
 const against = (count: number) => (count === 1 ? "face ao dia anterior" : `face aos ${count} dias anteriores`);
 const inPrevious = (count: number) => (count === 1 ? "no dia anterior" : `nos ${count} dias anteriores`);
 const signed = (percent: number) => `${percent > 0 ? "+" : percent < 0 ? "−" : ""}${Math.abs(percent)} %`;
 
 export const adminDashboardTexts = {
+  // The refunds in the figures and their CSV: a block of their own (./admin-refund-figures.ts).
+  ...adminRefundFiguresTexts,
   dashboard: {
     title: "Como correu",
     period: "Período",

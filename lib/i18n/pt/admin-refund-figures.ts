@@ -1,7 +1,7 @@
 /**
  * The refunds in the owner's figures: the dashboard's refunds, net revenue and their picture, and
  * the refunds' CSV beside the orders export (lib/dashboard, lib/orders/refund-export-admin.ts). In
- * Portuguese (Angola); composed into ../back-office.ts.
+ * Portuguese (Angola); composed into ./admin-dashboard.ts, and so ../back-office.ts.
  */
 
 export const adminRefundFiguresTexts = {
