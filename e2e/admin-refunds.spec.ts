@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { ownerCredentials, PRODUCT_PNG, signInToBackOffice } from "./support/admin";
+import { createStaffPerson, ownerCredentials, PRODUCT_PNG, signInAs, signInToBackOffice } from "./support/admin";
 import { expectNoAxeViolations } from "./support/accessibility";
 import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
@@ -13,7 +13,8 @@ import { formatAoa } from "../lib/money";
  * (no script needed): of three units bought, one back on the shelf and one damaged. The refund is
  * listed with its units, what remains to refund goes down, the product's stock label on the
  * shop's cached page goes up by the one restocked unit, and the timeline names the owner. Axe on
- * the page before and after, at a desktop size (`pay`) and on a phone (`phone`).
+ * the page before and after, at a desktop size (`pay`) and on a phone (`phone`). Staff open the
+ * same kind of page without the section, and the route refuses them.
  *
  * The product is made through the back office (so its page is the shop's cached one) and archived
  * afterwards. The order is written straight into the database, paid in January 2024 and refunded
@@ -127,4 +128,26 @@ test("the owner records a partial return, one unit restocked and one damaged; th
   ]);
   expect(variant!.stock).toBe(4);
   await expectProductPageSoon(page, slug, pt.catalog.lowStock(4));
+});
+
+test("staff open a paid order's page without its refunds, and may not record one", async ({ page }) => {
+  const externalTransactionId = `order_${randomUUID()}`;
+  const [order] = await query<{ id: string }>(
+    `INSERT INTO orders (external_transaction_id, status, amount_aoa, client_id, customer_name, finalized_at)
+     VALUES ($1, 'CON', 5000, $2, 'Ana Tchissola', now()) RETURNING id`,
+    [externalTransactionId, `shopper_${randomUUID()}`],
+  );
+  try {
+    await signInAs(page, await createStaffPerson("Beto"));
+    await page.goto(`/admin/orders/${externalTransactionId}`);
+    await expect(page.getByTestId("order-header")).toBeVisible();
+    await expect(page.getByTestId("order-fulfilment")).toBeVisible();
+    await expect(page.getByTestId("order-refunds")).toHaveCount(0);
+    const refused = await page.request.post(`/api/admin/orders/${externalTransactionId}/refunds`, {
+      data: { amountAoa: 100, method: "cash" },
+    });
+    expect(refused.status()).toBe(403);
+  } finally {
+    await query("DELETE FROM orders WHERE id = $1::uuid", [order!.id]);
+  }
 });

@@ -99,7 +99,12 @@ function RefundFlashMessage({ flash, words }: { flash: RefundFlash; words: BackO
     return (
       <Flash kind="error" testId="refund-flash" id={REFUND_FLASH_ID}>
         {flash.error === "invalid_input"
-          ? words.errors.invalid_input(flash.field && words.fields[flash.field])
+          ? words.errors.invalid_input(
+              // A correction's note is its "why".
+              flash.field === "note" && flash.correcting !== undefined
+                ? words.correct.note
+                : flash.field && words.fields[flash.field],
+            )
           : words.errors[flash.error]}
       </Flash>
     );
