@@ -33,7 +33,8 @@ import {
  * - the refund, its lines, the units back in stock with their stock adjustment, and the
  *   `order.refund` event are one transaction: all of them or none.
  *
- * A refund is never edited (the database refuses): a mistake is followed by a correcting entry.
+ * A refund is never edited (the database refuses): a mistake is followed by a correcting entry
+ * (./refund-corrections-admin.ts), which takes this module's order lock.
  */
 
 export type RefundRefusal = Refusal<RefundError | "not_found", RefundField>;

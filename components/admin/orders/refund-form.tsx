@@ -29,7 +29,12 @@ export function RefundForm({
   const returnable = refunds.lines.filter((line) => line.variantId !== null && line.returnable > 0);
   const feeLeft = refunds.deliveryFeeAoa - refunds.deliveryFeeRefundedAoa;
   return (
-    <form method="post" action={action} data-testid="refund-form" className="flex flex-col gap-4 border-t pt-4">
+    <form
+      method="post"
+      action={action}
+      data-testid="refund-form"
+      className="flex flex-col gap-4 border-t border-stone-200 pt-4"
+    >
       <h3 className="font-semibold">{text.title}</h3>
       {!refunds.returnsAllowed ? (
         <p className="text-sm text-stone-600">{text.noReturns}</p>
