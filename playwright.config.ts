@@ -17,10 +17,10 @@ const devBaseURL = `http://127.0.0.1:${devPort}`;
 
 /** Specs that create orders at the service. */
 const PAYING_TESTS =
-  /(order-lifecycle|checkout|budget|holds-and-limits|admin-journey|shopper-journey|states|variant-journey|order-lookup|admin-fulfilment|delivery-journey|receipt|refund-note|offline|account)\.spec\.ts$/;
-/** The shopper's journeys, the catalogue's search and filters, the option picker, the promo codes' and fulfilment's back office, the receipt and the refund note, the offline pages, also run on a phone. */
+  /(order-lifecycle|checkout|budget|holds-and-limits|admin-journey|shopper-journey|states|variant-journey|order-lookup|admin-fulfilment|admin-refunds|delivery-journey|receipt|refund-note|offline|account)\.spec\.ts$/;
+/** The shopper's journeys, the catalogue's search and filters, the option picker, the promo codes', fulfilment's and refunds' back office, the receipt and the refund note, the offline pages, also run on a phone. */
 const PHONE_TESTS =
-  /(shopper-journey|catalogue-browse|variant-journey|order-lookup|admin-promo-codes|admin-fulfilment|delivery-journey|receipt|refund-note|offline)\.spec\.ts$/;
+  /(shopper-journey|catalogue-browse|variant-journey|order-lookup|admin-promo-codes|admin-fulfilment|admin-refunds|delivery-journey|receipt|refund-note|offline)\.spec\.ts$/;
 /** Specs for the dev server, and only for it. */
 const DEV_SERVER_TESTS = /dev-server\.spec\.ts$/;
 

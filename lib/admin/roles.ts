@@ -70,6 +70,12 @@ export const BACK_OFFICE_ROUTES: readonly Access[] = [
     why: "a refund gives the shop's money back",
   },
   {
+    path: "/api/admin/orders/[externalTransactionId]/refunds/[number]/correction",
+    methods: ["POST"],
+    roles: OWNER,
+    why: "a refund's correcting entry",
+  },
+  {
     path: "/api/admin/orders/[externalTransactionId]/jobs/[jobId]/resolve",
     methods: ["POST"],
     roles: OWNER,

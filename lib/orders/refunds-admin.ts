@@ -34,7 +34,8 @@ import {
  * - the refund, its lines, the units back in stock with their stock adjustment, and the
  *   `order.refund` event, and the shopper's mail's job, are one transaction: all of them or none.
  *
- * A refund is never edited (the database refuses): a mistake is followed by a correcting entry.
+ * A refund is never edited (the database refuses): a mistake is followed by a correcting entry
+ * (./refund-corrections-admin.ts), which takes this module's order lock.
  */
 
 export type RefundRefusal = Refusal<RefundError | "not_found", RefundField>;
@@ -44,7 +45,7 @@ export type RefundResult = { ok: true; done: RefundDone; refund: RefundView; mai
 const notFound: RefundRefusal = refusal(404, "not_found", "no such order");
 
 /** The order a refund is for, as its row lock found it. */
-interface LockedOrder {
+export interface LockedOrder {
   id: string;
   status: string;
   amountAoa: number;
@@ -67,13 +68,14 @@ interface WantedLine {
 }
 
 /**
- * Locks the order's row until the transaction ends: every refund of the order takes this lock
- * before it reads what went back already, so two refunds of one order run one after the other.
+ * Locks the order's row until the transaction ends: every refund and every correction of the
+ * order (./refund-corrections-admin.ts) takes this lock before it reads what went back already, so
+ * two of them on one order run one after the other.
  * FOR NO KEY UPDATE rather than FOR UPDATE: it excludes the other refunds (and any change of the
  * order's row) just the same, without blocking the inserts elsewhere whose foreign keys point at
  * the order (a job, a fulfilment event), which only take FOR KEY SHARE.
  */
-async function lockOrder(tx: SqlRunner, externalTransactionId: string): Promise<LockedOrder | undefined> {
+export async function lockOrder(tx: SqlRunner, externalTransactionId: string): Promise<LockedOrder | undefined> {
   const [order] = await tx.$queryRaw<LockedOrder[]>(Prisma.sql`
 SELECT id::text, status::text, amount_aoa AS "amountAoa", delivery_fee_aoa AS "deliveryFeeAoa",
        paid_after_cancel_at IS NOT NULL AS "paidAfterCancel", created_at AS "createdAt"
@@ -169,7 +171,7 @@ export async function recordRefund(
  * waited: nothing was written, and the same request may be sent again. Prisma reports a raw
  * statement's error as P2010 with the driver's SQLSTATE.
  */
-function isBusy(error: unknown): boolean {
+export function isBusy(error: unknown): boolean {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === "P2028" || error.code === "P2034") return true;
   const cause = (error.meta?.driverAdapterError as { cause?: { originalCode?: string } } | undefined)?.cause;
@@ -271,6 +273,7 @@ SELECT * FROM inserted`);
     externalTransactionId,
     amountAoa,
     deliveryFeeAoa,
+    correctsNumber: null,
     method: input.method,
     reference: input.reference ?? null,
     note: input.note ?? null,

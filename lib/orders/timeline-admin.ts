@@ -6,6 +6,7 @@ import { fulfilmentEventsOf, type FulfilmentEventView } from "./fulfilment";
 import { nextFulfilmentStates, type FulfilmentState } from "./fulfilment-states";
 import { EXTERNAL_TRANSACTION_ID, orderSubject } from "./order-number";
 import type { OrderStatusCode } from "./orders-admin";
+import { refundsOf, type RefundView } from "./refund-views-admin";
 import { eventsOfSubject, type StaffEventRow } from "../admin/staff-events";
 
 /**
@@ -14,8 +15,9 @@ import { eventsOfSubject, type StaffEventRow } from "../admin/staff-events";
  * inferred: an event is a column or a row, at the instant stored with it. What is not stored is
  * not shown, e.g. status checks keep only the last one (`status_checked_at`), and only deliveries
  * whose signature verified are recorded (the others are refused before anything is written). What
- * a person did to the order names them: a fulfilment step by its row's actor, the rest (resolving,
- * a job's retry or resolution, asking the service) by the order's rows of staff_events.
+ * a person did to the order names them: a fulfilment step by its row's actor, a refund (with its
+ * return's units) and a correcting entry by their rows' staff_name, the rest (resolving, a job's
+ * retry or resolution, asking the service) by the order's rows of staff_events.
  */
 
 export interface AdminOrderLine {
@@ -104,6 +106,8 @@ export type TimelineEvent =
   | { kind: "resolved"; at: Date; note: string; by: string | null }
   | { kind: "status_checked"; at: Date }
   | ({ kind: "fulfilment"; at: Date } & FulfilmentEventView)
+  /** A refund or a correcting entry (`correctsNumber` set), when it was recorded. */
+  | ({ kind: "refund"; at: Date } & RefundView)
   | StaffTimelineEvent;
 
 /**
@@ -125,8 +129,11 @@ export interface StaffTimelineEvent {
   outcome: string | null;
 }
 
-/** Staff events shown on events of their own kind: a step on its fulfilment event, resolving on "resolved". */
-const SHOWN_ELSEWHERE = new Set(["order.fulfilment", "order.resolve"]);
+/**
+ * Staff events shown on events of their own kind: a step on its fulfilment event, resolving on
+ * "resolved", a refund and a correction on "refund" (their rows say more than the event).
+ */
+const SHOWN_ELSEWHERE = new Set(["order.fulfilment", "order.resolve", "order.refund", "order.refund_correction"]);
 
 const textOf = (value: unknown): string | null => (typeof value === "string" ? value : null);
 
@@ -156,6 +163,7 @@ const KIND_RANK: Record<TimelineEvent["kind"], number> = {
   stock_released: 10,
   resolved: 11,
   staff: 12,
+  refund: 13,
 };
 
 /** The row behind an event, for ties of time and kind ("" for the kinds an order has once). */
@@ -204,7 +212,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
   });
   if (!order) return null;
   // Jobs name their order (jobs.order_id, indexed); a mail names the job that sent it by its key.
-  const [webhooks, jobRows, fulfilment, staffEvents] = await Promise.all([
+  const [webhooks, jobRows, fulfilment, staffEvents, refunds] = await Promise.all([
     db.webhookEvent.findMany({
       where: { OR: [{ orderId: order.id }, { externalTransactionId }] },
       select: { id: true, receivedAt: true, paymentStatus: true, outcome: true, rawBody: true },
@@ -230,6 +238,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
     }),
     fulfilmentEventsOf(db, order.id),
     eventsOfSubject(db, orderSubject(externalTransactionId)),
+    refundsOf(db, order.id, externalTransactionId),
   ]);
   const jobs = jobRows.map(({ dedupeKey: _key, ...job }) => job);
   const emails = jobRows.length
@@ -289,6 +298,7 @@ export async function adminOrderDetail(db: Database, externalTransactionId: stri
     ...emails.map((email): TimelineEvent => ({ kind: "email", at: email.createdAt, ...email })),
     ...fulfilment.map((event): TimelineEvent => ({ kind: "fulfilment", at: event.createdAt, ...event })),
     ...staffEvents.filter((event) => !SHOWN_ELSEWHERE.has(event.kind)).map((event) => staffTimelineEvent(event, jobs)),
+    ...refunds.map((refund): TimelineEvent => ({ kind: "refund", at: refund.createdAt, ...refund })),
   ];
   if (header.finalizedAt && header.status !== "PEN")
     timeline.push({

@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { adminOrderDetail } from "@/lib/orders/timeline-admin";
+import { adminOrderPage } from "@/lib/orders/order-page-admin";
+import { recordCorrection } from "@/lib/orders/refund-corrections-admin";
+import { recordRefund } from "@/lib/orders/refunds-admin";
 import { db } from "@/lib/db/client";
-import { adminRequest } from "../../../harness/support/admin";
+import { adminRequest, testOwner } from "../../../harness/support/admin";
 import { postCreateOrder } from "../../../harness/support/checkout";
 import { settleAfterTasks } from "../../../harness/support/next-after";
 import { insertTestOrder, insertTestProduct } from "../../../harness/support/orders";
@@ -137,6 +140,82 @@ describe("the timeline", () => {
   it("is null for an unknown or malformed order id", async () => {
     expect(await adminOrderDetail(db(), `order_${randomUUID()}`)).toBeNull();
     expect(await adminOrderDetail(db(), "order_<script>")).toBeNull();
+  });
+});
+
+describe("the page as the owner and as staff", () => {
+  it("the owner reads the refunds with what remains; staff do not, and both see each refund and correction on the timeline, by name", async () => {
+    const owner = await testOwner();
+    const order = await insertTestOrder({ status: "CON", quantity: 3 }); // 3 × 2 500
+    const id = order.externalTransactionId;
+    const refunded = await recordRefund(
+      db(),
+      id,
+      {
+        method: "multicaixa_express",
+        reference: "MCX-77",
+        returns: [
+          { variantId: order.variantId, quantity: 1, restock: true },
+          { variantId: order.variantId, quantity: 1, restock: false },
+        ],
+      },
+      owner,
+    );
+    expect(refunded).toMatchObject({ ok: true, refund: { amountAoa: 5_000 } });
+    const number = refunded.ok ? refunded.refund.number : 0;
+    const corrected = await recordCorrection(db(), id, number, { amountAoa: 1_000, note: "Só 4 000 voltaram." }, owner);
+    expect(corrected.ok).toBe(true);
+
+    const asOwner = (await adminOrderPage(db(), id, "owner"))!;
+    expect(asOwner.refunds).toMatchObject({
+      paidAoa: 7_500,
+      refundedAoa: 4_000,
+      remainingAoa: 3_500,
+      returnsAllowed: true,
+      lines: [{ variantId: order.variantId, quantity: 3, returned: 2, returnable: 1 }],
+      refunds: [
+        {
+          number,
+          amountAoa: 5_000,
+          correctsNumber: null,
+          method: "multicaixa_express",
+          reference: "MCX-77",
+          staffName: owner.name,
+          lines: [
+            { variantId: order.variantId, quantity: 1, restock: true },
+            { variantId: order.variantId, quantity: 1, restock: false },
+          ],
+        },
+        { amountAoa: -1_000, correctsNumber: number, note: "Só 4 000 voltaram.", lines: [] },
+      ],
+    });
+
+    const asStaff = (await adminOrderPage(db(), id, "staff"))!;
+    expect(asStaff.refunds).toBeNull();
+    expect(asStaff.timeline).toEqual(asOwner.timeline);
+    const refundEvents = asOwner.timeline.filter((event) => event.kind === "refund");
+    expect(refundEvents).toMatchObject([
+      { number, amountAoa: 5_000, staffName: owner.name, lines: [{ restock: true }, { restock: false }] },
+      { correctsNumber: number, amountAoa: -1_000, staffName: owner.name },
+    ]);
+    // The staff events of the refund and the correction are not listed a second time.
+    expect(asOwner.timeline.filter((event) => event.kind === "staff")).toEqual([]);
+    expect(await adminOrderPage(db(), `order_${randomUUID()}`, "owner")).toBeNull();
+  });
+
+  it("a paid-after-cancel order is refunded without returns; an order never paid has nothing", async () => {
+    const cancelled = await insertTestOrder({ status: "CAN" });
+    await db().order.update({ where: { id: cancelled.id }, data: { paidAfterCancelAt: new Date() } });
+    expect((await adminOrderPage(db(), cancelled.externalTransactionId, "owner"))!.refunds).toMatchObject({
+      paidAoa: 5_000,
+      remainingAoa: 5_000,
+      returnsAllowed: false,
+    });
+    const pending = await insertTestOrder();
+    expect((await adminOrderPage(db(), pending.externalTransactionId, "owner"))!.refunds).toMatchObject({
+      paidAoa: 0,
+      refunds: [],
+    });
   });
 });
 
