@@ -88,12 +88,13 @@ const correctionParams = orderParams.extend({
  * POST /api/admin/orders/<externalTransactionId>/refunds/<number>/correction: a correcting entry of
  * the order's refund `number` (lib/orders/refund-corrections-admin.ts). A JSON client gets 201
  * `{ correction }` or the refusal; the order page's form goes back to the page's refund section,
- * a refusal naming the refund (`correct=<number>`) so that its form opens again. No stock moves.
+ * a refusal naming the refund (`correct=<number>`) so that its form opens again. No stock moves;
+ * the shopper's mail about it goes to `runJobs`, as a refund's does.
  */
 export async function recordOrderRefundCorrection(
   request: NextRequest,
   params: Promise<unknown>,
-  deps: { db: Database },
+  deps: { db: Database; runJobs?: (ids: string[]) => void },
 ): Promise<Response> {
   const raw = await params;
   const order = orderParams.safeParse(raw);
@@ -104,12 +105,13 @@ export async function recordOrderRefundCorrection(
     refusedFlash: { [CORRECTION_REFUSED_PARAM]: parsed.success ? parsed.data.number : undefined },
     body: formBody(MAX_CORRECTION_BODY_BYTES),
     bodyRefused: unreadable(MAX_CORRECTION_BODY_BYTES),
-    action: async ({ fields }, { actor }) =>
-      parsed.success
-        ? recordCorrection(deps.db, parsed.data.externalTransactionId, parsed.data.number, fields, actor)
-        : order.success
-          ? NO_SUCH_REFUND
-          : NOT_FOUND_FOR_CORRECTION,
+    action: async ({ fields }, { actor }) => {
+      if (!parsed.success) return order.success ? NO_SUCH_REFUND : NOT_FOUND_FOR_CORRECTION;
+      const { externalTransactionId, number } = parsed.data;
+      const result = await recordCorrection(deps.db, externalTransactionId, number, fields, actor);
+      if (result.ok && result.mailJobId) deps.runJobs?.([result.mailJobId]);
+      return result;
+    },
     json: (result) => ({ status: 201, body: { correction: result.correction } }),
     changesShopPages: false,
   });

@@ -2,6 +2,7 @@ import "server-only";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { recordStaffEvent, type Actor } from "../admin/staff-events";
+import { enqueueRefundMail } from "./refund-note";
 import { refusal, type Refusal } from "../refusal";
 import { invalidInput } from "../text-input";
 import { EXTERNAL_TRANSACTION_ID } from "./order-number";
@@ -35,7 +36,15 @@ import { isBusy, lockOrder } from "./refunds-admin";
  */
 
 export type CorrectionRefusal = Refusal<CorrectionError | "not_found", CorrectionField>;
-export type CorrectionResult = { ok: true; done: CorrectionDone; correction: RefundView } | CorrectionRefusal;
+export type CorrectionResult =
+  | {
+      ok: true;
+      done: CorrectionDone;
+      correction: RefundView;
+      /** The shopper's mail about it (lib/orders/refund-note.ts), when the order has an email. */
+      mailJobId?: string;
+    }
+  | CorrectionRefusal;
 
 const notFound: CorrectionRefusal = refusal(404, "not_found", "no such order");
 const noSuchRefund = (number: number): CorrectionRefusal =>
@@ -185,5 +194,7 @@ SELECT * FROM inserted`);
       note: input.note,
     },
   });
-  return { ok: true, done: "corrected", correction: view };
+  // The shopper is told as of a refund: what they were told went back was not all of it.
+  const mailJobId = await enqueueRefundMail(tx, correction.id);
+  return { ok: true, done: "corrected", correction: view, ...(mailJobId ? { mailJobId } : {}) };
 }

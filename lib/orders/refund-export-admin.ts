@@ -75,9 +75,8 @@ SELECT r.number, r.refunded_at AS "refundedAt", o.external_transaction_id AS "ex
        ), '[]'::json) AS lines
 FROM refunds r
 JOIN orders o ON o.id = r.order_id
--- The refund a correcting entry corrects (corrects_refund_id), its column read by name from the
--- row: NULL for a refund, and on a schema without correcting entries.
-LEFT JOIN refunds corrected ON corrected.id = (to_jsonb(r) ->> 'corrects_refund_id')::uuid
+-- The refund a correcting entry corrects; none for a refund.
+LEFT JOIN refunds corrected ON corrected.id = r.corrects_refund_id
 WHERE r.refunded_at >= ${after?.at ?? range.start} AND r.refunded_at < ${range.end}
   AND (r.refunded_at, r.number) > (${after?.at ?? new Date(0)}, ${after?.number ?? 0}::int)
 ORDER BY r.refunded_at, r.number

@@ -84,9 +84,8 @@ SELECT r.number, r.amount_aoa AS "amountAoa", r.method, r.reference, r.refunded_
                        WHERE refund_id = r.id GROUP BY order_line_id) back
                  JOIN order_lines ol ON ol.id = back.order_line_id), '[]') AS units
 FROM refunds r
--- A correcting entry names the refund it corrects in corrects_refund_id; read from the row as JSON,
--- so that a schema without the column reads every entry as a refund.
-LEFT JOIN refunds corrected ON corrected.id = (to_jsonb(r) ->> 'corrects_refund_id')::uuid
+-- A correcting entry names the refund it corrects.
+LEFT JOIN refunds corrected ON corrected.id = r.corrects_refund_id
 WHERE r.order_id = ${orderId}::uuid
 ORDER BY r.number`);
 
