@@ -10,6 +10,7 @@ import { runDueJobs } from "@/lib/jobs/runner";
 import { createOutboxMailer } from "@/lib/mail";
 import { formatAoa } from "@/lib/money";
 import { refundNote, shopperRefunds } from "@/lib/orders/refund-note";
+import { recordCorrection } from "@/lib/orders/refund-corrections-admin";
 import { recordRefund } from "@/lib/orders/refunds-admin";
 import { clientOf, createTestDatabase, type TestDatabase } from "../../../harness/support/database";
 import { insertTestProduct, newExternalTransactionId } from "../../../harness/support/orders";
@@ -160,6 +161,32 @@ describe("the shopper's refund mail", () => {
     );
     expect(refused).toMatchObject({ ok: false, status: 409, code: "exceeds_paid" });
     expect(await mailJobsOf(mailed.id)).toEqual([]);
+  });
+});
+
+describe("the shopper's mail about a correcting entry", () => {
+  it("is enqueued with the correction and says which note it corrects and what is refunded now", async () => {
+    const order = await paidOrder("corrigida@example.com", 40);
+    const first = await refund(order.externalTransactionId, { amountAoa: 3_000, method: "multicaixa_express" });
+    const corrected = await recordCorrection(
+      client,
+      order.externalTransactionId,
+      first.refund.number,
+      { amountAoa: 1_000, note: "Só 2 000 Kz foram transferidos" },
+      owner,
+    );
+    if (!corrected.ok) throw new Error(`correction refused: ${corrected.message}`);
+    expect(corrected.mailJobId).toBeDefined();
+    const jobs = await mailJobsOf(order.id);
+    expect(jobs.map((job) => job.dedupeKey)).toEqual([
+      `refund-mail:${first.refund.number}:${order.externalTransactionId}`,
+      `refund-mail:${corrected.correction.number}:${order.externalTransactionId}`,
+    ]);
+    expect(await runDueJobs({ db: client, ids: [corrected.mailJobId!], log: () => {} })).toMatchObject({ done: 1 });
+    const mail = await client.email.findFirstOrThrow({ where: { jobKey: jobs[1]!.dedupeKey } });
+    expect(mail.to).toBe("corrigida@example.com");
+    expect(mail.text).toContain(String(first.refund.number).padStart(6, "0"));
+    expect(mail.text).toContain(`\nPago, descontados os reembolsos: ${formatAoa(5_000)}\n`);
   });
 });
 
