@@ -30,6 +30,7 @@ export const STAFF_EVENT_KINDS = [
   "order.job_retry",
   "order.job_resolve",
   "order.refund",
+  "order.fulfil_after_cancel",
   "webhook.resolve",
   "product.create",
   "product.update",

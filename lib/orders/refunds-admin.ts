@@ -4,6 +4,7 @@ import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 import { recordStaffEvent, type Actor } from "../admin/staff-events";
 import { returnUnits, type UnitsLine } from "../catalog/stock";
+import { closePaidAfterCancel, refundedNote } from "./attention-admin";
 import { refusal, rolledBack, Rollback, type Refusal } from "../refusal";
 import { invalidInput } from "../text-input";
 import { EXTERNAL_TRANSACTION_ID, shortOrderId } from "./order-number";
@@ -73,7 +74,7 @@ interface WantedLine {
  * order's row) just the same, without blocking the inserts elsewhere whose foreign keys point at
  * the order (a job, a fulfilment event), which only take FOR KEY SHARE.
  */
-async function lockOrder(tx: SqlRunner, externalTransactionId: string): Promise<LockedOrder | undefined> {
+export async function lockOrder(tx: SqlRunner, externalTransactionId: string): Promise<LockedOrder | undefined> {
   const [order] = await tx.$queryRaw<LockedOrder[]>(Prisma.sql`
 SELECT id::text, status::text, amount_aoa AS "amountAoa", delivery_fee_aoa AS "deliveryFeeAoa",
        paid_after_cancel_at IS NOT NULL AS "paidAfterCancel", created_at AS "createdAt"
@@ -169,7 +170,7 @@ export async function recordRefund(
  * waited: nothing was written, and the same request may be sent again. Prisma reports a raw
  * statement's error as P2010 with the driver's SQLSTATE.
  */
-function isBusy(error: unknown): boolean {
+export function isBusy(error: unknown): boolean {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (error.code === "P2028" || error.code === "P2034") return true;
   const cause = (error.meta?.driverAdapterError as { cause?: { originalCode?: string } } | undefined)?.cause;
@@ -261,6 +262,8 @@ inserted AS (
 )
 SELECT * FROM inserted`);
   if (!refund) return exceedsPaid;
+  // A payment after a cancellation is settled by its first refund, whatever its amount: its attention item closes here.
+  await closePaidAfterCancel(tx, order.id, refundedNote(refund.number, amountAoa, remaining));
 
   if (wanted.length > 0) await recordReturn(tx, order, refund, wanted, units, externalTransactionId);
   const mailJobId = await enqueueRefundMail(tx, refund.id);

@@ -53,6 +53,7 @@ export const adminActivityTexts: typeof pt = {
       "order.note": "Note on an order",
       "order.resolve": "Order marked resolved",
       "order.refund": "Refund recorded",
+      "order.fulfil_after_cancel": "Order paid after cancellation fulfilled",
       "order.refresh": "Status asked of the service",
       "order.job_retry": "Job retried",
       "order.job_resolve": "Job marked resolved",

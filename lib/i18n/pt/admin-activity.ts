@@ -55,6 +55,7 @@ export const adminActivityTexts = {
       "order.note": "Nota na encomenda",
       "order.resolve": "Encomenda marcada como resolvida",
       "order.refund": "Reembolso registado",
+      "order.fulfil_after_cancel": "Encomenda paga depois de cancelada cumprida",
       "order.refresh": "Estado pedido ao serviço",
       "order.job_retry": "Tarefa tentada de novo",
       "order.job_resolve": "Tarefa marcada como resolvida",
