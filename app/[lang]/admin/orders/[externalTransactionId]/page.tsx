@@ -24,6 +24,13 @@ import { lineName } from "@/lib/catalog/variants";
 import { customerMessage } from "@/lib/orders/customer-message";
 import { receiptNumber } from "@/lib/orders/receipt";
 import { customerWhatsappDigits, whatsappLink } from "@/lib/whatsapp";
+import { paidAfterCancelTexts } from "@/lib/i18n/paid-after-cancel-texts";
+import { fulfilAfterCancelShortfall } from "@/lib/orders/fulfil-after-cancel-admin";
+import {
+  decidesPaidAfterCancel,
+  PaidAfterCancelActions,
+  RefundOutcome,
+} from "@/components/admin/paid-after-cancel-actions";
 
 // One order in the back office: its header, lines, jobs and history (lib/orders/timeline-admin.ts),
 // and the buttons of lib/http/order-actions.ts.
@@ -47,14 +54,21 @@ export default async function AdminOrderPage({
   params: Params;
   searchParams: Promise<Query>;
 }) {
-  await requireStaff("/admin/orders/[externalTransactionId]");
-  const [{ t }, { externalTransactionId }, query] = await Promise.all([getLang(), params, searchParams]);
+  const actor = await requireStaff("/admin/orders/[externalTransactionId]");
+  const [{ t, lang }, { externalTransactionId }, query] = await Promise.all([getLang(), params, searchParams]);
   const detail = await adminOrderDetail(db(), externalTransactionId);
   if (!detail) notFound();
   const { order, lines, jobs, timeline } = detail;
   const text = t.admin.order;
   const actionPath = orderPagePath(order.externalTransactionId).replace("/admin/", "/api/admin/");
   const customerDigits = order.customerPhone ? customerWhatsappDigits(order.customerPhone) : null;
+  const decisionText = paidAfterCancelTexts(lang);
+  // An order paid after its cancellation, still to be decided, by a person who may decide it.
+  const decides =
+    order.needsAttention &&
+    order.status === "CAN" &&
+    order.paidAfterCancelAt !== null &&
+    decidesPaidAfterCancel(actor.role);
 
   return (
     <section className="flex flex-col gap-6">
@@ -64,6 +78,7 @@ export default async function AdminOrderPage({
       </Link>
 
       <ActionFlash query={query} t={t} testId="order-flash" />
+      <RefundOutcome query={query} text={decisionText.refundFlash} />
 
       <dl
         data-testid="order-header"
@@ -189,6 +204,15 @@ export default async function AdminOrderPage({
         <div className="flex flex-col gap-2 rounded-xl border border-amber-300 bg-amber-50 p-4">
           <h2 className="font-semibold">{text.resolve.title}</h2>
           {!order.attentionReason && <p className="text-sm">{text.resolve.creationFailed}</p>}
+          {decides && (
+            <PaidAfterCancelActions
+              externalTransactionId={order.externalTransactionId}
+              amountAoa={order.amountAoa}
+              idPrefix="decide"
+              text={decisionText.paidAfterCancel}
+              short={await fulfilAfterCancelShortfall(db(), order.externalTransactionId)}
+            />
+          )}
           <ResolveForm action={`${actionPath}/resolve`} id="order" t={t} />
         </div>
       )}
@@ -406,7 +430,9 @@ function StaffEventBody({ event, t }: { event: StaffTimelineEvent; t: Dictionary
         ? text.jobRetried(job, event.by)
         : event.action === "order.job_resolve"
           ? text.jobResolved(job, event.by)
-          : text.byPerson(event.action, event.by);
+          : event.action === "order.fulfil_after_cancel"
+            ? text.fulfilledAfterCancel(event.by)
+            : text.byPerson(event.action, event.by);
   return (
     <div className="flex flex-col gap-0.5">
       <span className="font-medium">{title}</span>
