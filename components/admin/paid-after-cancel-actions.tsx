@@ -29,6 +29,7 @@ export function PaidAfterCancelActions({
   idPrefix,
   text,
   short = [],
+  intro = false,
 }: {
   externalTransactionId: string;
   /** What the order paid: the refund's amount unless the owner changes it. */
@@ -38,12 +39,14 @@ export function PaidAfterCancelActions({
   text: PaidAfterCancelTexts["paidAfterCancel"];
   /** What is short for "Cumprir" now, when the page knows (the order's page). */
   short?: ShortLine[];
+  /** Say what happened first (the order's page; the home's list says it once for all its items). */
+  intro?: boolean;
 }) {
   const action = orderPagePath(externalTransactionId).replace("/admin/", "/api/admin/");
   const id = (name: string) => `${idPrefix}-${name}`;
   return (
     <div data-testid="paid-after-cancel-actions" className="flex flex-col gap-3">
-      <p className="text-sm text-stone-700">{text.hint}</p>
+      {intro && <p className="text-sm text-stone-700">{text.hint}</p>}
       <details className="rounded-md border border-stone-200 bg-white p-3">
         <summary className="cursor-pointer text-sm font-medium">{text.refund}</summary>
         <form method="post" action={`${action}/refunds`} className="mt-2 flex flex-col gap-2">

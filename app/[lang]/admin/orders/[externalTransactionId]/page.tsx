@@ -209,6 +209,7 @@ export default async function AdminOrderPage({
               externalTransactionId={order.externalTransactionId}
               amountAoa={order.amountAoa}
               idPrefix="decide"
+              intro
               text={decisionText.paidAfterCancel}
               short={await fulfilAfterCancelShortfall(db(), order.externalTransactionId)}
             />
