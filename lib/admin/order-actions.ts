@@ -7,6 +7,7 @@ import { runDueJobs } from "../jobs/runner";
 import { consoleLogger } from "../log";
 import { resolutionNoteSchema, type ResolveOutcome } from "../orders/attention-admin";
 import { changeFulfilment, fulfilmentInputSchema } from "../orders/fulfilment";
+import { fulfilAfterCancel } from "../orders/fulfil-after-cancel-admin";
 import type { OrderActionDone, OrderActionError } from "../orders/order-flash";
 import type { PayClient } from "../orders/pay-client";
 import { orderSubject } from "../orders/order-number";
@@ -16,7 +17,7 @@ import { recordStaffEvent, type Actor } from "./staff-events";
 /**
  * What the back office's buttons on an order's page and a webhook delivery's page do: ask the
  * service about the order now, retry a PARKED job, mark something resolved with a note, move a
- * paid order's fulfilment on. Each answers with what it did or why it did nothing; the routes
+ * paid order's fulfilment on, fulfil an order paid after it was cancelled. Each answers with what it did or why it did nothing; the routes
  * (lib/http/order-actions.ts) turn that into a redirect or JSON. Each is made by a person (the
  * `actor`), recorded in staff_events with what it did, under the order's subject
  * (`order:<externalTransactionId>`, what the order's page lists); a refusal records nothing.
@@ -184,4 +185,19 @@ export async function fulfilOrder(
         details: { order: result.order, event: result.event, mailJobId: result.mailJobId },
       };
   }
+}
+
+/**
+ * "Cumprir": an order paid after it was cancelled, fulfilled after all by `actor`
+ * (lib/orders/fulfil-after-cancel-admin.ts); the jobs of its payment go to `runJobs` (the route
+ * runs them after answering, as a webhook's).
+ */
+export async function fulfilPaidAfterCancel(
+  externalTransactionId: string,
+  actor: Actor,
+  deps: { db: Database; runJobs: (ids: string[]) => void },
+): Promise<OrderActionResult> {
+  const result = await fulfilAfterCancel(deps.db, externalTransactionId, actor);
+  if (result.ok && result.details.jobIds.length > 0) deps.runJobs(result.details.jobIds);
+  return result;
 }

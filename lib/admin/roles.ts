@@ -76,6 +76,12 @@ export const BACK_OFFICE_ROUTES: readonly Access[] = [
     why: "a refund's correcting entry",
   },
   {
+    path: "/api/admin/orders/[externalTransactionId]/fulfil-after-cancel",
+    methods: ["POST"],
+    roles: OWNER,
+    why: "fulfilling an order paid after its cancellation settles its money",
+  },
+  {
     path: "/api/admin/orders/[externalTransactionId]/jobs/[jobId]/resolve",
     methods: ["POST"],
     roles: OWNER,

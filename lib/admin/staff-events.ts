@@ -31,6 +31,7 @@ export const STAFF_EVENT_KINDS = [
   "order.job_resolve",
   "order.refund",
   "order.refund_correction",
+  "order.fulfil_after_cancel",
   "webhook.resolve",
   "product.create",
   "product.update",

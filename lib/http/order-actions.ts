@@ -8,6 +8,7 @@ import { webhookEventPagePath, orderPagePath } from "../orders/order-flash";
 import { EXTERNAL_TRANSACTION_ID } from "../orders/order-number";
 import {
   fulfilOrder,
+  fulfilPaidAfterCancel,
   INVALID_FULFILMENT_BODY,
   INVALID_NOTE,
   NOT_FOUND,
@@ -98,4 +99,14 @@ export const fulfilmentStep = (
 ): PageButton<{ externalTransactionId: string }> => ({
   body: { maxBytes: MAX_FULFILMENT_BODY_BYTES, unreadable: INVALID_FULFILMENT_BODY },
   action: ({ externalTransactionId }, fields, actor) => fulfilOrder(externalTransactionId, fields, actor, deps),
+});
+
+/**
+ * "Cumprir" an order paid after it was cancelled (a button: no body), by the person signed in; the
+ * jobs of its payment go to `runJobs`. Units taken from stock refresh the cached catalogue pages.
+ */
+export const fulfilAfterCancelButton = (
+  deps: Parameters<typeof fulfilPaidAfterCancel>[2],
+): PageButton<{ externalTransactionId: string }> => ({
+  action: ({ externalTransactionId }, _fields, actor) => fulfilPaidAfterCancel(externalTransactionId, actor, deps),
 });

@@ -1,11 +1,12 @@
 import "server-only";
 import { z } from "zod";
-import type { SqlRunner } from "../db/sql-runner";
+import type { SqlExecutor, SqlRunner } from "../db/sql-runner";
 import type { Database } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { CREATION_FAILURE_REASONS } from "./cancel-reasons";
 import { recordStaffEvent, type Actor, type StaffEventInput } from "../admin/staff-events";
 import { orderSubject } from "./order-number";
+import { formatAoa } from "../money";
 
 /**
  * What needs a person, for the back office's home, and "mark resolved" for each kind of item: an
@@ -218,6 +219,36 @@ export async function resolveOrderAttention(
   );
   return outcomeOf(count, () => db.order.count({ where: { externalTransactionId } }));
 }
+
+/**
+ * Closes the attention item of an order paid after it was cancelled, with `note`, when it is
+ * still open: what the owner's decision does, in its own transaction (a refund recorded for it,
+ * lib/orders/refunds-admin.ts; fulfilling it after all, lib/orders/fulfil-after-cancel-admin.ts).
+ * The decision's own event names who decided; an order with nothing open is left as it is.
+ * Answers whether it closed the item.
+ */
+export async function closePaidAfterCancel(tx: SqlExecutor, orderId: string, note: string): Promise<boolean> {
+  const closed = await tx.$executeRaw(Prisma.sql`
+UPDATE orders SET attention_resolved_at = now(), attention_note = ${note}, updated_at = now()
+WHERE id = ${orderId}::uuid AND paid_after_cancel_at IS NOT NULL AND attention_at IS NOT NULL
+  AND attention_resolved_at IS NULL`);
+  return closed > 0;
+}
+
+/**
+ * The note of an item closed by the refund numbered `number` of `amountAoa`, when `remainingAoa`
+ * could still be refunded (the shop's words, in its language).
+ */
+export const refundedNote = (number: number, amountAoa: number, remainingAoa: number) =>
+  amountAoa >= remainingAoa
+    ? `Reembolsado: nota ${number}, ${formatAoa(amountAoa)}.`
+    : `Reembolsado em parte: nota ${number}, ${formatAoa(amountAoa)} de ${formatAoa(remainingAoa)}.`;
+
+/** The note of an item closed by fulfilling the order after all. */
+export const fulfilledNote = (stockTaken: boolean) =>
+  stockTaken
+    ? "Cumprida: o stock foi retirado de novo e a encomenda passou a paga."
+    : "Cumprida: o stock ainda estava reservado e a encomenda passou a paga.";
 
 /** Closes a PARKED job of this order with a note, by `actor` (a retry reopens it: lib/jobs/queue.ts `requeueParkedJob`). */
 export async function resolveParkedJob(

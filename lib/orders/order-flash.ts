@@ -16,10 +16,16 @@ export const ORDER_ACTION_ERRORS = [
   "invalid_transition",
   "invalid_fulfilment_state",
   "invalid_fulfilment_note",
+  // "Cumprir" an order paid after it was cancelled (lib/orders/fulfil-after-cancel-admin.ts).
+  "not_paid_after_cancel",
+  "already_fulfilled",
+  "already_refunded",
+  "stock_short",
+  "busy",
 ] as const;
 export type OrderActionError = (typeof ORDER_ACTION_ERRORS)[number];
 /** What an action did; the order page has a sentence for each. */
-export const ORDER_ACTION_DONE = ["refreshed", "retried", "resolved", "fulfilment"] as const;
+export const ORDER_ACTION_DONE = ["refreshed", "retried", "resolved", "fulfilment", "fulfilled_after_cancel"] as const;
 export type OrderActionDone = (typeof ORDER_ACTION_DONE)[number];
 
 /** The order page's address, with the outcome for its flash message. */

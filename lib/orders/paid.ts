@@ -8,7 +8,8 @@ import { Prisma } from "../generated/prisma/client";
  *
  * An order paid after it was cancelled (CAN with `paid_after_cancel_at`) is not revenue: it stays
  * cancelled, its units were given back, no invoice is issued, and a person decides whether to
- * refund or fulfil it. The dashboard counts those waiting for that decision on their own.
+ * refund or fulfil it. The dashboard counts those waiting for that decision on their own. One the
+ * owner fulfils is CON, paid as of its payment (lib/orders/fulfil-after-cancel-admin.ts).
  */
 
 /** The column of the instant an order was paid. */

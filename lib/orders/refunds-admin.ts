@@ -4,6 +4,7 @@ import type { SqlRunner } from "../db/sql-runner";
 import { Prisma } from "../generated/prisma/client";
 import { recordStaffEvent, type Actor } from "../admin/staff-events";
 import { returnUnits, type UnitsLine } from "../catalog/stock";
+import { closePaidAfterCancel, refundedNote } from "./attention-admin";
 import { refusal, rolledBack, Rollback, type Refusal } from "../refusal";
 import { invalidInput } from "../text-input";
 import { EXTERNAL_TRANSACTION_ID, shortOrderId } from "./order-number";
@@ -263,6 +264,8 @@ inserted AS (
 )
 SELECT * FROM inserted`);
   if (!refund) return exceedsPaid;
+  // A payment after a cancellation is settled by its first refund, whatever its amount: its attention item closes here.
+  await closePaidAfterCancel(tx, order.id, refundedNote(refund.number, amountAoa, remaining));
 
   if (wanted.length > 0) await recordReturn(tx, order, refund, wanted, units, externalTransactionId);
   const mailJobId = await enqueueRefundMail(tx, refund.id);

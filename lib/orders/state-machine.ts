@@ -6,11 +6,12 @@ import { REFERENCE_PAYMENT_LIFE_SPAN_MINUTES } from "../pay/sdk/config";
 import type { SqlRunner } from "../db/sql-runner";
 
 /**
- * The one order state machine (contract 3): PEN → CON, PEN → CAN; CON and CAN are final. Every
- * status change (webhook, status fallback, reconcile sweep, a failed creation) is the statement
- * built here, with the rules that are part of what a status change means: a new payment
- * reference extends the stock hold (and is mailed to a shopper who gave an email), and a CON for
- * a cancelled order is recorded as paid after cancel.
+ * The one order state machine (contract 3): PEN → CON, PEN → CAN; CON and CAN are final for the
+ * service. Every status change (webhook, status fallback, reconcile sweep, a failed creation) is
+ * the statement built here, with the rules that are part of what a status change means: a new
+ * payment reference extends the stock hold (and is mailed to a shopper who gave an email), and a
+ * CON for a cancelled order is recorded as paid after cancel. The shop's one transition of its
+ * own, CAN → CON when the owner fulfils such an order after all, is here too.
  */
 
 /** How long a payment reference keeps an order's units beyond its life span: clocks and banks are not exact. */
@@ -35,6 +36,15 @@ const ALLOWED: Record<OrderStatus, readonly OrderStatus[]> = { PEN: ["CON", "CAN
 export const isFinal = (status: OrderStatus) => ALLOWED[status].length === 0;
 
 export const canTransition = (from: OrderStatus, to: OrderStatus) => ALLOWED[from].includes(to);
+
+/**
+ * The one transition a person makes and the service never does: CAN → CON of an order paid after
+ * it was cancelled, when the owner decides to fulfil it after all (lib/orders/fulfil-after-cancel-admin.ts
+ * takes its units again first). The table above is the service's (contract 3) and stays as it is:
+ * a webhook or a status answer can never move a cancelled order.
+ */
+export const canFulfilAfterCancel = (order: { status: OrderStatus; paidAfterCancel: boolean }) =>
+  order.status === "CAN" && order.paidAfterCancel;
 
 /** How to find the order: by our id, else by the service's reference number (webhook fallback). */
 export interface OrderLookup {
@@ -159,11 +169,7 @@ WITH target AS (
   SELECT job.type, job.type || ':' || job.external_transaction_id,
          jsonb_build_object('orderId', job.id, 'externalTransactionId', job.external_transaction_id), job.id
   FROM (
-    SELECT changed.id, changed.external_transaction_id, type FROM changed
-      CROSS JOIN unnest(${jobTypes}::text[]) AS type
-      WHERE changed.status <> 'PEN'
-        -- The shopper's paid mail only for an order with the shopper's email (jobsForTransition).
-        AND (type <> ${JOB_TYPES.shopperPaidMail} OR changed.customer_email IS NOT NULL)
+    ${finalJobRows(jobTypes)}
     UNION ALL
     SELECT late.id, late.external_transaction_id, ${JOB_TYPES.paidAfterCancelMail}::text FROM late
   ) job
@@ -181,6 +187,58 @@ WITH target AS (
   ON CONFLICT (dedupe_key) DO NOTHING
   RETURNING id
 )`;
+}
+
+/**
+ * The jobs of a final transition, as rows (id, external_transaction_id, type) of the CTE `changed`
+ * (its rows with id, external_transaction_id, status and customer_email): one per job type, the
+ * shopper's paid mail only for an order with the shopper's email (jobsForTransition). Both
+ * statements that finalise an order enqueue through it, so a CON has the same jobs whichever made it.
+ */
+function finalJobRows(jobTypes: readonly string[]): Prisma.Sql {
+  return Prisma.sql`SELECT changed.id, changed.external_transaction_id, type FROM changed
+      CROSS JOIN unnest(${jobTypes}::text[]) AS type
+      WHERE changed.status <> 'PEN'
+        AND (type <> ${JOB_TYPES.shopperPaidMail} OR changed.customer_email IS NOT NULL)`;
+}
+
+/** What {@link fulfilAfterCancelUpdate} did: moved the order and enqueued these jobs, or nothing. */
+export interface FulfilAfterCancelUpdate {
+  transitioned: boolean;
+  /** The CON jobs it enqueued (none already had their key). */
+  jobIds: string[];
+}
+
+/**
+ * CAN → CON of an order paid after it was cancelled ({@link canFulfilAfterCancel}), in one
+ * statement with the jobs of any CON (the same rows a payment's transition enqueues, keyed
+ * `<type>:<externalTransactionId>`, so none is ever enqueued twice). The order counts as paid from
+ * when its payment reached the shop (`finalized_at` = `paid_after_cancel_at`, what the figures
+ * and the receipt read). Run it inside the caller's transaction, with the order's row locked and
+ * its units taken again; it changes nothing for an order in any other state.
+ */
+export async function fulfilAfterCancelUpdate(tx: SqlRunner, orderId: string): Promise<FulfilAfterCancelUpdate> {
+  const jobTypes = jobsForTransition("CON");
+  const [row] = await tx.$queryRaw<{ transitioned: boolean; jobIds: string[] }[]>(Prisma.sql`
+WITH changed AS (
+  UPDATE orders o SET
+    status = 'CON',
+    finalized_at = COALESCE(o.paid_after_cancel_at, now()),
+    status_check_due_at = NULL,
+    updated_at = now()
+  WHERE o.id = ${orderId}::uuid AND o.status = 'CAN' AND o.paid_after_cancel_at IS NOT NULL
+  RETURNING o.id, o.external_transaction_id, o.status, o.customer_email
+), enqueued AS (
+  INSERT INTO jobs (type, dedupe_key, payload, order_id)
+  SELECT job.type, job.type || ':' || job.external_transaction_id,
+         jsonb_build_object('orderId', job.id, 'externalTransactionId', job.external_transaction_id), job.id
+  FROM (${finalJobRows(jobTypes)}) job
+  ON CONFLICT (dedupe_key) DO NOTHING
+  RETURNING id::text
+)
+SELECT EXISTS (SELECT 1 FROM changed) AS transitioned,
+       COALESCE((SELECT array_agg(id) FROM enqueued), ARRAY[]::text[]) AS "jobIds"`);
+  return { transitioned: row?.transitioned ?? false, jobIds: row?.jobIds ?? [] };
 }
 
 /** The outcome of `update`, as SQL over the CTEs of {@link paymentUpdateCtes} (`target`, `changed` joined). */

@@ -239,6 +239,25 @@ UPDATE promo_codes SET uses = uses - 1, updated_at = now() FROM released WHERE p
   return released > 0;
 }
 
+/**
+ * Counts the use of a cancelled order again, once, when the owner fulfils it after all (it was
+ * paid at the discounted price, so the shop honours the discount): the reverse of
+ * {@link releasePromoUse}, in one statement, with the code's limits not asked again (the shopper
+ * paid before the owner decided; a code at its limit goes one over it, and the list shows it used
+ * up). In the caller's transaction, after the order's units in lib/catalog/stock.ts' lock
+ * order. Answers whether this call counted it.
+ */
+export async function retakePromoUse(client: SqlExecutor, orderId: string): Promise<boolean> {
+  const retaken = await client.$executeRaw(Prisma.sql`
+WITH retaken AS (
+  UPDATE promo_redemptions SET released_at = NULL
+  WHERE order_id = ${orderId}::uuid AND released_at IS NOT NULL
+  RETURNING promo_code_id
+)
+UPDATE promo_codes SET uses = uses + 1, updated_at = now() FROM retaken WHERE promo_codes.id = retaken.promo_code_id`);
+  return retaken > 0;
+}
+
 export interface PromoPreview {
   ok: true;
   code: string;

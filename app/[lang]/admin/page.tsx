@@ -18,6 +18,10 @@ import { redirect } from "next/navigation";
 import type { Dictionary, Lang } from "@/lib/i18n/dictionaries";
 import { getLang } from "@/lib/http/request-lang";
 import { formatAoa } from "@/lib/money";
+import type { ReactNode } from "react";
+import { PAID_AFTER_CANCEL } from "@/lib/orders/state-machine";
+import { paidAfterCancelTexts, type PaidAfterCancelTexts } from "@/lib/i18n/paid-after-cancel-texts";
+import { decidesPaidAfterCancel, PaidAfterCancelActions } from "@/components/admin/paid-after-cancel-actions";
 
 // The back office's home (lib/admin): the sign-in form without a session; with one, what needs
 // attention and the orders waiting for payment, and for a role that sees the money
@@ -57,21 +61,35 @@ export default async function AdminPage({ searchParams }: { searchParams: Promis
   const actor = await requireStaff("/admin");
   // The home is the page the owner opens most: its statements go through pg itself (lib/db/sql-runner.ts).
   const sql = pgRunner(dbPool());
+  // The owner decides an order paid after its cancellation on its item: refund it or fulfil it.
+  const decide = actor && decidesPaidAfterCancel(actor.role) ? paidAfterCancelTexts(lang).paidAfterCancel : undefined;
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold tracking-tight">{t.admin.title}</h1>
       {actor && seesMoney(actor.role) ? (
-        <OwnerHome t={t} lang={lang} query={query} sql={sql} />
+        <OwnerHome t={t} lang={lang} query={query} sql={sql} decide={decide} />
       ) : (
         // The money is never read for a role that may not see it: what needs a person, and the orders waiting.
-        <StaffHome t={t} sql={sql} />
+        <StaffHome t={t} sql={sql} decide={decide} />
       )}
     </section>
   );
 }
 
 /** The owner's home: the day's and the month's takings, what needs attention, and the dashboard for the period asked. */
-async function OwnerHome({ t, lang, query, sql }: { t: Dictionary; lang: Lang; query: Query; sql: TransactionRunner }) {
+async function OwnerHome({
+  t,
+  lang,
+  query,
+  sql,
+  decide,
+}: {
+  t: Dictionary;
+  lang: Lang;
+  query: Query;
+  sql: TransactionRunner;
+  decide: Decide;
+}) {
   // A bad period falls back to the default, with a notice saying what was wrong: never an error page.
   const { period, problem } = parsePeriod(query);
   const [attention, { overview, dashboard }] = await Promise.all([
@@ -87,19 +105,19 @@ async function OwnerHome({ t, lang, query, sql }: { t: Dictionary; lang: Lang; q
     <>
       <Figures figures={figures} />
       <p className="text-sm text-stone-600">{t.admin.periodNote}</p>
-      <AttentionSection attention={attention} t={t} />
+      <AttentionSection attention={attention} t={t} decide={decide} />
       <DashboardView json={shownJson(dashboard)} lang={lang} locale={t.locale} problem={problem} />
     </>
   );
 }
 
 /** Staff's home: the orders waiting for payment and what needs attention; no takings, no dashboard. */
-async function StaffHome({ t, sql }: { t: Dictionary; sql: TransactionRunner }) {
+async function StaffHome({ t, sql, decide }: { t: Dictionary; sql: TransactionRunner; decide: Decide }) {
   const [attention, pending] = await Promise.all([attentionItems(sql), pendingOrderCount(sql)]);
   return (
     <>
       <Figures figures={[{ label: t.admin.pendingOrders, value: String(pending), testId: "pending-orders" }]} />
-      <AttentionSection attention={attention} t={t} />
+      <AttentionSection attention={attention} t={t} decide={decide} />
     </>
   );
 }
@@ -119,16 +137,21 @@ function Figures({ figures }: { figures: { label: string; value: string; testId:
   );
 }
 
+/** The words of the decision on an order paid after its cancellation, for a person who may take it. */
+type Decide = PaidAfterCancelTexts["paidAfterCancel"] | undefined;
+
 interface AttentionRow {
   key: string;
   href: string | undefined;
   label: string;
   detail: string;
   at: Date;
+  /** What the person may do about it right here. */
+  actions?: ReactNode;
 }
 
 /** Everything that needs a person (lib/orders/attention-admin.ts), each item linked to its order or delivery. */
-function AttentionSection({ attention, t }: { attention: Attention; t: Dictionary }) {
+function AttentionSection({ attention, t, decide }: { attention: Attention; t: Dictionary; decide: Decide }) {
   const text = t.admin.attention;
   const orderRow = (order: Attention["raisedOrders"]["items"][number]): AttentionRow => ({
     key: order.externalTransactionId,
@@ -136,6 +159,15 @@ function AttentionSection({ attention, t }: { attention: Attention; t: Dictionar
     label: order.externalTransactionId,
     detail: `${order.reason} · ${formatAoa(order.amountAoa)}`,
     at: order.at,
+    actions:
+      decide && order.reason === PAID_AFTER_CANCEL ? (
+        <PaidAfterCancelActions
+          externalTransactionId={order.externalTransactionId}
+          amountAoa={order.amountAoa}
+          idPrefix={`decide-${order.externalTransactionId}`}
+          text={decide}
+        />
+      ) : undefined,
   });
   const groups = [
     {
@@ -196,7 +228,7 @@ function AttentionSection({ attention, t }: { attention: Attention; t: Dictionar
           )}
           <ul className="mt-2 flex flex-col gap-2 text-sm">
             {group.items.map((item) => (
-              <li key={item.key} className="flex flex-col">
+              <li key={item.key} data-testid={`attention-item-${item.key}`} className="flex flex-col gap-1">
                 {/* Plain links: each of Next's would be a client component to render, and would prefetch its
                     order page on the owner's phone as the list scrolls into view. */}
                 {item.href ? (
@@ -210,6 +242,7 @@ function AttentionSection({ attention, t }: { attention: Attention; t: Dictionar
                 <span className="break-words text-stone-700 tabular-nums">
                   {item.detail ? `${luandaMinute(item.at)} · ${item.detail}` : luandaMinute(item.at)}
                 </span>
+                {item.actions}
               </li>
             ))}
           </ul>

@@ -147,7 +147,9 @@ function StaffEventBody({ event, t }: { event: StaffTimelineEvent; t: Dictionary
         ? text.jobRetried(job, event.by)
         : event.action === "order.job_resolve"
           ? text.jobResolved(job, event.by)
-          : text.byPerson(event.action, event.by);
+          : event.action === "order.fulfil_after_cancel"
+            ? text.fulfilledAfterCancel(event.by)
+            : text.byPerson(event.action, event.by);
   return (
     <div className="flex flex-col gap-0.5">
       <span className="font-medium">{title}</span>

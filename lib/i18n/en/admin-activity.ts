@@ -54,6 +54,7 @@ export const adminActivityTexts: typeof pt = {
       "order.resolve": "Order marked resolved",
       "order.refund": "Refund recorded",
       "order.refund_correction": "Refund corrected",
+      "order.fulfil_after_cancel": "Order paid after cancellation fulfilled",
       "order.refresh": "Status asked of the service",
       "order.job_retry": "Job retried",
       "order.job_resolve": "Job marked resolved",

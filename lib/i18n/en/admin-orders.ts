@@ -60,6 +60,7 @@ export const adminOrderTexts: typeof pt = {
       retried: "The job ran again.",
       resolved: "Marked resolved.",
       fulfilment: "The order's fulfilment was updated.",
+      fulfilled_after_cancel: "Order fulfilled: it is paid and can be prepared.",
     },
     errors: {
       not_pending: "Only a pending order is asked about.",
@@ -72,6 +73,11 @@ export const adminOrderTexts: typeof pt = {
       invalid_transition: "That step does not follow the order's current state (the page shows it).",
       invalid_fulfilment_state: "Choose one of the fulfilment steps.",
       invalid_fulfilment_note: "The note is at most 500 characters.",
+      not_paid_after_cancel: "Only an order paid after it was cancelled can be fulfilled this way.",
+      already_fulfilled: "This order was fulfilled already: nothing to do.",
+      already_refunded: "A refund of this order has been recorded: finish the refund instead of fulfilling it.",
+      stock_short: "There is not enough stock to fulfil the order; nothing was changed. The page says what is short.",
+      busy: "Someone else was changing the order. Try again.",
     },
     fulfilment: {
       title: "Preparation and delivery",
@@ -142,6 +148,7 @@ export const adminOrderTexts: typeof pt = {
       jobRetried: (type: string, actor: string) => `Job ${type} retried (by ${actor})`,
       jobResolved: (type: string, actor: string) => `Job ${type} marked resolved (by ${actor})`,
       byPerson: (action: string, actor: string) => `${action} (by ${actor})`,
+      fulfilledAfterCancel: (actor: string) => `Fulfilled after its cancellation (by ${actor})`,
     },
   },
 };

@@ -56,6 +56,7 @@ export const adminActivityTexts = {
       "order.resolve": "Encomenda marcada como resolvida",
       "order.refund": "Reembolso registado",
       "order.refund_correction": "Reembolso corrigido",
+      "order.fulfil_after_cancel": "Encomenda paga depois de cancelada cumprida",
       "order.refresh": "Estado pedido ao serviço",
       "order.job_retry": "Tarefa tentada de novo",
       "order.job_resolve": "Tarefa marcada como resolvida",

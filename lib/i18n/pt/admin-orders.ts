@@ -57,6 +57,7 @@ export const adminOrderTexts = {
       retried: "A tarefa foi executada de novo.",
       resolved: "Marcado como resolvido.",
       fulfilment: "A entrega da encomenda foi actualizada.",
+      fulfilled_after_cancel: "Encomenda cumprida: está paga e pode ser preparada.",
     },
     errors: {
       not_pending: "Só se pergunta ao serviço por uma encomenda pendente.",
@@ -69,6 +70,11 @@ export const adminOrderTexts = {
       invalid_transition: "Esse passo não se segue ao estado actual da encomenda (a página mostra o estado actual).",
       invalid_fulfilment_state: "Escolha um dos passos da entrega.",
       invalid_fulfilment_note: "A nota tem no máximo 500 caracteres.",
+      not_paid_after_cancel: "Só uma encomenda paga depois de cancelada pode ser cumprida assim.",
+      already_fulfilled: "Esta encomenda já foi cumprida: não há nada a fazer.",
+      already_refunded: "Já foi registado um reembolso desta encomenda: termine o reembolso em vez de a cumprir.",
+      stock_short: "Não há stock suficiente para cumprir a encomenda; nada foi alterado. A página diz o que falta.",
+      busy: "A encomenda estava a ser alterada por outra pessoa. Tente de novo.",
     },
     fulfilment: {
       title: "Preparação e entrega",
@@ -142,6 +148,7 @@ export const adminOrderTexts = {
       jobRetried: (type: string, actor: string) => `Tarefa ${type} tentada de novo (por ${actor})`,
       jobResolved: (type: string, actor: string) => `Tarefa ${type} marcada como resolvida (por ${actor})`,
       byPerson: (action: string, actor: string) => `${action} (por ${actor})`,
+      fulfilledAfterCancel: (actor: string) => `Cumprida depois de cancelada (por ${actor})`,
     },
   },
 };

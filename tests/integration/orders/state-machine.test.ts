@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { JOB_TYPES } from "@/lib/jobs/job-types";
-import { applyPaymentUpdate, canTransition, isFinal, type OrderStatus } from "@/lib/orders/state-machine";
+import {
+  applyPaymentUpdate,
+  canFulfilAfterCancel,
+  canTransition,
+  fulfilAfterCancelUpdate,
+  isFinal,
+  type OrderStatus,
+} from "@/lib/orders/state-machine";
 import { insertTestOrder, jobsOf, newExternalTransactionId } from "../../../harness/support/orders";
 
 // The order state machine against the suite's real database (contract 3).
@@ -217,6 +224,48 @@ describe("applyPaymentUpdate", () => {
       expect((await jobsOf(order.externalTransactionId)).map((job) => job.type)).toEqual(
         final === "CON" ? CON_JOBS : [JOB_TYPES.paidAfterCancelMail, ...CAN_JOBS],
       );
+    }
+  });
+});
+
+describe("the shop's own transition: CAN → CON of an order paid after it was cancelled", () => {
+  it("is allowed only for a CAN order paid after its cancellation", () => {
+    expect(canFulfilAfterCancel({ status: "CAN", paidAfterCancel: true })).toBe(true);
+    expect(canFulfilAfterCancel({ status: "CAN", paidAfterCancel: false })).toBe(false);
+    expect(canFulfilAfterCancel({ status: "CON", paidAfterCancel: true })).toBe(false);
+    expect(canFulfilAfterCancel({ status: "PEN", paidAfterCancel: false })).toBe(false);
+  });
+
+  it("moves it once, paid as of its payment, with the jobs of any CON; any other order is left as it is", async () => {
+    const order = await insertTestOrder({ status: "CAN" });
+    const lookup = { externalTransactionId: order.externalTransactionId };
+    await applyPaymentUpdate(db(), lookup, { status: "CON" });
+    const paidAt = (await db().order.findUniqueOrThrow({ where: { id: order.id } })).paidAfterCancelAt;
+
+    const moved = await fulfilAfterCancelUpdate(db(), order.id);
+    expect(moved.transitioned).toBe(true);
+    const row = await db().order.findUniqueOrThrow({ where: { id: order.id } });
+    expect(row).toMatchObject({ status: "CON", finalizedAt: paidAt, paidAfterCancelAt: paidAt });
+    const jobs = await jobsOf(order.externalTransactionId);
+    expect(jobs.map((job) => job.type)).toEqual([...CON_JOBS, JOB_TYPES.paidAfterCancelMail].sort());
+    expect(moved.jobIds.sort()).toEqual(
+      jobs
+        .filter((job) => CON_JOBS.includes(job.type as never))
+        .map((job) => job.id)
+        .sort(),
+    );
+
+    expect(await fulfilAfterCancelUpdate(db(), order.id)).toEqual({ transitioned: false, jobIds: [] });
+    expect(await jobsOf(order.externalTransactionId)).toEqual(jobs);
+    // A webhook about it afterwards finds it final, as any paid order.
+    expect((await applyPaymentUpdate(db(), lookup, { status: "CAN" })).outcome).toBe("already_final");
+
+    for (const status of ["PEN", "CON", "CAN"] as const) {
+      const other = await insertTestOrder({ status });
+      const before = await db().order.findUniqueOrThrow({ where: { id: other.id } });
+      expect(await fulfilAfterCancelUpdate(db(), other.id)).toEqual({ transitioned: false, jobIds: [] });
+      expect(await db().order.findUniqueOrThrow({ where: { id: other.id } })).toEqual(before);
+      expect(await jobsOf(other.externalTransactionId)).toEqual([]);
     }
   });
 });

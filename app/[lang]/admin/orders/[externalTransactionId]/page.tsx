@@ -18,6 +18,13 @@ import { backOfficeTexts } from "@/lib/i18n/back-office";
 import { getLang } from "@/lib/http/request-lang";
 import { customerMessage } from "@/lib/orders/customer-message";
 import { customerWhatsappDigits, whatsappLink } from "@/lib/whatsapp";
+import { paidAfterCancelTexts } from "@/lib/i18n/paid-after-cancel-texts";
+import { fulfilAfterCancelShortfall } from "@/lib/orders/fulfil-after-cancel-admin";
+import {
+  decidesPaidAfterCancel,
+  PaidAfterCancelActions,
+  RefundOutcome,
+} from "@/components/admin/paid-after-cancel-actions";
 
 // One order in the back office: its header, lines, jobs and history (lib/orders/timeline-admin.ts),
 // the buttons of lib/http/order-actions.ts, and for a role that may record them its refunds
@@ -50,6 +57,13 @@ export default async function AdminOrderPage({
   const words = backOfficeTexts(lang);
   const actionPath = orderPagePath(order.externalTransactionId).replace("/admin/", "/api/admin/");
   const customerDigits = order.customerPhone ? customerWhatsappDigits(order.customerPhone) : null;
+  const decisionText = paidAfterCancelTexts(lang);
+  // An order paid after its cancellation, still to be decided, by a person who may decide it.
+  const decides =
+    order.needsAttention &&
+    order.status === "CAN" &&
+    order.paidAfterCancelAt !== null &&
+    decidesPaidAfterCancel(actor.role);
 
   return (
     <section className="flex flex-col gap-6">
@@ -59,6 +73,7 @@ export default async function AdminOrderPage({
       </Link>
 
       <ActionFlash query={query} t={t} testId="order-flash" />
+      <RefundOutcome query={query} text={decisionText.refundFlash} />
 
       <OrderHeader order={order} t={t} />
 
@@ -91,6 +106,16 @@ export default async function AdminOrderPage({
         <div className="flex flex-col gap-2 rounded-xl border border-amber-300 bg-amber-50 p-4">
           <h2 className="font-semibold">{text.resolve.title}</h2>
           {!order.attentionReason && <p className="text-sm">{text.resolve.creationFailed}</p>}
+          {decides && (
+            <PaidAfterCancelActions
+              externalTransactionId={order.externalTransactionId}
+              amountAoa={order.amountAoa}
+              idPrefix="decide"
+              intro
+              text={decisionText.paidAfterCancel}
+              short={await fulfilAfterCancelShortfall(db(), order.externalTransactionId)}
+            />
+          )}
           <ResolveForm action={`${actionPath}/resolve`} id="order" t={t} />
         </div>
       )}

@@ -1,0 +1,44 @@
+/**
+ * The owner's decision on an order paid after the shop had cancelled it (its attention item on
+ * the home and on its page: components/admin/paid-after-cancel-actions.tsx), and the refund's
+ * outcome on the order's page. In English; composed into ../paid-after-cancel-texts.ts.
+ */
+
+import type { adminPaidAfterCancelTexts as pt } from "../pt/admin-paid-after-cancel";
+
+export const adminPaidAfterCancelTexts: typeof pt = {
+  paidAfterCancel: {
+    hint: "The customer paid after the shop had cancelled. Give the money back, or fulfil the order if there is stock.",
+    refund: "Refund",
+    amount: "Amount given back (Kz)",
+    amountHint:
+      "By default, everything that was paid. Any refund closes this item; the rest can be refunded later on the order's page.",
+    method: "How it went back",
+    methods: {
+      bank_transfer: "Bank transfer",
+      multicaixa_express: "Multicaixa Express",
+      cash: "Cash",
+      other: "Other",
+    },
+    reference: "Proof's reference (optional)",
+    note: "Refund note (optional)",
+    submitRefund: "Record refund",
+    fulfil: "Fulfil",
+    fulfilHint:
+      "Takes the order's units from stock again, marks it paid, issues the receipt and tells the customer, as a normal payment does.",
+    short: "Not enough stock to fulfil:",
+    shortLine: (name: string, needed: number, inStock: number) => `${name}: needs ${needed}, ${inStock} in stock`,
+    gone: (name: string) => `${name}: no longer in the catalogue`,
+  },
+  refundFlash: {
+    refunded: "Refund recorded.",
+    errors: {
+      invalid_input: "The refund was not recorded: check the amount, the method and the date.",
+      order_not_paid: "This order was never paid: there is nothing to refund.",
+      nothing_to_return: "This order was cancelled and its units went back to stock: refund the money alone.",
+      exceeds_paid: "That amount passes what the order paid, counting earlier refunds.",
+      exceeds_bought: "Those units pass what was bought, counting earlier returns.",
+      busy: "Someone else was changing the order. Nothing was recorded: try again.",
+    },
+  },
+};
