@@ -6,6 +6,7 @@ import { query } from "./support/database";
 import { expect, test } from "./support/fixtures";
 import { screenshotAtEachWidth } from "./support/screenshots";
 import { pt } from "../lib/i18n/dictionaries";
+import { BACK_OFFICE_TEXTS } from "../lib/i18n/back-office";
 import { PAID_AFTER_CANCEL_TEXTS } from "../lib/i18n/paid-after-cancel-texts";
 import { formatAoa } from "../lib/money";
 
@@ -167,7 +168,7 @@ test("the owner refunds one order paid after its cancellation from its item and 
 
   // The order's page, with the outcome: the item is closed with the refund's note.
   await expect(page).toHaveURL(new RegExp(`/admin/orders/${refundedId}\\?refund=refunded#refund$`));
-  await expect(page.getByTestId("refund-flash")).toHaveText(text.refundFlash.refunded);
+  await expect(page.getByTestId("refund-flash")).toHaveText(BACK_OFFICE_TEXTS.pt.refunds.done.refunded);
   await expect(page.getByTestId("attention-note")).toHaveText(
     new RegExp(`^Reembolsado: nota \\d+, ${formatAoa(7000)}\\.$`),
   );

@@ -3,16 +3,14 @@ import { lineName } from "@/lib/catalog/variants";
 import type { PaidAfterCancelTexts } from "@/lib/i18n/paid-after-cancel-texts";
 import type { ShortLine } from "@/lib/orders/fulfil-after-cancel-admin";
 import { orderPagePath } from "@/lib/orders/order-flash";
-import { readFlash, type PageQuery } from "@/lib/flash";
-import { REFUND_DONE, REFUND_ERRORS, REFUND_FLASH, REFUND_LIMITS, REFUND_METHODS } from "@/lib/orders/refund-rules";
-import { Flash } from "./flash";
+import { REFUND_LIMITS, REFUND_METHODS } from "@/lib/orders/refund-rules";
 
 /**
  * The owner's decision on an order paid after the shop had cancelled it, on its attention item
  * (the home's list and the order's page): "Reembolsar" (the refund route, the whole payment by
  * default) or "Cumprir" (lib/orders/fulfil-after-cancel-admin.ts). Either closes the item; both
- * go to the order's page, which shows the outcome (the refund's with {@link RefundOutcome}, the
- * other with the page's own flash). Plain forms: they work without JavaScript.
+ * go to the order's page, which shows the outcome (the refund's in its refunds section, at
+ * `#refund`; the other with the page's own flash). Plain forms: they work without JavaScript.
  */
 
 /** Whether `role` may take the decision: both routes are in lib/admin/roles.ts, the owner's alone. */
@@ -122,25 +120,4 @@ export function PaidAfterCancelActions({
       </form>
     </div>
   );
-}
-
-/**
- * The outcome of the refund form above, on the order's page it lands on (REFUND_FLASH's
- * parameters): the item has left the page by then, so the outcome shows at the page's top.
- */
-export function RefundOutcome({ query, text }: { query: PageQuery; text: PaidAfterCancelTexts["refundFlash"] }) {
-  const { done, error } = readFlash(query, { done: REFUND_DONE, errors: REFUND_ERRORS }, REFUND_FLASH);
-  if (error)
-    return (
-      <Flash kind="error" testId="refund-flash">
-        {text.errors[error]}
-      </Flash>
-    );
-  if (done)
-    return (
-      <Flash kind="done" testId="refund-flash">
-        {text.refunded}
-      </Flash>
-    );
-  return null;
 }

@@ -1,7 +1,6 @@
 /**
  * The owner's decision on an order paid after the shop had cancelled it (its attention item on
- * the home and on its page: components/admin/paid-after-cancel-actions.tsx), and the refund's
- * outcome on the order's page. In English; composed into ../paid-after-cancel-texts.ts.
+ * the home and on its page: components/admin/paid-after-cancel-actions.tsx). In English; composed into ../paid-after-cancel-texts.ts.
  */
 
 import type { adminPaidAfterCancelTexts as pt } from "../pt/admin-paid-after-cancel";
@@ -29,16 +28,5 @@ export const adminPaidAfterCancelTexts: typeof pt = {
     short: "Not enough stock to fulfil:",
     shortLine: (name: string, needed: number, inStock: number) => `${name}: needs ${needed}, ${inStock} in stock`,
     gone: (name: string) => `${name}: no longer in the catalogue`,
-  },
-  refundFlash: {
-    refunded: "Refund recorded.",
-    errors: {
-      invalid_input: "The refund was not recorded: check the amount, the method and the date.",
-      order_not_paid: "This order was never paid: there is nothing to refund.",
-      nothing_to_return: "This order was cancelled and its units went back to stock: refund the money alone.",
-      exceeds_paid: "That amount passes what the order paid, counting earlier refunds.",
-      exceeds_bought: "Those units pass what was bought, counting earlier returns.",
-      busy: "Someone else was changing the order. Nothing was recorded: try again.",
-    },
   },
 };

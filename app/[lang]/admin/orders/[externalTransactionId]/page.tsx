@@ -20,11 +20,7 @@ import { customerMessage } from "@/lib/orders/customer-message";
 import { customerWhatsappDigits, whatsappLink } from "@/lib/whatsapp";
 import { paidAfterCancelTexts } from "@/lib/i18n/paid-after-cancel-texts";
 import { fulfilAfterCancelShortfall } from "@/lib/orders/fulfil-after-cancel-admin";
-import {
-  decidesPaidAfterCancel,
-  PaidAfterCancelActions,
-  RefundOutcome,
-} from "@/components/admin/paid-after-cancel-actions";
+import { decidesPaidAfterCancel, PaidAfterCancelActions } from "@/components/admin/paid-after-cancel-actions";
 
 // One order in the back office: its header, lines, jobs and history (lib/orders/timeline-admin.ts),
 // the buttons of lib/http/order-actions.ts, and for a role that may record them its refunds
@@ -73,7 +69,6 @@ export default async function AdminOrderPage({
       </Link>
 
       <ActionFlash query={query} t={t} testId="order-flash" />
-      <RefundOutcome query={query} text={decisionText.refundFlash} />
 
       <OrderHeader order={order} t={t} />
 
