@@ -54,8 +54,6 @@ export interface LineState {
   returned: number;
 }
 
-export { paidOf };
-
 /** The order's lines, each with the units its earlier refunds took back. */
 export const linesOf = (tx: SqlRunner, orderId: string) =>
   tx.$queryRaw<LineState[]>(Prisma.sql`

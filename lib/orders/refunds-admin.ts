@@ -9,8 +9,9 @@ import { refusal, rolledBack, Rollback, type Refusal } from "../refusal";
 import { invalidInput } from "../text-input";
 import { EXTERNAL_TRANSACTION_ID, shortOrderId } from "./order-number";
 import { enqueueRefundMail } from "./refund-note";
-import { linesOf, paidOf, type LineState, type RefundView } from "./refund-views-admin";
+import { linesOf, type LineState, type RefundView } from "./refund-views-admin";
 import {
+  paidOf,
   REFUND_FIELDS,
   REFUND_LIMITS,
   refundFields,

@@ -4,6 +4,7 @@
  */
 
 import type { adminPaidAfterCancelTexts as pt } from "../pt/admin-paid-after-cancel";
+import { refundNoteTexts } from "./refund-note";
 
 export const adminPaidAfterCancelTexts: typeof pt = {
   paidAfterCancel: {
@@ -13,12 +14,8 @@ export const adminPaidAfterCancelTexts: typeof pt = {
     amountHint:
       "By default, everything that was paid. Any refund closes this item; the rest can be refunded later on the order's page.",
     method: "How it went back",
-    methods: {
-      bank_transfer: "Bank transfer",
-      multicaixa_express: "Multicaixa Express",
-      cash: "Cash",
-      other: "Other",
-    },
+    // How the money went back, named as the shopper's refund note names it.
+    methods: refundNoteTexts.refundNote.methods,
     reference: "Proof's reference (optional)",
     note: "Refund note (optional)",
     submitRefund: "Record refund",

@@ -3,6 +3,8 @@
  * the home and on its page: components/admin/paid-after-cancel-actions.tsx). In Portuguese (Angola); composed into ../paid-after-cancel-texts.ts.
  */
 
+import { refundNoteTexts } from "./refund-note";
+
 export const adminPaidAfterCancelTexts = {
   paidAfterCancel: {
     hint: "O cliente pagou depois de a loja cancelar. Devolva o dinheiro, ou cumpra a encomenda se houver stock.",
@@ -11,12 +13,8 @@ export const adminPaidAfterCancelTexts = {
     amountHint:
       "Por omissão, tudo o que foi pago. Qualquer reembolso fecha este aviso; o resto pode reembolsar-se depois na página da encomenda.",
     method: "Como foi devolvido",
-    methods: {
-      bank_transfer: "Transferência bancária",
-      multicaixa_express: "Multicaixa Express",
-      cash: "Numerário",
-      other: "Outro",
-    },
+    // How the money went back, named as the shopper's refund note names it.
+    methods: refundNoteTexts.refundNote.methods,
     reference: "Referência do comprovativo (opcional)",
     note: "Nota do reembolso (opcional)",
     submitRefund: "Registar reembolso",
